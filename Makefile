@@ -1,0 +1,55 @@
+# rulepress: `make` sets up .venv and builds everything; `make test` runs the tests.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+RULEPRESS := $(VENV)/bin/rulepress
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+export SOURCE_DATE_EPOCH ?= 1767225600
+
+SOURCES := $(shell find sources templates -type f 2>/dev/null)
+CODE := $(shell find src -name '*.py' 2>/dev/null)
+
+.PHONY: all build pnp test bench check clean lint
+
+all: build/.done pnp/.done
+
+# WeasyPrint needs Pango (a system library, not on PyPI); install it only when missing.
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library("pango-1.0") else 1)' \
+	  || (apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 >/dev/null)
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	@touch $@
+
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+build/.done: $(STAMP) $(SOURCES) $(CODE)
+	$(RULEPRESS) build
+	@touch $@
+
+pnp/.done: $(STAMP) $(SOURCES) $(CODE)
+	$(RULEPRESS) pnp
+	@touch $@
+
+build: build/.done
+pnp: pnp/.done
+
+check: $(STAMP)
+	$(RULEPRESS) check
+
+test: $(TEST_STAMP)
+	$(PY) -m pytest
+
+lint: $(TEST_STAMP)
+	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/mypy
+
+bench: $(TEST_STAMP)
+	@for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf build pnp .pytest_cache

@@ -1,0 +1,3 @@
+"""rulepress: rule texts to proven rulebooks and print-and-play kits."""
+
+__version__ = "0.1.0"

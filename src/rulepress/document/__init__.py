@@ -1,0 +1,1 @@
+"""Sources to an immutable document model."""

@@ -1,0 +1,109 @@
+"""The immutable document model every later phase reads. Every node keeps its SourceLoc."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import SourceLoc
+from rulepress.units import Size
+
+
+@dataclass(frozen=True)
+class Component:
+    """One declared component: the single source for the components table, kit and cross-check."""
+
+    id: str
+    name: str
+    count: int
+    loc: SourceLoc
+    size: Size | None = None
+    front: str | None = None  # drawer name; None: not in the print-and-play kit
+    back: str | None = None  # drawer name; None: single-sided
+    back_varies: bool = False  # False: one back art shared by every copy
+    tileable: bool = False  # may be split across sheets (boards)
+    note: str = ""
+
+    @property
+    def in_kit(self) -> bool:
+        return self.front is not None
+
+
+@dataclass(frozen=True)
+class Licence:
+    name: str
+    url: str
+    notice: str = ""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    title: str
+    source: str
+    author: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Meta:
+    title: str
+    designer: str
+    players_min: int
+    players_max: int
+    duration: str
+    licence: Licence
+    provenance: tuple[Provenance, ...]
+    components: tuple[Component, ...]
+    credits: tuple[str, ...] = ()
+    subtitle: str = ""
+    ages: str = ""
+    engine: str | None = None
+
+    @property
+    def players(self) -> str:
+        if self.players_min == self.players_max:
+            return f"{self.players_min}"
+        return f"{self.players_min}–{self.players_max}"
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: data replayed by the engine, with claims and prose drawn from them."""
+
+    id: str
+    title: str
+    loc: SourceLoc
+    data: Mapping[str, Any]  # everything but claims and text: what the engine replays
+    claims: Mapping[str, Any]
+    text: str  # Markdown with {placeholders} into data and claims
+    lines: Mapping[tuple[str | int, ...], int] = field(default_factory=dict)  # key path -> line
+
+    def line_of(self, path: tuple[str | int, ...]) -> SourceLoc:
+        """The source line of a key inside the example (the closest enclosing key known)."""
+        for n in range(len(path), 0, -1):
+            if path[:n] in self.lines:
+                return SourceLoc(self.loc.path, self.lines[path[:n]], 1)
+        return self.loc
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str
+    loc: SourceLoc
+
+
+@dataclass(frozen=True)
+class Document:
+    """One game's rulebook, read and parsed."""
+
+    slug: str  # the folder name under sources/
+    path: Path
+    meta: Meta
+    body: str  # Markdown body as written (front matter removed)
+    body_line: int  # line of the body's first line in the file
+    headings: tuple[Heading, ...]
+    examples: tuple[Example, ...]
