@@ -1,0 +1,1 @@
+"""Examples replayed by their game's engine; verdicts with claimed-vs-computed diffs."""

@@ -1,0 +1,26 @@
+"""What the check phase hands the renderer for each example."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rulepress.games.base import Figure
+
+
+class Status(enum.Enum):
+    PROVEN = "proven"
+    FAILED = "failed"  # only rendered in --draft builds
+    NOT_CHECKABLE = "not checkable"  # the game has no engine
+
+
+@dataclass(frozen=True)
+class RenderedExample:
+    id: str
+    title: str
+    prose: str  # Markdown, placeholders already filled from the example's data and claims
+    moves: tuple[str, ...]  # the moves, as written, for the compact summary
+    claims: tuple[tuple[str, str], ...]  # (claim path, value) pairs as display strings
+    figures: Sequence[Figure]
+    status: Status
