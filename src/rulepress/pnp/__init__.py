@@ -1,0 +1,1 @@
+"""Print-and-play kits: components as data, imposed on A4 and Letter sheets."""

@@ -1,0 +1,65 @@
+"""The project font (Carlito, SIL OFL) registered with ReportLab, once per process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from rulepress.diagnostics import RulepressError
+
+FAMILY = "Carlito"
+# ReportLab name -> file name in templates/fonts/
+FACES = {
+    "Carlito": "Carlito-Regular.ttf",
+    "Carlito-Bold": "Carlito-Bold.ttf",
+    "Carlito-Italic": "Carlito-Italic.ttf",
+    "Carlito-BoldItalic": "Carlito-BoldItalic.ttf",
+}
+ENV_VAR = "RULEPRESS_FONTS"
+
+
+def _candidates(fonts_dir: Path | None) -> list[Path]:
+    """Where the fonts may be: explicit, environment, the source tree, inside the package."""
+    here = Path(__file__).resolve()
+    found: list[Path] = []
+    if fonts_dir is not None:
+        found.append(Path(fonts_dir))
+    if os.environ.get(ENV_VAR):
+        found.append(Path(os.environ[ENV_VAR]))
+    # Editable install / checkout: <repo>/src/rulepress/pnp/fonts.py -> <repo>/templates/fonts
+    found.append(here.parents[3] / "templates" / "fonts")
+    # A wheel that ships the templates inside the package.
+    found.append(here.parents[1] / "templates" / "fonts")
+    return found
+
+
+def find_fonts_dir(fonts_dir: Path | None = None) -> Path:
+    """The first candidate folder holding every Carlito face; a RulepressError if none does."""
+    tried = _candidates(fonts_dir)
+    for folder in tried:
+        if all((folder / name).is_file() for name in FACES.values()):
+            return folder
+    where = ", ".join(str(p) for p in tried)
+    raise RulepressError.at(
+        None, f"the Carlito fonts were not found (looked in {where}); set {ENV_VAR}"
+    )
+
+
+def register_fonts(fonts_dir: Path | None = None) -> None:
+    """Make "Carlito", "Carlito-Bold", "Carlito-Italic", "Carlito-BoldItalic" usable. Idempotent."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    if all(name in registered for name in FACES):
+        return
+    folder = find_fonts_dir(fonts_dir)
+    for name, filename in FACES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+    # Lets <b>/<i> in Paragraphs pick the right face.
+    addMapping(FAMILY, 0, 0, "Carlito")
+    addMapping(FAMILY, 1, 0, "Carlito-Bold")
+    addMapping(FAMILY, 0, 1, "Carlito-Italic")
+    addMapping(FAMILY, 1, 1, "Carlito-BoldItalic")
