@@ -1,12 +1,12 @@
-"""The one Markdown dialect rulepress reads: CommonMark plus tables, raw HTML disabled."""
+"""The one Markdown dialect rulepress reads: CommonMark plus tables."""
 
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
 
-def make_parser() -> MarkdownIt:
-    # html=False: raw HTML is never passed through; the reader reports it as an error.
-    return MarkdownIt("commonmark", {"html": False, "typographer": True}).enable(
+def make_parser(*, detect_html: bool = False) -> MarkdownIt:
+    """Raw HTML is never rendered: the reader parses with ``detect_html`` to report it."""
+    return MarkdownIt("commonmark", {"html": detect_html, "typographer": True}).enable(
         ["table", "replacements", "smartquotes"]
     )

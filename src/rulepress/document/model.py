@@ -60,6 +60,7 @@ class Meta:
     subtitle: str = ""
     ages: str = ""
     engine: str | None = None
+    engine_loc: SourceLoc | None = None
 
     @property
     def players(self) -> str:

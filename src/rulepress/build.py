@@ -1,0 +1,163 @@
+"""The pipeline: read everything, check everything, render, then write every file atomically."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, Severity
+from rulepress.document.model import Document
+from rulepress.document.reader import read_sources
+from rulepress.validate.check import CheckReport, check_documents
+from rulepress.write import atomic_write
+
+if TYPE_CHECKING:
+    from rulepress.games.base import Drawer
+
+# A fixed default keeps bytes identical when the caller sets no SOURCE_DATE_EPOCH.
+DEFAULT_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+class Progress(Protocol):
+    def progress(self, message: str) -> None: ...
+    def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
+
+
+@dataclass(frozen=True)
+class PdfJob:
+    slug: str
+    paper: str
+    html: str
+    base_url: Path
+    roots: tuple[Path, ...]
+
+
+def templates_dir() -> Path:
+    return TEMPLATES
+
+
+def check_or_fail(docs: Sequence[Document], draft: bool, reporter: Progress) -> CheckReport:
+    report = check_documents(docs)
+    if report.failed and not draft:
+        raise RulepressError(report.diagnostics, ExitStatus.CHECK_FAILED)
+    shown = [
+        Diagnostic(d.loc, Severity.WARNING, d.message) if draft else d for d in report.diagnostics
+    ]
+    reporter.diagnostics(shown)
+    return report
+
+
+def build_rulebooks(
+    sources: Path,
+    out: Path,
+    *,
+    games: Sequence[str] = (),
+    papers: Sequence[str] = ("a4", "letter"),
+    draft: bool = False,
+    jobs: int = 0,
+    reporter: Progress,
+) -> list[Path]:
+    os.environ.setdefault("SOURCE_DATE_EPOCH", DEFAULT_EPOCH)
+    from rulepress.render import IndexEntry, check_references, render_html, render_index
+
+    docs = read_sources(sources, games)
+    reporter.progress(f"checking {len(docs)} rulebooks")
+    report = check_or_fail(docs, draft, reporter)
+    refused = [d for doc in docs for d in check_references(doc)]
+    if refused:
+        raise RulepressError(refused)
+
+    outputs: dict[Path, bytes | str] = {}
+    jobs_list: list[PdfJob] = []
+    entries = []
+    for result in report.documents:
+        doc = result.doc
+        folder = out / doc.slug
+        pdfs = {paper: f"{doc.slug}-{paper}.pdf" for paper in papers}
+        kits = {paper: f"../../pnp/{doc.slug}/{doc.slug}-{paper}.pdf" for paper in papers}
+        links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
+        html = render_html(doc, result.examples, links=links)
+        outputs[folder / f"{doc.slug}.html"] = html
+        roots = (doc.path.parent.resolve(), TEMPLATES)
+        jobs_list += [
+            PdfJob(doc.slug, paper, html, doc.path.parent.resolve(), roots) for paper in papers
+        ]
+        entries.append(IndexEntry(
+            title=doc.meta.title,
+            subtitle=doc.meta.subtitle,
+            players=doc.meta.players,
+            duration=doc.meta.duration,
+            html=f"{doc.slug}/{doc.slug}.html",
+            pdfs={paper_name(p): f"{doc.slug}/{name}" for p, name in pdfs.items()},
+            kits={paper_name(p): kits[p].removeprefix("../") for p in papers},
+        ))
+
+    for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
+        outputs[out / job.slug / f"{job.slug}-{job.paper}.pdf"] = pdf
+    outputs[out / "index.html"] = render_index(entries)
+    for path in sorted(outputs):
+        atomic_write(path, outputs[path])
+    return sorted(outputs)
+
+
+def paper_name(paper: str) -> str:
+    return {"a4": "A4", "letter": "US Letter"}[paper]
+
+
+def _render_pdf(job: PdfJob) -> bytes:
+    from rulepress.render import render_pdf
+
+    return render_pdf(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+
+
+def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[bytes]:
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    if workers <= 1:
+        results = []
+        for job in jobs:
+            reporter.progress(f"rendering {job.slug} ({job.paper})")
+            results.append(_render_pdf(job))
+        return results
+    import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
+
+    reporter.progress(f"rendering {len(jobs)} PDFs on {workers} processes")
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_render_pdf, jobs))
+
+
+def build_kits(
+    sources: Path,
+    out: Path,
+    *,
+    games: Sequence[str] = (),
+    papers: Sequence[str] = ("a4", "letter"),
+    reporter: Progress,
+) -> list[Path]:
+    from rulepress.pnp.kit import write_kits
+
+    docs = read_sources(sources, games)
+    written: list[Path] = []
+    for doc in docs:
+        if not any(c.in_kit for c in doc.meta.components):
+            continue
+        reporter.progress(f"drawing the {doc.slug} kit")
+        written += write_kits(doc, drawers_for(doc), papers, out)
+    return written
+
+
+def drawers_for(doc: Document) -> dict[str, Drawer]:
+    from rulepress.games import UnknownEngine, load_engine
+
+    if doc.meta.engine is None:
+        return {}
+    try:
+        return dict(load_engine(doc.meta.engine).drawers())
+    except UnknownEngine as exc:
+        raise RulepressError.at(doc.meta.engine_loc, str(exc)) from None

@@ -1,0 +1,131 @@
+"""Command line: thin commands, each calling one function. Heavy imports stay lazy."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError
+
+T = TypeVar("T")
+PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
+
+sources_option = click.option(
+    "--sources", type=click.Path(path_type=Path), default=Path("sources"), show_default=True,
+    help="Folder holding <game>/rules.md sources.",
+)
+out_option_kw = {"type": click.Path(path_type=Path), "show_default": True}
+paper_option = click.option(
+    "--paper", type=click.Choice(list(PAPERS)), default="both", show_default=True,
+    help="Paper size of the PDFs.",
+)
+
+
+class Reporter:
+    """Diagnostics to stderr; progress as a live line on a terminal, plain lines otherwise."""
+
+    def __init__(self) -> None:
+        self.plain = not sys.stderr.isatty() or bool(os.environ.get("CI"))
+
+    def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        for d in diagnostics:
+            click.echo(str(d), err=True)
+
+    def progress(self, message: str) -> None:
+        if self.plain:
+            click.echo(message, err=True)
+        else:
+            click.echo(f"\r\033[K{message}", err=True, nl=False)
+
+    def done(self, message: str) -> None:
+        if not self.plain:
+            click.echo("\r\033[K", err=True, nl=False)
+        click.echo(message, err=True)
+
+
+def _run(action: Callable[[Reporter], ExitStatus]) -> None:
+    reporter = Reporter()
+    try:
+        status = action(reporter)
+    except RulepressError as exc:
+        reporter.done("")
+        reporter.diagnostics(exc.diagnostics)
+        status = exc.status
+    sys.exit(int(status))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulepress")
+def main() -> None:
+    """Compile rule texts into proven rulebooks and print-and-play kits."""
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@sources_option
+def check(games: tuple[str, ...], sources: Path) -> None:
+    """Prove every worked example against its game's engine."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.document.reader import read_sources
+        from rulepress.validate.check import check_documents
+
+        docs = read_sources(sources, games)
+        report = check_documents(docs)
+        reporter.diagnostics(report.diagnostics)
+        reporter.done(report.summary())
+        return ExitStatus.CHECK_FAILED if report.failed else ExitStatus.OK
+
+    _run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@sources_option
+@click.option("--out", default=Path("build"), help="Output folder.", **out_option_kw)
+@paper_option
+@click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
+@click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
+def build(
+    games: tuple[str, ...], sources: Path, out: Path, paper: str, draft: bool, jobs: int
+) -> None:
+    """Build HTML and PDF rulebooks into the output folder."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.build import build_rulebooks
+
+        written = build_rulebooks(
+            sources, out, games=games, papers=PAPERS[paper], draft=draft, jobs=jobs,
+            reporter=reporter,
+        )
+        reporter.done(f"wrote {len(written)} files to {out}")
+        return ExitStatus.OK
+
+    _run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@sources_option
+@click.option("--out", default=Path("pnp"), help="Output folder.", **out_option_kw)
+@paper_option
+def pnp(games: tuple[str, ...], sources: Path, out: Path, paper: str) -> None:
+    """Draw the print-and-play kits."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.build import build_kits
+
+        written = build_kits(sources, out, games=games, papers=PAPERS[paper], reporter=reporter)
+        reporter.done(f"wrote {len(written)} files to {out}")
+        return ExitStatus.OK
+
+    _run(action)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""Front matter validation: the schema, as code, with every error at its YAML line."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.document.model import Component, Licence, Meta, Provenance
+from rulepress.document.yamlines import KeyPath
+from rulepress.units import Size, UnitError
+
+TOP_KEYS = {
+    "title": True, "subtitle": False, "designer": True, "credits": False, "players": True,
+    "duration": True, "ages": False, "engine": False, "licence": True, "provenance": True,
+    "components": True,
+}
+LICENCE_KEYS = {"name": True, "url": True, "notice": False}
+PROVENANCE_KEYS = {"title": True, "source": True, "author": False, "note": False}
+PLAYERS_KEYS = {"min": True, "max": True}
+COMPONENT_KEYS = {
+    "id": True, "name": True, "count": True, "size": False, "front": False, "back": False,
+    "back_varies": False, "tileable": False, "note": False,
+}
+ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class _Checker:
+    def __init__(self, path: Path, lines: Mapping[KeyPath, int], fallback: int) -> None:
+        self.path = path
+        self.lines = lines
+        self.fallback = fallback
+        self.diagnostics: list[Diagnostic] = []
+
+    def loc(self, key: KeyPath) -> SourceLoc:
+        for n in range(len(key), 0, -1):
+            if key[:n] in self.lines:
+                return SourceLoc(self.path, self.lines[key[:n]])
+        return SourceLoc(self.path, self.fallback)
+
+    def fail(self, key: KeyPath, message: str) -> None:
+        self.diagnostics.append(error(self.loc(key), message))
+
+    def mapping(self, value: Any, key: KeyPath, spec: Mapping[str, bool], what: str) -> bool:
+        if not isinstance(value, dict):
+            self.fail(key, f"{what} must be a mapping of keys to values")
+            return False
+        ok = True
+        for k in value:
+            if str(k) not in spec:
+                hint = difflib.get_close_matches(str(k), list(spec), n=1)
+                also = f" (did you mean '{hint[0]}'?)" if hint else ""
+                allowed = ", ".join(spec)
+                self.fail((*key, str(k)), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")
+                ok = False
+        for k, required in spec.items():
+            if required and k not in value:
+                self.fail(key, f"{what} is missing the required key '{k}'")
+                ok = False
+        return ok
+
+    def text(self, value: Any, key: KeyPath, *, allow_empty: bool = False) -> str:
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            self.fail(key, f"'{'.'.join(map(str, key))}' must be text")
+            return ""
+        if not allow_empty and not str(value).strip():
+            self.fail(key, f"'{'.'.join(map(str, key))}' must not be empty")
+        return str(value)
+
+    def integer(self, value: Any, key: KeyPath, minimum: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"'{'.'.join(map(str, key))}' must be a whole number, not {value!r}")
+            return minimum
+        if value < minimum:
+            self.fail(key, f"'{'.'.join(map(str, key))}' must be at least {minimum}, not {value}")
+        return value
+
+    def flag(self, value: Any, key: KeyPath) -> bool:
+        if not isinstance(value, bool):
+            self.fail(key, f"'{'.'.join(map(str, key))}' must be true or false")
+            return False
+        return value
+
+
+def build_meta(
+    data: Any, lines: Mapping[KeyPath, int], path: Path, first_line: int
+) -> tuple[Meta | None, list[Diagnostic]]:
+    c = _Checker(path, lines, first_line)
+    if not c.mapping(data, (), TOP_KEYS, "the front matter"):
+        return None, c.diagnostics
+    players = data["players"]
+    p_min = p_max = 1
+    if c.mapping(players, ("players",), PLAYERS_KEYS, "players"):
+        p_min = c.integer(players["min"], ("players", "min"), 1)
+        p_max = c.integer(players["max"], ("players", "max"), 1)
+        if p_max < p_min:
+            c.fail(("players", "max"), f"players max ({p_max}) is less than min ({p_min})")
+    licence = Licence("", "")
+    lic = data["licence"]
+    if c.mapping(lic, ("licence",), LICENCE_KEYS, "licence"):
+        licence = Licence(
+            c.text(lic["name"], ("licence", "name")),
+            c.text(lic["url"] or "", ("licence", "url"), allow_empty=True),
+            c.text(lic.get("notice", ""), ("licence", "notice"), allow_empty=True),
+        )
+    provenance: list[Provenance] = []
+    prov = data["provenance"]
+    if not isinstance(prov, list) or not prov:
+        c.fail(("provenance",), "provenance must be a list naming the original texts")
+    else:
+        for i, item in enumerate(prov):
+            key: KeyPath = ("provenance", i)
+            if c.mapping(item, key, PROVENANCE_KEYS, f"provenance entry {i + 1}"):
+                provenance.append(Provenance(
+                    c.text(item["title"], (*key, "title")),
+                    c.text(item["source"], (*key, "source")),
+                    c.text(item.get("author", ""), (*key, "author"), allow_empty=True),
+                    c.text(item.get("note", ""), (*key, "note"), allow_empty=True),
+                ))
+    credits_raw = data.get("credits", [])
+    credits: list[str] = []
+    if not isinstance(credits_raw, list):
+        c.fail(("credits",), "credits must be a list of lines")
+    else:
+        credits = [c.text(v, ("credits", i)) for i, v in enumerate(credits_raw)]
+    engine = data.get("engine")
+    if engine is not None and not (isinstance(engine, str) and ID.match(engine)):
+        c.fail(("engine",), f"engine must be an engine name such as pigeon_race, not {engine!r}")
+        engine = None
+    components = _components(c, data["components"])
+    if c.diagnostics:
+        return None, c.diagnostics
+    meta = Meta(
+        title=c.text(data["title"], ("title",)),
+        designer=c.text(data["designer"], ("designer",)),
+        players_min=p_min,
+        players_max=p_max,
+        duration=c.text(data["duration"], ("duration",)),
+        licence=licence,
+        provenance=tuple(provenance),
+        components=components,
+        credits=tuple(credits),
+        subtitle=c.text(data.get("subtitle", ""), ("subtitle",), allow_empty=True),
+        ages=c.text(data.get("ages", ""), ("ages",), allow_empty=True),
+        engine=engine,
+        engine_loc=c.loc(("engine",)) if engine else None,
+    )
+    return (None if c.diagnostics else meta), c.diagnostics
+
+
+def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
+    if not isinstance(raw, list) or not raw:
+        c.fail(("components",), "components must be a list with at least one component")
+        return ()
+    out: list[Component] = []
+    ids: set[str] = set()
+    for i, item in enumerate(raw):
+        key: KeyPath = ("components", i)
+        if not c.mapping(item, key, COMPONENT_KEYS, f"component {i + 1}"):
+            continue
+        cid = c.text(item["id"], (*key, "id"))
+        if cid and not ID.match(cid):
+            c.fail((*key, "id"), f"component id '{cid}' may use only a-z, 0-9, '-' and '_'")
+        if cid in ids:
+            c.fail((*key, "id"), f"component id '{cid}' is declared twice")
+        ids.add(cid)
+        count = c.integer(item["count"], (*key, "count"), 1)
+        size = None
+        if "size" in item:
+            try:
+                size = Size.parse(str(item["size"]))
+            except UnitError as exc:
+                c.fail((*key, "size"), f"component '{cid}': {exc}")
+        front = item.get("front")
+        back = item.get("back")
+        for name, value in (("front", front), ("back", back)):
+            if value is not None and not (isinstance(value, str) and value.strip()):
+                c.fail((*key, name), f"component '{cid}': {name} must name a drawer")
+        if (front or back) and size is None:
+            c.fail(key, f"component '{cid}' is printed in the kit, so it needs a size")
+        if back and not front:
+            c.fail((*key, "back"), f"component '{cid}' has a back drawer but no front drawer")
+        out.append(Component(
+            id=cid,
+            name=c.text(item["name"], (*key, "name")),
+            count=count,
+            loc=c.loc(key),
+            size=size,
+            front=front,
+            back=back,
+            back_varies=c.flag(item.get("back_varies", False), (*key, "back_varies")),
+            tileable=c.flag(item.get("tileable", False), (*key, "tileable")),
+            note=c.text(item.get("note", ""), (*key, "note"), allow_empty=True),
+        ))
+    return tuple(out)

@@ -1,0 +1,54 @@
+"""YAML that remembers where each key was written, so diagnostics can point at it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+KeyPath = tuple[str | int, ...]
+
+
+class YamlError(ValueError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line  # 1-based, in the file
+
+
+def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
+    """Parse ``text`` (which starts at file line ``first_line``); return data and key lines."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506 - SafeLoader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + (mark.line if mark else 0)
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise YamlError(f"malformed YAML: {problem}", line) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"malformed YAML: {exc}", first_line) from None
+    lines: dict[KeyPath, int] = {}
+    if node is not None:
+        _walk(node, (), first_line, lines)
+    return data, lines
+
+
+def _walk(node: yaml.Node, path: KeyPath, first: int, lines: dict[KeyPath, int]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[object] = set()
+        for key_node, value_node in node.value:
+            key = yaml.SafeLoader(key_node.value).get_single_data() if isinstance(
+                key_node, yaml.ScalarNode
+            ) else key_node.value
+            line = first + key_node.start_mark.line
+            if key in seen:
+                raise YamlError(f"duplicate key '{key}'", line)
+            seen.add(key)
+            child = (*path, key if isinstance(key, int) else str(key))
+            lines[child] = line
+            _walk(value_node, child, first, lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            lines[(*path, i)] = first + item.start_mark.line
+            _walk(item, (*path, i), first, lines)

@@ -1,0 +1,242 @@
+"""Check phase: replay every example in its engine, cross-check components, collect verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
+from rulepress.document.model import Document, Example
+from rulepress.games import UnknownEngine, load_engine
+from rulepress.games.base import ExampleDataError, Figure, GameEngine
+from rulepress.validate.results import RenderedExample, Status
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass
+class DocumentCheck:
+    doc: Document
+    engine: GameEngine | None
+    examples: dict[str, RenderedExample] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class CheckReport:
+    documents: list[DocumentCheck]
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for c in self.documents for d in c.diagnostics]
+
+    def count(self, status: Status) -> int:
+        return sum(1 for c in self.documents for e in c.examples.values() if e.status is status)
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity.value == "error" for d in self.diagnostics)
+
+    def summary(self) -> str:
+        return (
+            f"{self.count(Status.PROVEN)} proven, {self.count(Status.FAILED)} failed, "
+            f"{self.count(Status.NOT_CHECKABLE)} not checkable"
+        )
+
+
+def check_documents(docs: Sequence[Document]) -> CheckReport:
+    return CheckReport([check_document(doc) for doc in docs])
+
+
+def check_document(doc: Document) -> DocumentCheck:
+    engine: GameEngine | None = None
+    result = DocumentCheck(doc, None)
+    if doc.meta.engine:
+        try:
+            engine = load_engine(doc.meta.engine)
+        except UnknownEngine as exc:
+            result.diagnostics.append(error(doc.meta.engine_loc, str(exc)))
+    result.engine = engine
+    if engine is not None:
+        result.diagnostics += cross_check_components(doc, engine)
+    for example in doc.examples:
+        diags, rendered = check_example(example, engine)
+        result.diagnostics += diags
+        result.examples[example.id] = rendered
+    return result
+
+
+def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    declared = {c.id: c for c in doc.meta.components}
+    for cid, count in sorted(engine.component_counts().items()):
+        comp = declared.get(cid)
+        if comp is None:
+            found.append(error(
+                SourceLoc(doc.path, 1),
+                f"the {engine.name} engine uses component '{cid}' ({count}), "
+                "which the front matter does not declare",
+            ))
+        elif comp.count != count:
+            found.append(error(
+                comp.loc,
+                f"component '{cid}': the source declares {comp.count}, "
+                f"the {engine.name} engine uses {count}",
+            ))
+    drawers = engine.drawers()
+    for comp in doc.meta.components:
+        for side, name in (("front", comp.front), ("back", comp.back)):
+            if name is not None and name not in drawers:
+                known = ", ".join(sorted(drawers)) or "none"
+                found.append(error(
+                    comp.loc,
+                    f"component '{comp.id}': no {side} drawer '{name}' in the {engine.name} "
+                    f"engine (it has: {known})",
+                ))
+    return found
+
+
+def check_example(
+    example: Example, engine: GameEngine | None
+) -> tuple[list[Diagnostic], RenderedExample]:
+    diags: list[Diagnostic] = []
+    figures: Sequence[Figure] = ()
+    if engine is None:
+        diags.append(warning(example.loc, f"{example.id}: not checkable: the game has no engine"))
+        status = Status.NOT_CHECKABLE
+    else:
+        try:
+            facts = engine.evaluate(example.data)
+        except ExampleDataError as exc:
+            diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
+            facts = None
+        if facts is not None:
+            for path, claimed, computed in compare(example.claims, facts):
+                loc = example.line_of(("claims", *path))
+                name = ".".join(map(str, path))
+                if computed is _MISSING:
+                    diags.append(error(
+                        loc, f"{example.id}: claims {name} = {show(claimed)}, "
+                        f"but the {engine.name} engine computes no fact '{name}'",
+                    ))
+                else:
+                    diags.append(error(
+                        loc, f"{example.id}: claims {name} = {show(claimed)}, "
+                        f"the rules give {show(computed)}",
+                    ))
+            if not diags:
+                figures = engine.diagrams(example.data)
+        status = Status.FAILED if diags else Status.PROVEN
+    prose, prose_diags = render_prose(example)
+    diags += prose_diags
+    rendered = RenderedExample(
+        id=example.id,
+        title=example.title,
+        prose=prose,
+        moves=tuple(str(m) for m in _as_list(example.data.get("moves"))),
+        claims=tuple((k, show(v)) for k, v in flatten(example.claims)),
+        figures=tuple(figures),
+        status=status,
+    )
+    return diags, rendered
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _norm(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_norm(v) for v in value]
+    return value
+
+
+def compare(claims: Mapping[str, Any], facts: Mapping[str, Any]) -> list[tuple[KeyPath, Any, Any]]:
+    """(path, claimed, computed) for every claim the facts do not bear out."""
+    out: list[tuple[KeyPath, Any, Any]] = []
+    _compare(_norm(claims), _norm(facts), (), out)
+    return out
+
+
+def _compare(claim: Any, fact: Any, path: KeyPath, out: list[tuple[KeyPath, Any, Any]]) -> None:
+    if isinstance(claim, dict) and isinstance(fact, dict) and claim:
+        for key, value in claim.items():
+            child = (*path, _key(key))
+            if key not in fact:
+                out.append((child, value, _MISSING))
+            else:
+                _compare(value, fact[key], child, out)
+    elif not _equal(claim, fact):
+        out.append((path, claim, fact))
+
+
+def _equal(a: Any, b: Any) -> bool:
+    # bool is an int in Python; a claim of `true` must not match a fact of 1.
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _key(key: str) -> str | int:
+    return int(key) if key.isdigit() else key
+
+
+def flatten(value: Any, path: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, Mapping) and value:
+        out: list[tuple[str, Any]] = []
+        for k, v in value.items():
+            out += flatten(v, f"{path}.{k}" if path else str(k))
+        return out
+    return [(path, value)]
+
+
+def show(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, str):
+        return repr(value) if value == "" or value != value.strip() else value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+_JINJA_ENV: SandboxedEnvironment | None = None
+
+
+def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:
+    """Fill the example's prose from its own data and claims."""
+    global _JINJA_ENV
+    if _JINJA_ENV is None:
+        _JINJA_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+    context = {**example.data, "claims": example.claims}
+    loc = example.line_of(("text",))
+    try:
+        return _JINJA_ENV.from_string(example.text).render(context), []
+    except TemplateError as exc:
+        return example.text, [error(loc, f"{example.id}: example text: {exc.message or exc}")]
+    except (TypeError, ValueError, LookupError) as exc:
+        return example.text, [error(loc, f"{example.id}: example text: {exc}")]

@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+sys.path.insert(0, str(TESTS))
+
+from tiny_engine import ENGINE  # noqa: E402
+
+from rulepress.games import register_engine  # noqa: E402
+
+register_engine("tiny_race", ENGINE)
