@@ -19,7 +19,7 @@ def parse_length(text: str) -> float:
     """'63.5mm', '2.5in', '3 cm', '12pt' -> millimetres. Rejects zero and negatives."""
     m = _LENGTH.match(str(text))
     if not m:
-        raise UnitError(f"'{text}' is not a length: write a number and a unit, e.g. 63.5mm or 2.5in")
+        raise UnitError(f"'{text}' is not a length: write a number and a unit, e.g. 63.5mm")
     value, unit = float(m.group(1)), m.group(2)
     if unit not in MM_PER_UNIT:
         raise UnitError(f"'{text}' has unknown unit '{unit}': use one of {', '.join(MM_PER_UNIT)}")
