@@ -42,9 +42,12 @@ class Reporter:
         else:
             click.echo(f"\r\033[K{message}", err=True, nl=False)
 
-    def done(self, message: str) -> None:
+    def clear(self) -> None:
         if not self.plain:
             click.echo("\r\033[K", err=True, nl=False)
+
+    def done(self, message: str) -> None:
+        self.clear()
         click.echo(message, err=True)
 
 
@@ -53,7 +56,7 @@ def _run(action: Callable[[Reporter], ExitStatus]) -> None:
     try:
         status = action(reporter)
     except RulepressError as exc:
-        reporter.done("")
+        reporter.clear()
         reporter.diagnostics(exc.diagnostics)
         status = exc.status
     sys.exit(int(status))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,7 +140,7 @@ def check_example(
         title=example.title,
         prose=prose,
         moves=tuple(str(m) for m in _as_list(example.data.get("moves"))),
-        claims=tuple((k, show(v)) for k, v in flatten(example.claims)),
+        claims=tuple((k, show(v, quote=False)) for k, v in flatten(example.claims)),
         figures=tuple(figures),
         status=status,
     )
@@ -204,17 +206,18 @@ def flatten(value: Any, path: str = "") -> list[tuple[str, Any]]:
     return [(path, value)]
 
 
-def show(value: Any) -> str:
+def show(value: Any, *, quote: bool = True) -> str:
+    """A value as the example's YAML would spell it (strings quoted where it matters)."""
     if value is _MISSING:
         return "nothing"
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, str):
-        return repr(value) if value == "" or value != value.strip() else value
+        return json.dumps(value, ensure_ascii=False) if quote else value
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(show(v) for v in value) + "]"
+        return "[" + ", ".join(show(v, quote=quote) for v in value) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {show(v, quote=quote)}" for k, v in value.items()) + "}"
     return str(value)
 
 

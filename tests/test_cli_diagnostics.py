@@ -1,0 +1,57 @@
+"""Every bad input gets its exact diagnostic, the right exit code and no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulepress.cli import main
+
+ROOTS = Path(__file__).parent / "fixtures" / "roots"
+CASES = sorted(p.name for p in ROOTS.iterdir() if (p / "expected.txt").exists())
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fixture_tree_gives_its_exact_diagnostics(case: str) -> None:
+    root = ROOTS / case
+    expected = (root / "expected.txt").read_text().splitlines()
+    status = int(expected[0].removeprefix("exit "))
+    code, err = run("check", "--sources", str(root))
+    lines = [line.replace(str(root), "ROOT") for line in err.splitlines() if line]
+    assert code == status
+    assert lines == expected[1:]
+    assert "Traceback" not in err
+
+
+def test_good_tree_is_proven() -> None:
+    code, err = run("check", "--sources", str(ROOTS / "good"))
+    assert code == 0
+    assert err.strip() == "2 proven, 0 failed, 0 not checkable"
+
+
+def test_unknown_game_is_usage_error() -> None:
+    code, err = run("check", "nope", "--sources", str(ROOTS / "good"))
+    assert code == 2
+    assert err.strip() == (
+        f"rulepress: error: unknown game 'nope'; '{ROOTS / 'good'}' has: tiny"
+    )
+
+
+def test_missing_sources_folder(tmp_path: Path) -> None:
+    code, err = run("check", "--sources", str(tmp_path / "absent"))
+    assert code == 2
+    assert "does not exist" in err
+
+
+def test_help_answers() -> None:
+    result = CliRunner().invoke(main, ["--help"])
+    assert result.exit_code == 0
+    assert "check" in result.output and "build" in result.output and "pnp" in result.output
