@@ -19,7 +19,15 @@ sources_option = click.option(
     "--sources", type=click.Path(path_type=Path), default=Path("sources"), show_default=True,
     help="Folder holding <game>/rules.md sources.",
 )
-out_option_kw = {"type": click.Path(path_type=Path), "show_default": True}
+
+
+def out_option(default: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    return click.option(
+        "--out", type=click.Path(path_type=Path), default=Path(default), show_default=True,
+        help="Output folder.",
+    )
+
+
 paper_option = click.option(
     "--paper", type=click.Choice(list(PAPERS)), default="both", show_default=True,
     help="Paper size of the PDFs.",
@@ -90,7 +98,7 @@ def check(games: tuple[str, ...], sources: Path) -> None:
 @main.command()
 @click.argument("games", nargs=-1)
 @sources_option
-@click.option("--out", default=Path("build"), help="Output folder.", **out_option_kw)
+@out_option("build")
 @paper_option
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
@@ -115,7 +123,7 @@ def build(
 @main.command()
 @click.argument("games", nargs=-1)
 @sources_option
-@click.option("--out", default=Path("pnp"), help="Output folder.", **out_option_kw)
+@out_option("pnp")
 @paper_option
 def pnp(games: tuple[str, ...], sources: Path, out: Path, paper: str) -> None:
     """Draw the print-and-play kits."""
