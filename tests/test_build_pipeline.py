@@ -1,0 +1,96 @@
+"""The build pipeline end to end on a fixture tree: outputs, refusals, atomicity, reproducibility."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from rulepress.cli import main
+
+ROOTS = Path(__file__).parent / "fixtures" / "roots"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("build")
+    code, err = run("build", "--sources", str(ROOTS / "good"), "--out", str(out), "--jobs", "1")
+    assert code == 0, err
+    return out
+
+
+def test_outputs_are_written(built: Path) -> None:
+    names = sorted(str(p.relative_to(built)) for p in built.rglob("*") if p.is_file())
+    assert "index.html" in names
+    assert "tiny/tiny.html" in names
+    assert "tiny/tiny-a4.pdf" in names and "tiny/tiny-letter.pdf" in names
+    assert not [n for n in names if n.endswith(".tmp")]
+
+
+def test_html_shows_examples_filled_from_their_data(built: Path) -> None:
+    html = (built / "tiny" / "tiny.html").read_text()
+    assert "From square 2 the pawn reaches square 7." in html
+    assert 'id="example-three-steps"' in html
+    assert "{{" not in html
+
+
+def test_pdf_papers(built: Path) -> None:
+    a4 = PdfReader(built / "tiny" / "tiny-a4.pdf").pages[0].mediabox
+    letter = PdfReader(built / "tiny" / "tiny-letter.pdf").pages[0].mediabox
+    assert (round(float(a4.width), 1), round(float(a4.height), 1)) == (595.3, 841.9)
+    assert (float(letter.width), float(letter.height)) == (612, 792)
+
+
+def test_index_links_every_output(built: Path) -> None:
+    index = (built / "index.html").read_text()
+    for href in ("tiny/tiny.html", "tiny/tiny-a4.pdf", "tiny/tiny-letter.pdf"):
+        assert f'href="{href}"' in index
+        assert (built / href).exists()
+
+
+def test_two_builds_are_byte_identical(built: Path, tmp_path: Path) -> None:
+    code, err = run("build", "--sources", str(ROOTS / "good"), "--out", str(tmp_path), "-j", "2")
+    assert code == 0, err
+    for path in built.rglob("*"):
+        if path.is_file():
+            assert (tmp_path / path.relative_to(built)).read_bytes() == path.read_bytes(), path
+
+
+def test_failed_check_writes_nothing_and_keeps_old_outputs(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(built, out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    failing = tmp_path / "src"
+    shutil.copytree(ROOTS / "failing", failing)
+    (failing / "tiny").rename(failing / "tiny")
+    code, err = run("build", "--sources", str(failing), "--out", str(out))
+    assert code == 1
+    assert "claims at = 8, the rules give 7" in err
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_draft_build_turns_failures_into_warnings(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "good", src)
+    rules = src / "tiny" / "rules.md"
+    rules.write_text(rules.read_text().replace("  at: 7", "  at: 8"))
+    code, err = run("build", "--sources", str(src), "--out", str(tmp_path / "o"), "--draft")
+    assert code == 0, err
+    assert "warning: three-steps: claims at = 8, the rules give 7" in err
+    assert (tmp_path / "o" / "tiny" / "tiny.html").exists()
+
+
+def test_bad_input_writes_nothing(tmp_path: Path) -> None:
+    code, _ = run("build", "--sources", str(ROOTS / "bad-raw-html"), "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert not (tmp_path / "o").exists()
