@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades
@@ -15,14 +15,25 @@ class NotationError(ValueError):
     """Text that is not a card or a move in Pigeon notation."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     rank: int  # 1 (Ace, low) to 13 (King, high)
     suit: str  # one of SUITS
+    red: bool = field(init=False, repr=False, compare=False)  # stored: the engine asks often
 
-    @property
-    def red(self) -> bool:
-        return self.suit in RED_SUITS
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "red", self.suit in RED_SUITS)
+
+    # Written out: the generated versions hash and compare field tuples, a hot path.
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.rank == other.rank and self.suit == other.suit
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit))
 
     @property
     def rank_name(self) -> str:

@@ -1,0 +1,550 @@
+"""The rules of Pigeon, the two-player card game: pure, deterministic, immutable states.
+
+Seats are 0 and 1 inside the engine and "Player 1" / "Player 2" in the rulebook. Chance is an
+input: a seed (``new_game``) or explicit deck orders (``deal``). Every decision the seed texts
+leave open is recorded in the rulebook's Clarifications appendix; the short reasons are below.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field, fields
+from itertools import combinations
+
+from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, NotationError, parse_cards
+
+HAND_LIMIT = 5
+PENALTY_LIMIT = 4
+DECK_SIZE = 26
+NEW_PILE_RANKS = frozenset({7, 8})
+FREE_NEW_PILE_BELOW = 3  # a new pile may start anywhere while fewer piles than this are out
+# The opening: Player 1 lays one pile, Player 2 two, Player 1 the last (seats 0, 1, 1, 0).
+OPENING_ORDER = (0, 1, 1, 0)
+PILE_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class Phase(enum.Enum):
+    OPENING = "opening"
+    PLAY = "play"  # the player to move owes an action
+    DRAW = "draw"  # action done; the holder of the Pigeon may still discard it before drawing
+    OVER = "over"
+
+
+class Reason:
+    """Stable reason texts for illegal moves (examples quote them)."""
+
+    GAME_OVER = "the game is over"
+    NOT_IN_HAND = "a card played is not in the hand"
+    REPEATED = "the same card is named twice"
+    NOT_SET_OR_STRING = "the cards are neither a Set nor a String"
+    STRING_COLOUR = "a String must be all red or all black"
+    NO_PILE = "there is no such pile"
+    CONNECTION = "the bottom card must be one rank above or below the top card of the pile"
+    NEW_PILE = "a new pile needs a 7 or 8 at the bottom, or fewer than three piles on the table"
+    FORCE_TARGET = "a Forceplay must go onto an existing pile"
+    FORCE_LIMIT = "no Forceplay with a hand limit of four"
+    SWEEP = "a Sweep needs exactly three Aces or exactly three Kings"
+    NO_PIGEON = "only the holder of the Pigeon can discard it"
+    PIGEON_LIMIT = "the Pigeon can only be discarded to restore a hand limit of four to five"
+    OPENING = "the opening lays one card from the hand as a new pile"
+    NOT_IN_OPENING = "only single cards laid as new piles are played in the opening"
+    DRAW_FIRST = "the action is done: draw, or discard the Pigeon and draw"
+    NO_DRAW = "drawing follows the action; there is nothing to draw yet"
+
+
+class IllegalMove(Exception):
+    """A well-formed move the rules forbid in this position; ``reason`` is a Reason text."""
+
+    def __init__(self, move: Move, reason: str) -> None:
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A Set or String (cards bottom first) onto ``pile``, or a new pile when ``pile`` is None."""
+
+    cards: tuple[Card, ...]
+    pile: str | None
+    force: bool = False
+
+    def __str__(self) -> str:
+        played = " ".join(str(c) for c in self.cards)
+        return f"{'force ' if self.force else ''}{played} > {self.pile or 'new'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "sweep " + " ".join(str(c) for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardPigeon:
+    def __str__(self) -> str:
+        return "pigeon"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    def __str__(self) -> str:
+        return "draw"
+
+
+Move = Play | Sweep | DiscardPigeon | Draw
+PIGEON = DiscardPigeon()
+DRAW = Draw()
+
+
+def parse_move(text: str) -> Move:
+    """Moves round-trip: ``str(parse_move(t)) == t`` for canonical text.
+
+    ``7H 8H 9H > B`` (onto pile B), ``7H 8H > new``, ``force KS > A``, ``sweep AC AD AS``,
+    ``pigeon`` (discard it), ``draw`` (end the turn after an action, keeping the Pigeon).
+    """
+    words = str(text).split()
+    if not words:
+        raise NotationError("an empty move")
+    head = words[0].lower()
+    if head in ("pigeon", "draw") and len(words) == 1:
+        return PIGEON if head == "pigeon" else DRAW
+    if head == "sweep":
+        cards = parse_cards(words[1:])
+        if not cards:
+            raise NotationError(f"'{text}': name the three cards swept, e.g. sweep AC AD AS")
+        return Sweep(cards)
+    force = head == "force"
+    if force:
+        words = words[1:]
+    if len(words) < 3 or words[-2] != ">":
+        raise NotationError(
+            f"'{text}' is not a move: write the cards bottom first, '>' and a pile letter or "
+            "'new' (e.g. '7H 8H > B'), or 'force ...', 'sweep ...', 'pigeon', 'draw'"
+        )
+    target = words[-1]
+    pile: str | None
+    if target.lower() == "new":
+        pile = None
+    elif len(target) == 1 and target.upper() in PILE_LABELS:
+        pile = target.upper()
+    else:
+        raise NotationError(f"'{target}' is not a pile: use a letter A-Z or 'new'")
+    return Play(parse_cards(words[:-2]), pile, force)
+
+
+# --- what a play is ---------------------------------------------------------------------------
+
+
+def play_kind(cards: tuple[Card, ...]) -> str | None:
+    """'set', 'string', or None with the reason left to ``play_error``."""
+    return None if play_error(cards) else ("set" if _is_set(cards) else "string")
+
+
+def _is_set(cards: tuple[Card, ...]) -> bool:
+    return all(c.rank == cards[0].rank for c in cards)
+
+
+def play_error(cards: tuple[Card, ...]) -> str | None:
+    if not cards:
+        return Reason.NOT_SET_OR_STRING
+    if len(set(cards)) != len(cards):
+        return Reason.REPEATED
+    if _is_set(cards):  # one card alone is a Set
+        return None
+    if any(abs(a.rank - b.rank) != 1 for a, b in zip(cards, cards[1:], strict=False)):
+        return Reason.NOT_SET_OR_STRING
+    if any(c.red != cards[0].red for c in cards):
+        return Reason.STRING_COLOUR
+    return None
+
+
+def plays_from(hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Every Set and String the hand can form, in a fixed order.
+
+    A Set is listed once per choice of cards (in hand order); any order of the same cards is
+    equally legal. A String is listed in every order its cards allow (the bottom card matters).
+    """
+    out: list[tuple[Card, ...]] = []
+    by_rank: dict[int, list[Card]] = {}
+    for c in hand:
+        by_rank.setdefault(c.rank, []).append(c)
+    for same in by_rank.values():
+        out.extend((c,) for c in same)
+        for n in range(2, len(same) + 1):
+            out.extend(combinations(same, n))
+    n = len(hand)
+    links = [
+        [j for j in range(n) if hand[j].red == a.red and abs(hand[j].rank - a.rank) == 1]
+        for a in hand
+    ]
+    if not any(links):
+        return tuple(out)
+
+    def extend(chain: tuple[int, ...]) -> None:
+        for j in links[chain[-1]]:
+            if j not in chain:
+                longer = (*chain, j)
+                out.append(tuple(hand[i] for i in longer))
+                extend(longer)
+
+    for i in range(n):
+        if links[i]:
+            extend((i,))
+    return tuple(out)
+
+
+# --- state ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    label: str
+    cards: tuple[Card, ...]  # bottom first
+
+    @property
+    def top(self) -> Card:
+        return self.cards[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    deck: tuple[Card, ...]  # face down, top card first
+    hand: tuple[Card, ...]
+    limit: int = HAND_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    seats: tuple[Seat, Seat]
+    piles: tuple[Pile, ...] = ()
+    pigeon: int | None = None  # seat holding the Pigeon; None: set aside
+    out: tuple[Card, ...] = ()  # removed from play: completed and swept piles, swept cards
+    to_move: int = 0
+    phase: Phase = Phase.PLAY
+    opening_step: int = 0
+    winner: int | None = None
+    win_reason: str = ""
+    completed: tuple[str, ...] = field(default=(), compare=False)  # labels completed so far
+
+    # -- queries --
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def pile(self, label: str) -> Pile | None:
+        for p in self.piles:
+            if p.label == label:
+                return p
+        return None
+
+    def next_label(self) -> str:
+        used = {p.label for p in self.piles}
+        return next(ch for ch in PILE_LABELS if ch not in used)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move in a fixed order: Pigeon discard or draw, Sets and Strings onto
+        piles and as new piles (in the opening: single cards as new piles), Forceplays, Sweeps."""
+        g = self._groups()
+        return tuple(g.at(k) for k in range(g.count))
+
+    def move_at(self, index: int) -> Move:
+        """``legal_moves()[index]`` without building the whole list."""
+        return self._groups().at(index)
+
+    def _groups(self) -> _MoveGroups:
+        seat = self.seats[self.to_move]
+        special: list[Move] = []
+        placed: list[tuple[tuple[Card, ...], str | None]] = []
+        sweeps: list[Move] = []
+        if self.phase is Phase.OVER:
+            return _MoveGroups(special, placed, (), (), sweeps)
+        if self.phase is Phase.OPENING:
+            placed.extend(((c,), None) for c in seat.hand)
+            return _MoveGroups(special, placed, (), (), sweeps)
+        if self.pigeon == self.to_move and seat.limit == PENALTY_LIMIT:
+            special.append(PIGEON)
+        if self.phase is Phase.DRAW:
+            special.append(DRAW)
+            return _MoveGroups(special, placed, (), (), sweeps)
+        plays = plays_from(seat.hand)
+        piles = self.piles
+        free_new = len(piles) < FREE_NEW_PILE_BELOW
+        targets: dict[int, list[str | None]] = {}  # bottom rank -> where it may go
+        for cards in plays:
+            bottom = cards[0].rank
+            where = targets.get(bottom)
+            if where is None:
+                where = [p.label for p in piles if abs(bottom - p.cards[-1].rank) == 1]
+                if free_new or bottom in NEW_PILE_RANKS:
+                    where.append(None)
+                targets[bottom] = where
+            placed.extend((cards, label) for label in where)
+        for rank in (ACE, KING):
+            same = [c for c in seat.hand if c.rank == rank]
+            sweeps.extend(Sweep(trio) for trio in combinations(same, 3))
+        force_piles = tuple(p.label for p in piles) if seat.limit == HAND_LIMIT else ()
+        return _MoveGroups(special, placed, plays, force_piles, sweeps)
+
+    def has_legal_move(self) -> bool:
+        """Cheaper than ``legal_moves`` for the loss test at the start of a turn."""
+        if self.phase is Phase.OVER:
+            return False
+        if self.phase is not Phase.PLAY:
+            return True
+        seat = self.seats[self.to_move]
+        if not seat.hand:
+            return False
+        if seat.limit == HAND_LIMIT and self.piles:  # Forceplay (or New pile on an empty table)
+            return True
+        if len(self.piles) < FREE_NEW_PILE_BELOW or self.pigeon == self.to_move:
+            return True
+        tops = {p.cards[-1].rank for p in self.piles}
+        for c in seat.hand:
+            if c.rank in NEW_PILE_RANKS or c.rank - 1 in tops or c.rank + 1 in tops:
+                return True
+        return any(sum(c.rank == r for c in seat.hand) >= 3 for r in (ACE, KING))
+
+    def _but(self, **changes: object) -> State:
+        """``dataclasses.replace`` without its per-call introspection (the hot path)."""
+        new = object.__new__(State)
+        for name in _STATE_FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    # -- moves --
+
+    def apply(self, move: Move) -> State:
+        """The state after ``move`` by the player to move; IllegalMove says why not."""
+        if self.phase is Phase.OVER:
+            raise IllegalMove(move, Reason.GAME_OVER)
+        if isinstance(move, Draw):
+            if self.phase is not Phase.DRAW:
+                raise IllegalMove(move, Reason.NO_DRAW)
+            return self._end_turn()
+        if isinstance(move, DiscardPigeon):
+            return self._discard_pigeon(move)
+        if self.phase is Phase.DRAW:
+            raise IllegalMove(move, Reason.DRAW_FIRST)
+        if self.phase is Phase.OPENING:
+            return self._open(move)
+        if isinstance(move, Sweep):
+            return self._sweep(move)
+        return self._play(move)
+
+    def _hand_without(self, move: Move, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        hand = self.seats[self.to_move].hand
+        if len(set(cards)) != len(cards):
+            raise IllegalMove(move, Reason.REPEATED)
+        if any(c not in hand for c in cards):
+            raise IllegalMove(move, Reason.NOT_IN_HAND)
+        return tuple(c for c in hand if c not in cards)
+
+    def _with_seat(self, seat: Seat) -> tuple[Seat, Seat]:
+        s = self.seats
+        return (seat, s[1]) if self.to_move == 0 else (s[0], seat)
+
+    def _discard_pigeon(self, move: Move) -> State:
+        seat = self.seats[self.to_move]
+        if self.phase is Phase.OPENING or self.pigeon != self.to_move:
+            raise IllegalMove(move, Reason.NO_PIGEON)
+        if seat.limit != PENALTY_LIMIT:
+            raise IllegalMove(move, Reason.PIGEON_LIMIT)
+        after = self._but(
+            seats=self._with_seat(Seat(seat.deck, seat.hand, HAND_LIMIT)), pigeon=None
+        )
+        return after._end_turn() if self.phase is Phase.DRAW else after
+
+    def _open(self, move: Move) -> State:
+        if not (isinstance(move, Play) and move.pile is None and not move.force):
+            raise IllegalMove(move, Reason.NOT_IN_OPENING)
+        if len(move.cards) != 1:
+            raise IllegalMove(move, Reason.OPENING)
+        hand = self._hand_without(move, move.cards)
+        seat = Seat(self.seats[self.to_move].deck, hand, self.seats[self.to_move].limit)
+        step = self.opening_step + 1
+        piles = (*self.piles, Pile(self.next_label(), move.cards))
+        state = self._but(seats=self._with_seat(seat), piles=piles, opening_step=step)
+        if step < len(OPENING_ORDER):
+            return state._but(to_move=OPENING_ORDER[step])
+        # Both refill to five (7 of 26 cards drawn: no deck can empty here); Player 2 starts.
+        seats = (_refill(state.seats[0])[0], _refill(state.seats[1])[0])
+        return state._but(seats=seats, phase=Phase.PLAY, to_move=1)
+
+    def _sweep(self, move: Sweep) -> State:
+        ranks = {c.rank for c in move.cards}
+        if len(move.cards) != 3 or len(ranks) != 1 or not ranks <= {ACE, KING}:
+            raise IllegalMove(move, Reason.SWEEP)
+        hand = self._hand_without(move, move.cards)
+        swept = tuple(c for p in self.piles for c in p.cards)
+        seat = Seat(self.seats[self.to_move].deck, hand, self.seats[self.to_move].limit)
+        state = self._but(seats=self._with_seat(seat), piles=(), out=self.out + move.cards + swept)
+        return state._after_action()
+
+    def _play(self, move: Play) -> State:
+        seat = self.seats[self.to_move]
+        hand = self._hand_without(move, move.cards)
+        why = play_error(move.cards)
+        if why:
+            raise IllegalMove(move, why)
+        bottom = move.cards[0].rank
+        pigeon, out, completed = self.pigeon, self.out, self.completed
+        piles = list(self.piles)
+        if move.pile is None:
+            if move.force:
+                raise IllegalMove(move, Reason.FORCE_TARGET)
+            if bottom not in NEW_PILE_RANKS and len(piles) >= FREE_NEW_PILE_BELOW:
+                raise IllegalMove(move, Reason.NEW_PILE)
+            # A new pile is never completed on the turn it is laid, even with an A or K on top.
+            piles.append(Pile(self.next_label(), move.cards))
+        else:
+            index = next((i for i, p in enumerate(piles) if p.label == move.pile), None)
+            if index is None:
+                raise IllegalMove(move, Reason.NO_PILE)
+            target = piles[index]
+            grown = Pile(target.label, target.cards + move.cards)
+            if move.force:
+                if seat.limit != HAND_LIMIT:
+                    raise IllegalMove(move, Reason.FORCE_LIMIT)
+                seat = Seat(seat.deck, seat.hand, PENALTY_LIMIT)
+                piles[index] = grown  # a Forceplay never completes a pile
+            else:
+                if abs(bottom - target.top.rank) != 1:
+                    raise IllegalMove(move, Reason.CONNECTION)
+                if grown.top.rank in (ACE, KING):
+                    del piles[index]
+                    out += grown.cards
+                    pigeon = self.to_move
+                    completed += (grown.label,)
+                else:
+                    piles[index] = grown
+        seat = Seat(seat.deck, hand, seat.limit)
+        state = self._but(
+            seats=self._with_seat(seat),
+            piles=tuple(piles),
+            pigeon=pigeon,
+            out=out,
+            completed=completed,
+        )
+        return state._after_action()
+
+    def _after_action(self) -> State:
+        seat = self.seats[self.to_move]
+        if self.pigeon == self.to_move and seat.limit == PENALTY_LIMIT:
+            return self._but(phase=Phase.DRAW)  # the Pigeon may still be discarded
+        return self._end_turn()
+
+    def _end_turn(self) -> State:
+        seat, emptied = _refill(self.seats[self.to_move])
+        seats = self._with_seat(seat)
+        if emptied:
+            return self._but(
+                seats=seats, phase=Phase.OVER, winner=self.to_move, win_reason=DREW_LAST
+            )
+        nxt = self._but(seats=seats, phase=Phase.PLAY, to_move=1 - self.to_move)
+        if not nxt.has_legal_move():
+            return nxt._but(phase=Phase.OVER, winner=self.to_move, win_reason=NO_MOVE)
+        return nxt
+
+
+@dataclass(frozen=True, slots=True)
+class _MoveGroups:
+    """The legal moves in groups, built lazily: Forceplays (every play onto every pile) far
+    outnumber the rest, and a random game needs only one move."""
+
+    special: list[Move]  # Pigeon discard, draw
+    placed: list[tuple[tuple[Card, ...], str | None]]  # Set or String onto a pile, or new
+    plays: tuple[tuple[Card, ...], ...]
+    force_piles: tuple[str, ...]
+    sweeps: list[Move]
+
+    @property
+    def count(self) -> int:
+        n = len(self.special) + len(self.placed) + len(self.sweeps)
+        return n + len(self.plays) * len(self.force_piles)
+
+    def at(self, k: int) -> Move:
+        if k < len(self.special):
+            return self.special[k]
+        k -= len(self.special)
+        if k < len(self.placed):
+            cards, label = self.placed[k]
+            return Play(cards, label)
+        k -= len(self.placed)
+        n_force = len(self.plays) * len(self.force_piles)
+        if k < n_force:
+            width = len(self.force_piles)
+            return Play(self.plays[k // width], self.force_piles[k % width], True)
+        return self.sweeps[k - n_force]
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+DREW_LAST = "drew the last card of their deck"
+NO_MOVE = "the opponent had no legal move"
+
+
+def _refill(seat: Seat) -> tuple[Seat, bool]:
+    """Draw to the hand limit; True when that draw took the last card of the deck (a win)."""
+    need = seat.limit - len(seat.hand)
+    if need <= 0 or not seat.deck:
+        return seat, False
+    drawn = seat.deck[:need]
+    rest = seat.deck[need:]
+    return Seat(rest, seat.hand + drawn, seat.limit), not rest
+
+
+# --- starting a game --------------------------------------------------------------------------
+
+
+def deal(deck1: tuple[Card, ...], deck2: tuple[Card, ...]) -> State:
+    """The opening position: each player draws five from their own deck (top card first)."""
+    seats = (
+        Seat(deck1[HAND_LIMIT:], deck1[:HAND_LIMIT]),
+        Seat(deck2[HAND_LIMIT:], deck2[:HAND_LIMIT]),
+    )
+    return State(seats=seats, phase=Phase.OPENING, to_move=OPENING_ORDER[0])
+
+
+def shuffled_deck(seed: int) -> tuple[Card, ...]:
+    cards = list(DECK)
+    random.Random(seed).shuffle(cards)
+    return tuple(cards)
+
+
+def new_game(seed: int) -> State:
+    """Shuffle the 52 cards with ``seed`` and split them: the first 26 are Player 1's deck."""
+    cards = shuffled_deck(seed)
+    return deal(cards[:DECK_SIZE], cards[DECK_SIZE:])
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    seed: int
+    moves: tuple[Move, ...]
+    states: tuple[State, ...]  # states[0] is the deal; states[-1] is final
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def random_game(seed: int) -> GameRecord:
+    """A complete game from ``seed``: the deal and each move drawn uniformly from the legal ones."""
+    rng = random.Random(seed)
+    state = new_game(seed)
+    states = [state]
+    moves: list[Move] = []
+    while state.phase is not Phase.OVER:
+        groups = state._groups()
+        move = groups.at(rng.randrange(groups.count))
+        state = state.apply(move)
+        moves.append(move)
+        states.append(state)
+    return GameRecord(seed, tuple(moves), tuple(states))
