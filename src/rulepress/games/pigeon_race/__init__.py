@@ -1,1 +1,48 @@
-"""Pigeon Race (Panu Kinnari): a card-driven race of six pigeons for 2 to 6 players."""
+"""Pigeon Race (Panu Kinnari): a card-driven race of six pigeons for 2 to 6 players.
+
+``ENGINE`` is what the compiler uses; the rules themselves live in :mod:`.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rulepress.games.base import Drawer, Figure
+from rulepress.games.pigeon_race.cards import DECK
+from rulepress.games.pigeon_race.rules import MAX_PLAYERS, PIGEONS
+
+
+class PigeonRaceEngine:
+    name = "pigeon_race"
+
+    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
+        from rulepress.games.pigeon_race.examples import evaluate
+
+        return evaluate(example)
+
+    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
+        from rulepress.games.pigeon_race.diagrams import figures
+        from rulepress.games.pigeon_race.examples import replay
+
+        if "setup" not in example:
+            return []
+        return figures(replay(example))
+
+    def component_counts(self) -> Mapping[str, int]:
+        return {
+            "board": 1,
+            "pigeons": len(PIGEONS),
+            "deck": len(DECK),
+            "order-slips": MAX_PLAYERS,
+        }
+
+    def drawers(self) -> Mapping[str, Drawer]:
+        from rulepress.games.pigeon_race.pnp import DRAWERS
+
+        return DRAWERS
+
+
+ENGINE = PigeonRaceEngine()
+
+__all__ = ["ENGINE", "PigeonRaceEngine"]
