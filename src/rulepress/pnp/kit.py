@@ -1,0 +1,306 @@
+"""Print-and-play kits: one PDF per game and paper, from the components a source declares.
+
+Page order (always front/back pairs, so the whole kit prints double-sided in one go):
+cover, its blank back; the printer check, its back (the duplex target); then for each printed
+component in declaration order, each sheet of fronts followed by its backs or a blank page.
+
+Page boxes: on a sheet of components the TrimBox is the union of the trims on it and the
+BleedBox the union of the artwork as clipped (trims plus outer bleed); on the cover, the
+printer check and blank pages both are the whole page (nothing there is cut).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.document.model import Component, Document
+from rulepress.games.base import Drawer
+from rulepress.pnp import layout, marks, pages
+from rulepress.pnp.api import Face
+from rulepress.pnp.fonts import register_fonts
+from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
+from rulepress.units import mm
+from rulepress.write import atomic_write
+
+DEFAULT_BLEED_MM = 3.0
+
+
+@dataclass(frozen=True)
+class Kit:
+    slug: str
+    paper: str
+    pdf: bytes
+    pages: int
+    drawn: Mapping[str, int]  # component id -> distinct fronts drawn
+    backs: Mapping[str, int] = field(default_factory=dict)  # component id -> backs placed
+
+
+@dataclass(frozen=True)
+class _Job:
+    component: Component
+    plan: Plan
+    front: Drawer
+    back: Drawer | None
+
+
+def _drawer(
+    comp: Component, name: str, drawers: Mapping[str, Drawer], what: str, out: list[Diagnostic]
+) -> Drawer | None:
+    if name in drawers:
+        return drawers[name]
+    offered = ", ".join(sorted(drawers)) or "none"
+    out.append(error(comp.loc, f"component '{comp.id}': no {what} drawer '{name}' "
+                               f"(drawers available: {offered})"))
+    return None
+
+
+def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
+    """Impose one printed component on a paper; RulepressError at its line if it cannot be."""
+    if comp.size is None:
+        raise RulepressError.at(comp.loc, f"component '{comp.id}' is printed but has no size")
+    w, h = comp.size.points
+    try:
+        return layout.grid_plan(p, w, h, bleed, comp.count)
+    except layout.DoesNotFit as exc:
+        room = exc
+    if not comp.tileable:
+        raise RulepressError.at(
+            comp.loc,
+            f"component '{comp.id}' ({comp.size}) does not fit on {p.label} paper ({room} inside "
+            "the printable margin with bleed and crop marks); declare it `tileable: true` to "
+            "split it over several sheets, or make it smaller",
+        )
+    if comp.back is not None:
+        raise RulepressError.at(
+            comp.loc,
+            f"component '{comp.id}' must be tiled on {p.label} paper, and a tiled board "
+            "cannot have a back: remove `back` or make it smaller",
+        )
+    try:
+        return layout.tile_plan(p, w, h, bleed, comp.count)
+    except layout.DoesNotFit as exc:
+        raise RulepressError.at(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}") from None
+
+
+def _jobs(doc: Document, drawers: Mapping[str, Drawer], p: Paper, bleed: float) -> list[_Job]:
+    """Every printed component planned; all problems reported together."""
+    problems: list[Diagnostic] = []
+    jobs = []
+    for comp in doc.meta.components:
+        if comp.front is None:
+            continue
+        front = _drawer(comp, comp.front, drawers, "front", problems)
+        back = _drawer(comp, comp.back, drawers, "back", problems) if comp.back else None
+        try:
+            plan = plan_component(comp, p, bleed)
+        except RulepressError as exc:
+            problems += exc.diagnostics
+            continue
+        if front is not None and (back is not None or comp.back is None):
+            jobs.append(_Job(comp, plan, front, back))
+    if problems:
+        raise RulepressError(problems)
+    return jobs
+
+
+def count_drawn(
+    doc: Document,
+    drawers: Mapping[str, Drawer],
+    papers: Sequence[str] = ("a4", "letter"),
+    *,
+    bleed_mm: float = DEFAULT_BLEED_MM,
+) -> dict[str, int]:
+    """How many copies of each printed component the kit draws (the fewest over the papers).
+
+    Cheap: plans the sheets without drawing. Raises RulepressError as build_kit would.
+    """
+    counts: dict[str, int] = {}
+    for key in papers:
+        for job in _jobs(doc, drawers, layout.paper(key), mm(bleed_mm)):
+            n = job.plan.drawn()
+            counts[job.component.id] = min(n, counts.get(job.component.id, n))
+    return counts
+
+
+def kit_diagnostics(doc: Document, drawers: Mapping[str, Drawer]) -> list[Diagnostic]:
+    """For ``rulepress check``: a printed component drawn a different number of times than
+    declared is an error at its declaration."""
+    try:
+        drawn = count_drawn(doc, drawers)
+    except RulepressError as exc:
+        return list(exc.diagnostics)
+    return [
+        error(c.loc, f"the kit draws {drawn.get(c.id, 0)} of '{c.id}' but the source declares "
+                     f"{c.count}")
+        for c in doc.meta.components
+        if c.in_kit and drawn.get(c.id, 0) != c.count
+    ]
+
+
+class _Renderer:
+    def __init__(self, doc: Document, p: Paper, duplex: str, bleed: float) -> None:
+        self.doc, self.p, self.duplex, self.bleed = doc, p, duplex, bleed
+        self.buf = io.BytesIO()
+        c = Canvas(self.buf, pagesize=(p.width, p.height), invariant=1, pageCompression=1)
+        c.setTitle(f"{doc.meta.title}: print-and-play kit ({p.label})")
+        c.setAuthor(doc.meta.designer)
+        c.setSubject("Print-and-play kit")
+        c.setCreator("rulepress")
+        c.setKeywords(f"print-and-play, {p.key}")
+        self.c = c
+        self.pages = 0
+        self.drawn: dict[str, set[int]] = {}
+        self.backs: dict[str, int] = {}
+
+    def page(self, trim: layout.Rect | None = None, bleed: layout.Rect | None = None) -> None:
+        whole = (0.0, 0.0, self.p.width, self.p.height)
+        marks.set_boxes(self.c, trim or whole, bleed or whole)
+        self.c.showPage()
+        self.pages += 1
+
+    def blank(self, text: str, footer: str) -> None:
+        pages.blank(self.c, self.p, text)
+        marks.footer(self.c, self.p, footer, self.p.label, top=self.duplex == "short")
+        self.page()
+
+    def face(self, slot: Slot, draw: Callable[..., None], *args: object) -> None:
+        c = self.c
+        c.saveState()
+        x0, y0, x1, y1 = slot.clip
+        path = c.beginPath()
+        path.rect(x0, y0, x1 - x0, y1 - y0)
+        c.clipPath(path, stroke=0, fill=0)
+        c.transform(*slot.transform)
+        draw(*args)
+        c.restoreState()
+
+    def component(self, job: _Job) -> None:
+        comp, plan, c = job.component, job.plan, self.c
+        w, h = comp.size.points if comp.size else (0.0, 0.0)
+        title, n = self.doc.meta.title, len(plan.sheets)
+        form = None
+        for k, sheet in enumerate(plan.sheets, 1):
+            label = f" \u00b7 tile {sheet.slots[0].label}" if plan.tiled else ""
+            several = plan.tiled and comp.count > 1
+            copies = f" \u00b7 copy {sheet.slots[0].index + 1}" if several else ""
+            where = f"sheet {k} of {n}"
+            for slot in sheet.slots:
+                face = Face(slot.index, comp.count, w, h, self.bleed)
+                self.face(slot, job.front, c, face)
+                self.drawn.setdefault(comp.id, set()).add(slot.index)
+            marks.glue_strips(c, sheet.glue)
+            marks.crop_marks(c, sheet.marks)
+            left = f"{title} \u00b7 {comp.name} \u00b7 fronts{label}{copies} \u00b7 {where}"
+            marks.footer(c, self.p, left, self.p.label)
+            if plan.tiled:
+                cols, rows = plan.tiles
+                cell = mm(2.8)
+                x = (self.p.width - cols * cell) / 2 + mm(30)
+                marks.tile_map(c, x, layout.MARGIN + mm(0.6), cols, rows, cell,
+                               sheet.slots[0].label)
+            self.page(sheet.trim_box, sheet.bleed_box)
+            if job.back is None:
+                self.blank("(back of the previous sheet: intentionally blank)",
+                           f"{title} \u00b7 {comp.name} \u00b7 blank back \u00b7 {where}")
+                continue
+            if form is None and not comp.back_varies:
+                form = self._form(comp, job.back, w, h)
+            self.back_sheet(job, sheet.flipped(self.p, self.duplex, w, h), form, w, h, where)
+
+    def _form(self, comp: Component, drawer: Drawer, w: float, h: float) -> str:
+        """The shared back, drawn once into a form and placed by reference."""
+        name = f"rpBack_{comp.id.replace('-', '_')}"
+        b = self.bleed
+        self.c.beginForm(name, -b, -b, w + b, h + b)
+        drawer(self.c, Face(0, comp.count, w, h, b, back=True))
+        self.c.endForm()
+        return name
+
+    def back_sheet(
+        self, job: _Job, sheet: Sheet, form: str | None, w: float, h: float, where: str
+    ) -> None:
+        comp, c, back = job.component, self.c, job.back
+        assert back is not None
+        for slot in sheet.slots:
+            if form is not None:
+                self.face(slot, c.doForm, form)
+            else:
+                face = Face(slot.index, comp.count, w, h, self.bleed, back=True)
+                self.face(slot, back, c, face)
+            self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
+        marks.crop_marks(c, sheet.marks)
+        left = f"{self.doc.meta.title} \u00b7 {comp.name} \u00b7 backs \u00b7 {where}"
+        marks.footer(c, self.p, left, self.p.label, top=self.duplex == "short")
+        self.page(sheet.trim_box, sheet.bleed_box)
+
+
+def build_kit(
+    doc: Document,
+    drawers: Mapping[str, Drawer],
+    paper: str,
+    *,
+    bleed_mm: float = DEFAULT_BLEED_MM,
+    duplex: str = "long",
+) -> Kit:
+    """Draw one game's kit on one paper ("a4" or "letter"); duplex is "long" or "short"."""
+    p = layout.paper(paper)
+    layout.sheet_flip(p, duplex)  # rejects an unknown edge before any work
+    if bleed_mm < 0:
+        raise ValueError("bleed cannot be negative")
+    bleed = mm(bleed_mm)
+    jobs = _jobs(doc, drawers, p, bleed)
+    register_fonts()
+    r = _Renderer(doc, p, duplex, bleed)
+    planned = {j.component.id: j.plan for j in jobs}
+    entries = [pages.Entry(comp, planned.get(comp.id)) for comp in doc.meta.components]
+    title = doc.meta.title
+    pages.cover(r.c, doc, p, entries, duplex)
+    marks.footer(r.c, p, f"{title} \u00b7 print-and-play kit \u00b7 cover", p.label)
+    r.page()
+    r.blank("(back of the cover: intentionally blank)", f"{title} \u00b7 back of the cover")
+    pages.calibration(r.c, doc, p)
+    marks.footer(r.c, p, f"{title} \u00b7 printer check", p.label)
+    r.page()
+    pages.calibration_back(r.c, p, duplex)
+    marks.footer(r.c, p, f"{title} \u00b7 printer check, back", p.label, top=duplex == "short")
+    r.page()
+    for job in jobs:
+        r.component(job)
+    r.c.save()
+    return Kit(
+        doc.slug,
+        p.key,
+        r.buf.getvalue(),
+        r.pages,
+        {cid: len(ix) for cid, ix in r.drawn.items()},
+        dict(r.backs),
+    )
+
+
+def kit_path(out_dir: Path, slug: str, paper: str) -> Path:
+    return out_dir / slug / f"{slug}-{paper}.pdf"
+
+
+def write_kits(
+    doc: Document,
+    drawers: Mapping[str, Drawer],
+    papers: Sequence[str],
+    out_dir: Path,
+    *,
+    bleed_mm: float = DEFAULT_BLEED_MM,
+    duplex: str = "long",
+) -> list[Path]:
+    """Write out_dir/<slug>/<slug>-<paper>.pdf for each paper; returns the paths written."""
+    kits = [build_kit(doc, drawers, key, bleed_mm=bleed_mm, duplex=duplex) for key in papers]
+    written = []
+    for kit in kits:
+        path = kit_path(out_dir, doc.slug, kit.paper)
+        atomic_write(path, kit.pdf)
+        written.append(path)
+    return written

@@ -1,0 +1,107 @@
+"""What the sheet engine itself draws around the artwork: crop marks, glue strips, footers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.colors import Color, black, white
+from reportlab.pdfgen.canvas import Canvas
+
+from rulepress.pnp.layout import FOOTER, MARGIN, MARK_WIDTH, Glue, Line, Paper, Rect
+from rulepress.units import mm
+
+INK = Color(0.25, 0.25, 0.25)
+FONT = "Carlito"
+BOLD = "Carlito-Bold"
+FOOTER_SIZE = 7.0
+
+
+def crop_marks(c: Canvas, marks: Sequence[Line]) -> None:
+    """Thin black marks on a white halo, so they show over a face's own dark bleed too."""
+    c.saveState()
+    c.setLineCap(0)
+    for colour, width in ((white, mm(0.6)), (black, MARK_WIDTH)):
+        c.setStrokeColor(colour)
+        c.setLineWidth(width)
+        c.lines(list(marks))
+    c.restoreState()
+
+
+def glue_strips(c: Canvas, strips: Sequence[Glue]) -> None:
+    """Shade each glue strip and dash the edge the covering tile lines up with."""
+    for g in strips:
+        x0, y0, x1, y1 = g.strip
+        c.saveState()
+        c.setFillColor(Color(1, 1, 1, alpha=0.55))
+        c.rect(x0, y0, x1 - x0, y1 - y0, stroke=0, fill=1)
+        c.setStrokeColor(black)
+        c.setLineWidth(mm(0.35))
+        c.setDash(mm(2), mm(1.5))
+        c.line(*g.edge)
+        c.setDash()
+        _arrows(c, g)
+        c.setFillColor(black)
+        c.setFont(BOLD, 8)
+        text = f"GLUE: lay tile {g.covered_by} here, its edge on the dashed line"
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        c.translate(cx, cy)
+        if (y1 - y0) > (x1 - x0):
+            c.rotate(90)
+        c.drawCentredString(0, -3, text)
+        c.restoreState()
+
+
+def _arrows(c: Canvas, g: Glue) -> None:
+    """Alignment triangles pointing at both ends of the dashed edge, from inside the strip."""
+    ex0, ey0, ex1, ey1 = g.edge
+    s = mm(2.5)
+    vertical = ex0 == ex1
+    for px, py in ((ex0, ey0), (ex1, ey1)):
+        p = c.beginPath()
+        if vertical:
+            inward = s if py == ey0 else -s
+            p.moveTo(px, py + inward)
+            p.lineTo(px + s, py + inward + s / 2 * (1 if inward > 0 else -1))
+            p.lineTo(px + s, py + inward - s / 2 * (1 if inward > 0 else -1))
+        else:
+            inward = s if px == ex0 else -s
+            p.moveTo(px + inward, py)
+            p.lineTo(px + inward + s / 2, py - s)
+            p.lineTo(px + inward - s / 2, py - s)
+        p.close()
+        c.drawPath(p, stroke=0, fill=1)
+
+
+def footer(c: Canvas, p: Paper, left: str, right: str, *, top: bool = False) -> None:
+    """One line of small print in the footer band (at the top for short-edge backs)."""
+    y = p.height - MARGIN - FOOTER + mm(1.4) if top else MARGIN + mm(1.4)
+    c.saveState()
+    c.setFillColor(INK)
+    c.setFont(FONT, FOOTER_SIZE)
+    c.drawString(MARGIN, y, left)
+    c.drawRightString(p.width - MARGIN, y, right)
+    c.restoreState()
+
+
+def tile_map(c: Canvas, x: float, y: float, cols: int, rows: int, cell: float, here: str) -> None:
+    """A small grid of the board's tiles, labelled A1..., the tile ``here`` filled in."""
+    from rulepress.pnp.layout import tile_label
+
+    c.saveState()
+    c.setLineWidth(0.4)
+    c.setStrokeColor(INK)
+    c.setFont(FONT, max(4.0, cell * 0.45))
+    for row in range(rows):
+        for col in range(cols):
+            label = tile_label(row, col)
+            cx, cy = x + col * cell, y + (rows - 1 - row) * cell
+            c.setFillColor(Color(0.75, 0.75, 0.75) if label == here else white)
+            c.rect(cx, cy, cell, cell, stroke=1, fill=1)
+            c.setFillColor(black)
+            c.drawCentredString(cx + cell / 2, cy + cell * 0.32, label)
+    c.restoreState()
+
+
+def set_boxes(c: Canvas, trim: Rect, bleed: Rect) -> None:
+    c.setTrimBox(list(trim))
+    c.setBleedBox(list(bleed))
