@@ -1,0 +1,15 @@
+"""Render phase: Document + proven examples -> HTML page, PDF rulebooks, build/index.html."""
+
+from rulepress.render.html import IndexEntry, render_html, render_index, templates_dir
+from rulepress.render.pdf import render_pdf
+from rulepress.render.references import RESERVED_IDS, check_references
+
+__all__ = [
+    "RESERVED_IDS",
+    "IndexEntry",
+    "check_references",
+    "render_html",
+    "render_index",
+    "render_pdf",
+    "templates_dir",
+]

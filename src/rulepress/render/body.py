@@ -1,0 +1,224 @@
+"""The rule text's Markdown body -> HTML, with anchors on headings and example boxes in place."""
+
+from __future__ import annotations
+
+import base64
+import html
+import mimetypes
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+
+from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.document.markdown import make_parser
+from rulepress.document.model import Document, Example
+from rulepress.document.slug import slugify, unique
+from rulepress.render.references import RESERVED_IDS, resource_reason
+
+IMAGE_TYPES = frozenset({"image/svg+xml", "image/png", "image/jpeg", "image/gif", "image/webp"})
+COMPONENTS_ID = "rp-components"
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    rank: int  # 1 = top-level section of the body, 2 = its subsection ...
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class Body:
+    html: str
+    toc: tuple[TocEntry, ...]
+    title_anchor: str | None  # anchor of a leading "# <title>" heading folded into the cover
+
+
+ExampleBox = Callable[[Example], str]
+
+
+def _escape_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                 env: MutableMapping[str, Any]) -> str:
+    # The reader refuses raw HTML; if any ever reaches us it is shown as text, never passed on.
+    return html.escape(tokens[idx].content)
+
+
+def _fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+           env: MutableMapping[str, Any]) -> str:
+    token = tokens[idx]
+    if token.info.strip() == "example" and "example_box" in env:
+        box: Callable[[Token], str] = env["example_box"]
+        return box(token)
+    return RendererHTML.fence(self, tokens, idx, options, env)
+
+
+def _table_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                env: MutableMapping[str, Any]) -> str:
+    # A wrapper lets a wide table scroll sideways on a phone instead of widening the page.
+    return '<div class="table-wrap">' + self.renderToken(tokens, idx, options, env)
+
+
+def _table_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+                 env: MutableMapping[str, Any]) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
+def _raw(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+         env: MutableMapping[str, Any]) -> str:
+    return tokens[idx].content  # our own pre-rendered HTML (components table)
+
+
+@cache
+def render_parser() -> MarkdownIt:
+    md = make_parser()
+    md.add_render_rule("html_block", _escape_html)
+    md.add_render_rule("html_inline", _escape_html)
+    md.add_render_rule("fence", _fence)
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
+    md.add_render_rule("rp_raw", _raw)
+    return md
+
+
+def plain_text(inline: Token) -> str:
+    parts: list[str] = []
+    for child in inline.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(child.content)
+    return "".join(parts).strip()
+
+
+def inline_image(src: str, folder: Path, loc: SourceLoc) -> str:
+    """A local image as a data: URL, so the page needs no file beside it."""
+    if src.lower().startswith("data:"):
+        return src
+    reason = resource_reason(src, folder)
+    if reason is not None:
+        raise RulepressError.at(loc, f"refused image '{src}': {reason}")
+    path = (folder / src).resolve()
+    media_type = mimetypes.guess_type(path.name)[0] or ""
+    if media_type not in IMAGE_TYPES:
+        raise RulepressError.at(loc, f"image '{src}' is not SVG, PNG, JPEG, GIF or WebP")
+    return f"data:{media_type};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+
+
+def _inline_images(tokens: Sequence[Token], folder: Path, path: Path, first_line: int) -> None:
+    for token in tokens:
+        if token.type != "inline":
+            continue
+        line = (token.map[0] if token.map else 0) + first_line
+        for child in token.children or ():
+            if child.type == "image":
+                child.attrSet("src", inline_image(str(child.attrGet("src")), folder,
+                                                  SourceLoc(path, line)))
+            elif child.type in ("softbreak", "hardbreak"):
+                line += 1
+
+
+def render_markdown(markdown: str, folder: Path, path: Path, first_line: int) -> str:
+    """Markdown (an example's prose) to HTML, images inlined; headings get no anchors."""
+    md = render_parser()
+    tokens = md.parse(markdown)
+    _inline_images(tokens, folder, path, first_line)
+    return str(md.renderer.render(tokens, md.options, {}))
+
+
+def _heading(level: int, text: str, anchor: str, rank: int) -> list[Token]:
+    opening = Token("heading_open", f"h{level}", 1, block=True)
+    opening.attrs = {"id": anchor, "class": f"rank-{rank}"}
+    inline = Token("inline", "", 0, content=text, block=True)
+    inline.children = [Token("text", "", 0, content=text)]
+    return [opening, inline, Token("heading_close", f"h{level}", -1, block=True)]
+
+
+def _raw_token(content: str) -> Token:
+    return Token("rp_raw", "", 0, content=content, block=True)
+
+
+def render_body(doc: Document, example_box: ExampleBox, components_html: str) -> Body:
+    """Render ``doc.body``: anchors from the reader's headings, example fences as boxes, the
+    components table at the end of a "Components" section (or as its own section before the
+    first one), and a leading ``# <title>`` dropped in favour of the cover."""
+    md = render_parser()
+    tokens = md.parse(doc.body)
+    folder = doc.path.parent
+    _inline_images(tokens, folder, doc.path, doc.body_line)
+
+    by_line = {h.loc.line: h for h in doc.headings}
+    examples_by_line: Mapping[int, Example] = {e.loc.line: e for e in doc.examples}
+
+    # Which headings are there: (index of heading_open, level, text, anchor)
+    heads: list[tuple[int, int, str, str]] = []
+    taken: set[str] = {e.id for e in doc.examples} | {h.anchor for h in doc.headings} | RESERVED_IDS
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map is not None:
+            text = plain_text(tokens[i + 1])
+            known = by_line.get(doc.body_line + token.map[0])
+            # The reader's anchor; without one (a hand-built fixture) slug it the reader's way.
+            anchor = known.anchor if known is not None else unique(slugify(text), taken)
+            heads.append((i, int(token.tag[1]), text, anchor))
+
+    title_anchor: str | None = None
+    drop: set[int] = set()
+    if heads and heads[0][1] == 1 and heads[0][2].casefold() == doc.meta.title.casefold():
+        title_anchor = heads[0][3]
+        drop = {heads[0][0], heads[0][0] + 1, heads[0][0] + 2}
+        heads = heads[1:]
+    top = min((level for _, level, _, _ in heads), default=2)
+
+    # Where the components table goes.
+    comp_at: int | None = None  # insert before this token index (len(tokens) = at the end)
+    synthetic = False
+    if components_html:
+        for n, (_, level, text, anchor) in enumerate(heads):
+            if level == top and (text.casefold() == "components" or anchor == "components"):
+                later = [j for j, lv, _, _ in heads[n + 1 :] if lv <= level]
+                comp_at = later[0] if later else len(tokens)
+                break
+        else:
+            firsts = [i for i, level, _, _ in heads if level == top]
+            comp_at = firsts[0] if firsts else len(tokens)
+            synthetic = True
+
+    out: list[Token] = []
+    toc: list[TocEntry] = []
+    head_at = {i: (level, text, anchor) for i, level, text, anchor in heads}
+    for i in range(len(tokens) + 1):
+        if i == comp_at:
+            if synthetic:
+                out.extend(_heading(top, "Components", COMPONENTS_ID, 1))
+                toc.append(TocEntry(1, "Components", COMPONENTS_ID))
+            out.append(_raw_token(components_html))
+        if i == len(tokens):
+            break
+        if i in drop:
+            continue
+        token = tokens[i]
+        if i in head_at:
+            level, text, anchor = head_at[i]
+            rank = level - top + 1
+            token.attrSet("id", anchor)
+            token.attrSet("class", f"rank-{rank}")
+            toc.append(TocEntry(rank, text, anchor))
+        out.append(token)
+
+    def box(token: Token) -> str:
+        assert token.map is not None
+        line = doc.body_line + token.map[0]
+        example = examples_by_line.get(line)
+        if example is None:
+            raise RulepressError.at(SourceLoc(doc.path, line), "example block not read")
+        return example_box(example)
+
+    rendered = md.renderer.render(out, md.options, {"example_box": box})
+    return Body(str(rendered), tuple(toc), title_anchor)

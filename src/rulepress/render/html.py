@@ -1,0 +1,191 @@
+"""Document + proven examples -> one self-contained HTML page (Jinja2, autoescaped)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from rulepress.diagnostics import RulepressError
+from rulepress.document.model import Component, Document, Example
+from rulepress.render.body import TocEntry, render_body, render_markdown
+from rulepress.validate.results import RenderedExample, Status
+
+ENV_VAR = "RULEPRESS_TEMPLATES"
+
+
+def templates_dir() -> Path:
+    """The theme folder: $RULEPRESS_TEMPLATES, else <checkout>/templates (editable install)."""
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).resolve()
+    return Path(__file__).resolve().parents[3] / "templates"
+
+
+@dataclass(frozen=True)
+class FontFace:
+    file: str
+    weight: str
+    style: str
+    local: str  # suffix of the local() name: "" or " Bold" ...
+
+
+FONT_FACES = (
+    FontFace("Carlito-Regular.ttf", "normal", "normal", ""),
+    FontFace("Carlito-Bold.ttf", "bold", "normal", " Bold"),
+    FontFace("Carlito-Italic.ttf", "normal", "italic", " Italic"),
+    FontFace("Carlito-BoldItalic.ttf", "bold", "italic", " Bold Italic"),
+)
+
+STATUS = {
+    Status.PROVEN: ("proven", "Proven by the rules engine"),
+    Status.FAILED: ("failed", "Check FAILED (draft build)"),
+    Status.NOT_CHECKABLE: ("unchecked", "Not checkable: no rules engine"),
+}
+
+
+@cache
+def environment(game_templates: Path | None) -> jinja2.Environment:
+    """Templates of the game folder (if any) first, then the theme's. Cached per folder."""
+    loaders: list[jinja2.BaseLoader] = []
+    if game_templates is not None and game_templates.is_dir():
+        loaders.append(jinja2.FileSystemLoader(game_templates))
+    loaders.append(jinja2.FileSystemLoader(templates_dir()))
+    return jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=False,
+    )
+
+
+def game_environment(folder: Path) -> jinja2.Environment:
+    return environment((folder / "templates").resolve())
+
+
+# Figures are inlined; they come from engines, but a stray script or external reference would
+# make the page fetch or run something, so they are refused rather than trusted.
+_SVG_BAD = re.compile(
+    r"<\s*(script|foreignObject|iframe|object|embed)\b|\son[a-z]+\s*=|"
+    r"""(?:xlink:)?href\s*=\s*["']\s*(?!#|data:image/)""",
+    re.I,
+)
+
+
+def _figure_svg(svg: str, example: Example) -> Markup:
+    bad = _SVG_BAD.search(svg)
+    if bad:
+        raise RulepressError.at(example.loc, f"example '{example.id}': its diagram contains "
+                                f"'{bad.group(0).strip()}'; figures must be self-contained SVG")
+    svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)  # an XML declaration is not HTML
+    return Markup(svg)
+
+
+@dataclass(frozen=True)
+class _Fig:
+    svg: Markup
+    caption: str
+
+
+@dataclass(frozen=True)
+class _Box:
+    id: str
+    title: str
+    status_class: str
+    status_label: str
+    prose: Markup
+    figures: tuple[_Fig, ...]
+    moves: tuple[str, ...]
+    claims: tuple[tuple[str, str], ...]
+
+
+def _component_row(c: Component) -> dict[str, str]:
+    notes = []
+    if c.in_kit:
+        notes.append("In the print-and-play kit" + (" (double-sided)" if c.back else ""))
+    if c.note:
+        notes.append(c.note)
+    size = f"{c.size.width:g} × {c.size.height:g} mm" if c.size else "—"
+    return {"name": c.name, "count": str(c.count), "size": size,
+            "notes": "; ".join(notes) or "—"}
+
+
+def _nest(toc: Sequence[TocEntry]) -> list[tuple[TocEntry, list[TocEntry]]]:
+    nested: list[tuple[TocEntry, list[TocEntry]]] = []
+    for entry in toc:
+        if entry.rank == 1 or not nested:
+            nested.append((entry, []))
+        elif entry.rank == 2:
+            nested[-1][1].append(entry)
+    return nested
+
+
+def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
+                links: Mapping[str, str] | None = None, fonts_href: str | None = None) -> str:
+    """The rulebook of ``doc`` as one self-contained HTML page.
+
+    ``examples``: the check phase's rendering of each example, by id. ``links``: label -> relative
+    href shown on the cover (e.g. {"PDF A4": "pigeon-race-a4.pdf"}). ``fonts_href``: a relative
+    folder holding the Carlito TTFs for browsers without Carlito (None: the font stack alone).
+    """
+    folder = doc.path.parent
+    env = game_environment(folder)
+    box_macro = env.get_template("example.html.j2").module.example_box  # type: ignore[attr-defined]
+
+    def example_box(example: Example) -> str:
+        rendered = examples.get(example.id)
+        if rendered is None:
+            raise RulepressError.at(example.loc, f"example '{example.id}' has no checked rendering")
+        status_class, status_label = STATUS[rendered.status]
+        first = example.line_of(("text",)).line + 1
+        box = _Box(
+            id=example.id,
+            title=rendered.title,
+            status_class=status_class,
+            status_label=status_label,
+            prose=Markup(render_markdown(rendered.prose, folder, doc.path, first)),
+            figures=tuple(_Fig(_figure_svg(f.svg, example), f.caption) for f in rendered.figures),
+            moves=tuple(rendered.moves),
+            claims=tuple(rendered.claims),
+        )
+        return str(box_macro(box))
+
+    components = [_component_row(c) for c in doc.meta.components]
+    components_html = (env.get_template("components.html.j2").render(components=components)
+                       if components else "")
+    body = render_body(doc, example_box, components_html)
+    return env.get_template("rulebook.html.j2").render(
+        lang="en",
+        meta=doc.meta,
+        title_anchor=body.title_anchor,
+        links=list((links or {}).items()),
+        toc=_nest(body.toc),
+        body=Markup(body.html),
+        fonts_href=fonts_href,
+        font_faces=FONT_FACES,
+    )
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One game on build/index.html; every href is relative to build/."""
+
+    title: str
+    html: str
+    subtitle: str = ""
+    players: str = ""
+    duration: str = ""
+    pdfs: Mapping[str, str] = field(default_factory=dict)  # label -> href: "A4" -> "x/x-a4.pdf"
+    kits: Mapping[str, str] = field(default_factory=dict)  # print-and-play PDFs, same shape
+
+
+def render_index(entries: Sequence[IndexEntry], *, title: str = "rulepress rulebooks") -> str:
+    """build/index.html listing every game, its rulebook page, PDFs and print-and-play files."""
+    env = environment(None)
+    return env.get_template("index.html.j2").render(title=title, entries=list(entries))

@@ -1,0 +1,180 @@
+"""Static check of every reference in a rule text, before anything is rendered.
+
+Resources (images) must be files inside the game's folder or data: images; links must be
+``#anchors`` that exist, or http(s)/mailto addresses. Attachments are refused outright.
+Each refusal is a diagnostic at the reference's file:line, so the build stops before WeasyPrint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.document.markdown import make_parser
+from rulepress.document.model import Document
+
+# Ids the renderer itself puts on the page.
+RESERVED_IDS = frozenset({"rp-cover", "rp-contents", "rp-contents-title", "rp-components",
+                          "rp-credits"})
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+_HTML_URL = re.compile(
+    r"""\b(href|src|data|srcset|poster|xlink:href)\s*=\s*["']?([^"'\s>]+)""", re.I)
+_ATTACHMENT = re.compile(r"""\brel\s*=\s*["']?[^"'>]*\battachment\b""", re.I)
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: str  # "image", "link" or "html"
+    url: str
+    line: int  # 0-based line within the Markdown text
+    attachment: bool = False
+
+
+@cache
+def detection_parser() -> MarkdownIt:
+    """The project's dialect, but keeping every link and raw HTML so that nothing hides from us.
+
+    markdown-it drops links it finds unsafe (file:, javascript:) to plain text; we want to see them
+    and report them, so validation is ours.
+    """
+    md = make_parser()
+    md.options["html"] = True
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
+    return md
+
+
+def _inline_refs(token: Token) -> Iterator[Reference]:
+    assert token.map is not None
+    line = token.map[0]
+    for child in token.children or ():
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+        elif child.type == "image":
+            yield Reference("image", str(child.attrs.get("src", "")), line)
+        elif child.type == "link_open":
+            yield Reference("link", str(child.attrs.get("href", "")), line)
+        elif child.type == "html_inline":
+            yield from _html_refs(child.content, line)
+        line += child.content.count("\n") if child.type in ("text", "code_inline") else 0
+
+
+def _html_refs(html: str, line: int) -> Iterator[Reference]:
+    attachment = bool(_ATTACHMENT.search(html))
+    found = False
+    for offset, text in enumerate(html.split("\n")):
+        for m in _HTML_URL.finditer(text):
+            found = True
+            yield Reference("html", m.group(2), line + offset, attachment)
+    if attachment and not found:
+        yield Reference("html", "", line, True)
+
+
+def iter_references(markdown: str) -> Iterator[Reference]:
+    """Every image, link and raw-HTML URL in ``markdown`` with its 0-based line."""
+    for token in detection_parser().parse(markdown):
+        if token.type == "inline":
+            yield from _inline_refs(token)
+        elif token.type == "html_block" and token.map is not None:
+            yield from _html_refs(token.content, token.map[0])
+
+
+def resource_reason(url: str, folder: Path) -> str | None:
+    """Why an image reference may not be used, or None. ``folder``: the game's source folder."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "data":
+        return None if url[5:].lower().startswith("image/") else "only data:image/ URLs are allowed"
+    if scheme:
+        return f"{scheme}: resources are not allowed; use a file in the game's folder"
+    if parts.netloc or url.startswith("/"):
+        return "absolute paths are not allowed; use a path relative to the game's folder"
+    path = unquote(parts.path)
+    if ".." in Path(path).parts:
+        return "'..' escapes the game's folder"
+    root = folder.resolve()
+    target = (root / path).resolve()
+    if not target.is_relative_to(root):
+        return "the path leaves the game's folder"
+    if not target.is_file():
+        return "no such file in the game's folder"
+    return None
+
+
+def link_reason(url: str, anchors: frozenset[str]) -> str | None:
+    """Why a hyperlink may not be used, or None."""
+    if url.startswith("#"):
+        target = unquote(url[1:])
+        return None if target in anchors else f"no heading or example has the anchor '#{target}'"
+    scheme = urlsplit(url).scheme.lower()
+    if scheme in LINK_SCHEMES:
+        return None
+    if scheme:
+        return f"{scheme}: links are not allowed; link to a #anchor or an http(s) address"
+    return "links to files are not allowed; link to a #anchor or an http(s) address"
+
+
+def known_anchors(doc: Document) -> frozenset[str]:
+    return frozenset({h.anchor for h in doc.headings} | {e.id for e in doc.examples} | RESERVED_IDS)
+
+
+def _judge(ref: Reference, folder: Path, anchors: frozenset[str]) -> str | None:
+    if ref.attachment:
+        return "attachments are refused"
+    if ref.kind == "link":
+        return link_reason(ref.url, anchors)
+    if ref.kind == "image":
+        return resource_reason(ref.url, folder)
+    # Raw HTML never reaches the page (the reader refuses it); still name what it would fetch.
+    if ref.url.startswith("#") or urlsplit(ref.url).scheme.lower() in ("http", "https"):
+        return f"raw HTML would load {ref.url}" if urlsplit(ref.url).scheme else None
+    return resource_reason(ref.url, folder)
+
+
+def _col(lines: Sequence[str], index: int, url: str) -> int:
+    if 0 <= index < len(lines) and url:
+        found = lines[index].find(url)
+        if found >= 0:
+            return found + 1
+    return 1
+
+
+def check_markdown(markdown: str, path: Path, first_line: int, folder: Path,
+                   anchors: frozenset[str]) -> list[Diagnostic]:
+    """Diagnostics for ``markdown`` whose first line is line ``first_line`` of ``path``."""
+    lines = markdown.split("\n")
+    found: list[Diagnostic] = []
+    for ref in iter_references(markdown):
+        reason = _judge(ref, folder, anchors)
+        if reason is not None:
+            loc = SourceLoc(path, first_line + ref.line, _col(lines, ref.line, ref.url))
+            what = {"image": "image", "link": "link", "html": "reference"}[ref.kind]
+            shown = f" '{ref.url}'" if ref.url else ""
+            found.append(error(loc, f"refused {what}{shown}: {reason}"))
+    return found
+
+
+def check_references(doc: Document) -> list[Diagnostic]:
+    """Every refused reference of ``doc`` (body, examples' prose, licence link), in file order."""
+    folder = doc.path.parent
+    anchors = known_anchors(doc)
+    found = check_markdown(doc.body, doc.path, doc.body_line, folder, anchors)
+    for example in doc.examples:
+        if example.id in RESERVED_IDS:  # (clashes with headings: the reader reports those)
+            found.append(error(example.loc, f"example id '{example.id}' is reserved for the page;"
+                                            " rename the example"))
+        # `text: |` starts its content on the line after the key.
+        first = example.line_of(("text",)).line + 1
+        found.extend(check_markdown(example.text, doc.path, first, folder, anchors))
+    url = doc.meta.licence.url
+    if url and urlsplit(url).scheme.lower() not in ("http", "https"):
+        found.append(error(SourceLoc(doc.path, 1),
+                           f"licence.url '{url}' must be an http(s) address"))
+    return sorted(found, key=lambda d: (d.loc.line, d.loc.col) if d.loc else (0, 0))
