@@ -1,0 +1,345 @@
+"""Print-and-play kits measured from the PDF itself (pdfplumber, pypdf, pypdfium2)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pdfplumber
+import pypdf
+import pytest
+
+from rulepress.diagnostics import RulepressError
+from rulepress.pnp.kit import Kit, build_kit, count_drawn, kit_diagnostics, write_kits
+from rulepress.pnp.layout import PAPERS
+from rulepress.units import Size, mm
+
+
+def _load_fixture() -> ModuleType:
+    path = Path(__file__).parent / "fixtures" / "pnp" / "fixture_game.py"
+    spec = importlib.util.spec_from_file_location("pnp_fixture_game", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+G = _load_fixture()
+MARGIN = mm(6.35)
+TOL = mm(0.1)
+BLEED = mm(3)
+KIND_OF = {v: k for k, v in G.KINDS.items()}
+COMPONENT_OF_KIND = {"card": "deck", "coin": "coins", "tile": "tiles", "big": "big"}
+
+
+@dataclass(frozen=True)
+class FaceSeen:
+    kind: str
+    index: int
+    back: bool
+    x0: float  # bleed rectangle, PDF coordinates (origin bottom-left)
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+    @property
+    def trim(self) -> tuple[float, float, float, float]:
+        return self.x0 + BLEED, self.y0 + BLEED, self.x1 - BLEED, self.y1 - BLEED
+
+
+def _decode(colour: Any) -> tuple[str, int, bool] | None:
+    if not isinstance(colour, tuple) or len(colour) != 3:
+        return None
+    k, i, s = round(colour[0] * 16, 3), round(colour[1] * 64, 3), round(colour[2] * 4, 3)
+    if k != int(k) or int(k) not in KIND_OF or i != int(i) or s not in (1, 3):
+        return None
+    return KIND_OF[int(k)], int(i), s == 3
+
+
+def faces(page: Any) -> list[FaceSeen]:
+    """Every component face on a page, told apart by the fixture drawers' fill colours."""
+    h = page.height
+    out = []
+    for r in page.rects:
+        who = _decode(r["non_stroking_color"])
+        if who and who[0] != "board":
+            out.append(FaceSeen(*who, r["x0"], h - r["bottom"], r["x1"], h - r["top"]))
+    return out
+
+
+def marks(page: Any) -> list[tuple[float, float, float, float]]:
+    """Black crop-mark segments (x0, y0, x1, y1), PDF coordinates."""
+    h = page.height
+    return [
+        (ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"])
+        for ln in page.lines
+        if ln["stroking_color"] in ((0.0,), (0, 0, 0), (0.0, 0.0, 0.0), 0) and not ln.get("dash")
+        and abs(ln["linewidth"] - mm(0.25)) < 0.01
+    ]
+
+
+def cuts(page: Any) -> tuple[list[float], list[float]]:
+    ms = marks(page)
+    xs = sorted({round(m[0], 3) for m in ms if abs(m[0] - m[2]) < 1e-6})
+    ys = sorted({round(m[1], 3) for m in ms if abs(m[1] - m[3]) < 1e-6})
+    return xs, ys
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def kit(request: pytest.FixtureRequest) -> Kit:
+    return build_kit(G.standard(), G.DRAWERS, request.param)
+
+
+@pytest.fixture(scope="module")
+def pdf(kit: Kit) -> Any:
+    return pdfplumber.open(io.BytesIO(kit.pdf))
+
+
+def _declared(doc: Any) -> dict[str, Any]:
+    return {c.id: c for c in doc.meta.components}
+
+
+def test_every_trimmed_face_has_its_declared_size(pdf: Any) -> None:
+    declared = _declared(G.standard())
+    seen = 0
+    for page in pdf.pages:
+        xs, ys = cuts(page)
+        for f in faces(page):
+            comp = declared[COMPONENT_OF_KIND[f.kind]]
+            cx, cy = f.centre
+            # The trimmed piece is what the cut lines around it leave.
+            w = min(x for x in xs if x > cx) - max(x for x in xs if x < cx)
+            h = min(y for y in ys if y > cy) - max(y for y in ys if y < cy)
+            want = comp.size.points
+            assert (abs(w - want[0]) < TOL and abs(h - want[1]) < TOL) or (
+                abs(w - want[1]) < TOL and abs(h - want[0]) < TOL
+            ), (page.page_number, f, w / mm(1), h / mm(1))
+            # and the artwork runs a full bleed past those cuts on every side
+            assert abs(f.x1 - f.x0 - w - 2 * BLEED) < TOL
+            assert abs(f.y1 - f.y0 - h - 2 * BLEED) < TOL
+            seen += 1
+    assert seen > 0
+
+
+def test_counts_drawn_equal_the_declared_counts(kit: Kit, pdf: Any) -> None:
+    doc = G.standard()
+    fronts: dict[str, set[int]] = {}
+    for page in pdf.pages:
+        for f in faces(page):
+            if not f.back:
+                fronts.setdefault(COMPONENT_OF_KIND[f.kind], set()).add(f.index)
+    for comp in doc.meta.components:
+        if comp.in_kit and comp.id != "track":
+            assert len(fronts[comp.id]) == comp.count, comp.id
+    assert dict(kit.drawn) == {c.id: c.count for c in doc.meta.components if c.in_kit}
+    assert count_drawn(doc, G.DRAWERS) == dict(kit.drawn)
+    assert kit_diagnostics(doc, G.DRAWERS) == []
+    assert kit.pages == len(pdf.pages)
+
+
+def test_everything_lies_inside_the_printable_margin(pdf: Any) -> None:
+    for page in pdf.pages:
+        w, h = page.width, page.height
+        board = any(r["non_stroking_color"] == G.colour("board", 0, False) for r in page.rects)
+        objects = page.chars + page.lines + ([] if board else page.rects + page.curves)
+        for o in objects:
+            assert o["x0"] >= MARGIN - 1e-3 and o["x1"] <= w - MARGIN + 1e-3, (page, o)
+            assert o["top"] >= MARGIN - 1e-3 and o["bottom"] <= h - MARGIN + 1e-3, (page, o)
+
+
+def test_rendered_pages_are_blank_within_the_margin(kit: Kit) -> None:
+    """The clipped artwork as a printer would see it (boards are drawn whole, then clipped)."""
+    pdfium = pytest.importorskip("pypdfium2")
+    doc = pdfium.PdfDocument(kit.pdf)
+    dpi = 50
+    band = int(6.35 / 25.4 * dpi) - 1  # whole pixels safely inside the margin
+    for n in range(len(doc)):
+        img = doc[n].render(scale=dpi / 72, grayscale=True).to_pil()
+        px = img.load()
+        wid, hei = img.size
+        for y in range(hei):
+            for x in list(range(band)) + list(range(wid - band, wid)):
+                assert px[x, y] >= 250, (n + 1, x, y)
+        for x in range(wid):
+            for y in list(range(band)) + list(range(hei - band, hei)):
+                assert px[x, y] >= 250, (n + 1, x, y)
+
+
+def _crosses(seg: tuple[float, float, float, float], r: tuple[float, ...]) -> bool:
+    x0, y0, x1, y1 = min(seg[0], seg[2]), min(seg[1], seg[3]), max(seg[0], seg[2]), max(
+        seg[1], seg[3]
+    )
+    eps = 1e-3
+    return x0 < r[2] - eps and x1 > r[0] + eps and y0 < r[3] - eps and y1 > r[1] + eps
+
+
+def test_crop_marks_for_every_trim_edge_and_none_over_a_trim(pdf: Any) -> None:
+    for page in pdf.pages:
+        fs = faces(page)
+        if not fs:
+            continue
+        h = page.height
+        every_line = [(ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"]) for ln in page.lines]
+        xs, ys = cuts(page)
+        for f in fs:
+            tx0, ty0, tx1, ty1 = f.trim
+            for x in (tx0, tx1):
+                assert any(abs(x - c) < 0.05 for c in xs), (page.page_number, f, "x", x)
+            for y in (ty0, ty1):
+                assert any(abs(y - c) < 0.05 for c in ys), (page.page_number, f, "y", y)
+            for seg in every_line:
+                assert not _crosses(seg, f.trim), (page.page_number, f, seg)
+
+
+def _pairs(pdf: Any) -> list[tuple[Any, Any]]:
+    """(front page, back page) for every sheet with backs."""
+    pages = pdf.pages
+    return [
+        (pages[i], pages[i + 1])
+        for i in range(len(pages) - 1)
+        if any(not f.back for f in faces(pages[i])) and any(f.back for f in faces(pages[i + 1]))
+    ]
+
+
+def test_each_back_lies_behind_its_front_long_edge(pdf: Any) -> None:
+    pairs = _pairs(pdf)
+    assert len(pairs) >= 3
+    for front, back in pairs:
+        w = front.width
+        fronts = {(f.kind, f.index): f.centre for f in faces(front)}
+        backs = [f for f in faces(back)]
+        assert len(backs) == len(fronts)
+        if backs[0].kind in G.SHARED_BACK:  # one shared art: match places only
+            want = sorted((round(w - x, 2), round(y, 2)) for x, y in fronts.values())
+            got = sorted((round(f.centre[0], 2), round(f.centre[1], 2)) for f in backs)
+            assert got == want
+        else:
+            for f in backs:
+                x, y = fronts[(f.kind, f.index)]
+                assert abs(f.centre[0] - (w - x)) < 0.01 and abs(f.centre[1] - y) < 0.01
+
+
+def test_short_edge_backs_mirror_y() -> None:
+    kit = build_kit(G.standard(), G.DRAWERS, "a4", duplex="short")
+    pdf = pdfplumber.open(io.BytesIO(kit.pdf))
+    pairs = _pairs(pdf)
+    assert pairs
+    for front, back in pairs:
+        fronts = {(f.kind, f.index): f.centre for f in faces(front)}
+        for f in faces(back):
+            if f.kind in G.SHARED_BACK:
+                continue
+            x, y = fronts[(f.kind, f.index)]
+            assert abs(f.centre[0] - x) < 0.01 and abs(f.centre[1] - (front.height - y)) < 0.01
+
+
+def test_trim_and_bleed_boxes_on_every_page(kit: Kit, pdf: Any) -> None:
+    reader = pypdf.PdfReader(io.BytesIO(kit.pdf))
+    for page, plumb in zip(reader.pages, pdf.pages, strict=True):
+        assert "/TrimBox" in page and "/BleedBox" in page
+        trim = [float(v) for v in page["/TrimBox"]]
+        bleed = [float(v) for v in page["/BleedBox"]]
+        assert bleed[0] <= trim[0] and bleed[1] <= trim[1]
+        assert bleed[2] >= trim[2] and bleed[3] >= trim[3]
+        for f in faces(plumb):
+            t = f.trim
+            assert trim[0] - 0.01 <= t[0] and t[2] <= trim[2] + 0.01
+            assert trim[1] - 0.01 <= t[1] and t[3] <= trim[3] + 0.01
+        if faces(plumb):  # a sheet of pieces: the boxes hug them, inside the margin
+            assert bleed[0] >= MARGIN - 0.01 and bleed[2] <= plumb.width - MARGIN + 0.01
+            assert trim != [0, 0, plumb.width, plumb.height]
+
+
+def test_shared_back_is_one_form_placed_many_times(kit: Kit) -> None:
+    reader = pypdf.PdfReader(io.BytesIO(kit.pdf))
+    forms = set()
+    for page in reader.pages:
+        xobjects = page["/Resources"].get("/XObject", {})
+        for name, ref in xobjects.items():
+            if "rpBack_deck" in name or "rpBack_big" in name:
+                forms.add((name, ref.idnum))
+    assert len(forms) == 2  # one form each for the deck's and the big deck's back
+    assert kit.backs["deck"] == 11 and kit.backs["big"] == 18
+
+
+def test_cover_lists_components_and_instructions(pdf: Any) -> None:
+    text = pdf.pages[0].extract_text()
+    for needle in ("Poker deck", "Coins", "Tiles", "Track", "Rule sheet", "not in the kit",
+                   "read the rulebook instead", "100%", "long edge", "Cutting"):
+        assert needle in text, needle
+    assert "Printer check" in pdf.pages[2].extract_text()
+
+
+def test_footer_names_game_component_sheet_and_paper(kit: Kit, pdf: Any) -> None:
+    label = PAPERS[kit.paper].label
+    for page in pdf.pages[4:]:
+        bottom = page.crop((0, page.height - MARGIN - mm(5), page.width, page.height))
+        text = bottom.extract_text()
+        assert "Fixture Game" in text and label in text and "sheet" in text, text
+
+
+def test_builds_are_byte_identical(kit: Kit) -> None:
+    again = build_kit(G.standard(), G.DRAWERS, kit.paper)
+    assert again.pdf == kit.pdf
+
+
+def test_write_kits_writes_one_pdf_per_paper(tmp_path: Path) -> None:
+    paths = write_kits(G.standard(), G.DRAWERS, ["a4", "letter"], tmp_path)
+    assert paths == [tmp_path / "fixture" / "fixture-a4.pdf", tmp_path / "fixture" /
+                     "fixture-letter.pdf"]
+    assert all(p.read_bytes().startswith(b"%PDF") for p in paths)
+    assert sorted(p.name for p in (tmp_path / "fixture").iterdir()) == [
+        "fixture-a4.pdf", "fixture-letter.pdf"]
+
+
+def test_oversize_component_that_is_not_tileable_is_an_error_at_its_line() -> None:
+    doc = G.document(G.component("mat", 12, count=1, size=Size(300, 300), front="tile"))
+    with pytest.raises(RulepressError) as err:
+        build_kit(doc, G.DRAWERS, "a4")
+    (diag,) = err.value.diagnostics
+    assert diag.loc == G.component("mat", 12, count=1).loc
+    assert "tileable" in diag.message and "does not fit" in diag.message
+    with pytest.raises(RulepressError):
+        count_drawn(doc, G.DRAWERS)
+
+
+def test_missing_drawers_are_errors_at_their_lines() -> None:
+    doc = G.document(
+        G.component("a", 3, count=2, size=Size(50, 50), front="nope"),
+        G.component("b", 9, count=2, size=Size(50, 50), front="tile", back="gone"),
+        G.component("c", 14, count=2, front="tile"),
+    )
+    with pytest.raises(RulepressError) as err:
+        build_kit(doc, G.DRAWERS, "letter")
+    lines = sorted(d.loc.line for d in err.value.diagnostics if d.loc)
+    assert lines == [3, 9, 14]
+    assert "nope" in str(err.value) and "gone" in str(err.value) and "no size" in str(err.value)
+
+
+def test_a_different_count_drawn_fails_at_the_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulepress.pnp.layout as layout
+
+    real = layout.Plan.drawn
+    monkeypatch.setattr(layout.Plan, "drawn", lambda self: real(self) - 1)
+    diags = kit_diagnostics(G.standard(), G.DRAWERS)
+    assert [d.loc.line for d in diags if d.loc] == [10, 18, 26, 32, 36]
+    assert "draws 10 of 'deck'" in diags[0].message and "declares 11" in diags[0].message
+
+
+def test_zero_bleed_butts_faces_and_still_marks_every_edge() -> None:
+    doc = G.document(replace(G.standard().meta.components[0], count=9))
+    kit = build_kit(doc, G.DRAWERS, "a4", bleed_mm=0)
+    pdf = pdfplumber.open(io.BytesIO(kit.pdf))
+    page = pdf.pages[4]
+    xs, ys = cuts(page)
+    assert len(faces(page)) == 9 and len(xs) == 4 and len(ys) == 4  # shared cut lines
