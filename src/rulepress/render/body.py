@@ -20,7 +20,7 @@ from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
 from rulepress.document.slug import slugify, unique
-from rulepress.render.references import RESERVED_IDS, resource_reason
+from rulepress.render.references import RESERVED_IDS, example_anchor, resource_reason
 
 IMAGE_TYPES = frozenset({"image/svg+xml", "image/png", "image/jpeg", "image/gif", "image/webp"})
 COMPONENTS_ID = "rp-components"
@@ -159,7 +159,8 @@ def render_body(doc: Document, example_box: ExampleBox, components_html: str) ->
 
     # Which headings are there: (index of heading_open, level, text, anchor)
     heads: list[tuple[int, int, str, str]] = []
-    taken: set[str] = {e.id for e in doc.examples} | {h.anchor for h in doc.headings} | RESERVED_IDS
+    taken = {example_anchor(e.id) for e in doc.examples} | {h.anchor for h in doc.headings}
+    taken |= RESERVED_IDS
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:
             text = plain_text(tokens[i + 1])

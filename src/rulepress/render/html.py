@@ -15,6 +15,7 @@ from markupsafe import Markup
 from rulepress.diagnostics import RulepressError
 from rulepress.document.model import Component, Document, Example
 from rulepress.render.body import TocEntry, render_body, render_markdown
+from rulepress.render.references import example_anchor
 from rulepress.validate.results import RenderedExample, Status
 
 ENV_VAR = "RULEPRESS_TEMPLATES"
@@ -95,7 +96,7 @@ class _Fig:
 
 @dataclass(frozen=True)
 class _Box:
-    id: str
+    anchor: str
     title: str
     status_class: str
     status_label: str
@@ -145,7 +146,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
         status_class, status_label = STATUS[rendered.status]
         first = example.line_of(("text",)).line + 1
         box = _Box(
-            id=example.id,
+            anchor=example_anchor(example.id),
             title=rendered.title,
             status_class=status_class,
             status_label=status_label,

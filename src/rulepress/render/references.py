@@ -121,8 +121,14 @@ def link_reason(url: str, anchors: frozenset[str]) -> str | None:
     return "links to files are not allowed; link to a #anchor or an http(s) address"
 
 
+def example_anchor(example_id: str) -> str:
+    """The page anchor of an example: prefixed, so it never clashes with a heading's slug."""
+    return f"example-{example_id}"
+
+
 def known_anchors(doc: Document) -> frozenset[str]:
-    return frozenset({h.anchor for h in doc.headings} | {e.id for e in doc.examples} | RESERVED_IDS)
+    examples = {example_anchor(e.id) for e in doc.examples}
+    return frozenset({h.anchor for h in doc.headings} | examples | RESERVED_IDS)
 
 
 def _judge(ref: Reference, folder: Path, anchors: frozenset[str]) -> str | None:
@@ -167,9 +173,6 @@ def check_references(doc: Document) -> list[Diagnostic]:
     anchors = known_anchors(doc)
     found = check_markdown(doc.body, doc.path, doc.body_line, folder, anchors)
     for example in doc.examples:
-        if example.id in RESERVED_IDS:  # (clashes with headings: the reader reports those)
-            found.append(error(example.loc, f"example id '{example.id}' is reserved for the page;"
-                                            " rename the example"))
         # `text: |` starts its content on the line after the key.
         first = example.line_of(("text",)).line + 1
         found.extend(check_markdown(example.text, doc.path, first, folder, anchors))
