@@ -312,6 +312,12 @@ class State:
                 return True
         return any(sum(c.rank == r for c in seat.hand) >= 3 for r in (ACE, KING))
 
+    def at_turn_start(self) -> State:
+        """This state, or the end of the game if the player to move has no legal move."""
+        if self.phase is Phase.PLAY and not self.has_legal_move():
+            return self._but(phase=Phase.OVER, winner=1 - self.to_move, win_reason=NO_MOVE)
+        return self
+
     def _but(self, **changes: object) -> State:
         """``dataclasses.replace`` without its per-call introspection (the hot path)."""
         new = object.__new__(State)
@@ -448,10 +454,7 @@ class State:
             return self._but(
                 seats=seats, phase=Phase.OVER, winner=self.to_move, win_reason=DREW_LAST
             )
-        nxt = self._but(seats=seats, phase=Phase.PLAY, to_move=1 - self.to_move)
-        if not nxt.has_legal_move():
-            return nxt._but(phase=Phase.OVER, winner=self.to_move, win_reason=NO_MOVE)
-        return nxt
+        return self._but(seats=seats, phase=Phase.PLAY, to_move=1 - self.to_move).at_turn_start()
 
 
 @dataclass(frozen=True, slots=True)

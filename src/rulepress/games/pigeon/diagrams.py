@@ -1,0 +1,197 @@
+"""SVG diagrams of a worked example: the piles before, the cards played, the piles after."""
+
+from __future__ import annotations
+
+from html import escape
+
+from rulepress.games.base import Figure
+from rulepress.games.pigeon import suits
+from rulepress.games.pigeon.cards import Card
+from rulepress.games.pigeon.examples import Replay, Step
+from rulepress.games.pigeon.rules import Pile, Play, State, Sweep
+
+FONT = 'font-family="Carlito, sans-serif"'
+CARD_W, CARD_H = 44, 62
+STRIP = 17  # the visible edge of a covered card in a pile
+FAN = 22  # horizontal step between cards of one play
+SHOWN = 4  # covered cards shown per pile; deeper ones are summarised
+LABEL_W = 70
+PAD = 10
+INK = "#222222"
+MUTED = "#666666"
+
+
+def _text(
+    x: float,
+    y: float,
+    s: str,
+    size: int = 12,
+    weight: str = "normal",
+    fill: str = INK,
+    anchor: str = "start",
+) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" {FONT} font-size="{size}" font-weight="{weight}" '
+        f'fill="{fill}" text-anchor="{anchor}">{escape(s)}</text>'
+    )
+
+
+def _card(x: float, y: float, card: Card, full: bool = True) -> str:
+    colour = suits.RED if card.red else suits.BLACK
+    parts = [
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="4" '
+        f'fill="#ffffff" stroke="{INK}" stroke-width="1"/>',
+        f'<text x="{x + 4:.1f}" y="{y + 13:.1f}" {FONT} font-size="13" font-weight="bold" '
+        f'fill="{colour}">{card.rank_name}</text>',
+        suits.svg(card.suit, x + CARD_W - 9, y + 8.5, 10),
+    ]
+    if full:
+        parts.append(suits.svg(card.suit, x + CARD_W / 2, y + CARD_H / 2 + 6, 24))
+    return "".join(parts)
+
+
+def _pile_height(p: Pile) -> float:
+    return CARD_H + (min(len(p.cards), SHOWN + 1) - 1) * STRIP
+
+
+def _piles(state: State, x0: float, y0: float) -> tuple[str, float, float]:
+    """The piles side by side, each a cascade ending in its top card; returns svg, w, h."""
+    parts: list[str] = []
+    x = x0
+    height = 0.0
+    if not state.piles:
+        parts.append(_text(x0, y0 + 34, "no piles on the table", 12, fill=MUTED))
+        return "".join(parts), 150, CARD_H
+    for p in state.piles:
+        parts.append(_text(x + CARD_W / 2, y0 + 11, p.label, 13, "bold", anchor="middle"))
+        shown = p.cards[-(SHOWN + 1) :]
+        hidden = len(p.cards) - len(shown)
+        y = y0 + 16
+        if hidden:
+            parts.append(_text(x + CARD_W + 2, y + 10, f"+{hidden}", 10, fill=MUTED))
+        for i, c in enumerate(shown):
+            parts.append(_card(x, y + i * STRIP, c, full=i == len(shown) - 1))
+        height = max(height, 16 + _pile_height(p))
+        x += CARD_W + 18
+    return "".join(parts), x - x0, height
+
+
+def _who(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
+    """One move: who, the cards (bottom card first, leftmost), where they went."""
+    parts = [_text(x0, y0 + 11, _who(step.player), 11, "bold")]
+    move = step.move
+    cards: tuple[Card, ...] = ()
+    if isinstance(move, Play):
+        cards = move.cards
+        where = "new pile" if move.pile is None else f"onto {move.pile}"
+        label = f"Forceplay {where}" if move.force else f"{step.kind.capitalize()} {where}"
+        if step.kind == "opening":
+            label = "opens a pile"
+        elif step.kind == "new pile":
+            label = "New pile"
+    elif isinstance(move, Sweep):
+        cards = move.cards
+        label = "Sweep: every pile goes"
+    elif step.kind == "pigeon":
+        label = "discards the Pigeon: limit back to 5"
+    else:
+        label = "draws, keeping the Pigeon"
+    if step.after is not None:
+        done = step.after.completed[len(step.before.completed) :]
+        if done:
+            label += f": pile {done[0]} complete, takes the Pigeon"
+        elif step.kind == "forceplay":
+            label += ": hand limit now 4"
+        if step.after.winner is not None and step.before.winner is None:
+            label += f"; {_who(step.after.winner)} wins"
+    x = x0
+    y = y0 + 16
+    for i, c in enumerate(cards):
+        parts.append(_card(x + i * FAN, y, c))
+    width = (CARD_W + (len(cards) - 1) * FAN) if cards else 0
+    ty = y + (CARD_H / 2 + 4 if cards else 10)
+    tx = x + width + (8 if cards else 0)
+    parts.append(_text(tx, ty, label, 12))
+    w = width + 8 + 6.4 * len(label)
+    h = 16 + (CARD_H if cards else 16)
+    if step.after is None:
+        # An illegal move: crossed out, dashed frame (readable without colour), and why.
+        box_h = (CARD_H if cards else 16) + 8
+        parts.append(
+            f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="{w + 4:.1f}" height="{box_h:.1f}" '
+            f'fill="none" stroke="{suits.RED}" stroke-width="2" stroke-dasharray="6 3"/>'
+        )
+        if cards:
+            parts.append(
+                f'<path d="M{x:.1f},{y:.1f} L{x + width:.1f},{y + CARD_H:.1f} '
+                f'M{x + width:.1f},{y:.1f} L{x:.1f},{y + CARD_H:.1f}" '
+                f'stroke="{suits.RED}" stroke-width="3" stroke-linecap="round"/>'
+            )
+        note = f"Not allowed: {step.reason}"
+        parts.append(_text(x - 4, y + box_h + 10, note, 11, "bold", fill=suits.RED))
+        w = max(w, 6.2 * len(note))
+        h += 22
+    return "".join(parts), w, h
+
+
+def _status(state: State) -> str:
+    pigeon = "set aside" if state.pigeon is None else f"with {_who(state.pigeon)}"
+    limits = " · ".join(f"{_who(i)}: hand limit {s.limit}" for i, s in enumerate(state.seats))
+    line = f"Pigeon {pigeon} · {limits}"
+    if state.winner is not None:
+        line = f"{_who(state.winner)} wins ({state.win_reason}) · " + line
+    return line
+
+
+def figure(r: Replay) -> Figure:
+    rows: list[tuple[str, str, float, float]] = []  # band label, svg, width, height
+    before, bw, bh = _piles(r.start, 0, 0)
+    rows.append(("Before", before, bw, bh))
+    shown_steps: list[tuple[str, float, float]] = [_step(s, 0, 0) for s in r.steps]
+    if shown_steps:
+        # Moves flow left to right, wrapping after a few so the figure stays page-wide.
+        parts: list[str] = []
+        x = y = row_h = width = 0.0
+        for i, (svg, w, h) in enumerate(shown_steps):
+            if i and x + w > 520:
+                x, y = 0.0, y + row_h + 10
+                row_h = 0.0
+            parts.append(f'<g transform="translate({x:.1f},{y:.1f})">{svg}</g>')
+            width = max(width, x + w)
+            row_h = max(row_h, h)
+            x += w + 24
+        rows.append(("Played", "".join(parts), width, y + row_h))
+    after, aw, ah = _piles(r.final, 0, 0)
+    rows.append(("After", after, aw, ah))
+    status = _status(r.final)
+
+    width = LABEL_W + max(w for _, _, w, _ in rows) + 2 * PAD
+    width = max(width, 6.0 * len(status) + 2 * PAD)
+    body: list[str] = []
+    y = PAD
+    for i, (label, svg, _, h) in enumerate(rows):
+        if i:
+            body.append(
+                f'<line x1="{PAD}" y1="{y - 6:.1f}" x2="{width - PAD:.1f}" y2="{y - 6:.1f}" '
+                'stroke="#cccccc" stroke-width="1"/>'
+            )
+        body.append(_text(PAD, y + 14, label, 13, "bold", fill=MUTED))
+        body.append(f'<g transform="translate({PAD + LABEL_W},{y:.1f})">{svg}</g>')
+        y += h + 14
+    body.append(_text(PAD, y + 8, status, 12))
+    height = y + 18
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img">'
+        f'<rect width="100%" height="100%" fill="#fbfaf7"/>{"".join(body)}</svg>'
+    )
+    moves = ", ".join(s.text for s in r.steps) or "no move"
+    return Figure(caption=f"Piles before and after: {moves}", svg=svg)
+
+
+def figures(r: Replay) -> list[Figure]:
+    return [figure(r)]
