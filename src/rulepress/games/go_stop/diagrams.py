@@ -1,0 +1,173 @@
+"""SVG diagrams of an example: the row, the hands, the stock and the storages, before and after.
+
+Presentation only; the states come from the example's replay.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from rulepress.games.base import Figure
+from rulepress.games.go_stop.cards import DECK_TABLE, MONTH_MASK, cards_in, value_of
+from rulepress.games.go_stop.examples import Replay
+from rulepress.games.go_stop.rules import FOUR_IN_HAND, State
+from rulepress.games.go_stop.style import CLASS_STYLE, INK, LINE, PAPER, PLAYER_STYLES
+
+CW, CH = 30, 46  # card size, px
+GAP = 5
+LABEL = 150
+ROW_H = CH + 14
+FONT = 'font-family="Carlito, sans-serif"'
+MAX_STOCK = 4  # stock cards shown (the next draws)
+
+
+def figures(r: Replay) -> list[Figure]:
+    if not r.moves and r.illegal is None:
+        return [Figure("The situation", _svg(r.before))]
+    moves = ", ".join(str(m) for m in r.moves) or "no move"
+    return [Figure("Before", _svg(r.before)), Figure(f"After {moves}", _svg(r.after))]
+
+
+def _card(x: float, y: float, card: int, faded: bool = False) -> str:
+    value = value_of(card)
+    band, ink, _ = CLASS_STYLE[value[0]]
+    text = DECK_TABLE[card // 4][card % 4]
+    month = card // 4 + 1
+    op = ' opacity="0.35"' if faded else ""
+    return (
+        f'<g{op}><rect x="{x}" y="{y}" width="{CW}" height="{CH}" rx="3" fill="{PAPER}" '
+        f'stroke="{INK}" stroke-width="0.8"/>'
+        f'<rect x="{x + 0.5}" y="{y + CH - 14}" width="{CW - 1}" height="13.5" fill="{band}"/>'
+        f'<text x="{x + CW / 2}" y="{y + 21}" font-size="17" font-weight="bold" '
+        f'text-anchor="middle" fill="{INK}">{month}</text>'
+        f'<text x="{x + CW / 2}" y="{y + CH - 3.5}" font-size="10" font-weight="bold" '
+        f'text-anchor="middle" fill="{ink}">{escape(text)}</text></g>'
+    )
+
+
+def _token(x: float, y: float, player: int) -> str:
+    colour, shape = PLAYER_STYLES[player]
+    if shape == "circle":
+        body = f'<circle cx="{x}" cy="{y}" r="8" fill="{colour}" stroke="{INK}"/>'
+    elif shape == "square":
+        body = (
+            f'<rect x="{x - 7}" y="{y - 7}" width="14" height="14" fill="{colour}" stroke="{INK}"/>'
+        )
+    else:
+        points = f"{x},{y - 9} {x + 9},{y + 7} {x - 9},{y + 7}"
+        body = f'<polygon points="{points}" fill="{colour}" stroke="{INK}"/>'
+    return body + (
+        f'<text x="{x}" y="{y + 4}" font-size="10" font-weight="bold" text-anchor="middle" '
+        f'fill="#ffffff">{player + 1}</text>'
+    )
+
+
+def _lines(s: State) -> list[tuple[str, list[str], float]]:
+    """Label, drawn parts and width for each line of the figure."""
+    lines: list[tuple[str, list[str], float]] = []
+    # The row: singles, and 3-card columns fanned downwards with their token.
+    parts: list[str] = []
+    x = 0.0
+    for m in range(12):
+        here = cards_in(s.row & MONTH_MASK[m])
+        if len(here) == 3:
+            for i, c in enumerate(here):
+                parts.append(_card(x + i * 6, i * 4 - 4, c))
+            if s.owners[m] >= 0:
+                parts.append(_token(x + CW + 10, 8, s.owners[m]))
+                x += 12
+            x += CW + 12 + GAP
+        else:
+            for c in here:
+                parts.append(_card(x, 0, c))
+                x += CW + GAP
+    lines.append(("Row", parts, x))
+    four = s.result == FOUR_IN_HAND
+    for p in range(s.players):
+        cards = cards_in(s.hands[p])
+        if cards or p == s.to_move:
+            label = f"Hand of player {p + 1}" + (
+                " (to play)" if p == s.to_move and not four else ""
+            )
+            lines.append(
+                (
+                    label,
+                    [_card(i * (CW + GAP), 0, c) for i, c in enumerate(cards)],
+                    len(cards) * (CW + GAP),
+                )
+            )
+    if s.pending is not None:
+        take, _, drawn = s.pending
+        lines.append(("Drawn, to pair", [_card(0, 0, drawn)], CW))
+        held = cards_in(take)
+        if held:
+            lines.append(
+                (
+                    "Paired this turn",
+                    [_card(i * (CW + GAP), 0, c) for i, c in enumerate(held)],
+                    len(held) * (CW + GAP),
+                )
+            )
+    stock = s.stock[s.drawn : s.drawn + MAX_STOCK]
+    if stock:
+        more = s.stock_left - len(stock)
+        label = "Stock, next draws" + (f" (+{more})" if more > 0 else "")
+        lines.append(
+            (
+                label,
+                [_card(i * (CW + GAP), 0, c) for i, c in enumerate(stock)],
+                len(stock) * (CW + GAP),
+            )
+        )
+    for p in range(s.players):
+        cards = cards_in(s.stores[p])
+        if not cards:
+            continue
+        parts, x = [], 0.0
+        last = ""
+        for c in sorted(cards, key=lambda c: ("ABCD".index(value_of(c)[0]), c)):
+            cls = value_of(c)[0]
+            if last and cls != last:
+                x += CW - 14 + GAP
+            parts.append(_card(x, 0, c))
+            x += 14
+            last = cls
+        marks = []
+        if s.gos[p]:
+            marks.append(f"{s.gos[p]} go")
+        if s.reserves[p]:
+            marks.append(f"{s.reserves[p]} reserve")
+        label = f"Storage of player {p + 1}"
+        if marks:
+            label += " (" + ", ".join(marks) + ")"
+        lines.append((label, parts, x + CW - 14))
+    return lines
+
+
+def _svg(s: State) -> str:
+    lines = _lines(s)
+    width = int(LABEL + max([w for _, _, w in lines] + [CW]) + 24)
+    height = int(len(lines) * ROW_H + 10)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" {FONT} role="img">',
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    for i, (label, parts, _) in enumerate(lines):
+        y = 8 + i * ROW_H
+        if i:
+            out.append(
+                f'<line x1="4" y1="{y - 4}" x2="{width - 4}" y2="{y - 4}" '
+                f'stroke="{LINE}" stroke-width="0.4"/>'
+            )
+        out.append(
+            f'<text x="6" y="{y + CH / 2 + 4}" font-size="11" fill="{INK}">{escape(label)}</text>'
+        )
+        if not parts:
+            out.append(
+                f'<text x="{LABEL}" y="{y + CH / 2 + 4}" font-size="11" '
+                f'font-style="italic" fill="{LINE}">empty</text>'
+            )
+        out.append(f'<g transform="translate({LABEL},{y + 4})">' + "".join(parts) + "</g>")
+    out.append("</svg>")
+    return "".join(out)
