@@ -1,7 +1,550 @@
-"""Print-and-play drawers for Pigeon Race (being written)."""
+"""Print-and-play drawers for Pigeon Race: board, pigeon standees, scoring card, order slips,
+player aid. Each draws one face in its own coordinates (origin at the trim's bottom-left).
+
+Sizes come from the source's components (the face); layouts scale to them.
+"""
 
 from __future__ import annotations
 
-from rulepress.games.base import Drawer
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-DRAWERS: dict[str, Drawer] = {}
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Frame, Paragraph
+
+from rulepress.games.base import Drawer
+from rulepress.games.pigeon_race.rules import ALLOTMENT, PIGEONS, SCORE_TABLE, SQUARES
+from rulepress.games.pigeon_race.style import (
+    FINISH_COLOUR,
+    INK,
+    LINE,
+    PAPER,
+    PIGEON_STYLES,
+    START_COLOUR,
+    TRACK,
+    TRACK_ALT,
+)
+from rulepress.pnp.api import Face
+
+MM = 72 / 25.4
+
+_fonts: tuple[str, str] | None = None
+
+
+def fonts() -> tuple[str, str]:
+    """(regular, bold) font names: the project's Carlito, or Helvetica if it cannot load."""
+    global _fonts
+    if _fonts is None:
+        try:
+            from rulepress.pnp.fonts import register_fonts
+
+            register_fonts()
+            _fonts = ("Carlito", "Carlito-Bold")
+        except Exception:  # noqa: BLE001 - any font trouble falls back to a built-in face
+            _fonts = ("Helvetica", "Helvetica-Bold")
+    return _fonts
+
+
+@contextmanager
+def saved(c: Canvas) -> Iterator[None]:
+    c.saveState()
+    try:
+        yield
+    finally:
+        c.restoreState()
+
+
+def colour(hex_code: str) -> Color:
+    return HexColor(hex_code)
+
+
+def tint(hex_code: str, amount: float) -> Color:
+    """Mix a colour with white: amount 0 is the colour, 1 is white."""
+    base = HexColor(hex_code)
+    return Color(
+        base.red + (1 - base.red) * amount,
+        base.green + (1 - base.green) * amount,
+        base.blue + (1 - base.blue) * amount,
+    )
+
+
+def shade(hex_code: str, amount: float) -> Color:
+    base = HexColor(hex_code)
+    return Color(base.red * (1 - amount), base.green * (1 - amount), base.blue * (1 - amount))
+
+
+def fill_bleed(c: Canvas, face: Face, fill: Color) -> None:
+    b = face.bleed
+    c.setFillColor(fill)
+    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
+
+
+def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: Color) -> None:
+    """Fill a box with a pigeon's pattern (call inside a clip). 'plain' draws nothing."""
+    step = max(min(w, h) / 5, 2.2 * MM)
+    c.setStrokeColor(ink)
+    c.setFillColor(ink)
+    c.setLineWidth(step * 0.28)
+    if kind == "stripes":
+        yy = y + step / 2
+        while yy < y + h:
+            c.line(x, yy, x + w, yy)
+            yy += step
+    elif kind == "diagonal":
+        d = -h
+        while d < w:
+            c.line(x + d, y, x + d + h, y + h)
+            d += step
+    elif kind == "checks":
+        row = 0
+        yy = y
+        while yy < y + h:
+            xx = x + (step if row % 2 else 0)
+            while xx < x + w:
+                c.rect(xx, yy, step, step, stroke=0, fill=1)
+                xx += 2 * step
+            yy += step
+            row += 1
+    elif kind == "dots":
+        row = 0
+        yy = y + step / 2
+        while yy < y + h + step:
+            xx = x + (step / 2 if row % 2 else 0)
+            while xx < x + w + step:
+                c.circle(xx, yy, step * 0.22, stroke=0, fill=1)
+                xx += step
+            yy += step * 0.87
+            row += 1
+    elif kind == "rings":
+        cx, cy = x + w / 2, y + h / 2
+        r = step * 0.6
+        c.setLineWidth(step * 0.22)
+        while r < (w + h):
+            c.circle(cx, cy, r, stroke=1, fill=0)
+            r += step * 0.9
+
+
+def pigeon_disc(c: Canvas, cx: float, cy: float, r: float, pigeon: int) -> None:
+    """A pigeon's token: its colour and pattern, and its number on a white centre."""
+    style = PIGEON_STYLES[pigeon]
+    regular, bold = fonts()
+    with saved(c):
+        path = c.beginPath()
+        path.circle(cx, cy, r)
+        c.clipPath(path, stroke=0, fill=0)
+        c.setFillColor(colour(style.fill))
+        c.rect(cx - r, cy - r, 2 * r, 2 * r, stroke=0, fill=1)
+        pattern(c, style.pattern, cx - r, cy - r, 2 * r, 2 * r, shade(style.fill, 0.35))
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(0.8)
+    c.circle(cx, cy, r, stroke=1, fill=0)
+    c.setFillColor(white)
+    c.circle(cx, cy, r * 0.58, stroke=1, fill=1)
+    c.setFillColor(colour(INK))
+    size = r * 0.95
+    c.setFont(bold, size)
+    c.drawCentredString(cx, cy - size * 0.35, str(pigeon))
+
+
+# --- the board ------------------------------------------------------------------------------
+
+# Board layout in square units: lane labels, start box, 30 squares, home box, lane labels.
+LABEL_U, BOX_U, HEAD_U = 0.7, 1.3, 0.55
+BOARD_COLS_U = 2 * LABEL_U + 2 * BOX_U + SQUARES
+BOARD_ROWS_U = 2 * HEAD_U + len(PIGEONS)
+
+
+def board(c: Canvas, face: Face) -> None:
+    regular, bold = fonts()
+    fill_bleed(c, face, colour(PAPER))
+    u = min(face.width / BOARD_COLS_U, face.height / BOARD_ROWS_U)
+    x0 = (face.width - BOARD_COLS_U * u) / 2
+    y0 = (face.height - BOARD_ROWS_U * u) / 2
+    track_x = x0 + (LABEL_U + BOX_U) * u  # left edge of square 1
+    top = y0 + (HEAD_U + len(PIGEONS)) * u
+
+    def lane_y(p: int) -> float:  # bottom of lane p; lane 1 at the top
+        return top - p * u
+
+    with saved(c):
+        for p in PIGEONS:
+            style = PIGEON_STYLES[p]
+            y = lane_y(p)
+            # Start and home boxes, tinted in the lane's colour.
+            for bx in (x0 + LABEL_U * u, track_x + SQUARES * u):
+                c.setFillColor(tint(style.fill, 0.8))
+                c.setStrokeColor(colour(LINE))
+                c.setLineWidth(0.6)
+                c.rect(bx, y, BOX_U * u, u, stroke=1, fill=1)
+            for sq in range(1, SQUARES + 1):
+                x = track_x + (sq - 1) * u
+                c.setFillColor(colour(TRACK if sq % 2 else TRACK_ALT))
+                c.setStrokeColor(colour(LINE))
+                c.setLineWidth(0.6)
+                c.rect(x, y, u, u, stroke=1, fill=1)
+                c.setFillColor(shade(TRACK, 0.45))
+                c.setFont(regular, u * 0.22)
+                c.drawRightString(x + u - u * 0.08, y + u * 0.08, str(sq))
+            # Lane labels at both ends: the pigeon's token.
+            for lx in (x0 + LABEL_U * u / 2, track_x + SQUARES * u + BOX_U * u + LABEL_U * u / 2):
+                pigeon_disc(c, lx, y + u / 2, min(LABEL_U * u, u) * 0.42, p)
+            # A faint lane number in the start box, where the pigeon waits.
+            c.setFillColor(shade(style.fill, 0.2))
+            c.setFont(bold, u * 0.38)
+            c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, y + u * 0.34, f"{p}")
+        # Every fifth square: a heavier line across all lanes, to help counting.
+        c.setStrokeColor(shade(TRACK, 0.5))
+        c.setLineWidth(1.2)
+        for sq in range(5, SQUARES, 5):
+            x = track_x + sq * u
+            c.line(x, lane_y(6), x, top)
+        # Square numbers above and below the track.
+        c.setFillColor(colour(INK))
+        c.setFont(bold, u * 0.3)
+        for sq in range(1, SQUARES + 1):
+            cx = track_x + (sq - 0.5) * u
+            c.drawCentredString(cx, top + HEAD_U * u * 0.3, str(sq))
+            c.drawCentredString(cx, lane_y(6) - HEAD_U * u * 0.75, str(sq))
+        # Start line: solid green; finish line: a chequered band.
+        c.setStrokeColor(colour(START_COLOUR))
+        c.setLineWidth(u * 0.09)
+        c.line(track_x, lane_y(6) - u * 0.12, track_x, top + u * 0.12)
+        _chequer(c, track_x + SQUARES * u, lane_y(6), u * 0.2, 6 * u, u * 0.1)
+        c.setFont(bold, u * 0.3)
+        c.setFillColor(colour(START_COLOUR))
+        c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, top + HEAD_U * u * 0.3, "START")
+        c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, lane_y(6) - HEAD_U * u * 0.75, "START")
+        c.setFillColor(colour(FINISH_COLOUR))
+        hx = track_x + (SQUARES + BOX_U / 2) * u
+        c.drawCentredString(hx, top + HEAD_U * u * 0.3, "HOME")
+        c.drawCentredString(hx, lane_y(6) - HEAD_U * u * 0.75, "HOME")
+
+
+def _chequer(c: Canvas, x: float, y: float, w: float, h: float, cell: float) -> None:
+    rows = max(1, round(h / cell))
+    cell_h = h / rows
+    cols = max(1, round(w / cell))
+    cell_w = w / cols
+    for i in range(rows):
+        for j in range(cols):
+            c.setFillColor(colour(INK) if (i + j) % 2 else white)
+            c.rect(x + j * cell_w, y + i * cell_h, cell_w, cell_h, stroke=0, fill=1)
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(0.4)
+    c.rect(x, y, w, h, stroke=1, fill=0)
+
+
+# --- pigeon standees ------------------------------------------------------------------------
+
+
+def pigeon(c: Canvas, face: Face) -> None:
+    """A folding tent: two panels, the upper one upside down, so both stand upright when folded."""
+    number = PIGEONS[face.index % len(PIGEONS)]
+    style = PIGEON_STYLES[number]
+    b = face.bleed
+    w, h = face.width, face.height
+    with saved(c):
+        c.setFillColor(colour(style.fill))
+        c.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        path = c.beginPath()
+        path.rect(-b, -b, w + 2 * b, h + 2 * b)
+        c.clipPath(path, stroke=0, fill=0)
+        pattern(c, style.pattern, -b, -b, w + 2 * b, h + 2 * b, shade(style.fill, 0.3))
+    _standee_panel(c, w, h / 2, number)
+    with saved(c):
+        c.translate(w, h)
+        c.rotate(180)
+        _standee_panel(c, w, h / 2, number)
+    # The fold line across the middle.
+    with saved(c):
+        c.setStrokeColor(colour(INK))
+        c.setLineWidth(0.5)
+        c.setDash(2, 2)
+        c.line(0, h / 2, w, h / 2)
+
+
+def _standee_panel(c: Canvas, w: float, h: float, number: int) -> None:
+    """One panel, upright, occupying (0, 0)-(w, h) with its base at y = 0."""
+    regular, bold = fonts()
+    style = PIGEON_STYLES[number]
+    r = min(w, h) * 0.36
+    cx, cy = w / 2, h * 0.58
+    c.setFillColor(white)
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(0.8)
+    c.circle(cx, cy, r, stroke=1, fill=1)
+    _silhouette(c, cx, cy + r * 0.05, r * 0.95, tint(style.fill, 0.55))
+    c.setFillColor(colour(INK))
+    size = r * 1.25
+    c.setFont(bold, size)
+    c.drawCentredString(cx, cy - size * 0.36, str(number))
+    c.setFillColor(white)
+    c.setStrokeColor(colour(INK))
+    c.roundRect(w * 0.12, h * 0.07, w * 0.76, h * 0.17, h * 0.04, stroke=1, fill=1)
+    c.setFillColor(colour(INK))
+    label = style.name.upper()
+    c.setFont(bold, h * 0.1)
+    c.drawCentredString(w / 2, h * 0.115, label)
+
+
+def _silhouette(c: Canvas, cx: float, cy: float, r: float, fill: Color) -> None:
+    """A simple pigeon shape behind the number: body, head, beak and tail."""
+    with saved(c):
+        c.setFillColor(fill)
+        c.setStrokeColor(fill)
+        c.ellipse(cx - r * 0.62, cy - r * 0.42, cx + r * 0.42, cy + r * 0.18, stroke=0, fill=1)
+        c.circle(cx + r * 0.45, cy + r * 0.35, r * 0.24, stroke=0, fill=1)
+        beak = c.beginPath()
+        beak.moveTo(cx + r * 0.66, cy + r * 0.4)
+        beak.lineTo(cx + r * 0.86, cy + r * 0.3)
+        beak.lineTo(cx + r * 0.64, cy + r * 0.26)
+        beak.close()
+        c.drawPath(beak, stroke=0, fill=1)
+        tail = c.beginPath()
+        tail.moveTo(cx - r * 0.5, cy - r * 0.05)
+        tail.lineTo(cx - r * 0.92, cy + r * 0.1)
+        tail.lineTo(cx - r * 0.86, cy - r * 0.3)
+        tail.close()
+        c.drawPath(tail, stroke=0, fill=1)
+
+
+# --- cards: scoring table, order slip, player aid ---------------------------------------------
+
+
+def _card_frame(c: Canvas, face: Face, title: str, discs: bool = True) -> float:
+    """Paper background, a coloured title band; returns the y of the band's bottom."""
+    regular, bold = fonts()
+    fill_bleed(c, face, colour(PAPER))
+    band = max(face.height * 0.14, 9 * MM)
+    b = face.bleed
+    c.setFillColor(colour(START_COLOUR))
+    c.rect(-b, face.height - band, face.width + 2 * b, band + b, stroke=0, fill=1)
+    c.setFillColor(white)
+    c.setFont(bold, band * 0.45)
+    c.drawString(face.safe + 1 * MM, face.height - band * 0.66, title)
+    if discs:  # a row of the six pigeons along the band's right end
+        r = band * 0.2
+        for i, p in enumerate(reversed(PIGEONS)):
+            pigeon_disc(c, face.width - face.safe - r - i * (2.3 * r), face.height - band / 2, r, p)
+    return face.height - band
+
+
+def scoring_card(c: Canvas, face: Face) -> None:
+    regular, bold = fonts()
+    top = _card_frame(c, face, "Scoring")
+    s = face.safe
+    left, right = s + 1 * MM, face.width - s - 1 * MM
+    bottom = s + 7 * MM
+    n = len(PIGEONS) + 1
+    cw = (right - left) / n
+    ch = (top - 3 * MM - bottom) / n
+    y_top = top - 3 * MM
+    for row in range(n):
+        for col in range(n):
+            x, y = left + col * cw, y_top - (row + 1) * ch
+            header = row == 0 or col == 0
+            exact = row == col and row > 0
+            c.setFillColor(
+                colour(INK)
+                if header and row + col > 0
+                else tint(START_COLOUR, 0.55)
+                if exact
+                else white
+            )
+            if row == 0 and col == 0:
+                c.setFillColor(colour(PAPER))
+            c.setStrokeColor(colour(LINE))
+            c.setLineWidth(0.5)
+            c.rect(x, y, cw, ch, stroke=1, fill=1)
+            text = ""
+            if row == 0 and col > 0:
+                text = _ordinal(col)
+            elif col == 0 and row > 0:
+                text = _ordinal(row)
+            elif row > 0:
+                text = str(SCORE_TABLE[row - 1][col - 1])
+            c.setFillColor(white if header else colour(INK))
+            size = ch * (0.5 if header else 0.6)
+            c.setFont(bold if header or exact else regular, size)
+            c.drawCentredString(x + cw / 2, y + ch / 2 - size * 0.35, text)
+    c.setFillColor(colour(INK))
+    c.setFont(regular, 6.5)
+    c.drawString(
+        left, s + 3.8 * MM, "Rows: where you wrote the pigeon.  Columns: where it finished."
+    )
+    c.drawString(
+        left, s + 0.8 * MM, "Exact place 6; then 4, 3, 2, 1, 0 as it is 1 to 5 places out."
+    )
+
+
+def order_slip(c: Canvas, face: Face) -> None:
+    """Write on the left half, fold the right half over it."""
+    regular, bold = fonts()
+    fill_bleed(c, face, colour(PAPER))
+    w, h, s = face.width, face.height, face.safe
+    half = w / 2
+    # Cover (right half): pigeons pattern and a title, seen when folded.
+    with saved(c):
+        path = c.beginPath()
+        path.rect(half, -face.bleed, half + face.bleed, h + 2 * face.bleed)
+        c.clipPath(path, stroke=0, fill=0)
+        c.setFillColor(tint(START_COLOUR, 0.75))
+        c.rect(half, -face.bleed, half + face.bleed, h + 2 * face.bleed, stroke=0, fill=1)
+        pattern(
+            c,
+            "diagonal",
+            half,
+            -face.bleed,
+            half + face.bleed,
+            h + 2 * face.bleed,
+            tint(START_COLOUR, 0.55),
+        )
+    c.setFillColor(white)
+    c.roundRect(half + 5 * MM, h / 2 - 9 * MM, half - 10 * MM, 18 * MM, 2 * MM, stroke=0, fill=1)
+    c.setFillColor(colour(INK))
+    c.setFont(bold, 11)
+    c.drawCentredString(half * 1.5, h / 2 + 1.5 * MM, "Pigeon Race")
+    c.setFont(regular, 8)
+    c.drawCentredString(half * 1.5, h / 2 - 4 * MM, "secret order \u2014 no peeking")
+    # Fold line.
+    with saved(c):
+        c.setStrokeColor(colour(INK))
+        c.setLineWidth(0.5)
+        c.setDash(2, 2)
+        c.line(half, 0, half, h)
+    # Writing side (left half).
+    x = s + 1 * MM
+    c.setFillColor(colour(INK))
+    c.setFont(bold, 9)
+    c.drawString(x, h - s - 3 * MM, "My secret order")
+    c.setFont(regular, 7.5)
+    c.drawString(x, h - s - 7.5 * MM, "Name:")
+    c.setStrokeColor(colour(LINE))
+    c.line(x + 9 * MM, h - s - 7.8 * MM, half - 3 * MM, h - s - 7.8 * MM)
+    box = 7 * MM
+    most = max(sum(v) for v in ALLOTMENT.values())
+    for i in range(most):
+        y = h - s - 12 * MM - (i + 1) * (box + 1.5 * MM)
+        c.setFillColor(colour(INK))
+        c.setFont(bold, 8)
+        c.drawString(x, y + box * 0.35, f"{_ordinal(i + 1)} place")
+        c.setFillColor(white)
+        c.setStrokeColor(colour(INK))
+        c.setLineWidth(0.8)
+        c.rect(x + 15 * MM, y, box, box, stroke=1, fill=1)
+    c.setFillColor(colour(INK))
+    c.setFont(regular, 6)
+    counts = (
+        " \u00b7 ".join(f"{k} players: {sum(v)}" for k, v in ALLOTMENT.items() if k <= 3)
+        + f" \u00b7 4\u20136 players: {sum(ALLOTMENT[4])}"
+    )
+    c.drawString(x, s + 3 * MM, "Pigeons to write:")
+    c.drawString(x, s + 0.5 * MM, counts)
+
+
+AID_TEXT = (
+    (
+        "Your turn",
+        [
+            "Play one card on any pigeon still on the board. A <b>trump</b> may move two "
+            "different pigeons.",
+            "<b>Red</b> forward, <b>black</b> backward. 2\u201310 face value, "
+            "J 11, Q 12, K 13, A 14.",
+            "The pigeon moves the full value; its two neighbours move <b>half, rounded up</b>, "
+            "the same way.",
+            "Neighbours: pigeon n pushes n\u22121 and n+1. "
+            "Walls: 1 pushes 2 and 3; 6 pushes 4 and 5.",
+            "Nothing goes behind the start line. Past square 30 a pigeon is home and never moves "
+            "again.",
+            "Discard, draw one card. The player on the left goes next.",
+        ],
+    ),
+    (
+        "The end",
+        [
+            "The third pigeon home (finish the whole play), or the last card drawn.",
+            "Places: home pigeons in the order they crossed, then the rest by position; "
+            "on a shared square the lower number first.",
+        ],
+    ),
+    (
+        "Scoring",
+        [
+            "Each pigeon on your slip: exact place 6, then 4, 3, 2, 1, 0 as it is 1\u20135 places "
+            "out. Ties: best-placed pigeon on the slip wins.",
+        ],
+    ),
+)
+
+
+def player_aid(c: Canvas, face: Face) -> None:
+    regular, bold = fonts()
+    top = _card_frame(c, face, "Pigeon Race", discs=False)
+    s = face.safe
+    # The six lanes along the bottom, with the wall rule spelled out under them.
+    r = min(2.4 * MM, (face.width - 2 * s) / 14)
+    gap = (face.width - 2 * s - 12 * r) / 5
+    for i, p in enumerate(PIGEONS):
+        pigeon_disc(c, s + r + i * (2 * r + gap), s + 3.6 * MM + r, r, p)
+    c.setFillColor(colour(INK))
+    c.setFont(regular, 6)
+    c.drawCentredString(
+        face.width / 2,
+        s + 0.8 * MM,
+        "lanes 1 to 6 \u00b7 walls: 1 pushes 2 and 3, 6 pushes 4 and 5",
+    )
+    bottom = s + 4.8 * MM + 2 * r
+    head = ParagraphStyle(
+        "aid-head",
+        fontName=bold,
+        fontSize=8,
+        leading=9.5,
+        textColor=colour(START_COLOUR),
+        spaceBefore=2.5,
+        spaceAfter=0.5,
+    )
+    body = ParagraphStyle(
+        "aid-body",
+        fontName=regular,
+        fontSize=6.3,
+        leading=7.25,
+        textColor=colour(INK),
+        alignment=TA_LEFT,
+        leftIndent=6,
+        bulletIndent=0,
+        spaceAfter=0.8,
+    )
+    flow: list[Paragraph] = []
+    for title, items in AID_TEXT:
+        flow.append(Paragraph(title, head))
+        flow.extend(Paragraph(t, body, bulletText="\u2022") for t in items)
+    frame = Frame(
+        s,
+        bottom,
+        face.width - 2 * s,
+        top - bottom - 1 * MM,
+        leftPadding=1,
+        rightPadding=1,
+        topPadding=0,
+        bottomPadding=0,
+        showBoundary=0,
+    )
+    frame.addFromList(flow, c)
+    if flow:  # the text did not fit the card: a layout bug, not a user error
+        raise RuntimeError("player aid text overflows its card")
+
+
+def _ordinal(n: int) -> str:
+    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+
+
+DRAWERS: dict[str, Drawer] = {
+    "board": board,
+    "pigeon": pigeon,
+    "scoring_card": scoring_card,
+    "order_slip": order_slip,
+    "player_aid": player_aid,
+}
