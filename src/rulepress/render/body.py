@@ -22,6 +22,13 @@ from rulepress.document.model import Document, Example
 from rulepress.document.slug import slugify, unique
 from rulepress.render.references import RESERVED_IDS, example_anchor, resource_reason
 
+# A section with one of these titles is where the components table goes (at its end) ...
+COMPONENT_SECTIONS = frozenset({
+    "components", "component list", "what you need", "materials", "equipment", "contents",
+    "in the box", "what's in the box", "what’s in the box", "game contents",
+})
+# ... else a "Components" section of its own goes before the first of these (or the first section).
+SETUP_SECTIONS = ("setup", "set-up", "set up", "setting up", "preparation", "getting ready")
 IMAGE_TYPES = frozenset({"image/svg+xml", "image/png", "image/jpeg", "image/gif", "image/webp"})
 COMPONENTS_ID = "rp-components"
 
@@ -182,13 +189,15 @@ def render_body(doc: Document, example_box: ExampleBox, components_html: str) ->
     synthetic = False
     if components_html:
         for n, (_, level, text, anchor) in enumerate(heads):
-            if level == top and (text.casefold() == "components" or anchor == "components"):
+            if level == top and (text.casefold() in COMPONENT_SECTIONS or anchor == "components"):
                 later = [j for j, lv, _, _ in heads[n + 1 :] if lv <= level]
                 comp_at = later[0] if later else len(tokens)
                 break
         else:
             firsts = [i for i, level, _, _ in heads if level == top]
-            comp_at = firsts[0] if firsts else len(tokens)
+            setups = [i for i, level, text, _ in heads
+                      if level == top and text.casefold().startswith(SETUP_SECTIONS)]
+            comp_at = (setups or firsts or [len(tokens)])[0]
             synthetic = True
 
     out: list[Token] = []

@@ -19,6 +19,7 @@ from rulepress.render.references import example_anchor
 from rulepress.validate.results import RenderedExample, Status
 
 ENV_VAR = "RULEPRESS_TEMPLATES"
+CREDITS_TITLE = "Credits and licence"
 
 
 def templates_dir() -> Path:
@@ -166,7 +167,8 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
         meta=doc.meta,
         title_anchor=body.title_anchor,
         links=list((links or {}).items()),
-        toc=_nest(body.toc),
+        toc=_nest((*body.toc, TocEntry(1, CREDITS_TITLE, "rp-credits"))),
+        credits_title=CREDITS_TITLE,
         body=Markup(body.html),
         fonts_href=fonts_href,
         font_faces=FONT_FACES,

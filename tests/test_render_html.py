@@ -1,0 +1,180 @@
+"""The HTML rulebook page: structure, anchors, escaping, self-containment, overrides."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from test_render_support import lantern, make_doc, rendered_examples, track_svg
+
+from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.document.model import Example
+from rulepress.games.base import Figure
+from rulepress.render import IndexEntry, render_html, render_index
+from rulepress.validate.results import RenderedExample, Status
+
+
+class Page(HTMLParser):
+    """Collects ids, hrefs, TOC links and headings from a page."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+        self.toc: list[str] = []
+        self.headings: list[tuple[str, str]] = []  # (tag, id)
+        self.tags: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        self.tags.append(tag)
+        if a.get("id"):
+            self.ids.append(str(a["id"]))
+        if tag == "a" and a.get("href"):
+            self.hrefs.append(str(a["href"]))
+            if "toc-link" in (a.get("class") or ""):
+                self.toc.append(str(a["href"]))
+        if re.fullmatch(r"h[1-6]", tag):
+            self.headings.append((tag, str(a.get("id", ""))))
+
+
+@pytest.fixture(scope="module")
+def page() -> str:
+    doc = lantern()
+    return render_html(doc, rendered_examples(doc), links={"PDF (A4)": "lantern-a4.pdf"})
+
+
+def test_every_anchor_and_toc_link_resolves(page: str) -> None:
+    parsed = Page(page)
+    assert len(parsed.ids) == len(set(parsed.ids)), "duplicate ids"
+    internal = [h[1:] for h in parsed.hrefs if h.startswith("#")]
+    assert internal, "no internal links"
+    assert set(internal) <= set(parsed.ids)
+    assert len(parsed.toc) >= 8
+
+
+def test_toc_lists_the_headings_in_order() -> None:
+    doc = lantern()
+    parsed = Page(render_html(doc, rendered_examples(doc)))
+    wanted = [f"#{h.anchor}" for h in doc.headings if h.level in (2, 3)]
+    assert parsed.toc == wanted + ["#rp-credits"]
+    # every body heading carries the reader's anchor
+    heading_ids = {i for _, i in parsed.headings}
+    assert {h.anchor for h in doc.headings} <= heading_ids
+
+
+def test_cover_components_examples_and_credits(page: str) -> None:
+    assert '<h1 class="cover-title" id="lantern-walk">Lantern Walk</h1>' in page
+    assert page.count("<h1") == 1  # the body's "# Lantern Walk" is folded into the cover
+    for fact in ("2–4", "15 minutes", "7+", "Ada Tester"):
+        assert fact in page
+    # the components table sits in the author's "Components" section, before "Setup"
+    table = page.index('class="components-table"')
+    assert page.index('id="components"') < table < page.index('id="setup"')
+    assert "63.5 × 88.9 mm" in page and "In the print-and-play kit (double-sided)" in page
+    assert "any small tokens will do" in page
+    assert page.count('class="example status-proven"') == 3
+    assert 'id="example-first-steps"' in page and "Proven by the rules engine" in page
+    assert "The pawn starts on space four and walks to space five." in page
+    assert '<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>' in page
+    assert "Lantern Walk, a made-up game" in page and "Clarifications" in page
+    assert '<a href="lantern-a4.pdf">PDF (A4)</a>' in page
+
+
+def test_self_contained_and_responsive(page: str) -> None:
+    assert "<script" not in page and "<link" not in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page.replace(
+        'href="https://creativecommons.org/licenses/by/4.0/"', ""))
+    assert "url(" not in page  # no font or image fetched by the page (no fonts_href given)
+    assert 'name="viewport" content="width=device-width, initial-scale=1"' in page
+    assert "max-width: 100%" in page
+    assert "<svg" in page  # figures are inline
+
+
+def test_fonts_href_adds_font_faces_for_screens_only() -> None:
+    doc = lantern()
+    html = render_html(doc, rendered_examples(doc), fonts_href="../fonts")
+    assert 'url("../fonts/Carlito-Bold.ttf")' in html
+    assert "@media screen" in html
+
+
+def test_autoescape(tmp_path: Path) -> None:
+    doc = make_doc("## Rules\n\nPlain <em>raw</em> & text.\n", tmp_path,
+                   title='<script>alert("x")</script>')
+    html = render_html(doc, {})
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+    assert "&lt;em&gt;raw&lt;/em&gt; &amp; text" in html
+
+
+def test_example_fields_are_escaped(tmp_path: Path) -> None:
+    ex = Example("x", "t", SourceLoc(tmp_path / "rules.md", 12), {}, {}, "")
+    doc = make_doc("## Rules\n\n```example\nid: x\n```\n", tmp_path, examples=(ex,))
+    rendered = RenderedExample("x", "<b>bold</b>", "A <i>claim</i>.", ("<m>",),
+                               (("k<", "v>"),), [], Status.NOT_CHECKABLE)
+    html = render_html(doc, {"x": rendered})
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "&lt;i&gt;claim&lt;/i&gt;" in html
+    assert "<code>&lt;m&gt;</code>" in html and "k&lt;" in html and "v&gt;" in html
+    assert "Not checkable: no rules engine" in html
+
+
+def test_missing_rendering_is_an_error_at_the_example(tmp_path: Path) -> None:
+    loc = SourceLoc(tmp_path / "rules.md", 12)
+    ex = Example("x", "t", loc, {}, {}, "")
+    doc = make_doc("## Rules\n\n```example\nid: x\n```\n", tmp_path, examples=(ex,))
+    with pytest.raises(RulepressError) as err:
+        render_html(doc, {})
+    assert err.value.diagnostics[0].loc == loc
+
+
+@pytest.mark.parametrize("svg", [
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><image href="http://127.0.0.1:9/x.png"/></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>',
+])
+def test_unsafe_figures_are_refused(tmp_path: Path, svg: str) -> None:
+    ex = Example("x", "t", SourceLoc(tmp_path / "rules.md", 12), {}, {}, "")
+    doc = make_doc("## Rules\n\n```example\nid: x\n```\n", tmp_path, examples=(ex,))
+    rendered = RenderedExample("x", "t", "p", (), (), [Figure("c", svg)], Status.PROVEN)
+    with pytest.raises(RulepressError, match="self-contained SVG"):
+        render_html(doc, {"x": rendered})
+
+
+def test_images_are_inlined(tmp_path: Path) -> None:
+    (tmp_path / "board.svg").write_text(track_svg(1))
+    doc = make_doc("## Rules\n\n![the board](board.svg)\n", tmp_path)
+    html = render_html(doc, {})
+    assert '<img src="data:image/svg+xml;base64,' in html and 'alt="the board"' in html
+
+
+def test_components_section_is_added_before_setup(tmp_path: Path) -> None:
+    doc = make_doc("Intro.\n\n## Story\n\nOnce.\n\n## Setting up\n\nDeal.\n", tmp_path)
+    parsed = Page(render_html(doc, {}))
+    assert parsed.toc[:3] == ["#story", "#rp-components", "#setting-up"]
+
+
+def test_a_game_folder_may_override_a_template(tmp_path: Path) -> None:
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "components.html.j2").write_text(
+        "<p class='mine'>{{ components|length }} kinds</p>")
+    doc = make_doc("## Rules\n\nText.\n", tmp_path)
+    html = render_html(doc, {})
+    assert "<p class='mine'>1 kinds</p>" in html
+
+
+def test_index_lists_every_game() -> None:
+    entries = [
+        IndexEntry(title="Lantern Walk", html="lantern/lantern.html", subtitle="A walk",
+                   players="2–4", duration="15 minutes",
+                   pdfs={"A4": "lantern/lantern-a4.pdf", "US Letter": "lantern/lantern-letter.pdf"},
+                   kits={"A4": "../pnp/lantern/lantern-a4.pdf"}),
+        IndexEntry(title="<Odd> & Co", html="odd/odd.html"),
+    ]
+    html = render_index(entries)
+    for href in ("lantern/lantern.html", "lantern/lantern-a4.pdf", "lantern/lantern-letter.pdf",
+                 "../pnp/lantern/lantern-a4.pdf", "odd/odd.html"):
+        assert f'href="{href}"' in html
+    assert "&lt;Odd&gt; &amp; Co" in html and "2–4 players · 15 minutes" in html
