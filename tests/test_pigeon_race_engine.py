@@ -1,0 +1,273 @@
+"""Pigeon Race engine: one test (or a few) per rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulepress.games.pigeon_race.cards import DECK, Card, CardError
+from rulepress.games.pigeon_race.rules import (
+    END_DECK_EMPTY,
+    END_THREE_HOME,
+    HOME,
+    R_FINISHED,
+    R_GAME_OVER,
+    R_NOT_IN_HAND,
+    R_ONE_PIGEON,
+    R_PICK_OWN,
+    R_TWO_DIFFERENT,
+    SCORE_TABLE,
+    Allotment,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    SetupError,
+    State,
+    apply_move,
+    check_allotment,
+    deal_pigeons,
+    first_player,
+    half,
+    legal_moves,
+    new_game,
+    play,
+    random_game,
+    score,
+)
+
+C = Card.parse
+
+
+def state(
+    positions: dict[int, int] | None = None,
+    *,
+    finished: tuple[int, ...] = (),
+    hand: tuple[str, ...] = ("6H", "7S", "3C", "KD", "AH"),
+    trump: str = "2C",
+    deck: int = 10,
+    players: int = 3,
+    orders: tuple[tuple[int, ...], ...] = (),
+) -> State:
+    """A state with player 0 to move holding ``hand``; other cards placed anywhere."""
+    pos = [0] * 6
+    for p, v in (positions or {}).items():
+        pos[p - 1] = v
+    for p in finished:
+        pos[p - 1] = HOME
+    mine = tuple(C(t) for t in hand)
+    rest = [c for c in DECK if c not in mine and c != C(trump)]
+    hands = [mine] + [tuple(rest[i * 5 : i * 5 + 5]) for i in range(players - 1)]
+    rest = rest[(players - 1) * 5 :]
+    return State(
+        positions=tuple(pos),
+        finished=finished,
+        hands=tuple(hands),
+        deck=tuple(rest[:deck]),
+        discard=tuple(rest[deck:]),
+        trump_card=C(trump),
+        to_move=0,
+        orders=orders or ((),) * players,
+    )
+
+
+def test_cards_values_colours_and_notation() -> None:
+    assert len(DECK) == 52 and len(set(DECK)) == 52
+    assert [C(t).rank for t in ("2H", "10S", "TS", "JD", "QC", "KH", "AS")] == [
+        2, 10, 10, 11, 12, 13, 14,
+    ]
+    assert C("6H").red and C("6D").red and not C("6S").red and not C("6C").red
+    assert str(C("10h")) == "10H" and C("ah").name == "ace of hearts"
+    with pytest.raises(CardError):
+        C("1H")
+    with pytest.raises(CardError):
+        C("6X")
+
+
+@pytest.mark.parametrize("text", ["6H>6", "3C>2,5", "10D>3,4", "AS>1"])
+def test_moves_round_trip(text: str) -> None:
+    assert str(Move.parse(text)) == text
+
+
+@pytest.mark.parametrize("text", ["6H", "6H>7", "6H>0", "6H>1,2,3", "ZZ>1", "6H->1", ""])
+def test_bad_notation_is_a_notation_error(text: str) -> None:
+    with pytest.raises(NotationError):
+        Move.parse(text)
+
+
+def test_red_forward_and_neighbours_half_rounded_up() -> None:
+    s = apply_move(state({4: 7, 5: 2, 6: 5}), Move.parse("6H>6"))
+    assert s.positions[3:] == (10, 5, 11)
+
+
+def test_black_backward_with_rounded_up_push() -> None:
+    s = apply_move(state({2: 10, 3: 12, 4: 9}), Move.parse("7S>3"))
+    assert s.positions[1:4] == (6, 5, 5)
+
+
+@pytest.mark.parametrize(("value", "push"), [(2, 1), (3, 2), (7, 4), (11, 6), (13, 7), (14, 7)])
+def test_half(value: int, push: int) -> None:
+    assert half(value) == push
+
+
+@pytest.mark.parametrize(("pigeon", "pushed"), [(1, (2, 3)), (6, (4, 5)), (3, (2, 4))])
+def test_wall_rule(pigeon: int, pushed: tuple[int, int]) -> None:
+    s = apply_move(state({p: 10 for p in range(1, 7)}), Move(C("6H"), (pigeon,)))
+    moved = {p for p in range(1, 7) if s.positions[p - 1] != 10}
+    assert moved == {pigeon, *pushed}
+
+
+def test_start_line_stops_backward_moves() -> None:
+    s = apply_move(state({1: 0, 2: 3, 3: 5}), Move.parse("7S>2"))
+    assert s.positions[:3] == (0, 0, 1)
+
+
+def test_crossing_the_finish_line() -> None:
+    s = apply_move(state({1: 25, 2: 27, 3: 30}), Move.parse("6H>1"))
+    assert s.positions[0] == HOME  # square 30 is the last: 25 + 6 = 31 is past it
+    assert s.finished == (1, 3)  # the moved pigeon first, then its neighbours, lower first
+    assert s.positions[1] == 30  # landing on 30 is not finishing
+
+
+def test_finished_pigeon_cannot_be_named_or_pushed() -> None:
+    s0 = state({2: 5, 3: 5}, finished=(1,))
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_move(s0, Move.parse("6H>1"))
+    assert exc.value.reason == R_FINISHED
+    s = apply_move(s0, Move.parse("6H>2"))
+    assert s.positions[:3] == (HOME, 11, 8)
+
+
+def test_trump_moves_two_pigeons_each_pushing_its_own_neighbours() -> None:
+    s = apply_move(state({3: 8, 4: 6, 2: 5, 5: 2}, hand=("10C", "2H", "3H", "4H", "5H")),
+                   Move.parse("10C>3,4"))
+    # clubs are trump (the 2C is turned up) and black: everything goes back, to the line.
+    assert s.positions[1:5] == (0, 0, 0, 0)
+    s = apply_move(
+        state({3: 8, 4: 6, 2: 5, 5: 2}, hand=("10D", "2H", "3H", "4H", "5H"), trump="2D"),
+        Move.parse("10D>3,4"),
+    )
+    assert s.positions[1:5] == (10, 23, 21, 7)
+
+
+def test_trump_may_move_one_pigeon_and_only_trumps_move_two() -> None:
+    s = state()
+    apply_move(s, Move.parse("3C>2"))
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_move(s, Move.parse("6H>2,3"))
+    assert exc.value.reason == R_ONE_PIGEON
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_move(s, Move.parse("3C>2,2"))
+    assert exc.value.reason == R_TWO_DIFFERENT
+
+
+def test_card_must_be_in_hand() -> None:
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_move(state(), Move.parse("9H>1"))
+    assert exc.value.reason == R_NOT_IN_HAND
+
+
+def test_turn_discards_draws_and_passes_clockwise() -> None:
+    s0 = state()
+    s = apply_move(s0, Move.parse("6H>6"))
+    assert s.to_move == 1
+    assert C("6H") not in s.hands[0] and s.hands[0][-1] == s0.deck[0]
+    assert s.discard[-1] == C("6H") and len(s.deck) == len(s0.deck) - 1
+
+
+def test_third_pigeon_home_ends_after_the_whole_play() -> None:
+    s0 = state({5: 28, 6: 26}, finished=(4,), hand=("QD", "6H", "7S", "3C", "AH"))
+    s = apply_move(s0, Move.parse("QD>6"))
+    assert s.finished == (4, 6, 5) and s.end == END_THREE_HOME
+    assert legal_moves(s) == []
+    with pytest.raises(IllegalMoveError) as exc:
+        apply_move(s, Move.parse("6H>1"))
+    assert exc.value.reason == R_GAME_OVER
+
+
+def test_more_than_three_may_finish_in_one_play() -> None:
+    s = apply_move(state({1: 20, 2: 29, 3: 29}, finished=(6,)), Move.parse("AH>1"))
+    assert s.finished == (6, 1, 2, 3) and s.over
+
+
+def test_deck_running_out_ends_the_race() -> None:
+    s = apply_move(state(deck=1), Move.parse("6H>6"))
+    assert s.deck == () and s.end == END_DECK_EMPTY
+
+
+def test_ranking_lower_number_first_on_a_shared_square() -> None:
+    s = state({3: 17, 4: 17, 5: 9}, finished=(2, 6, 1))
+    assert s.ranking() == (2, 6, 1, 3, 4, 5)
+
+
+def test_scoring_table() -> None:
+    assert SCORE_TABLE == (
+        (6, 4, 3, 2, 1, 0),
+        (4, 6, 4, 3, 2, 1),
+        (3, 4, 6, 4, 3, 2),
+        (2, 3, 4, 6, 4, 3),
+        (1, 2, 3, 4, 6, 4),
+        (0, 1, 2, 3, 4, 6),
+    )
+    assert score(1, 1) == 6 and score(6, 1) == 0
+
+
+def test_seed_score_example() -> None:
+    s = state({6: 24, 3: 19, 4: 11}, finished=(1, 5, 2), orders=((6, 5, 2), (1, 2, 4), (5, 3, 6)))
+    assert s.points()[0] == (2, 6, 6)
+    assert s.scores() == (14, 12, 10) and s.winners() == (0,)
+
+
+def test_tie_break_best_placed_pigeon_then_shared() -> None:
+    s = state({3: 20, 4: 15, 5: 9}, finished=(2, 6, 1),
+              orders=((1, 5, 6), (1, 2, 3), (6, 1, 4)))
+    assert s.scores() == (8, 11, 11) and s.winners() == (1,)
+    same = state({3: 20, 4: 15, 5: 9}, finished=(2, 6, 1),
+                 orders=((1, 2, 3), (1, 2, 3), (6, 1, 4)))
+    assert same.winners() == (0, 1)
+
+
+def test_allotment_table_and_picks() -> None:
+    for n, per in ((2, 3), (3, 2), (4, 1), (5, 1), (6, 1)):
+        dealt = deal_pigeons(n, random.Random(n))
+        assert all(len(d) == per for d in dealt)
+        flat = [p for d in dealt for p in d]
+        assert len(set(flat)) == len(flat)
+    ok = Allotment(((2, 6), (1, 4), (3, 5)), (5, 2, 6), ((6, 5, 2), (1, 2, 4), (5, 3, 6)))
+    check_allotment(ok)
+    with pytest.raises(SetupError) as exc:
+        check_allotment(Allotment(((1, 3, 5), (2, 4, 6)), (3, 1), ((1, 3, 5), (1, 2, 4, 6))))
+    assert exc.value.reason == R_PICK_OWN
+
+
+def test_first_player_ties_draw_again() -> None:
+    draws = [[C("QH"), C("4C")], [C("9S")], [C("QD"), C("10H")]]
+    assert first_player(draws) == (2, 2)
+    with pytest.raises(SetupError):
+        first_player([[C("QH"), C("4C")], [C("9S"), C("2C")]])
+
+
+def test_new_game_setup() -> None:
+    for n in range(2, 7):
+        setup = new_game(n, random.Random(7))
+        s = setup.state
+        assert all(len(h) == 5 for h in s.hands)
+        assert len(s.deck) == 52 - 1 - 5 * n and s.discard == ()
+        assert s.positions == (0,) * 6
+        assert all(len(o) == {2: 4, 3: 3}.get(n, 2) for o in s.orders)
+        winner, _ = first_player(setup.draws)
+        assert winner == s.to_move
+
+
+def test_random_game_is_deterministic() -> None:
+    a, b = random_game(123), random_game(123)
+    assert a.moves == b.moves and a.final == b.final
+
+
+def test_legal_moves_are_all_legal_and_complete() -> None:
+    s = state({1: 3}, finished=(6,), hand=("3C", "6H", "7S", "KD", "AH"))
+    moves = legal_moves(s)
+    # 3C is trump: 5 singles + 20 ordered pairs; the other four cards: 5 singles each.
+    assert len(moves) == 25 + 4 * 5 and len(set(moves)) == len(moves)
+    for m in moves:
+        play(s, m)
