@@ -1,0 +1,159 @@
+"""The PDF rulebooks, read back: paper, contents page numbers, bookmarks, fonts, tags, bytes."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+from test_render_support import lantern, rendered_examples, roots
+
+from rulepress.document.model import Document
+from rulepress.render import render_html, render_pdf
+
+EPOCH = "1767225600"
+
+
+@pytest.fixture(scope="module")
+def doc() -> Document:
+    return lantern()
+
+
+@pytest.fixture(scope="module")
+def html(doc: Document) -> str:
+    return render_html(doc, rendered_examples(doc))
+
+
+@pytest.fixture(scope="module")
+def pdfs(doc: Document, html: str) -> dict[str, bytes]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    try:
+        return {paper: render_pdf(html, paper, base_url=doc.path.parent, allowed_roots=roots(doc))
+                for paper in ("a4", "letter")}
+    finally:
+        mp.undo()
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0))])
+def test_every_page_has_the_paper_size(pdfs: dict[str, bytes], paper: str,
+                                       size: tuple[float, float]) -> None:
+    reader = PdfReader(io.BytesIO(pdfs[paper]))
+    assert len(reader.pages) >= 4
+    for page in reader.pages:
+        box = page.mediabox
+        assert (round(float(box.width), 2), round(float(box.height), 2)) == size
+
+
+def _body_lines(pdf: pdfplumber.PDF) -> list[list[str]]:
+    """Text lines of each page, without the running header and footer."""
+    pages = []
+    for page in pdf.pages:
+        lines = page.extract_text_lines()
+        pages.append([ln["text"] for ln in lines if 45 < ln["top"] < page.height - 45])
+    return pages
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_contents_page_numbers_point_at_the_headings(pdfs: dict[str, bytes], doc: Document,
+                                                     paper: str) -> None:
+    with pdfplumber.open(io.BytesIO(pdfs[paper])) as pdf:
+        pages = _body_lines(pdf)
+    toc_page = next(i for i, lines in enumerate(pages) if "Contents" in lines)
+    entries = {}
+    for line in pages[toc_page]:
+        m = re.fullmatch(r"(.+?)\s*[.\s]*\s(\d+)", line)
+        if m:
+            entries[m.group(1).rstrip(". ")] = int(m.group(2))
+    wanted = [h.text for h in doc.headings if h.level in (2, 3)] + ["Credits and licence"]
+    assert set(wanted) <= set(entries), entries
+    for text in wanted:
+        found = next(n + 1 for n, lines in enumerate(pages)
+                     if n > toc_page and text in lines)
+        assert entries[text] == found, (text, entries[text], found)
+
+
+def test_every_heading_text_is_in_the_pdf(pdfs: dict[str, bytes], doc: Document) -> None:
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdfs["a4"])).pages)
+    for heading in doc.headings:
+        assert heading.text in text
+    for example in doc.examples:
+        assert example.title in text
+
+
+def _titles(outline: list) -> list[str]:  # type: ignore[type-arg]
+    out: list[str] = []
+    for item in outline:
+        out.extend(_titles(item) if isinstance(item, list) else [item.title])
+    return out
+
+
+def test_bookmarks_follow_the_headings(pdfs: dict[str, bytes], doc: Document) -> None:
+    reader = PdfReader(io.BytesIO(pdfs["a4"]))
+    titles = _titles(reader.outline)
+    assert titles[:2] == ["Lantern Walk", "Contents"]
+    assert [h.text for h in doc.headings if h.level in (2, 3)] == titles[2:-1]
+    assert titles[-1] == "Credits and licence"
+    top = [item.title for item in reader.outline if not isinstance(item, list)]
+    assert "Setup" in top and "Variant: a longer walk" not in top  # h3 nested under h2
+
+
+def test_internal_links_and_destinations(pdfs: dict[str, bytes], doc: Document) -> None:
+    reader = PdfReader(io.BytesIO(pdfs["a4"]))
+    dests = set(reader.named_destinations)
+    assert {h.anchor for h in doc.headings} <= dests
+    assert {f"example-{e.id}" for e in doc.examples} <= dests
+    toc_links = [a.get_object() for a in reader.pages[1].get("/Annots", [])]
+    targets = {str(a["/Dest"]) for a in toc_links if a.get("/Subtype") == "/Link" and "/Dest" in a}
+    assert {h.anchor for h in doc.headings if h.level in (2, 3)} | {"rp-credits"} == targets
+    assert targets <= dests
+
+
+def test_fonts_are_the_bundled_carlito_embedded(pdfs: dict[str, bytes]) -> None:
+    reader = PdfReader(io.BytesIO(pdfs["a4"]))
+    names = set()
+    for page in reader.pages:
+        fonts = page["/Resources"].get_object().get("/Font", {})
+        for ref in fonts.values():
+            font = ref.get_object()
+            names.add(str(font["/BaseFont"]))
+            descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font \
+                else font
+            descriptor = descendant["/FontDescriptor"].get_object()
+            assert "/FontFile2" in descriptor or "/FontFile3" in descriptor, font["/BaseFont"]
+    assert names and all("Carlito" in n for n in names), names
+    assert any("Bold" in n for n in names)
+
+
+def test_tagged_for_accessibility(pdfs: dict[str, bytes]) -> None:
+    root = PdfReader(io.BytesIO(pdfs["a4"])).trailer["/Root"]
+    assert bool(root["/MarkInfo"]["/Marked"])
+    assert "/StructTreeRoot" in root
+    assert root["/Lang"] == "en"
+
+
+def test_examples_are_never_split(pdfs: dict[str, bytes], doc: Document) -> None:
+    with pdfplumber.open(io.BytesIO(pdfs["a4"])) as pdf:
+        pages = _body_lines(pdf)
+    for example in doc.examples:
+        start = next(n for n, lines in enumerate(pages) if any(example.title in ln for ln in lines))
+        # the box ends with its claims line, on the page where its title is
+        after = pages[start][[i for i, ln in enumerate(pages[start]) if example.title in ln][0]:]
+        assert any(ln.startswith("Claims") for ln in after), example.id
+
+
+def test_two_renders_are_byte_identical(pdfs: dict[str, bytes], doc: Document, html: str,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    again = render_pdf(html, "a4", base_url=doc.path.parent, allowed_roots=roots(doc))
+    assert again == pdfs["a4"]
+    info = PdfReader(io.BytesIO(again)).metadata
+    assert info is not None and info.creation_date is not None
+    assert info.creation_date.isoformat().startswith("2026-01-01T00:00:00")
+
+
+def test_unknown_paper(doc: Document, html: str) -> None:
+    with pytest.raises(ValueError, match="paper"):
+        render_pdf(html, "a3", base_url=doc.path.parent, allowed_roots=roots(doc))
