@@ -343,3 +343,34 @@ def test_zero_bleed_butts_faces_and_still_marks_every_edge() -> None:
     page = pdf.pages[4]
     xs, ys = cuts(page)
     assert len(faces(page)) == 9 and len(xs) == 4 and len(ys) == 4  # shared cut lines
+
+
+def test_a_long_component_list_flows_over_the_cover_and_keeps_sheets_paired() -> None:
+    extras = [G.component(f"bit{k}", 50 + k, count=k + 1, note=f"spare part {k}")
+              for k in range(60)]
+    doc = G.document(*extras, G.standard().meta.components[0])
+    kit = build_kit(doc, G.DRAWERS, "letter")
+    pdf = pdfplumber.open(io.BytesIO(kit.pdf))
+    text = "".join(page.extract_text() for page in pdf.pages[:4])
+    assert "spare part 0" in text and "spare part 59" in text and "Cutting" in text
+    check = next(n for n, page in enumerate(pdf.pages) if "Printer check" in page.extract_text())
+    assert check % 2 == 0  # on a front (odd page, 1-based)
+    for page in pdf.pages[:check]:
+        for ch in page.chars:
+            assert ch["top"] >= MARGIN - 1e-3 and ch["bottom"] <= page.height - MARGIN + 1e-3
+    fronts = [n for n, page in enumerate(pdf.pages) if any(not f.back for f in faces(page))]
+    assert fronts and all(n % 2 == 0 for n in fronts)
+
+
+def test_printer_check_has_true_rulers_and_a_back_target_behind_the_front_one(pdf: Any) -> None:
+    check, back = pdf.pages[2], pdf.pages[3]
+    lengths = [ln["x1"] - ln["x0"] for ln in check.lines if ln["top"] == ln["bottom"]]
+    assert any(abs(n - mm(100)) < 1e-3 for n in lengths)
+    assert any(abs(n - mm(101.6)) < 1e-3 for n in lengths)
+
+    def centres(page: Any) -> set[tuple[float, float]]:
+        return {(round((c["x0"] + c["x1"]) / 2, 2), round((c["top"] + c["bottom"]) / 2, 2))
+                for c in page.curves}
+
+    front_targets = {(round(check.width - x, 2), y) for x, y in centres(check)}
+    assert front_targets and front_targets <= centres(back)

@@ -281,10 +281,16 @@ def _render(doc: Document, jobs: list[_Job], p: Paper, duplex: str, bleed: float
     planned = {j.component.id: j.plan for j in jobs}
     entries = [pages.Entry(comp, planned.get(comp.id)) for comp in doc.meta.components]
     title = doc.meta.title
-    pages.cover(r.c, doc, p, entries, duplex)
-    marks.footer(r.c, p, f"{title} \u00b7 print-and-play kit \u00b7 cover", p.label)
-    r.page()
-    r.blank("(back of the cover: intentionally blank)", f"{title} \u00b7 back of the cover")
+    cover_footer = f"{title} \u00b7 print-and-play kit \u00b7 cover"
+
+    def turn() -> None:
+        marks.footer(r.c, p, cover_footer, p.label)
+        r.page()
+
+    pages.cover(r.c, doc, p, entries, duplex, turn)
+    turn()
+    if r.pages % 2:  # keep every later sheet's front on an odd page
+        r.blank("(back of the cover: intentionally blank)", f"{title} \u00b7 back of the cover")
     pages.calibration(r.c, doc, p)
     marks.footer(r.c, p, f"{title} \u00b7 printer check", p.label)
     r.page()

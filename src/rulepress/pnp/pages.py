@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import black
@@ -26,17 +26,27 @@ class Entry:
 
 
 class _Text:
-    """A top-down text cursor with wrapping."""
+    """A top-down text cursor with wrapping; ``turn`` ends a full page and starts the next."""
 
-    def __init__(self, c: Canvas, p: Paper) -> None:
-        self.c, self.p = c, p
-        self.y = p.height - MARGIN - mm(14)
+    def __init__(self, c: Canvas, p: Paper, turn: Callable[[], None] | None = None) -> None:
+        self.c, self.p, self.turn = c, p, turn
+        self.top = p.height - MARGIN - mm(14)
+        self.y = self.top
         self.width = p.width - 2 * LEFT
 
-    def line(self, text: str, size: float = 10, font: str = FONT, gap: float = 1.3) -> None:
-        for part in simpleSplit(text, font, size, self.width) or [""]:
+    def need(self, points: float) -> None:
+        if self.turn is not None and self.y - points < MARGIN + FOOTER + mm(4):
+            self.turn()
+            self.y = self.top
+
+    def line(
+        self, text: str, size: float = 10, font: str = FONT, gap: float = 1.3, indent: float = 0
+    ) -> None:
+        for part in simpleSplit(text, font, size, self.width - indent) or [""]:
+            self.need(size * gap)
+            self.c.setFillColor(INK if indent else black)
             self.c.setFont(font, size)
-            self.c.drawString(LEFT, self.y, part)
+            self.c.drawString(LEFT + indent, self.y, part)
             self.y -= size * gap
 
     def space(self, points: float) -> None:
@@ -47,9 +57,17 @@ def _size(c: Component) -> str:
     return "" if c.size is None else f"{c.size.width:g} x {c.size.height:g} mm"
 
 
-def cover(c: Canvas, doc: Document, p: Paper, entries: Sequence[Entry], duplex: str) -> None:
+def cover(
+    c: Canvas,
+    doc: Document,
+    p: Paper,
+    entries: Sequence[Entry],
+    duplex: str,
+    turn: Callable[[], None],
+) -> None:
+    """The kit's first page (and more when the list is long: ``turn`` starts a page)."""
     meta = doc.meta
-    t = _Text(c, p)
+    t = _Text(c, p, turn)
     c.setFillColor(black)
     t.line(meta.title, 24, BOLD, 1.2)
     t.line(f"Print-and-play kit, {p.label} paper", 13, FONT, 1.6)
@@ -68,6 +86,8 @@ def cover(c: Canvas, doc: Document, p: Paper, entries: Sequence[Entry], duplex: 
     tiled = []
     for e in entries:
         comp = e.component
+        t.need(24)
+        c.setFillColor(black)
         c.setFont(FONT, 9)
         name = simpleSplit(comp.name, FONT, 9, col[1] - col[0] - mm(2))[0]
         c.drawString(col[0], t.y, name)
@@ -82,11 +102,10 @@ def cover(c: Canvas, doc: Document, p: Paper, entries: Sequence[Entry], duplex: 
                 sheets += f" ({e.plan.tiles[0]} x {e.plan.tiles[1]} tiles)"
                 tiled.append(e)
             c.drawString(col[4], t.y, sheets)
-        t.space(11.5)
+        t.space(10)
         if e.plan is None and comp.note:
-            c.setFillColor(INK)
-            t.line(f"    {comp.note}", 8, FONT, 1.2)
-            c.setFillColor(black)
+            t.line(comp.note, 7.5, FONT, 1.25, indent=mm(4))
+        t.space(2)
     t.space(mm(4))
     t.line("Printing", 13, BOLD, 1.5)
     edge = "long" if duplex == "long" else "short"
@@ -113,9 +132,10 @@ def cover(c: Canvas, doc: Document, p: Paper, entries: Sequence[Entry], duplex: 
         t.line(f"\u2022 {step}", 9.5)
     for e in tiled:
         t.space(mm(3))
-        t.line(f"Assembly of {e.component.name}", 10, BOLD, 1.4)
         cols, rows = e.plan.tiles if e.plan else (1, 1)
         cell = mm(9)
+        t.need(rows * cell + 20)
+        t.line(f"Assembly of {e.component.name}", 10, BOLD, 1.4)
         t.space(rows * cell)
         tile_map(c, LEFT, t.y + 8, cols, rows, cell, "")
         t.space(mm(3))
