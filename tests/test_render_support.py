@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulepress.diagnostics import SourceLoc
-from rulepress.document.model import Component, Document, Example, Heading, Licence, Meta, Provenance
+from rulepress.document.model import (
+    Component,
+    Document,
+    Example,
+    Heading,
+    Licence,
+    Meta,
+    Provenance,
+)
 from rulepress.document.reader import read_document
 from rulepress.games.base import Figure
 from rulepress.render import templates_dir
@@ -50,9 +58,9 @@ def roots(doc: Document) -> list[Path]:
     return [doc.path.parent.resolve(), templates_dir()]
 
 
-def make_doc(body: str, folder: Path, *, title: str = "Test Game", examples: tuple[Example, ...] = (),
-             headings: tuple[Heading, ...] = (), body_line: int = 10,
-             components: tuple[Component, ...] = ()) -> Document:
+def make_doc(body: str, folder: Path, *, title: str = "Test Game",
+             examples: tuple[Example, ...] = (), headings: tuple[Heading, ...] = (),
+             body_line: int = 10, components: tuple[Component, ...] = ()) -> Document:
     """A Document built directly (bypassing the reader, e.g. to feed raw HTML through)."""
     path = folder / "rules.md"
     meta = Meta(
