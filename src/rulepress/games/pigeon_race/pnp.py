@@ -152,7 +152,7 @@ def pigeon_disc(c: Canvas, cx: float, cy: float, r: float, pigeon: int) -> None:
 # --- the board ------------------------------------------------------------------------------
 
 # Board layout in square units: lane labels, start box, 30 squares, home box, lane labels.
-LABEL_U, BOX_U, HEAD_U = 0.7, 1.3, 0.55
+LABEL_U, BOX_U, HEAD_U = 0.7, 1.3, 0.7
 BOARD_COLS_U = 2 * LABEL_U + 2 * BOX_U + SQUARES
 BOARD_ROWS_U = 2 * HEAD_U + len(PIGEONS)
 
@@ -206,8 +206,8 @@ def board(c: Canvas, face: Face) -> None:
         c.setFont(bold, u * 0.3)
         for sq in range(1, SQUARES + 1):
             cx = track_x + (sq - 0.5) * u
-            c.drawCentredString(cx, top + HEAD_U * u * 0.3, str(sq))
-            c.drawCentredString(cx, lane_y(6) - HEAD_U * u * 0.75, str(sq))
+            c.drawCentredString(cx, top + u * 0.2, str(sq))
+            c.drawCentredString(cx, lane_y(6) - u * 0.5, str(sq))
         # Start line: solid green; finish line: a chequered band.
         c.setStrokeColor(colour(START_COLOUR))
         c.setLineWidth(u * 0.09)
@@ -215,12 +215,12 @@ def board(c: Canvas, face: Face) -> None:
         _chequer(c, track_x + SQUARES * u, lane_y(6), u * 0.2, 6 * u, u * 0.1)
         c.setFont(bold, u * 0.3)
         c.setFillColor(colour(START_COLOUR))
-        c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, top + HEAD_U * u * 0.3, "START")
-        c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, lane_y(6) - HEAD_U * u * 0.75, "START")
+        c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, top + u * 0.2, "START")
+        c.drawCentredString(x0 + (LABEL_U + BOX_U / 2) * u, lane_y(6) - u * 0.5, "START")
         c.setFillColor(colour(FINISH_COLOUR))
         hx = track_x + (SQUARES + BOX_U / 2) * u
-        c.drawCentredString(hx, top + HEAD_U * u * 0.3, "HOME")
-        c.drawCentredString(hx, lane_y(6) - HEAD_U * u * 0.75, "HOME")
+        c.drawCentredString(hx, top + u * 0.2, "HOME")
+        c.drawCentredString(hx, lane_y(6) - u * 0.5, "HOME")
 
 
 def _chequer(c: Canvas, x: float, y: float, w: float, h: float, cell: float) -> None:
@@ -271,7 +271,7 @@ def _standee_panel(c: Canvas, w: float, h: float, number: int) -> None:
     regular, bold = fonts()
     style = PIGEON_STYLES[number]
     r = min(w, h) * 0.36
-    cx, cy = w / 2, h * 0.58
+    cx, cy = w / 2, h * 0.62
     c.setFillColor(white)
     c.setStrokeColor(colour(INK))
     c.setLineWidth(0.8)
@@ -283,11 +283,11 @@ def _standee_panel(c: Canvas, w: float, h: float, number: int) -> None:
     c.drawCentredString(cx, cy - size * 0.36, str(number))
     c.setFillColor(white)
     c.setStrokeColor(colour(INK))
-    c.roundRect(w * 0.12, h * 0.07, w * 0.76, h * 0.17, h * 0.04, stroke=1, fill=1)
+    c.roundRect(w * 0.12, h * 0.14, w * 0.76, h * 0.16, h * 0.04, stroke=1, fill=1)
     c.setFillColor(colour(INK))
     label = style.name.upper()
     c.setFont(bold, h * 0.1)
-    c.drawCentredString(w / 2, h * 0.115, label)
+    c.drawCentredString(w / 2, h * 0.185, label)
 
 
 def _silhouette(c: Canvas, cx: float, cy: float, r: float, fill: Color) -> None:

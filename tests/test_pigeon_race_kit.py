@@ -1,0 +1,112 @@
+"""The Pigeon Race kit measured from the PDFs themselves: squares, pawns, cards, counts."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from rulepress.document.reader import read_document
+from rulepress.games.pigeon_race import ENGINE
+from rulepress.pnp.api import Face
+from rulepress.pnp.kit import build_kit
+
+SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
+DOC = read_document(SOURCE)
+COMPONENTS = {c.id: c for c in DOC.meta.components}
+PT = 72 / 25.4  # points per mm
+BLEED = 3 * PT
+
+
+def mm(points: float) -> float:
+    return points / PT
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def kit_pdf(request: pytest.FixtureRequest) -> tuple[str, bytes, dict[str, int]]:
+    kit = build_kit(DOC, ENGINE.drawers(), request.param)
+    return request.param, kit.pdf, dict(kit.drawn)
+
+
+def test_kit_draws_every_printed_component_in_full(
+    kit_pdf: tuple[str, bytes, dict[str, int]],
+) -> None:
+    _, _, drawn = kit_pdf
+    for comp in DOC.meta.components:
+        if comp.in_kit:
+            assert drawn[comp.id] == comp.count, comp.id
+    assert "deck" not in drawn  # a standard deck is used, not printed
+
+
+def test_board_squares_are_at_least_18mm(kit_pdf: tuple[str, bytes, dict[str, int]]) -> None:
+    _, pdf, _ = kit_pdf
+    squares = []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            text = page.extract_text() or ""
+            if "Race board" not in text:
+                continue
+            for r in page.rects:
+                w, h = mm(r["width"]), mm(r["height"])
+                if 15 < w < 30 and abs(w - h) < 0.2:
+                    squares.append(w)
+    # 6 lanes x 30 squares, some repeated where tiles overlap.
+    assert len(squares) >= 180
+    assert min(squares) >= 18.0
+    assert max(squares) - min(squares) < 0.05
+
+
+def draw_alone(name: str) -> tuple[bytes, float, float]:
+    comp = next(c for c in DOC.meta.components if c.front == name)
+    assert comp.size is not None
+    w, h = comp.size.points
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w + 40, h + 40))
+    c.translate(20, 20)
+    ENGINE.drawers()[name](c, Face(0, comp.count, w, h, BLEED))
+    c.showPage()
+    c.save()
+    return buf.getvalue(), w, h
+
+
+@pytest.mark.parametrize("name", ["board", "pigeon", "scoring_card", "order_slip", "player_aid"])
+def test_artwork_fills_the_bleed(name: str) -> None:
+    pdf, w, h = draw_alone(name)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        big = [r for r in page.rects if abs(r["width"] - (w + 2 * BLEED)) < 0.5]
+        assert big, "a background covering trim and bleed"
+        r = big[0]
+        assert abs(r["x0"] - (20 - BLEED)) < 0.5
+        assert abs(r["height"] - (h + 2 * BLEED)) < 0.5
+        # No text outside the safe area.
+        safe = Face(0, 1, w, h, BLEED).safe
+        for ch in page.chars:
+            assert ch["x0"] >= 20 + safe - 0.5 and ch["x1"] <= 20 + w - safe + 0.5
+            top = page.height - ch["bottom"]
+            assert top >= 20 + safe - 0.5 and page.height - ch["top"] <= 20 + h - safe + 0.5
+
+
+def test_component_sizes() -> None:
+    pigeon = COMPONENTS["pigeons"].size
+    assert pigeon is not None and pigeon.width <= 18  # fits a square of the board
+    for cid in ("scoring-card", "order-slips", "player-aid"):
+        size = COMPONENTS[cid].size
+        assert size is not None and sorted((size.width, size.height)) == [63.5, 88.9]
+
+
+def test_pawns_are_numbered_one_to_six() -> None:
+    comp = COMPONENTS["pigeons"]
+    assert comp.size is not None
+    w, h = comp.size.points
+    for i in range(6):
+        buf = io.BytesIO()
+        c = Canvas(buf, pagesize=(w, h))
+        ENGINE.drawers()["pigeon"](c, Face(i, 6, w, h, BLEED))
+        c.save()
+        with pdfplumber.open(io.BytesIO(buf.getvalue())) as doc:
+            text = doc.pages[0].extract_text() or ""
+        assert str(i + 1) in text
