@@ -163,9 +163,17 @@ def test_grid_invariants(w: float, h: float, count: int, bleed: float, paper: st
             for b in trims[i + 1:]:
                 assert min(a[2], b[2]) - max(a[0], b[0]) < 1e-6 or min(a[3], b[3]) - max(
                     a[1], b[1]) < 1e-6
+        halo = mm(0.3)  # half the white underlay's width
         for m in sheet.marks:
+            x0, x1 = sorted((m[0], m[2]))
+            y0, y1 = sorted((m[1], m[3]))
+            vertical = x0 == x1
             for t in trims:
-                x0, x1 = sorted((m[0], m[2]))
-                y0, y1 = sorted((m[1], m[3]))
                 assert not (x0 < t[2] - 1e-6 and x1 > t[0] + 1e-6 and y0 < t[3] - 1e-6
                             and y1 > t[1] + 1e-6)
+            # A mark may cross a face's artwork (its bleed) only on that face's own cut line.
+            for s in sheet.slots:
+                c = s.clip
+                if x0 - halo < c[2] and x1 + halo > c[0] and y0 - halo < c[3] and y1 + halo > c[1]:
+                    own = (s.trim[0], s.trim[2]) if vertical else (s.trim[1], s.trim[3])
+                    assert any(abs((x0 if vertical else y0) - e) < 1e-3 for e in own)
