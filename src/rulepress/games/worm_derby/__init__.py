@@ -1,8 +1,53 @@
-"""Worm Derby (piecepack): a race of worms round a pylon, on a grid model of the table."""
+"""Worm Derby (piecepack, Mark A. Biggar): a race of worms round a pylon, on a grid model.
+
+``ENGINE`` is what the compiler uses; the grid model is in :mod:`.grid`, the course in
+:mod:`.course`, the rules in :mod:`.rules`, the goal-directed player and seeded games in
+:mod:`.player`, examples in :mod:`.examples`, drawing in :mod:`.diagrams` and :mod:`.pnp`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rulepress.games.base import Drawer, Figure
 from rulepress.games.worm_derby.player import GoalPlayer, play_game, random_game
 from rulepress.games.worm_derby.rules import IllegalMove, Options, Phase, State
 
-__all__ = ["GoalPlayer", "IllegalMove", "Options", "Phase", "State", "play_game", "random_game"]
+TILES = 24  # 4 suits x 6 ranks: 21 obstacles, 2 start-line tiles and the pylon
+COINS = 24  # six disks per worm, four suits
+DICE = 4
+PAWNS = 4
+
+
+class WormDerbyEngine:
+    name = "worm_derby"
+
+    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
+        from rulepress.games.worm_derby.examples import evaluate
+
+        return evaluate(example)
+
+    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
+        from rulepress.games.worm_derby.diagrams import figures
+        from rulepress.games.worm_derby.examples import replay
+
+        if "setup" not in example:
+            return []
+        setup = example["setup"]
+        whole = isinstance(setup, Mapping) and "standard" in setup
+        return figures(replay(example), whole=whole)
+
+    def component_counts(self) -> Mapping[str, int]:
+        return {"tiles": TILES, "coins": COINS, "dice": DICE, "pawns": PAWNS}
+
+    def drawers(self) -> Mapping[str, Drawer]:
+        from rulepress.games.worm_derby.pnp import DRAWERS
+
+        return DRAWERS
+
+
+ENGINE = WormDerbyEngine()
+
+__all__ = ["ENGINE", "GoalPlayer", "IllegalMove", "Options", "Phase", "State", "WormDerbyEngine",
+           "play_game", "random_game"]
