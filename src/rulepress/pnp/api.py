@@ -12,6 +12,9 @@ class Face:
     The canvas origin is the bottom-left corner of the trim box; the trim box spans
     (0, 0)-(width, height). Artwork must fill the bleed, out to (-bleed, -bleed)-(width + bleed,
     height + bleed); text and symbols belong inside ``safe`` of the trim edge.
+
+    A back shared by every copy (``back_varies: false``) is drawn once, with index 0, into a
+    PDF form that the sheet engine places behind each front.
     """
 
     index: int  # 0-based: which copy of the component (card 0 to 51 of a deck)
