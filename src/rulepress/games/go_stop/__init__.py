@@ -33,7 +33,7 @@ class GoStopEngine:
             "reserve-cards": 6,
             "additional-point-cards": 6,
             "player-tokens": 3,
-            "reference-cards": 1,
+            "reference-cards": 3,
         }
 
     def drawers(self) -> Mapping[str, Drawer]:

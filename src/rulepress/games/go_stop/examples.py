@@ -8,7 +8,7 @@ tokens are; cards are written like ``08A``, ``08B+``, ``01Da``; numbers are plai
       players: 2             # default: the number of hands
       to_move: 1             # whose turn it is (default 1)
       deal: true             # this is the deal: check the immediate ends first
-      hands: {1: [08A, 05B], 2: [...]}     # required
+      hands: {1: [08A, 05B], 2: [...]}     # hands (default: empty)
       row: [08Da, 03C+]      # cards lying in the row; three of a number form a group
       columns: [{owner: 2, cards: [05B, 05C-, 05Da]}]   # 3-card columns carrying a token
       stock: [11A, 09C]      # the face-down stock, top card first
@@ -200,14 +200,15 @@ def build_state(setup: Any) -> State:
             f"unknown setup key '{unknown[0]}'; known: {', '.join(sorted(SETUP_KEYS))}",
             ("setup", unknown[0]),
         )
-    if "hands" not in setup or not isinstance(setup["hands"], Mapping):
-        raise ExampleDataError("setup needs hands: {1: [...], 2: [...]}", ("setup", "hands"))
-    n = setup.get("players", len(setup["hands"]))
+    hands_raw = setup.get("hands", {})
+    if not isinstance(hands_raw, Mapping):
+        raise ExampleDataError("hands: {1: [...], 2: [...]}", ("setup", "hands"))
+    n = setup.get("players", max(2, len(hands_raw)))
     if n not in (2, 3):
         raise ExampleDataError("Go-Stop is for 2 or 3 players", ("setup", "players"))
     cards = _Cards()
     hands = [0] * n
-    for p, v in _player_map(setup["hands"], n, ("setup", "hands"), "hands").items():
+    for p, v in _player_map(hands_raw, n, ("setup", "hands"), "hands").items():
         hands[p] = _mask(cards.read(v, ("setup", "hands", p + 1)))
     row = _mask(cards.read(setup.get("row"), ("setup", "row")))
     owners = [-1] * 12
