@@ -21,7 +21,7 @@ from rulepress.games.pigeon_race.style import (
     TRACK_ALT,
 )
 
-CELL = 30  # px per square
+CELL = 26  # px per square
 LABEL = 46  # lane-number column (and notes for pigeons left of the window)
 HEAD = 22  # square numbers above the track
 FOOT = 8
