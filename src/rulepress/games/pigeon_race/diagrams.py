@@ -166,9 +166,9 @@ def _pigeon(cx: float, cy: float, p: int, place: int | None) -> str:
         f'<text x="{cx}" y="{cy + 4.5}" font-size="13" font-weight="bold" text-anchor="middle" '
         f'fill="{style.ink}">{p}</text>'
     )
-    if place is not None:
+    if place is not None:  # finishing place, in the margin right of the home column
         out += (
-            f'<text x="{cx + r + 1}" y="{cy - r + 4}" font-size="8" fill="{FINISH_COLOUR}" '
+            f'<text x="{cx + CELL / 2 + 4}" y="{cy + 4}" font-size="10" fill="{FINISH_COLOUR}" '
             f'font-weight="bold">{_ordinal(place)}</text>'
         )
     return out
