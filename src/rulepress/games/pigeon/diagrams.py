@@ -17,6 +17,7 @@ FAN = 22  # horizontal step between cards of one play
 SHOWN = 4  # covered cards shown per pile; deeper ones are summarised
 LABEL_W = 70
 PAD = 10
+MAX_WIDTH = 640  # about the text width of an A4 or Letter page, in px
 INK = "#222222"
 MUTED = "#666666"
 
@@ -88,7 +89,8 @@ def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
     if isinstance(move, Play):
         cards = move.cards
         where = "new pile" if move.pile is None else f"onto {move.pile}"
-        label = f"Forceplay {where}" if move.force else f"{step.kind.capitalize()} {where}"
+        kind = step.kind.capitalize() if step.kind in ("set", "string") else "Play"
+        label = f"Forceplay {where}" if move.force else f"{kind} {where}"
         if step.kind == "opening":
             label = "opens a pile"
         elif step.kind == "new pile":
@@ -108,16 +110,16 @@ def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
             label += ": hand limit now 4"
         if step.after.winner is not None and step.before.winner is None:
             label += f"; {_who(step.after.winner)} wins"
-    x = x0
-    y = y0 + 16
+    x = x0 + 4
+    y = y0 + 20
     for i, c in enumerate(cards):
         parts.append(_card(x + i * FAN, y, c))
     width = (CARD_W + (len(cards) - 1) * FAN) if cards else 0
     ty = y + (CARD_H / 2 + 4 if cards else 10)
     tx = x + width + (8 if cards else 0)
     parts.append(_text(tx, ty, label, 12))
-    w = width + 8 + 6.4 * len(label)
-    h = 16 + (CARD_H if cards else 16)
+    w = width + 12 + 6.8 * len(label)
+    h = 20 + (CARD_H if cards else 16)
     if step.after is None:
         # An illegal move: crossed out, dashed frame (readable without colour), and why.
         box_h = (CARD_H if cards else 16) + 8
@@ -133,7 +135,7 @@ def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
             )
         note = f"Not allowed: {step.reason}"
         parts.append(_text(x - 4, y + box_h + 10, note, 11, "bold", fill=suits.RED))
-        w = max(w, 6.2 * len(note))
+        w = max(w, 7.0 * len(note))
         h += 22
     return "".join(parts), w, h
 
@@ -147,32 +149,75 @@ def _status(state: State) -> str:
     return line
 
 
-def figure(r: Replay) -> Figure:
-    rows: list[tuple[str, str, float, float]] = []  # band label, svg, width, height
-    before, bw, bh = _piles(r.start, 0, 0)
-    rows.append(("Before", before, bw, bh))
-    shown_steps: list[tuple[str, float, float]] = [_step(s, 0, 0) for s in r.steps]
-    if shown_steps:
-        # Moves flow left to right, wrapping after a few so the figure stays page-wide.
-        parts: list[str] = []
-        x = y = row_h = width = 0.0
-        for i, (svg, w, h) in enumerate(shown_steps):
-            if i and x + w > 520:
-                x, y = 0.0, y + row_h + 10
-                row_h = 0.0
-            parts.append(f'<g transform="translate({x:.1f},{y:.1f})">{svg}</g>')
-            width = max(width, x + w)
-            row_h = max(row_h, h)
-            x += w + 24
-        rows.append(("Played", "".join(parts), width, y + row_h))
-    after, aw, ah = _piles(r.final, 0, 0)
-    rows.append(("After", after, aw, ah))
-    status = _status(r.final)
+def _arrow(x: float, y: float, length: float = 26) -> str:
+    return (
+        f'<path d="M{x:.1f},{y:.1f} h{length - 8:.1f}" stroke="{MUTED}" stroke-width="2.5"/>'
+        f'<path d="M{x + length:.1f},{y:.1f} l-10,-6 v12 z" fill="{MUTED}"/>'
+    )
 
+
+def _played(steps: list[tuple[str, float, float]], wrap: float) -> tuple[str, float, float]:
+    """The moves left to right, wrapping so the figure stays page-wide."""
+    parts: list[str] = []
+    x = y = row_h = width = 0.0
+    for i, (svg, w, h) in enumerate(steps):
+        if i and x + w > wrap:
+            x, y = 0.0, y + row_h + 10
+            row_h = 0.0
+        parts.append(f'<g transform="translate({x:.1f},{y:.1f})">{svg}</g>')
+        width = max(width, x + w)
+        row_h = max(row_h, h)
+        x += w + 24
+    return "".join(parts), width, y + row_h
+
+
+def _document(body: list[str], width: float, height: float) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img">'
+        f'<rect width="100%" height="100%" fill="#fbfaf7"/>{"".join(body)}</svg>'
+    )
+
+
+def figure(r: Replay) -> Figure:
+    before = _piles(r.start, 0, 0)
+    after = _piles(r.final, 0, 0)
+    played = _played([_step(s, 0, 0) for s in r.steps], 520) if r.steps else None
+    status = _status(r.final)
+    moves = ", ".join(s.text for s in r.steps) or "no move"
+    caption = f"Piles before and after: {moves}"
+    arrow_w = 44.0
+    flat_w = before[1] + after[1] + 2 * PAD + (played[1] + 2 * arrow_w if played else arrow_w)
+    if flat_w <= MAX_WIDTH:
+        # Side by side, as the original's illustrations were: before ⇒ play ⇒ after.
+        body: list[str] = []
+        top = PAD + 18
+        x = float(PAD)
+        columns = [("Before", before)]
+        if played:
+            columns.append(("Played", played))
+        columns.append(("After", after))
+        height = max(c[1][2] for c in columns)
+        for i, (label, (svg, w, _)) in enumerate(columns):
+            if i:
+                body.append(_arrow(x + 8, top + 16 + CARD_H / 2))
+                x += arrow_w
+            body.append(_text(x, PAD + 10, label, 12, "bold", fill=MUTED))
+            body.append(f'<g transform="translate({x:.1f},{top:.1f})">{svg}</g>')
+            x += w
+        y = top + height + 8
+        body.append(_text(PAD, y + 8, status, 12))
+        width = max(x + PAD, 6.6 * len(status) + 2 * PAD)
+        return Figure(caption=caption, svg=_document(body, width, y + 18))
+
+    rows: list[tuple[str, str, float, float]] = [("Before", *before)]
+    if played:
+        rows.append(("Played", *played))
+    rows.append(("After", *after))
     width = LABEL_W + max(w for _, _, w, _ in rows) + 2 * PAD
-    width = max(width, 6.0 * len(status) + 2 * PAD)
-    body: list[str] = []
-    y = PAD
+    width = max(width, 6.6 * len(status) + 2 * PAD)
+    body = []
+    y = float(PAD)
     for i, (label, svg, _, h) in enumerate(rows):
         if i:
             body.append(
@@ -183,14 +228,7 @@ def figure(r: Replay) -> Figure:
         body.append(f'<g transform="translate({PAD + LABEL_W},{y:.1f})">{svg}</g>')
         y += h + 14
     body.append(_text(PAD, y + 8, status, 12))
-    height = y + 18
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img">'
-        f'<rect width="100%" height="100%" fill="#fbfaf7"/>{"".join(body)}</svg>'
-    )
-    moves = ", ".join(s.text for s in r.steps) or "no move"
-    return Figure(caption=f"Piles before and after: {moves}", svg=svg)
+    return Figure(caption=caption, svg=_document(body, width, y + 18))
 
 
 def figures(r: Replay) -> list[Figure]:
