@@ -2,12 +2,14 @@
 
 pnp_cards_per_s: a 100-card poker-size deck with fronts and a shared back, drawn on A4 and on
 Letter (200 cards) by a fresh Python process, imports and font loading included.
+pnp_cards_per_cpu_s: the same per second of the child's CPU time (steadier on a busy machine).
 pnp_kit_48_kb: the size of a 48-card A4 kit with one shared back.
 """
 
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -22,7 +24,7 @@ from rulepress.pnp.api import Face
 from rulepress.units import Size
 
 SUITS = "SHDC"
-RUNS = 3
+RUNS = 5  # best of: the machine may be busy
 
 
 def card_front(c: Canvas, face: Face) -> None:
@@ -82,14 +84,21 @@ def child(out: str) -> None:
 def main() -> None:
     from rulepress.pnp.kit import build_kit
 
-    best = float("inf")
+    best = best_cpu = float("inf")
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(RUNS):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run([sys.executable, __file__, "--child", tmp], check=True)
             best = min(best, time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            best_cpu = min(best_cpu, cpu)
     cards = 100 * 2
     print(json.dumps({"name": "pnp_cards_per_s", "value": round(cards / best, 1),
+                      "unit": "cards/s"}))
+    # The same on CPU time: steadier than wall time when the machine is busy.
+    print(json.dumps({"name": "pnp_cards_per_cpu_s", "value": round(cards / best_cpu, 1),
                       "unit": "cards/s"}))
     kit = build_kit(deck(48), DRAWERS, "a4")
     print(json.dumps({"name": "pnp_kit_48_kb", "value": round(len(kit.pdf) / 1024, 1),

@@ -175,9 +175,9 @@ class _Renderer:
         c = self.c
         c.saveState()
         x0, y0, x1, y1 = slot.clip
-        path = c.beginPath()
-        path.rect(x0, y0, x1 - x0, y1 - y0)
-        c.clipPath(path, stroke=0, fill=0)
+        # The clip as literal text: same operators as clipPath, without ReportLab's slow
+        # per-number formatting (the face's artwork is cut to its bleed here).
+        c.addLiteral(f"{x0:.3f} {y0:.3f} {x1 - x0:.3f} {y1 - y0:.3f} re W n")
         c.transform(*slot.transform)
         draw(*args)
         c.restoreState()
