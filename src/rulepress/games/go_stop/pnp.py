@@ -1,26 +1,690 @@
-"""Print-and-play faces for Go-Stop (placeholder while the art is drawn)."""
+"""Print-and-play faces for Go-Stop: the 48 player cards, their shared back, reserve cards,
+additional point cards, player tokens and the scoring reference card.
+
+Each drawer draws one face in its own coordinates (origin at the trim's bottom-left) and scales
+everything from the face size it is given, so hwatu-size and poker-size cards both work.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.games.base import Drawer
+from rulepress.games.go_stop.cards import CARD_SUBJECTS, DECK_TABLE, MONTH_NAMES, value_of
+from rulepress.games.go_stop.style import CLASS_STYLE, INK, MONTH_COLOURS, PAPER, PLAYER_STYLES
+from rulepress.pnp.api import Face
 
-if TYPE_CHECKING:
-    from reportlab.pdfgen.canvas import Canvas
-
-    from rulepress.pnp.api import Face
+_fonts: tuple[str, str] | None = None
 
 
-def _blank(canvas: Canvas, face: Face) -> None:
-    canvas.saveState()
-    canvas.rect(0, 0, face.width, face.height)
-    canvas.restoreState()
+def fonts() -> tuple[str, str]:
+    """(regular, bold): the project's Carlito, or Helvetica if it cannot be loaded."""
+    global _fonts
+    if _fonts is None:
+        try:
+            from rulepress.pnp.fonts import register_fonts
+
+            register_fonts()
+            _fonts = ("Carlito", "Carlito-Bold")
+        except Exception:  # noqa: BLE001 - any font trouble falls back to a built-in face
+            _fonts = ("Helvetica", "Helvetica-Bold")
+    return _fonts
+
+
+@contextmanager
+def saved(c: Canvas) -> Iterator[None]:
+    c.saveState()
+    try:
+        yield
+    finally:
+        c.restoreState()
+
+
+def col(hex_code: str) -> Color:
+    return HexColor(hex_code)
+
+
+def tint(hex_code: str, amount: float) -> Color:
+    """Mix with white: 0 is the colour, 1 is white."""
+    b = HexColor(hex_code)
+    return Color(
+        b.red + (1 - b.red) * amount,
+        b.green + (1 - b.green) * amount,
+        b.blue + (1 - b.blue) * amount,
+    )
+
+
+def shade(hex_code: str, amount: float) -> Color:
+    b = HexColor(hex_code)
+    return Color(b.red * (1 - amount), b.green * (1 - amount), b.blue * (1 - amount))
+
+
+def fill_bleed(c: Canvas, face: Face, fill: Color) -> None:
+    b = face.bleed
+    c.setFillColor(fill)
+    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
+
+
+def fit_text(c: Canvas, text: str, font: str, size: float, width: float) -> float:
+    """The font size at most ``size`` at which ``text`` fits in ``width``."""
+    w = c.stringWidth(text, font, size)
+    return size if w <= width else size * width / w
+
+
+# --- the twelve plants ------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]  # x, y, w, h
+
+
+def _leaf(c: Canvas, x: float, y: float, length: float, width: float, angle: float) -> None:
+    """A pointed leaf from (x, y) along ``angle`` degrees (fill colour already set)."""
+    with saved(c):
+        c.translate(x, y)
+        c.rotate(angle)
+        p = c.beginPath()
+        p.moveTo(0, 0)
+        p.curveTo(length * 0.3, width, length * 0.7, width, length, 0)
+        p.curveTo(length * 0.7, -width, length * 0.3, -width, 0, 0)
+        c.drawPath(p, stroke=0, fill=1)
+
+
+def _blossom(
+    c: Canvas,
+    x: float,
+    y: float,
+    r: float,
+    petal: Color,
+    heart: Color,
+    n: int = 5,
+    turn: float = 90,
+) -> None:
+    c.setFillColor(petal)
+    for i in range(n):
+        a = math.radians(turn + i * 360 / n)
+        c.circle(x + r * 0.55 * math.cos(a), y + r * 0.55 * math.sin(a), r * 0.5, stroke=0, fill=1)
+    c.setFillColor(heart)
+    c.circle(x, y, r * 0.28, stroke=0, fill=1)
+
+
+def _branch(c: Canvas, pts: list[tuple[float, float]], width: float, colour: Color) -> None:
+    c.setStrokeColor(colour)
+    c.setLineWidth(width)
+    c.setLineCap(1)
+    p = c.beginPath()
+    p.moveTo(*pts[0])
+    for q in pts[1:]:
+        p.lineTo(*q)
+    c.drawPath(p, stroke=1, fill=0)
+
+
+def _pine(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    _branch(c, [(x + w * 0.5, y), (x + w * 0.48, y + h * 0.55)], w * 0.07, col("#6b4a2b"))
+    c.setFillColor(col(main))
+    for i, (cy, half) in enumerate(((0.35, 0.42), (0.55, 0.34), (0.74, 0.24))):
+        p = c.beginPath()
+        p.moveTo(x + w * (0.5 - half), y + h * cy)
+        p.lineTo(x + w * (0.5 + half), y + h * cy)
+        p.lineTo(x + w * 0.5, y + h * (cy + 0.2 - 0.02 * i))
+        p.close()
+        c.drawPath(p, stroke=0, fill=1)
+
+
+def _plum(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    _branch(
+        c,
+        [(x, y + h * 0.2), (x + w * 0.4, y + h * 0.45), (x + w * 0.55, y + h * 0.8)],
+        w * 0.05,
+        col("#4a3426"),
+    )
+    _branch(c, [(x + w * 0.4, y + h * 0.45), (x + w, y + h * 0.55)], w * 0.035, col("#4a3426"))
+    for fx, fy in ((0.25, 0.33), (0.5, 0.62), (0.75, 0.52), (0.58, 0.85), (0.92, 0.6)):
+        _blossom(c, x + w * fx, y + h * fy, w * 0.11, col(acc), col(main))
+
+
+def _cherry(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    _branch(
+        c,
+        [(x + w, y + h * 0.9), (x + w * 0.55, y + h * 0.62), (x + w * 0.1, y + h * 0.7)],
+        w * 0.045,
+        col("#5b3a2e"),
+    )
+    for fx, fy, r in (
+        (0.3, 0.55, 0.13),
+        (0.55, 0.4, 0.15),
+        (0.78, 0.6, 0.12),
+        (0.2, 0.28, 0.11),
+        (0.7, 0.2, 0.12),
+    ):
+        _blossom(c, x + w * fx, y + h * fy, w * r, col(acc), col(main), turn=72)
+
+
+def _wisteria(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    _branch(c, [(x, y + h * 0.95), (x + w, y + h * 0.9)], w * 0.04, col("#5b4636"))
+    for fx, length in ((0.2, 0.75), (0.45, 0.9), (0.7, 0.7), (0.9, 0.55)):
+        n = 7
+        for i in range(n):
+            r = w * 0.075 * (1 - i / (n * 1.6))
+            c.setFillColor(col(main) if i % 2 else col(acc))
+            c.circle(
+                x + w * fx + (w * 0.03 if i % 2 else -w * 0.03),
+                y + h * 0.88 - i * h * length / n,
+                r,
+                stroke=0,
+                fill=1,
+            )
+
+
+def _iris(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    c.setFillColor(col("#3f7a3a"))
+    for fx, ang, ln in ((0.25, 80, 0.8), (0.45, 95, 0.9), (0.65, 85, 0.75), (0.8, 100, 0.6)):
+        _leaf(c, x + w * fx, y, h * ln, w * 0.06, ang)
+    for fx, fy in ((0.35, 0.75), (0.7, 0.6)):
+        cx, cy = x + w * fx, y + h * fy
+        c.setFillColor(col(main))
+        for a in (90, 210, 330):
+            _leaf(c, cx, cy, w * 0.2, w * 0.08, a)
+        c.setFillColor(col(acc))
+        for a in (30, 150, 270):
+            _leaf(c, cx, cy, w * 0.14, w * 0.05, a)
+
+
+def _peony(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    c.setFillColor(col("#3f7a3a"))
+    for ang in (200, 250, 300, 340):
+        _leaf(c, x + w * 0.5, y + h * 0.45, w * 0.42, w * 0.09, ang)
+    cx, cy = x + w * 0.5, y + h * 0.55
+    for r, colour in ((0.36, main), (0.27, acc), (0.18, main), (0.09, acc)):
+        c.setFillColor(col(colour))
+        n = 9
+        for i in range(n):
+            a = math.radians(i * 360 / n + r * 100)
+            c.circle(
+                cx + w * r * 0.55 * math.cos(a),
+                cy + w * r * 0.55 * math.sin(a),
+                w * r * 0.5,
+                stroke=0,
+                fill=1,
+            )
+
+
+def _clover(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    for i, (sx, ex, ey) in enumerate(((0.1, 0.9, 0.85), (0.3, 1.0, 0.55), (0.0, 0.6, 0.95))):
+        p = c.beginPath()
+        p.moveTo(x + w * sx, y)
+        p.curveTo(
+            x + w * sx, y + h * ey * 0.7, x + w * (ex - 0.2), y + h * ey, x + w * ex, y + h * ey
+        )
+        c.setStrokeColor(col("#6b5a3a"))
+        c.setLineWidth(w * 0.025)
+        c.drawPath(p, stroke=1, fill=0)
+        for k in range(1, 8):
+            t = k / 8
+            px = (1 - t) ** 3 * sx + 3 * (1 - t) ** 2 * t * sx + 3 * (1 - t) * t * t * (ex - 0.2)
+            px += t**3 * ex
+            py = 3 * (1 - t) ** 2 * t * ey * 0.7 + 3 * (1 - t) * t * t * ey + t**3 * ey
+            c.setFillColor(col(main) if (k + i) % 2 else col(acc))
+            c.circle(x + w * px + w * 0.04, y + h * py, w * 0.045, stroke=0, fill=1)
+            c.setFillColor(col("#5e8a3a"))
+            c.circle(x + w * px - w * 0.04, y + h * py - w * 0.02, w * 0.03, stroke=0, fill=1)
+
+
+def _pampas(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    c.setFillColor(col(acc))
+    c.circle(x + w * 0.62, y + h * 0.72, w * 0.26, stroke=0, fill=1)
+    p = c.beginPath()
+    p.moveTo(x - w * 0.1, y)
+    p.curveTo(x + w * 0.2, y + h * 0.55, x + w * 0.8, y + h * 0.5, x + w * 1.1, y + h * 0.3)
+    p.lineTo(x + w * 1.1, y)
+    p.close()
+    c.setFillColor(col(main))
+    c.drawPath(p, stroke=0, fill=1)
+    c.setStrokeColor(shade(main, 0.35))
+    c.setLineWidth(w * 0.018)
+    for i in range(9):
+        bx = x + w * (0.05 + i * 0.11)
+        c.line(bx, y + h * 0.25, bx + w * 0.05, y + h * (0.38 + 0.04 * (i % 3)))
+
+
+def _chrysanthemum(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    c.setFillColor(col("#3f7a3a"))
+    _leaf(c, x + w * 0.5, y, h * 0.45, w * 0.07, 100)
+    _leaf(c, x + w * 0.5, y + h * 0.15, w * 0.35, w * 0.1, 20)
+    _leaf(c, x + w * 0.5, y + h * 0.2, w * 0.35, w * 0.1, 160)
+    cx, cy = x + w * 0.5, y + h * 0.6
+    for r, colour, n in ((0.36, main, 16), (0.24, acc, 12)):
+        c.setFillColor(col(colour))
+        for i in range(n):
+            _leaf(c, cx, cy, w * r, w * 0.05, i * 360 / n)
+    c.setFillColor(shade(main, 0.3))
+    c.circle(cx, cy, w * 0.07, stroke=0, fill=1)
+
+
+def _maple_leaf(c: Canvas, cx: float, cy: float, r: float, angle: float) -> None:
+    with saved(c):
+        c.translate(cx, cy)
+        c.rotate(angle)
+        p = c.beginPath()
+        pts = []
+        for i in range(10):
+            a = math.radians(90 + i * 36)
+            rad = r if i % 2 == 0 else r * 0.45
+            pts.append((rad * math.cos(a), rad * math.sin(a)))
+        p.moveTo(*pts[0])
+        for q in pts[1:]:
+            p.lineTo(*q)
+        p.close()
+        c.drawPath(p, stroke=0, fill=1)
+
+
+def _maple(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    _branch(
+        c,
+        [(x, y + h * 0.85), (x + w * 0.5, y + h * 0.7), (x + w, y + h * 0.8)],
+        w * 0.03,
+        col("#5b3a2e"),
+    )
+    for i, (fx, fy, r) in enumerate(
+        (
+            (0.25, 0.55, 0.17),
+            (0.65, 0.45, 0.2),
+            (0.4, 0.22, 0.15),
+            (0.85, 0.7, 0.13),
+            (0.15, 0.82, 0.12),
+        )
+    ):
+        c.setFillColor(col(main) if i % 2 == 0 else col(acc))
+        _maple_leaf(c, x + w * fx, y + h * fy, w * r, i * 23)
+
+
+def _paulownia(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    c.setFillColor(col(main))
+    for cx, cy, r in ((0.3, 0.3, 0.28), (0.72, 0.35, 0.25)):
+        for dx in (-0.5, 0.0, 0.5):
+            c.circle(
+                x + w * (cx + dx * r * 0.8),
+                y + h * cy + w * r * (0.3 - abs(dx) * 0.4),
+                w * r * 0.55,
+                stroke=0,
+                fill=1,
+            )
+    _branch(c, [(x + w * 0.5, y + h * 0.45), (x + w * 0.5, y + h * 0.95)], w * 0.03, col("#5b4636"))
+    c.setFillColor(col(acc))
+    for i in range(6):
+        c.circle(
+            x + w * (0.5 + (0.06 if i % 2 else -0.06)),
+            y + h * (0.55 + i * 0.07),
+            w * 0.055,
+            stroke=0,
+            fill=1,
+        )
+
+
+def _willow(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
+    c.setStrokeColor(col(acc))
+    c.setLineWidth(w * 0.012)
+    for i in range(7):
+        rx = x + w * (0.05 + i * 0.15)
+        c.line(rx, y + h * 0.9, rx - w * 0.12, y + h * 0.05)
+    c.setStrokeColor(col(main))
+    c.setLineWidth(w * 0.025)
+    for i in range(5):
+        sx = x + w * (0.15 + i * 0.18)
+        p = c.beginPath()
+        p.moveTo(sx, y + h)
+        p.curveTo(
+            sx + w * 0.1,
+            y + h * 0.7,
+            sx - w * 0.05,
+            y + h * 0.4,
+            sx + w * 0.02,
+            y + h * (0.15 + 0.05 * (i % 2)),
+        )
+        c.drawPath(p, stroke=1, fill=0)
+        c.setFillColor(col(main))
+        for k in range(4):
+            _leaf(
+                c,
+                sx + w * 0.03,
+                y + h * (0.8 - k * 0.17),
+                w * 0.1,
+                w * 0.025,
+                -60 if k % 2 else -120,
+            )
+
+
+PLANTS: tuple[Callable[[Canvas, float, float, float, float, str, str], None], ...] = (
+    _pine,
+    _plum,
+    _cherry,
+    _wisteria,
+    _iris,
+    _peony,
+    _clover,
+    _pampas,
+    _chrysanthemum,
+    _maple,
+    _paulownia,
+    _willow,
+)
+
+
+# --- value emblems ----------------------------------------------------------------------------
+
+RIBBON_COLOURS = {"C+": "#c0392b", "C": "#2e5fa8", "C-": "#4f8a3a", "C--": "#8a8275"}
+
+
+def _emblem(c: Canvas, value: str, cx: float, cy: float, r: float) -> None:
+    """The value's symbol: sun for brights, bird for animals, ribbon, double leaf for D+."""
+    band = CLASS_STYLE[value[0]][0]
+    c.setStrokeColor(col(INK))
+    c.setLineWidth(r * 0.08)
+    if value == "A":
+        c.setFillColor(col(band))
+        for i in range(12):
+            a = math.radians(i * 30)
+            c.line(
+                cx + r * 0.62 * math.cos(a),
+                cy + r * 0.62 * math.sin(a),
+                cx + r * math.cos(a),
+                cy + r * math.sin(a),
+            )
+        c.circle(cx, cy, r * 0.55, stroke=1, fill=1)
+    elif value in ("B", "B+"):
+        c.setFillColor(white)
+        c.circle(cx, cy, r, stroke=1, fill=1)
+        c.setFillColor(col(band))
+        p = c.beginPath()  # a simple bird: body, head, tail, wing
+        p.moveTo(cx - r * 0.75, cy + r * 0.1)
+        p.curveTo(
+            cx - r * 0.3, cy - r * 0.55, cx + r * 0.4, cy - r * 0.45, cx + r * 0.55, cy + r * 0.15
+        )
+        p.lineTo(cx + r * 0.85, cy + r * 0.05)
+        p.lineTo(cx + r * 0.55, cy + r * 0.35)
+        p.curveTo(
+            cx + r * 0.2, cy + r * 0.55, cx - r * 0.3, cy + r * 0.1, cx - r * 0.75, cy + r * 0.1
+        )
+        c.drawPath(p, stroke=0, fill=1)
+        c.setFillColor(white)
+        c.circle(cx + r * 0.5, cy + r * 0.25, r * 0.06, stroke=0, fill=1)
+        if value == "B+":
+            c.setFillColor(col(CLASS_STYLE["A"][0]))
+            _star(c, cx - r * 0.35, cy + r * 0.5, r * 0.32)
+    elif value.startswith("C"):
+        c.setFillColor(col(RIBBON_COLOURS[value]))
+        wid = r * 0.7
+        p = c.beginPath()
+        p.moveTo(cx - wid / 2, cy + r)
+        p.lineTo(cx + wid / 2, cy + r)
+        p.lineTo(cx + wid / 2, cy - r)
+        p.lineTo(cx, cy - r * 0.7)
+        p.lineTo(cx - wid / 2, cy - r)
+        p.close()
+        c.drawPath(p, stroke=1, fill=1)
+        c.setFillColor(white)
+        c.setStrokeColor(white)
+        # Marks on the ribbon: + poetry lines, plain, - one bar, -- two bars.
+        if value == "C+":
+            for k in range(3):
+                c.rect(
+                    cx - wid * 0.08,
+                    cy + r * (0.55 - k * 0.35),
+                    wid * 0.16,
+                    r * 0.22,
+                    stroke=0,
+                    fill=1,
+                )
+        elif value == "C-":
+            c.rect(cx - wid * 0.35, cy - r * 0.05, wid * 0.7, r * 0.12, stroke=0, fill=1)
+        elif value == "C--":
+            for k in (-1, 1):
+                c.rect(
+                    cx - wid * 0.35,
+                    cy + k * r * 0.15 - r * 0.05,
+                    wid * 0.7,
+                    r * 0.1,
+                    stroke=0,
+                    fill=1,
+                )
+    elif value == "D+":
+        c.setFillColor(col(band))
+        c.circle(cx - r * 0.3, cy, r * 0.55, stroke=1, fill=1)
+        c.circle(cx + r * 0.3, cy, r * 0.55, stroke=1, fill=1)
+        regular, bold = fonts()
+        c.setFillColor(col(INK))
+        c.setFont(bold, r * 0.7)
+        c.drawCentredString(cx + r * 0.3, cy - r * 0.24, "2")
+
+
+def _star(c: Canvas, cx: float, cy: float, r: float) -> None:
+    p = c.beginPath()
+    for i in range(10):
+        a = math.radians(90 + i * 36)
+        rad = r if i % 2 == 0 else r * 0.42
+        (p.moveTo if i == 0 else p.lineTo)(cx + rad * math.cos(a), cy + rad * math.sin(a))
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+# --- faces ------------------------------------------------------------------------------------
+
+
+def player_card(c: Canvas, face: Face) -> None:
+    card = face.index % 48
+    month = card // 4 + 1
+    value = value_of(card)
+    mark = DECK_TABLE[card // 4][card % 4]
+    shown = "D" if mark in ("Da", "Db") else mark
+    band, band_ink, word = CLASS_STYLE[value[0]]
+    main, acc = MONTH_COLOURS[month - 1]
+    regular, bold = fonts()
+    w, h, b, s = face.width, face.height, face.bleed, face.safe
+    u = w / 93.5  # 1 at hwatu width
+    with saved(c):
+        fill_bleed(c, face, col(PAPER))
+        # Value band at the foot, into the bleed.
+        band_h = h * 0.17
+        c.setFillColor(col(band))
+        c.rect(-b, -b, w + 2 * b, band_h + b, stroke=0, fill=1)
+        c.setFillColor(col(band_ink))
+        size = fit_text(c, word.upper(), bold, 9.5 * u, w - 2 * s - 20 * u)
+        c.setFont(bold, size)
+        c.drawString(s, band_h * 0.52, word.upper())
+        c.setFont(bold, 12 * u)
+        c.drawRightString(w - s, band_h * 0.5, shown)
+        subject = CARD_SUBJECTS[month - 1][card % 4]
+        c.setFont(regular, fit_text(c, subject, regular, 6.5 * u, w - 2 * s - 18 * u))
+        c.drawString(s, band_h * 0.52 - 7.5 * u, subject)
+        # The plant in a framed panel.
+        px, py, pw, ph = s * 0.7, band_h + 4 * u, w - 1.4 * s, h * 0.53
+        c.setFillColor(tint(main, 0.86))
+        c.setStrokeColor(shade(main, 0.2))
+        c.setLineWidth(0.8 * u)
+        c.roundRect(px, py, pw, ph, 4 * u, stroke=1, fill=1)
+        with saved(c):
+            p = c.beginPath()
+            p.roundRect(px, py, pw, ph, 4 * u)
+            c.clipPath(p, stroke=0, fill=0)
+            PLANTS[month - 1](c, px + 2 * u, py + 2 * u, pw - 4 * u, ph - 4 * u, main, acc)
+        if value != "D":
+            r = min(pw, ph) * 0.2
+            _emblem(c, value, px + pw - r - 3 * u, py + r + 3 * u, r)
+        # The number, big, top left; the value mark top right on its band colour.
+        top = h - s
+        c.setFillColor(col(INK))
+        c.setFont(bold, 26 * u)
+        c.drawString(s, top - 19 * u, str(month))
+        mw = max(c.stringWidth(shown, bold, 13 * u) + 6 * u, 16 * u)
+        c.setFillColor(col(band))
+        c.setStrokeColor(col(INK))
+        c.setLineWidth(0.6 * u)
+        c.roundRect(w - s - mw, top - 17 * u, mw, 16 * u, 3 * u, stroke=1, fill=1)
+        c.setFillColor(col(band_ink))
+        c.setFont(bold, 13 * u)
+        c.drawCentredString(w - s - mw / 2, top - 12.5 * u, shown)
+        c.setFillColor(shade(main, 0.1))
+        c.setFont(regular, fit_text(c, MONTH_NAMES[month - 1], regular, 6.5 * u, w - 2 * s))
+        c.drawString(s, top - 27 * u, MONTH_NAMES[month - 1])
+
+
+def card_back(c: Canvas, face: Face) -> None:
+    w, h = face.width, face.height
+    u = w / 93.5
+    regular, bold = fonts()
+    with saved(c):
+        fill_bleed(c, face, col("#8e1f2a"))
+        c.setStrokeColor(col("#a8323d"))
+        c.setLineWidth(1.2 * u)
+        step = 9 * u
+        d = -h - face.bleed
+        while d < w + face.bleed:
+            c.line(d, -face.bleed, d + h + 2 * face.bleed, h + face.bleed)
+            c.line(d, h + face.bleed, d + h + 2 * face.bleed, -face.bleed)
+            d += step
+        c.setFillColor(col("#f3e6c8"))
+        c.setStrokeColor(col("#e3b21b"))
+        c.setLineWidth(1.5 * u)
+        c.circle(w / 2, h / 2, w * 0.32, stroke=1, fill=1)
+        c.setFillColor(col("#8e1f2a"))
+        c.setFont(bold, 14 * u)
+        c.drawCentredString(w / 2, h / 2 + 1 * u, "GO")
+        c.setFont(bold, 9 * u)
+        c.drawCentredString(w / 2, h / 2 - 10 * u, "STOP")
+
+
+def _marker(
+    c: Canvas, face: Face, big: str, title: str, lines: tuple[str, ...], colour: str
+) -> None:
+    w, h, s = face.width, face.height, face.safe
+    u = w / 93.5
+    regular, bold = fonts()
+    with saved(c):
+        fill_bleed(c, face, col(PAPER))
+        c.setFillColor(col(colour))
+        c.rect(-face.bleed, h * 0.72, w + 2 * face.bleed, h * 0.28 + face.bleed, stroke=0, fill=1)
+        c.rect(
+            -face.bleed, -face.bleed, w + 2 * face.bleed, h * 0.08 + face.bleed, stroke=0, fill=1
+        )
+        c.setFillColor(white)
+        c.setFont(bold, fit_text(c, title, bold, 10 * u, w - 2 * s))
+        c.drawCentredString(w / 2, h * 0.8, title)
+        c.setFillColor(col(INK))
+        c.setFont(bold, 40 * u)
+        c.drawCentredString(w / 2, h * 0.43, big)
+        for i, line in enumerate(lines):
+            c.setFont(regular, fit_text(c, line, regular, 7.5 * u, w - 2 * s))
+            c.drawCentredString(w / 2, h * 0.3 - i * 9 * u, line)
+
+
+def reserve_card(c: Canvas, face: Face) -> None:
+    _marker(c, face, "×2", "RESERVE", ("doubles your", "final score"), "#5b2c83")
+
+
+def point_card(c: Canvas, face: Face) -> None:
+    _marker(c, face, "+1", "ADDITIONAL POINT", ("adds one point", "at once"), "#1f6f5c")
+
+
+def player_token(c: Canvas, face: Face) -> None:
+    player = face.index % 3
+    colour, shape = PLAYER_STYLES[player]
+    w, h = face.width, face.height
+    r = min(w, h) * 0.42
+    cx, cy = w / 2, h / 2
+    regular, bold = fonts()
+    with saved(c):
+        fill_bleed(c, face, tint(colour, 0.82))
+        c.setFillColor(col(colour))
+        c.setStrokeColor(col(INK))
+        c.setLineWidth(r * 0.06)
+        if shape == "circle":
+            c.circle(cx, cy, r, stroke=1, fill=1)
+            ty = cy - r * 0.35
+        elif shape == "square":
+            c.rect(cx - r * 0.9, cy - r * 0.9, r * 1.8, r * 1.8, stroke=1, fill=1)
+            ty = cy - r * 0.35
+        else:
+            p = c.beginPath()
+            p.moveTo(cx, cy + r * 1.05)
+            p.lineTo(cx + r * 1.05, cy - r * 0.8)
+            p.lineTo(cx - r * 1.05, cy - r * 0.8)
+            p.close()
+            c.drawPath(p, stroke=1, fill=1)
+            ty = cy - r * 0.6
+        c.setFillColor(white)
+        c.setStrokeColor(col(INK))
+        c.setFont(bold, r * 1.05)
+        c.drawCentredString(cx, ty, str(player + 1))
+
+
+REFERENCE = (
+    ("Brights A", "3 → 3 · 4 → 4 · 5 → 15"),
+    ("Animals B, B+", "5 → 1, +1 per extra card"),
+    ("Birds: all 3 B+", "+5"),
+    ("Ribbon set", "3 of C+, C or C− → 3 each"),
+    ("Ribbons, all C", "5 → 1, +1 per extra card"),
+    ("Junk D (D+ = 2)", "10 → 1, +1 per extra card"),
+    ("+1 card", "+1 point at once"),
+    ("Reserve card", "× 2 final score, each"),
+)
+REFERENCE_EVENTS = (
+    ("Shake", "reserve card"),
+    ("Bomb", "1 D each, 2 passes"),
+    ("Empty row", "1 D each"),
+    ("Three for one", "1 D each"),
+    ("Own column", "2 D each"),
+    ("Other's column", "1 D each"),
+    ("8th animal", "reserve card"),
+    ("Go 1, 2 / 3+", "+1 card / reserve"),
+)
+
+
+def reference_card(c: Canvas, face: Face) -> None:
+    w, h, s = face.width, face.height, face.safe
+    u = w / 180  # 1 at poker width (63.5 mm)
+    regular, bold = fonts()
+    with saved(c):
+        fill_bleed(c, face, col(PAPER))
+        c.setFillColor(col("#8e1f2a"))
+        c.rect(-face.bleed, h - 24 * u, w + 2 * face.bleed, 24 * u + face.bleed, stroke=0, fill=1)
+        c.setFillColor(white)
+        c.setFont(bold, 13 * u)
+        c.drawString(s, h - 17 * u, "Go-Stop · scoring")
+        y = h - 34 * u
+        line = 10.2 * u
+        for title, rows in (("Cards in storage", REFERENCE), ("Bonuses", REFERENCE_EVENTS)):
+            c.setFillColor(col("#8e1f2a"))
+            c.setFont(bold, 8.5 * u)
+            c.drawString(s, y, title.upper())
+            y -= line
+            for i, (left, right) in enumerate(rows):
+                if i % 2 == 0:
+                    c.setFillColor(tint("#e3b21b", 0.8))
+                    c.rect(s - 2 * u, y - 2.8 * u, w - 2 * s + 4 * u, line, stroke=0, fill=1)
+                c.setFillColor(col(INK))
+                c.setFont(bold, 7.6 * u)
+                c.drawString(s, y, left)
+                c.setFont(regular, fit_text(c, right, regular, 7.6 * u, w * 0.55 - s))
+                c.drawString(w * 0.45, y, right)
+                y -= line
+            y -= 4 * u
+        c.setFont(bold, 7.6 * u)
+        c.setFillColor(col(INK))
+        c.drawString(s, y, "Threshold: 7 points (2 players), 3 (3 players)")
+        y -= line
+        final = "Who stops wins: points × 2 for each reserve card"
+        c.setFont(regular, fit_text(c, final, regular, 7.6 * u, w - 2 * s))
+        c.drawString(s, y, final)
 
 
 DRAWERS: dict[str, Drawer] = {
-    name: _blank
-    for name in (
-        "player_card", "card_back", "reserve_card", "point_card", "player_token", "reference_card"
-    )
+    "player_card": player_card,
+    "card_back": card_back,
+    "reserve_card": reserve_card,
+    "point_card": point_card,
+    "player_token": player_token,
+    "reference_card": reference_card,
 }

@@ -30,7 +30,7 @@ MONTH_COLOURS: tuple[tuple[str, str], ...] = (
     ("#5d6b3a", "#f1e3a0"),  # 8 pampas and moon
     ("#c98a12", "#f4cf5f"),  # 9 chrysanthemum
     ("#b23a1e", "#e8793f"),  # 10 maple
-    ("#4b5d7a", "#9fb0c9"),  # 11 paulownia
+    ("#3f6b45", "#9b7fc0"),  # 11 paulownia
     ("#3e5a68", "#8fb0bd"),  # 12 willow in rain
 )
 
