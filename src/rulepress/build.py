@@ -138,9 +138,14 @@ def build_kits(
     *,
     games: Sequence[str] = (),
     papers: Sequence[str] = ("a4", "letter"),
+    duplex: str = "long",
+    bleed_mm: float = 3.0,
     reporter: Progress,
 ) -> list[Path]:
     from rulepress.pnp.kit import write_kits
+
+    if not 0 <= bleed_mm <= 10:
+        raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
 
     docs = read_sources(sources, games)
     written: list[Path] = []
@@ -148,7 +153,9 @@ def build_kits(
         if not any(c.in_kit for c in doc.meta.components):
             continue
         reporter.progress(f"drawing the {doc.slug} kit")
-        written += write_kits(doc, drawers_for(doc), papers, out)
+        written += write_kits(
+            doc, drawers_for(doc), papers, out, bleed_mm=bleed_mm, duplex=duplex
+        )
     return written
 
 

@@ -125,13 +125,23 @@ def build(
 @sources_option
 @out_option("pnp")
 @paper_option
-def pnp(games: tuple[str, ...], sources: Path, out: Path, paper: str) -> None:
+@click.option(
+    "--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
+    help="The edge your printer flips double-sided pages on.",
+)
+@click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed in mm.")
+def pnp(
+    games: tuple[str, ...], sources: Path, out: Path, paper: str, duplex: str, bleed: float
+) -> None:
     """Draw the print-and-play kits."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.build import build_kits
 
-        written = build_kits(sources, out, games=games, papers=PAPERS[paper], reporter=reporter)
+        written = build_kits(
+            sources, out, games=games, papers=PAPERS[paper], duplex=duplex, bleed_mm=bleed,
+            reporter=reporter,
+        )
         reporter.done(f"wrote {len(written)} files to {out}")
         return ExitStatus.OK
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +64,10 @@ def check_document(doc: Document) -> DocumentCheck:
     result.engine = engine
     if engine is not None:
         result.diagnostics += cross_check_components(doc, engine)
+    if any(c.in_kit for c in doc.meta.components):
+        from rulepress.pnp.kit import kit_diagnostics
+
+        result.diagnostics += kit_diagnostics(doc, engine.drawers() if engine else {})
     for example in doc.examples:
         diags, rendered = check_example(example, engine)
         result.diagnostics += diags
@@ -89,16 +92,6 @@ def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic
                 f"component '{cid}': the source declares {comp.count}, "
                 f"the {engine.name} engine uses {count}",
             ))
-    drawers = engine.drawers()
-    for comp in doc.meta.components:
-        for side, name in (("front", comp.front), ("back", comp.back)):
-            if name is not None and name not in drawers:
-                known = ", ".join(sorted(drawers)) or "none"
-                found.append(error(
-                    comp.loc,
-                    f"component '{comp.id}': no {side} drawer '{name}' in the {engine.name} "
-                    f"engine (it has: {known})",
-                ))
     return found
 
 
