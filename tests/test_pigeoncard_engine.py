@@ -325,3 +325,11 @@ def test_legal_moves_are_all_legal_and_has_legal_move_agrees() -> None:
             for m in moves[:40]:
                 state.apply(m)  # raises if not legal
             state = state.apply(moves[seed % len(moves)])
+
+
+def test_a_player_view_hides_the_opponents_hand_and_the_deck_order() -> None:
+    state = new_game(3)
+    view = state.view(0)
+    assert view.hand == state.seats[0].hand
+    assert view.opponent_hand_size == 5 and view.deck_sizes == (21, 21)
+    assert not hasattr(view, "seats")

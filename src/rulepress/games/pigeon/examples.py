@@ -16,6 +16,13 @@ Example schema (every key optional unless said)::
 
 Unnamed cards are the lowest cards (clubs A-K, then diamonds, hearts, spades) that the example
 does not name elsewhere; cards named nowhere count as out of play, so the 52 always add up.
+
+The replay stops at the first illegal move. Facts (players are 1 and 2; per-player mappings are
+keyed "1" and "2"): legal, illegal_move, reason, moves_played, kinds (set, string, new pile,
+forceplay, sweep, pigeon, draw, opening), piles {label: cards bottom first}, tops, pile_count,
+completed (labels finished during the replay), pigeon (aside, 1 or 2), hands, hand_sizes,
+limits, decks (cards left), drawn (cards drawn during the replay), out (cards out of play),
+phase, turn (None once over), winner, win_reason, legal_moves, legal_move_count.
 """
 
 from __future__ import annotations

@@ -312,6 +312,23 @@ class State:
                 return True
         return any(sum(c.rank == r for c in seat.hand) >= 3 for r in (ACE, KING))
 
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see: its own hand, and only the sizes of hidden things."""
+        other = self.seats[1 - seat]
+        return PlayerView(
+            seat=seat,
+            hand=self.seats[seat].hand,
+            opponent_hand_size=len(other.hand),
+            deck_sizes=(len(self.seats[0].deck), len(self.seats[1].deck)),
+            limits=(self.seats[0].limit, self.seats[1].limit),
+            piles=self.piles,
+            pigeon=self.pigeon,
+            out=self.out,
+            to_move=self.to_move,
+            phase=self.phase,
+            winner=self.winner,
+        )
+
     def at_turn_start(self) -> State:
         """This state, or the end of the game if the player to move has no legal move."""
         if self.phase is Phase.PLAY and not self.has_legal_move():
@@ -455,6 +472,23 @@ class State:
                 seats=seats, phase=Phase.OVER, winner=self.to_move, win_reason=DREW_LAST
             )
         return self._but(seats=seats, phase=Phase.PLAY, to_move=1 - self.to_move).at_turn_start()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One player's view: hands and deck orders are hidden, everything on the table is open."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    opponent_hand_size: int
+    deck_sizes: tuple[int, int]
+    limits: tuple[int, int]
+    piles: tuple[Pile, ...]
+    pigeon: int | None
+    out: tuple[Card, ...]
+    to_move: int
+    phase: Phase
+    winner: int | None
 
 
 @dataclass(frozen=True, slots=True)
