@@ -140,13 +140,22 @@ def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
     return "".join(parts), w, h
 
 
-def _status(state: State) -> str:
+def _status(state: State) -> tuple[str, ...]:
     pigeon = "set aside" if state.pigeon is None else f"with {_who(state.pigeon)}"
     limits = " · ".join(f"{_who(i)}: hand limit {s.limit}" for i, s in enumerate(state.seats))
     line = f"Pigeon {pigeon} · {limits}"
     if state.winner is not None:
-        line = f"{_who(state.winner)} wins ({state.win_reason}) · " + line
-    return line
+        return (f"{_who(state.winner)} wins: {state.win_reason}", line)
+    return (line,)
+
+
+def _status_svg(lines: tuple[str, ...], y: float) -> tuple[str, float, float]:
+    """The status lines under the figure (the win first, in bold); svg, width, height."""
+    parts = [
+        _text(PAD, y + 8 + 16 * i, line, 12, "bold" if i < len(lines) - 1 else "normal")
+        for i, line in enumerate(lines)
+    ]
+    return "".join(parts), max(6.6 * len(line) for line in lines) + 2 * PAD, 16.0 * len(lines)
 
 
 def _arrow(x: float, y: float, length: float = 26) -> str:
@@ -206,16 +215,16 @@ def figure(r: Replay) -> Figure:
             body.append(f'<g transform="translate({x:.1f},{top:.1f})">{svg}</g>')
             x += w
         y = top + height + 8
-        body.append(_text(PAD, y + 8, status, 12))
-        width = max(x + PAD, 6.6 * len(status) + 2 * PAD)
-        return Figure(caption=caption, svg=_document(body, width, y + 18))
+        text, text_w, text_h = _status_svg(status, y)
+        body.append(text)
+        return Figure(caption=caption, svg=_document(body, max(x + PAD, text_w), y + text_h + 2))
 
     rows: list[tuple[str, str, float, float]] = [("Before", *before)]
     if played:
         rows.append(("Played", *played))
     rows.append(("After", *after))
     width = LABEL_W + max(w for _, _, w, _ in rows) + 2 * PAD
-    width = max(width, 6.6 * len(status) + 2 * PAD)
+    width = max(width, max(6.6 * len(line) for line in status) + 2 * PAD)
     body = []
     y = float(PAD)
     for i, (label, svg, _, h) in enumerate(rows):
@@ -227,8 +236,9 @@ def figure(r: Replay) -> Figure:
         body.append(_text(PAD, y + 14, label, 13, "bold", fill=MUTED))
         body.append(f'<g transform="translate({PAD + LABEL_W},{y:.1f})">{svg}</g>')
         y += h + 14
-    body.append(_text(PAD, y + 8, status, 12))
-    return Figure(caption=caption, svg=_document(body, width, y + 18))
+    text, _, text_h = _status_svg(status, y)
+    body.append(text)
+    return Figure(caption=caption, svg=_document(body, width, y + text_h + 2))
 
 
 def figures(r: Replay) -> list[Figure]:
