@@ -487,18 +487,18 @@ def player_card(c: Canvas, face: Face) -> None:
     with saved(c):
         fill_bleed(c, face, col(PAPER))
         # Value band at the foot, into the bleed.
-        band_h = h * 0.17
+        band_h = s + 20 * u
         c.setFillColor(col(band))
         c.rect(-b, -b, w + 2 * b, band_h + b, stroke=0, fill=1)
         c.setFillColor(col(band_ink))
         size = fit_text(c, word.upper(), bold, 9.5 * u, w - 2 * s - 20 * u)
         c.setFont(bold, size)
-        c.drawString(s, band_h * 0.52, word.upper())
+        c.drawString(s, s + 10 * u, word.upper())
         c.setFont(bold, 12 * u)
-        c.drawRightString(w - s, band_h * 0.5, shown)
+        c.drawRightString(w - s, s + 10 * u, shown)
         subject = CARD_SUBJECTS[month - 1][card % 4]
-        c.setFont(regular, fit_text(c, subject, regular, 6.5 * u, w - 2 * s - 18 * u))
-        c.drawString(s, band_h * 0.52 - 7.5 * u, subject)
+        c.setFont(regular, fit_text(c, subject, regular, 6.5 * u, w - 2 * s))
+        c.drawString(s, s + 2 * u, subject)
         # The plant in a framed panel.
         px, py, pw, ph = s * 0.7, band_h + 4 * u, w - 1.4 * s, h * 0.53
         c.setFillColor(tint(main, 0.86))
