@@ -29,7 +29,8 @@ for html_path in sys.argv[2:]:
     base = Path(sys.argv[1]) / Path(html_path).parent.name
     for paper in ("a4", "letter"):
         out = Path(html_path).with_suffix(f".floor-{paper}.pdf")
-        out.write_bytes(render_pdf(html, paper, base_url=base, allowed_roots=(base, Path("templates").resolve())))
+        roots = (base, Path("templates").resolve())
+        out.write_bytes(render_pdf(html, paper, base_url=base, allowed_roots=roots))
 """
 
 
