@@ -128,8 +128,16 @@ def test_the_opening_lays_single_cards_only() -> None:
 
 @pytest.mark.parametrize(
     ("top", "card", "ok"),
-    [("7C", "8H", True), ("7C", "6D", True), ("7C", "7H", False), ("AS", "KH", False),
-     ("KD", "AC", False), ("AC", "2H", True), ("KC", "QH", True), ("5C", "9H", False)],
+    [
+        ("7C", "8H", True),
+        ("7C", "6D", True),
+        ("7C", "7H", False),
+        ("AS", "KH", False),
+        ("KD", "AC", False),
+        ("AC", "2H", True),
+        ("KC", "QH", True),
+        ("5C", "9H", False),
+    ],
 )
 def test_connection_rule(top: str, card: str, ok: bool) -> None:
     state = position({"A": top}, f"{card} 3S")

@@ -57,15 +57,21 @@ def test_sizes_are_poker_cards_and_a_coin() -> None:
 
 @pytest.mark.parametrize(
     ("name", "index"),
-    [("card_front", 0), ("card_front", 37), ("card_back", 0), ("pigeon_card", 0),
-     ("reference_card", 1)],
+    [
+        ("card_front", 0),
+        ("card_front", 37),
+        ("card_back", 0),
+        ("pigeon_card", 0),
+        ("reference_card", 1),
+    ],
 )
 def test_artwork_fills_the_bleed_and_text_stays_safe(name: str, index: int) -> None:
     pdf, w, h = draw_alone(name, index, back=name == "card_back")
     with pdf:
         page = pdf.pages[0]
         big = [
-            r for r in page.rects
+            r
+            for r in page.rects
             if abs(r["width"] - (w + 2 * BLEED)) < 0.5 and abs(r["height"] - (h + 2 * BLEED)) < 0.5
         ]
         assert big, "a background covering trim and bleed"
@@ -124,6 +130,15 @@ def test_reference_cards_cover_the_whole_turn() -> None:
     pdf, _, _ = draw_alone("reference_card")
     with pdf:
         text = pdf.pages[0].extract_text() or ""
-    for word in ("Win", "Turn", "Connection", "Set", "String", "New pile", "Sweep",
-                 "Forceplay", "Pigeon"):
+    for word in (
+        "Win",
+        "Turn",
+        "Connection",
+        "Set",
+        "String",
+        "New pile",
+        "Sweep",
+        "Forceplay",
+        "Pigeon",
+    ):
         assert word in text
