@@ -157,3 +157,14 @@ def test_two_renders_are_byte_identical(pdfs: dict[str, bytes], doc: Document, h
 def test_unknown_paper(doc: Document, html: str) -> None:
     with pytest.raises(ValueError, match="paper"):
         render_pdf(html, "a3", base_url=doc.path.parent, allowed_roots=roots(doc))
+
+
+def test_figures_become_images_for_weasyprint_only(html: str) -> None:
+    from rulepress.render.pdf import figures_as_images
+
+    assert html.count("<svg") == 6  # the page keeps its SVG inline
+    converted = figures_as_images(html)
+    assert "<svg" not in converted
+    assert converted.count('<img alt="before" src="data:image/svg+xml;base64,') == 3
+    broken = "<figure><svg width='1'><g></svg></figure>"  # not XML: left alone
+    assert figures_as_images(broken) == broken

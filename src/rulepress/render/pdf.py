@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import logging
 import os
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
+from html import escape as html_escape
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,58 @@ def with_print_css(html: str, css: str) -> str:
     if head_end < 0:
         raise ValueError("render_pdf needs a page from render_html (no </head> found)")
     return f"{html[:head_end]}<style>\n{css}</style>\n{html[head_end:]}"
+
+
+_SVG_TAG = re.compile(r"<(/?)svg\b[^>]*?(/?)>", re.I)
+_FIGURE_SVG = re.compile(r"<figure>\s*(?=<svg\b)", re.I)
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def _svg_end(html: str, start: int) -> int:
+    """Index just past the </svg> closing the <svg> at ``start`` (nested svg elements counted)."""
+    depth = 0
+    for m in _SVG_TAG.finditer(html, start):
+        if m.group(1):
+            depth -= 1
+        elif not m.group(2):
+            depth += 1
+        if depth == 0:
+            return m.end()
+    return -1
+
+
+def figures_as_images(html: str) -> str:
+    """Inline figure SVGs -> <img src="data:image/svg+xml...">, for WeasyPrint only.
+
+    Inline SVG elements go through the HTML parser and the CSS cascade one by one, which costs
+    more than the rest of a rulebook; as images they are parsed once as XML and drawn.
+    A figure that is not well-formed XML stays inline.
+    """
+    from xml.etree import ElementTree
+
+    out: list[str] = []
+    pos = 0
+    for m in _FIGURE_SVG.finditer(html):
+        start = m.end()
+        if start < pos:
+            continue
+        end = _svg_end(html, start)
+        if end < 0:
+            break
+        svg = html[start:end]
+        if "xmlns=" not in svg[:svg.find(">")]:
+            svg = svg.replace("<svg", f'<svg xmlns="{SVG_NS}"', 1)
+        try:
+            ElementTree.fromstring(svg)
+        except ElementTree.ParseError:
+            continue
+        caption = re.search(r"<figcaption>(.*?)</figcaption>", html[end:end + 2000], re.S)
+        alt = html_escape(unescape(re.sub(r"<[^>]+>", "", caption.group(1))) if caption else "")
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        out += [html[pos:start], f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}">']
+        pos = end
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def _epoch_date() -> str | None:
@@ -69,7 +124,7 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
     fetcher = JailedFetcher([*allowed_roots, fonts])
     font_config = FontConfiguration()
     try:
-        page = with_print_css(html, print_css(folder, paper))
+        page = with_print_css(figures_as_images(html), print_css(folder, paper))
         document = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher).render(
             font_config=font_config, **PDF_OPTIONS)
         date = _epoch_date()
