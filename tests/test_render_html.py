@@ -178,3 +178,17 @@ def test_index_lists_every_game() -> None:
                  "../pnp/lantern/lantern-a4.pdf", "odd/odd.html"):
         assert f'href="{href}"' in html
     assert "&lt;Odd&gt; &amp; Co" in html and "2–4 players · 15 minutes" in html
+
+
+def test_characters_the_font_lacks_are_warned_at_their_line(tmp_path: Path) -> None:
+    from rulepress.render import check_glyphs
+
+    ex = Example("x", "t", SourceLoc(tmp_path / "rules.md", 40), {}, {}, "")
+    doc = make_doc("## Rules\n\nA → B is fine.\n\nA ⇒ B is not.\n", tmp_path, body_line=30,
+                   examples=(ex,))
+    rendered = RenderedExample("x", "t", "p", (), (), [Figure("c", "<svg><text>◂</text></svg>")],
+                               Status.PROVEN)
+    found = check_glyphs(doc, {"x": rendered})
+    assert [(d.loc.line if d.loc else 0, d.severity.value) for d in found] == [
+        (34, "warning"), (40, "warning")]
+    assert "U+21D2" in found[0].message and "U+25C2" in found[1].message

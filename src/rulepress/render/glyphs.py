@@ -1,0 +1,66 @@
+"""Characters the bundled font cannot draw: WeasyPrint would take them from whatever font the
+machine has, and the PDF would differ from machine to machine. Reported as warnings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from html import unescape
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, warning
+from rulepress.document.model import Document
+from rulepress.render.html import FONT_FACES, templates_dir
+from rulepress.validate.results import RenderedExample
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+@cache
+def covered() -> frozenset[int]:
+    """Code points every Carlito face draws."""
+    from fontTools.ttLib import TTFont
+
+    faces = [TTFont(templates_dir() / "fonts" / face.file, lazy=True) for face in FONT_FACES]
+    sets = [set(face.getBestCmap()) for face in faces]
+    return frozenset(set.intersection(*sets))
+
+
+def uncovered(text: str) -> list[str]:
+    """The distinct characters of ``text`` the font lacks (whitespace and controls ignored)."""
+    have = covered()
+    return sorted({ch for ch in text if ord(ch) not in have and ch.isprintable()
+                   and not ch.isspace()})
+
+
+def _describe(chars: list[str]) -> str:
+    return ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
+
+
+def check_glyphs(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    """Warnings for characters Carlito lacks: in the body at their line, in an example's
+    prose or figures at the example."""
+    found: list[Diagnostic] = []
+    for n, line in enumerate(doc.body.split("\n")):
+        missing = uncovered(line)
+        if missing:
+            found.append(warning(SourceLoc(doc.path, doc.body_line + n),
+                                 f"the font has no {_describe(missing)}; the PDF would borrow "
+                                 "another font from this machine"))
+    meta = doc.meta
+    missing = uncovered(" ".join([meta.title, meta.subtitle, meta.designer, *meta.credits,
+                                  *(c.name + c.note for c in meta.components)]))
+    if missing:
+        found.append(warning(SourceLoc(doc.path, 1), f"front matter: the font has no "
+                                                     f"{_describe(missing)}"))
+    for example in doc.examples:
+        rendered = examples.get(example.id)
+        if rendered is None:
+            continue
+        figures = " ".join(unescape(_TAG.sub(" ", f.svg)) for f in rendered.figures)
+        missing = uncovered(" ".join([rendered.title, rendered.prose, figures,
+                                      *rendered.moves, *(k + v for k, v in rendered.claims)]))
+        if missing:
+            found.append(warning(example.loc, f"example '{example.id}': the font has no "
+                                              f"{_describe(missing)} (in its text or figures)"))
+    return found
