@@ -155,8 +155,14 @@ def _race_state(setup: Mapping[str, Any]) -> State:
         if name in rounded:
             first = (1,) + (1, 0) * len(layout.gates)
         worms.append(Worm(cells, layout.mark_along(cells, first)))
+    covered = set(layout.fixed_cells)
     for a in obstacles:
-        if any(c in seen for c in grid.tile_cells(a)):
+        cells = set(grid.tile_cells(a)) if grid.tile_fits(a) else set()
+        if not cells or cells & covered:
+            raise ExampleDataError(f"obstacle {grid.name(a)} is off the course or overlaps a tile",
+                                   ("setup", "course", "obstacles"))
+        covered |= cells
+        if cells & seen:
             raise ExampleDataError("an obstacle lies on a worm", ("setup", "course", "obstacles"))
     eaten = [0] * n
     for name, k in _mapping(setup.get("eaten"), ("setup", "eaten")).items():

@@ -1,0 +1,415 @@
+"""Worm Derby engine: one test (or a few) per rule, on small hand-made courses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rulepress.games.base import ExampleDataError
+from rulepress.games.worm_derby import ENGINE
+from rulepress.games.worm_derby.course import CourseError, Layout, standard_layout
+from rulepress.games.worm_derby.examples import _race_state
+from rulepress.games.worm_derby.grid import Grid, NotationError, parse_xy, xy_name
+from rulepress.games.worm_derby.moves import (
+    ACE,
+    NULL,
+    Build,
+    Pass,
+    Place,
+    Regrow,
+    ShiftTile,
+    Steps,
+    parse_face,
+    parse_move,
+    parse_worm,
+)
+from rulepress.games.worm_derby.rules import IllegalMove, Options, Phase, State
+
+COURSE = {"size": "12x20", "start": ["c3", "i3"], "pylon": "f15"}
+
+
+def run(worms: dict[str, Any], rolls: list[Any], moves: list[str], **setup: Any) -> dict[str, Any]:
+    course = dict(COURSE, **setup.pop("course", {}))
+    example = {"setup": {"course": course, "worms": worms, **setup}, "rolls": rolls,
+               "moves": moves}
+    return dict(ENGINE.evaluate(example))
+
+
+def state(worms: dict[str, Any], **setup: Any) -> State:
+    course = dict(COURSE, **setup.pop("course", {}))
+    return _race_state({"course": course, "worms": worms, **setup})
+
+
+MOONS = [f"{c}{r}" for c, r in (("k", 3), ("k", 4), ("k", 5), ("k", 6), ("k", 7), ("k", 8))]
+
+
+# -- notation ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["e7-e8-f8", "e7-e8xe9", "stuck", "k12>l13", "pass", "+e5",
+                                  "place k12", "build f7", "a1-a2"])
+def test_moves_round_trip_through_notation(text: str) -> None:
+    assert str(parse_move(text)) == text
+
+
+def test_cells_and_worms_round_trip() -> None:
+    assert xy_name(*parse_xy("e7")) == "e7"
+    assert parse_xy("a1") == (0, 0)
+    assert parse_worm("e3-e4-f4") == parse_worm(["e3", "e4", "f4"])
+    g = Grid(12, 20)
+    assert g.name(g.parse("l20")) == "l20"
+    with pytest.raises(NotationError):
+        g.parse("m1")
+    with pytest.raises(NotationError):
+        parse_move("e7+e8")
+
+
+def test_die_faces() -> None:
+    assert parse_face(None) == NULL
+    assert parse_face("null") == NULL
+    assert parse_face("ace") == ACE
+    assert parse_face(4) == 4
+    with pytest.raises(NotationError):
+        parse_face(6)
+
+
+# -- the grid model and the course -------------------------------------------------------------
+def test_standard_course_measures() -> None:
+    lay = standard_layout()
+    g = lay.grid
+    left, right = sorted(lay.start)
+    assert g.xy(right)[0] - g.xy(left)[0] - 2 == 8  # four tile widths between the start tiles
+    assert lay.pylon_row - lay.start_row - 2 == 36  # three feet of one-inch cells
+    assert len(lay.gate) == 16
+    assert 2 * lay.axis == g.xy(left)[0] + 2 + g.xy(right)[0]
+
+
+def test_slalom_course_layout() -> None:
+    lay = standard_layout(slalom="RB")
+    g = lay.grid
+    (first, c1), (second, c2) = lay.gates
+    assert (c1, c2) == ("red", "blue")
+    assert g.xy(first)[1] - (lay.start_row + 2) == 6
+    assert g.xy(second)[1] - (g.xy(first)[1] + 2) == 3
+    assert lay.pylon_row - (g.xy(second)[1] + 2) == 4
+
+
+def test_bad_courses_are_rejected() -> None:
+    g = Grid(12, 20)
+    with pytest.raises(CourseError):  # pylon off the axis
+        Layout(g, (g.parse("c3"), g.parse("i3")), g.parse("g15"))
+    with pytest.raises(CourseError):  # start tiles on different rows
+        Layout(g, (g.parse("c3"), g.parse("i4")), g.parse("f15"))
+
+
+# -- worm shape ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("worm", [["e5", "e6", "f6", "f5"],  # a square: a loop
+                                  ["e5", "e6", "e8"],  # a gap
+                                  ["e5", "f6"],  # diagonal is not touching
+                                  ["e5", "e6", "f6", "f7", "e7"]])  # touches itself
+def test_bad_worm_shapes_are_bad_data(worm: list[str]) -> None:
+    with pytest.raises(ExampleDataError):
+        state({"suns": worm, "moons": MOONS})
+
+
+# -- steps ----------------------------------------------------------------------------------
+def test_a_step_lays_the_tail_disk_against_the_head() -> None:
+    f = run({"suns": ["f5", "f6", "f7"], "moons": MOONS}, [2], ["f7-f8-f9"])
+    assert f["worms"]["suns"] == ["f7", "f8", "f9"]
+    assert f["turn"] == "moons"
+
+
+@pytest.mark.parametrize(("move", "reason"), [
+    ("f7-f9-f10", "cells are not neighbours"),
+    ("f7-g7-g6", "the worm would touch itself"),
+    ("f6-f7-f8", "a move starts at an end disk of your worm"),
+    ("f7-f8-e8", "cell covered by a tile"),
+])
+def test_illegal_steps_say_why(move: str, reason: str) -> None:
+    f = run({"suns": ["f4", "f5", "f6", "f7"], "moons": MOONS}, [2], [move],
+            course={"obstacles": ["d8"]})
+    assert f["legal"] is False
+    assert f["reason"] == reason
+    assert f["illegal_move"] == move
+
+
+def test_other_worms_are_obstacles() -> None:
+    f = run({"suns": ["j5", "j6", "j7"], "moons": MOONS}, [2], ["j7-k7-k8"])
+    assert f["reason"] == "cell taken by another worm"
+
+
+def test_all_steps_come_from_one_end_and_the_path_is_consistent() -> None:
+    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).roll(3)
+    for move in s.legal_moves():
+        assert isinstance(move, Steps)
+        assert move.count == 3
+        assert move.path[0] in ((5, 4), (5, 6))
+        s.play(move)  # every listed move is playable
+
+
+def test_a_two_disk_worm_cannot_step_back_onto_its_own_cell() -> None:
+    s = state({"suns": ["f5", "f6"], "moons": MOONS}).roll(2)
+    with pytest.raises(IllegalMove, match="a disk must move to a new cell"):
+        s.play(parse_move("f6-f5"))
+    assert all(str(m) != "f6-f5-f6" for m in s.legal_moves())
+
+
+# -- as many steps as possible -------------------------------------------------------------------
+def test_a_worm_must_move_as_far_as_it_can() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": MOONS}
+    f = run(worms, [3], ["f7-f8"])
+    assert f["reason"] == "the worm must move as many steps as it can"
+    assert f["can_move"] == [3]
+
+
+def test_more_steps_than_rolled_is_illegal() -> None:
+    f = run({"suns": ["f5", "f6", "f7"], "moons": MOONS}, [2], ["f7-f8-f9-f10"])
+    assert f["reason"] == "more steps than the roll allows"
+
+
+def test_a_trapped_worm_is_stuck() -> None:
+    # a worm in a pocket: tiles all round
+    obstacles = ["d9", "g9", "e11", "e7"]
+    s = state({"suns": ["f9", "f10"], "moons": MOONS}, course={"obstacles": obstacles})
+    s = s.roll(4)
+    assert [str(m) for m in s.legal_moves()] == ["stuck"]
+    after = s.play(Steps(()))
+    assert after.turn == 1
+    with pytest.raises(IllegalMove):
+        state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).roll(2).play(Steps(()))
+
+
+# -- null and ace ---------------------------------------------------------------------------------
+def test_null_ends_the_turn() -> None:
+    f = run({"suns": ["f5", "f6", "f7"], "moons": MOONS}, [None], [])
+    assert f["steps"] == [0]
+    assert f["turn"] == "moons"
+
+
+def test_ace_moves_a_tile_then_rolls_again() -> None:
+    f = run({"suns": ["f5", "f6", "f7"], "moons": MOONS}, ["ace", "ace", 2],
+            ["f10>f11", "pass", "f7-f8-f9"], course={"obstacles": ["f10"]})
+    assert f["legal"] is True
+    assert f["obstacles"] == ["f11"]
+    assert f["steps"] == [0, 0, 2]
+    assert f["turn"] == "moons"
+
+
+@pytest.mark.parametrize(("move", "reason"), [
+    ("f10>f13", "an obstacle moves at most one tile width"),
+    ("f10>h12", "an obstacle moves at most one tile width"),
+    ("f10>g9", "tiles may touch but not overlap"),
+    ("f10>f8", "an obstacle may never cover a worm"),
+    ("c3>c4", "only a face-down obstacle tile may move"),
+    ("f15>f14", "only a face-down obstacle tile may move"),
+])
+def test_ace_tile_moves_follow_the_rules(move: str, reason: str) -> None:
+    f = run({"suns": ["f6", "f7", "f8"], "moons": MOONS}, ["ace"], [move],
+            course={"obstacles": ["f10", "h9"]})
+    assert (f["legal"], f["reason"]) == (False, reason)
+
+
+def test_an_obstacle_may_not_enter_the_gate() -> None:
+    f = run({"suns": ["f9", "f10", "f11"], "moons": MOONS}, ["ace"], ["e5>e4"],
+            course={"obstacles": ["e5"]})
+    assert f["reason"] == "an obstacle may not block the start gate"
+
+
+def test_an_obstacle_may_not_close_the_course() -> None:
+    # a wall across the course with one gap of two cells (i, j); a tile could slide into it
+    wall = ["a10", "c10", "e10", "g10", "k10", "i12"]
+    worms = {"suns": ["f5", "f6", "f7"], "moons": MOONS}
+    assert run(worms, ["ace"], ["i12>i13"], course={"obstacles": wall})["legal"] is True
+    f = run(worms, ["ace"], ["i12>i10"], course={"obstacles": wall})
+    assert f["reason"] == "the course must stay open round the pylon"
+
+
+# -- the pylon ----------------------------------------------------------------------------------
+def test_crossing_the_rear_line_rounds_the_pylon_and_crossing_back_undoes_it() -> None:
+    worms = {"suns": ["e17", "f17"], "moons": MOONS}
+    there = run(worms, [2], ["f17-g17-g18"])
+    assert there["pylon_passed"]["suns"] is True
+    back = run(worms, [2, 2, 2], ["f17-g17-g18", "k8-k9-k10", "g18-f18-e18"])
+    assert back["worms"]["suns"] == ["f18", "e18"]
+    assert back["pylon_passed"]["suns"] is False
+
+
+def test_reaching_behind_the_pylon_without_crossing_does_not_count() -> None:
+    f = run({"suns": ["e13", "e14", "e15", "e16"], "moons": MOONS}, [3], ["e16-e17-e18-e19"])
+    assert f["pylon_passed"]["suns"] is False
+
+
+def test_crossing_the_axis_before_the_pylon_does_not_count() -> None:
+    f = run({"suns": ["e9", "e10", "e11"], "moons": MOONS}, [2], ["e11-f11-g11"])
+    assert f["pylon_passed"]["suns"] is False
+
+
+# -- winning and places -------------------------------------------------------------------------
+def test_entering_the_gate_without_rounding_does_not_win() -> None:
+    f = run({"suns": ["f8", "f7", "f6", "f5"], "moons": MOONS}, [2], ["f5-f4-f3"])
+    assert f["winner"] is None
+    assert f["over"] is False
+
+
+def test_the_first_home_wins_and_the_rest_race_for_places() -> None:
+    worms = {"suns": ["g8", "g7", "g6", "g5"], "moons": ["e8", "e7", "e6", "e5"],
+             "arms": MOONS}
+    f = run(worms, [3, 2], ["g5-g4", "e5-e4"], rounded=["suns", "moons"])
+    assert f["places"] == ["suns", "moons", "arms"]
+    assert f["winner"] == "suns"
+    assert f["over"] is True
+    assert f["worms"]["suns"] == []
+
+
+def test_steps_after_a_win_are_not_played() -> None:
+    f = run({"suns": ["g8", "g7", "g6", "g5"], "moons": MOONS}, [3], ["g5-g4-g3"],
+            rounded=["suns"])
+    assert f["reason"] == "the worm has finished: its move ends there"
+
+
+def test_turn_cap_ends_in_a_draw() -> None:
+    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS})
+    from rulepress.games.worm_derby.rules import _with
+
+    s = _with(s, options=Options(max_turns=2))
+    for _ in range(4):
+        s = s.roll(NULL)
+    assert s.over and s.places == () and s.winner is None
+
+
+# -- set-up ----------------------------------------------------------------------------------------
+def test_dealing_and_placing_obstacles() -> None:
+    for players, each in ((2, 10), (3, 7), (4, 5)):
+        s = State.new(standard_layout(), ("suns", "moons", "crowns", "arms")[:players])
+        assert s.hands == (each,) * players
+        assert s.phase is Phase.PLACE
+    s = State.new(standard_layout(), ("suns", "moons"))
+    g = s.grid
+    with pytest.raises(IllegalMove, match="three tile widths clear"):
+        s.play(Place(g.xy(g.parse("l12"))))  # too near the start line
+    with pytest.raises(IllegalMove, match="three tile widths clear"):
+        s.play(Place(g.xy(g.parse("l40"))))  # too near the pylon
+    s2 = s.play(Place(g.xy(g.parse("l20"))))
+    assert s2.to_move == 1 and s2.hands == (9, 10)
+    with pytest.raises(IllegalMove, match="overlap"):
+        s2.play(Place(g.xy(g.parse("m21"))))
+
+
+def test_building_worms_in_the_gate() -> None:
+    s = State.new(standard_layout(), ("suns", "moons"), obstacle_tiles=0)
+    assert s.phase is Phase.BUILD
+    g = s.grid
+    with pytest.raises(IllegalMove):
+        s.play(Build(g.xy(g.parse("l9"))))  # the gate row nearer the pylon
+    s = s.play(Build(g.xy(g.parse("l8"))))
+    s = s.play(Build(g.xy(g.parse("m8"))))
+    assert s.phase is Phase.RACE
+    assert s.worm_names(0) == ["l8", "l7", "l6", "l5", "l4", "l3"]
+    assert sum(1 for c in s.worms[0].cells if c in s.layout.gate) == 1  # type: ignore[union-attr]
+
+
+# -- Slalom ----------------------------------------------------------------------------------------
+SLALOM = {"size": "12x24", "pylon": "f19", "red": ["f8"], "blue": ["f13"]}
+
+
+def slalom(worms: dict[str, Any], rolls: list[Any], moves: list[str], **kw: Any) -> dict[str, Any]:
+    return run(worms, rolls, moves, course=SLALOM, variant="slalom", **kw)
+
+
+def test_slalom_right_of_red_is_passed_left_is_wrong() -> None:
+    worms = {"suns": ["h5", "h6", "h7", "h8"], "moons": ["b3", "b4", "b5"]}
+    assert slalom(worms, [2], ["h8-h9-h10"])["gates"]["suns"]["f8"] == "passed"
+    worms = {"suns": ["e5", "e6", "e7", "e8"], "moons": ["b3", "b4", "b5"]}
+    f = slalom(worms, [2, 2, 2], ["e8-e9-e10", "b5-b6-b7", "e7-e6-e5"])
+    assert f["gates"]["suns"]["f8"] == "not passed"  # backing down undid the wrong pass
+
+
+def test_slalom_wrong_pass_spoils_the_pylon() -> None:
+    worms = {"suns": ["e15", "e16", "e17", "e18"], "moons": ["b3", "b4", "b5"]}
+    f = slalom(worms, [2], ["e18-e19-e20"])
+    assert f["pylon_passed"]["suns"] is False  # the worm never passed the tiles
+    f = slalom(worms, [3], ["e18-e21-e22"])
+    assert f["legal"] is False
+
+
+def test_slalom_ace_is_one_step_and_no_tile_moves() -> None:
+    worms = {"suns": ["h5", "h6", "h7"], "moons": ["b3", "b4", "b5"]}
+    f = slalom(worms, ["ace"], ["h7-h8"])
+    assert (f["steps"], f["turn"]) == ([1], "moons")
+    f = slalom(worms, ["ace"], ["pass"])
+    assert f["reason"] == "Slalom tiles never move: an ace moves your worm one step"
+
+
+# -- Cannibal worms ---------------------------------------------------------------------------------
+def cannibal(worms: dict[str, Any], rolls: list[Any], moves: list[str], **kw: Any) -> \
+        dict[str, Any]:
+    return run(worms, rolls, moves, variant="cannibal", **kw)
+
+
+def test_bites_need_the_cannibal_rules() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": ["f8", "g8", "h8"]}
+    assert run(worms, [2], ["f7xf8"])["reason"] == "cell taken by another worm"
+    f = cannibal(worms, [2], ["f7xf8"])
+    assert f["legal"] is True
+    assert f["eaten"] == {"suns": 0, "moons": 1}
+    assert f["retreat"]["moons"] == "g8"
+
+
+def test_a_bite_ends_the_move_and_bites_only_ends() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": ["f8", "g8", "h8"]}
+    with pytest.raises(ExampleDataError):  # nothing may follow a bite: no notation for it
+        cannibal(worms, [3], ["f7xf8-f9"])
+    worms = {"suns": ["g5", "g6", "g7"], "moons": ["f8", "g8", "h8"]}
+    assert cannibal(worms, [2], ["g7xg8"])["reason"] == "cell taken by another worm"
+
+
+def test_a_bite_may_come_after_ordinary_steps() -> None:
+    worms = {"suns": ["f4", "f5", "f6"], "moons": ["f8", "g8", "h8"]}
+    f = cannibal(worms, [4], ["f6-f7xf8"])
+    assert f["steps"] == [2]
+    assert f["lengths"] == {"suns": 3, "moons": 2}
+
+
+def test_two_disk_worms_cannot_be_bitten() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": ["f8", "g8"]}
+    assert cannibal(worms, [2], ["f7xf8"], eaten={"moons": 4})["reason"] == \
+        "a worm of two disks cannot be bitten"
+
+
+def test_a_bitten_worm_backs_away_once() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": ["g8", "h8", "i8"]}
+    f = cannibal(worms, [2], ["g8-g9-g10"], retreat={"moons": "g8"}, turn="moons",
+                 eaten={"moons": 1})
+    assert f["reason"] == "the bitten worm must move away from the attacker"
+    f = cannibal(worms, [None, 2, 2], ["f7-f8-f9", "g8-g9-g10"], retreat={"moons": "g8"},
+                 turn="moons", eaten={"moons": 1})
+    assert f["reason"] == "the bitten worm must move away from the attacker"  # null: still due
+    f = cannibal(worms, [2, 2, 2], ["i8-j8-k8", "f7-f8-f9", "i8-i9-i10"],
+                 retreat={"moons": "g8"}, turn="moons", eaten={"moons": 1})
+    assert f["legal"] is True  # after one move the duty is gone
+
+
+def test_steps_are_capped_at_the_worm_length() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": MOONS}
+    assert cannibal(worms, [5], ["f7-f8-f9-f10"], eaten={"suns": 3})["legal"] is True
+    assert run(worms, [5], ["f7-f8-f9-f10"])["legal"] is False
+
+
+def test_regrow_on_an_ace() -> None:
+    worms = {"suns": ["f5", "f6", "f7"], "moons": MOONS}
+    f = cannibal(worms, ["ace", 2], ["+f8", "f8-f9-f10"], eaten={"suns": 1})
+    assert f["lengths"]["suns"] == 4 and f["eaten"]["suns"] == 0
+    assert cannibal(worms, ["ace"], ["+f8"])["reason"] == "no eaten disk to add"
+    assert cannibal(worms, ["ace"], ["+g6"], eaten={"suns": 1})["reason"] == \
+        "an eaten disk goes back next to an end of the worm"
+
+
+def test_legal_moves_are_sorted_and_playable_after_an_ace() -> None:
+    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS}, course={"obstacles": ["f10"]},
+              variant="cannibal", eaten={"suns": 1}).roll(ACE)
+    moves = s.legal_moves()
+    assert [str(m) for m in moves] == sorted(str(m) for m in moves)
+    assert Pass() in moves
+    assert any(isinstance(m, ShiftTile) for m in moves)
+    assert any(isinstance(m, Regrow) for m in moves)
+    for m in moves:
+        s.play(m)
