@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import logging
 import os
 import re
 from collections.abc import Sequence
@@ -136,7 +135,3 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
         raise RulepressError.at(None, str(fetcher.refused[0]))
     return data
 
-
-def quiet_weasyprint() -> None:
-    """WeasyPrint logs CSS it ignores at WARNING; the build reports its own diagnostics."""
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
