@@ -232,7 +232,8 @@ def _deal(rng: random.Random, players: int) -> State:
     rand = rng.random
     while True:
         # A uniform shuffle: sort by random keys (faster than random.shuffle).
-        deck = sorted(range(CARDS), key=lambda _: rand())
+        keys = [rand() for _ in _DECK]
+        deck = sorted(_DECK, key=keys.__getitem__)
         hands = [_mask(deck[i * per_hand : (i + 1) * per_hand]) for i in range(players)]
         k = players * per_hand
         state = start(
@@ -243,11 +244,12 @@ def _deal(rng: random.Random, players: int) -> State:
         redeals += 1
 
 
+_DECK = range(CARDS)
+_BITS = tuple(1 << c for c in range(CARDS))
+
+
 def _mask(cards: list[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
+    return sum(map(_BITS.__getitem__, cards))
 
 
 def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
@@ -270,6 +272,12 @@ def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
 _MONTH_MOVES = tuple(_month_moves(m, h, r) for m in range(12) for h in range(16) for r in range(16))
 
 
+_MONTH_MOVES_SHAKE = tuple(
+    _MONTH_MOVES[i] + ((_SHAKES[i >> 8],) if ((i >> 4) & 15).bit_count() == 3 else ())
+    for i in range(len(_MONTH_MOVES))
+)
+
+
 def legal_moves(s: State) -> tuple[Move, ...]:
     """Every legal move in a fixed order: number by number, its cards (by card), bomb, shake;
     then pass. At the end of a turn: go, stop."""
@@ -279,15 +287,24 @@ def legal_moves(s: State) -> tuple[Move, ...]:
         shaken = s.shaken[p]
         out: list[Move] = []
         h = s.hands[p]
-        table = _MONTH_MOVES
-        while h:
-            m = ((h & -h).bit_length() - 1) >> 2
-            sh = m << 2
-            hn = (h >> sh) & 15
-            out += table[(m << 8) | (hn << 4) | ((row >> sh) & 15)]
-            if hn in _TRIPLES and not shaken >> m & 1:
-                out.append(_SHAKES[m])
-            h ^= hn << sh
+        if not shaken:
+            # Fast path: one lookup per number held, shakes included in the table.
+            table = _MONTH_MOVES_SHAKE
+            while h:
+                sh = ((h & -h).bit_length() - 1) & ~3
+                hn = (h >> sh) & 15
+                out += table[(sh << 6) | (hn << 4) | ((row >> sh) & 15)]
+                h ^= hn << sh
+        else:
+            table = _MONTH_MOVES
+            while h:
+                m = ((h & -h).bit_length() - 1) >> 2
+                sh = m << 2
+                hn = (h >> sh) & 15
+                out += table[(m << 8) | (hn << 4) | ((row >> sh) & 15)]
+                if hn in _TRIPLES and not shaken >> m & 1:
+                    out.append(_SHAKES[m])
+                h ^= hn << sh
         if s.credits[p]:
             out.append(_SIMPLE["pass"])
         return tuple(out)
@@ -338,7 +355,8 @@ def _play(s: State, mv: Move, ev: list[Event] | None) -> State:
                 raise IllegalMove(NOT_A_SINGLE)
         elif k == 2:
             raise IllegalMove(SAY_WHICH)
-        hands = _set(s.hands, p, hand ^ b)
+        hands = s.hands
+        hands = hands[:p] + (hand ^ b,) + hands[p + 1 :]
         if k == 0:
             return _draw(s, p, hands, row | b, 0, 0, c, s.credits, ev)
         if k == 3:
@@ -558,40 +576,34 @@ def _finish(
     elif take:
         stores = stores[:p] + (mine,) + stores[p + 1 :]
         points = points[:p] + (card_points(mine),) + points[p + 1 :]
-    changes: dict[str, Any] = {
-        "hands": hands,
-        "stores": stores,
-        "row": row,
-        "drawn": drawn,
-        "points": points,
-    }
-    if owners is not s.owners:
-        changes["owners"] = owners
-        changes["tokens"] = tokens
-    if credits is not s.credits:
-        changes["credits"] = credits
+    new = object.__new__(State)
+    d = new.__dict__
+    d.update(s.__dict__)
+    d["hands"] = hands
+    d["stores"] = stores
+    d["row"] = row
+    d["drawn"] = drawn
+    d["points"] = points
+    d["owners"] = owners
+    d["tokens"] = tokens
+    d["credits"] = credits
+    d["pending"] = None
     if not s.animal_reserve >> p & 1 and (mine & ANIMALS).bit_count() >= ANIMAL_RESERVE_AT:
-        changes["animal_reserve"] = s.animal_reserve | 1 << p
-        changes["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
+        d["animal_reserve"] = s.animal_reserve | 1 << p
+        d["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
         if ev is not None:
             ev.append((p, ANIMAL_RESERVE, 0))
     cp = points[p]
     gos = s.gos[p]
-    if cp + min(gos, 2) >= THRESHOLD[n] and (gos == 0 or cp > s.last_go[p]):
-        changes["phase"] = DECIDE
-        changes["to_move"] = p
+    if cp + (gos if gos < 2 else 2) >= THRESHOLD[n] and (gos == 0 or cp > s.last_go[p]):
+        d["phase"] = DECIDE
+        d["to_move"] = p
     elif drawn >= len(s.stock):
-        changes["phase"] = OVER
-        changes["result"] = NAGARI
+        d["phase"] = OVER
+        d["result"] = NAGARI
     else:
-        changes["phase"] = PLAY
-        changes["to_move"] = (p + 1) % n
-    if s.pending is not None:
-        changes["pending"] = None
-    new = object.__new__(State)
-    d = new.__dict__
-    d.update(s.__dict__)
-    d.update(changes)
+        d["phase"] = PLAY
+        d["to_move"] = (p + 1) % n
     return new
 
 
@@ -625,7 +637,9 @@ def random_game(seed: int, players: int = 2) -> State:
     rand = rng.random
     while state.phase != OVER:
         moves = legal_moves(state)
-        if not moves:
+        n = len(moves)
+        if not n:
             break
-        state = apply(state, moves[int(rand() * len(moves))] if len(moves) > 1 else moves[0])
+        move = moves[int(rand() * n)] if n > 1 else moves[0]
+        state = _play(state, move, None) if state.phase == PLAY else apply(state, move)
     return state
