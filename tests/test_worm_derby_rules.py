@@ -178,7 +178,7 @@ def test_a_trapped_worm_is_stuck() -> None:
         state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).roll(2).play(Steps(()))
 
 
-# -- null and ace ---------------------------------------------------------------------------------
+# -- null and ace ------------------------------------------------------------------------
 def test_null_ends_the_turn() -> None:
     f = run({"suns": ["f5", "f6", "f7"], "moons": MOONS}, [None], [])
     assert f["steps"] == [0]
@@ -276,7 +276,7 @@ def test_turn_cap_ends_in_a_draw() -> None:
     assert s.over and s.places == () and s.winner is None
 
 
-# -- set-up ----------------------------------------------------------------------------------------
+# -- set-up ------------------------------------------------------------------------------
 def test_dealing_and_placing_obstacles() -> None:
     for players, each in ((2, 10), (3, 7), (4, 5)):
         s = State.new(standard_layout(), ("suns", "moons", "crowns", "arms")[:players])
@@ -307,7 +307,7 @@ def test_building_worms_in_the_gate() -> None:
     assert sum(1 for c in s.worms[0].cells if c in s.layout.gate) == 1  # type: ignore[union-attr]
 
 
-# -- Slalom ----------------------------------------------------------------------------------------
+# -- Slalom ------------------------------------------------------------------------------
 SLALOM = {"size": "12x24", "pylon": "f19", "red": ["f8"], "blue": ["f13"]}
 
 
@@ -339,7 +339,7 @@ def test_slalom_ace_is_one_step_and_no_tile_moves() -> None:
     assert f["reason"] == "Slalom tiles never move: an ace moves your worm one step"
 
 
-# -- Cannibal worms ---------------------------------------------------------------------------------
+# -- Cannibal worms ------------------------------------------------------------------------
 def cannibal(worms: dict[str, Any], rolls: list[Any], moves: list[str], **kw: Any) -> \
         dict[str, Any]:
     return run(worms, rolls, moves, variant="cannibal", **kw)

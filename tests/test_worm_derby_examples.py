@@ -1,0 +1,88 @@
+"""Every example of the Worm Derby rulebook replays in the engine, and its diagrams are sound."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulepress.document.reader import read_document
+from rulepress.games.base import ExampleDataError
+from rulepress.games.worm_derby import ENGINE
+
+SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
+DOC = read_document(SOURCE)
+EXAMPLES = {ex.id: ex for ex in DOC.examples}
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def agrees(claim: Any, fact: Any) -> bool:
+    """Mappings are compared key by key (a claim may name some keys); all else whole."""
+    if isinstance(claim, Mapping):
+        if not isinstance(fact, Mapping):
+            return False
+        facts = {str(k): v for k, v in fact.items()}
+        return all(str(k) in facts and agrees(v, facts[str(k)]) for k, v in claim.items())
+    return bool(claim == fact)
+
+
+@pytest.mark.parametrize("example_id", sorted(EXAMPLES))
+def test_example_claims_hold(example_id: str) -> None:
+    ex = EXAMPLES[example_id]
+    facts = ENGINE.evaluate(ex.data)
+    for key, claim in ex.claims.items():
+        assert key in facts, key
+        assert agrees(claim, facts[key]), (key, claim, facts[key])
+
+
+@pytest.mark.parametrize("example_id", sorted(EXAMPLES))
+def test_example_diagrams_are_self_contained_svg(example_id: str) -> None:
+    figures = ENGINE.diagrams(EXAMPLES[example_id].data)
+    assert figures
+    for fig in figures:
+        root = ET.fromstring(fig.svg)
+        assert root.tag == f"{SVG}svg"
+        assert {"width", "height", "viewBox"} <= set(root.attrib)
+        assert root.get("font-family") == "Carlito, sans-serif"
+        assert "script" not in fig.svg and "href" not in fig.svg
+
+
+def test_the_issue_s_examples_are_all_there() -> None:
+    wanted = {"three-steps", "reverse", "blocked", "null-roll", "ace", "round-the-pylon", "win",
+              "slalom-wrong-side", "bite", "too-short-to-bite"}
+    assert wanted <= set(EXAMPLES)
+    variants = {str(ex.data["setup"]["standard"].get("variant", "basic"))
+                for ex in DOC.examples if "standard" in ex.data["setup"]}
+    assert variants == {"basic", "slalom", "cannibal"}
+
+
+def test_a_whole_course_is_one_figure() -> None:
+    (fig,) = ENGINE.diagrams(EXAMPLES["course-basic"].data)
+    root = ET.fromstring(fig.svg)
+    obstacles = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#8d8a80"]
+    assert len(obstacles) == ENGINE.evaluate(EXAMPLES["course-basic"].data)["obstacle_count"]
+
+
+@pytest.mark.parametrize(("change", "path"), [
+    ({"moves": ["f10-f11-zz"]}, ("moves", 0)),
+    ({"rolls": [7]}, ("rolls", 0)),
+    ({"moves": ["f10-f11-f12-f13", "k8-k9-k10"]}, ("moves", 1)),  # no roll left for it
+])
+def test_bad_data_points_at_its_key(change: dict[str, Any], path: tuple[Any, ...]) -> None:
+    data = {**EXAMPLES["three-steps"].data, **change}
+    with pytest.raises(ExampleDataError) as err:
+        ENGINE.evaluate(data)
+    assert err.value.path == path
+
+
+def test_bad_setups_are_data_errors() -> None:
+    base = EXAMPLES["three-steps"].data
+    for setup in ({**base["setup"], "worms": {"suns": ["f5", "f6"]}},
+                  {**base["setup"], "variant": "slalom"},
+                  {**base["setup"], "turn": "arms"},
+                  {**base["setup"], "colour": "red"}):
+        with pytest.raises(ExampleDataError):
+            ENGINE.evaluate({**base, "setup": setup})
