@@ -192,3 +192,10 @@ def test_characters_the_font_lacks_are_warned_at_their_line(tmp_path: Path) -> N
     assert [(d.loc.line if d.loc else 0, d.severity.value) for d in found] == [
         (34, "warning"), (40, "warning")]
     assert "U+21D2" in found[0].message and "U+25C2" in found[1].message
+
+
+def test_the_generated_credits_never_repeat_an_authors_section_title(tmp_path: Path) -> None:
+    doc = make_doc("## Rules\n\nText.\n\n## Credits and licence\n\nThanks.\n", tmp_path)
+    parsed = Page(render_html(doc, {}))
+    assert parsed.toc[-2:] == ["#credits-and-licence", "#rp-credits"]
+    assert '<h2 class="rank-1" id="rp-credits">Colophon</h2>' in render_html(doc, {})

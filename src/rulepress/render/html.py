@@ -20,6 +20,7 @@ from rulepress.validate.results import RenderedExample, Status
 
 ENV_VAR = "RULEPRESS_TEMPLATES"
 CREDITS_TITLE = "Credits and licence"
+COLOPHON_TITLE = "Colophon"
 
 
 def templates_dir() -> Path:
@@ -162,13 +163,16 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     components_html = (env.get_template("components.html.j2").render(components=components)
                        if components else "")
     body = render_body(doc, example_box, components_html)
+    # The author may have written a section of that name already; two would confuse the contents.
+    titles = {entry.text.casefold() for entry in body.toc}
+    credits_title = CREDITS_TITLE if CREDITS_TITLE.casefold() not in titles else COLOPHON_TITLE
     return env.get_template("rulebook.html.j2").render(
         lang="en",
         meta=doc.meta,
         title_anchor=body.title_anchor,
         links=list((links or {}).items()),
-        toc=_nest((*body.toc, TocEntry(1, CREDITS_TITLE, "rp-credits"))),
-        credits_title=CREDITS_TITLE,
+        toc=_nest((*body.toc, TocEntry(1, credits_title, "rp-credits"))),
+        credits_title=credits_title,
         body=Markup(body.html),
         fonts_href=fonts_href,
         font_faces=FONT_FACES,
