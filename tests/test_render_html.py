@@ -199,3 +199,23 @@ def test_the_generated_credits_never_repeat_an_authors_section_title(tmp_path: P
     parsed = Page(render_html(doc, {}))
     assert parsed.toc[-2:] == ["#credits-and-licence", "#rp-credits"]
     assert '<h2 class="rank-1" id="rp-credits">Colophon</h2>' in render_html(doc, {})
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_nothing_spills_past_the_screen_width(page: str, width: int) -> None:
+    """Lay the page out as a screen `width` px wide (WeasyPrint, screen media): every glyph
+    and figure stays inside, so nothing needs sideways scrolling on a phone or a desktop."""
+    import io
+
+    import pdfplumber
+    from weasyprint import CSS, HTML
+
+    sheet = CSS(string=f"@page {{ size: {width}px 12000px; margin: 0 }}")
+    pdf = HTML(string=page, media_type="screen").write_pdf(stylesheets=[sheet])
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        right = width * 0.75  # px -> pt
+        for p in doc.pages:
+            assert p.chars
+            assert max(ch["x1"] for ch in p.chars) <= right + 0.5
+            assert min(ch["x0"] for ch in p.chars) >= 0
+            assert all(im["x1"] <= right + 0.5 for im in p.images)
