@@ -62,7 +62,7 @@ class Replay:
     illegal: tuple[str, str] | None  # (move, reason)
     front: Mapping[int, int]  # player -> the end (0 or 1) that moved last
     moved_tiles: tuple[int, ...]  # obstacle cells in the after state that moved
-    path: tuple[int, ...]  # the cells of the last worm move: its starting end, then each step
+    path: tuple[int, ...]  # the cells of the last worm move (or the refused one), end first
     initial: State  # before any set-up move
     aside: int  # obstacle tiles put aside at the deal
 
@@ -157,12 +157,12 @@ def _race_state(setup: Mapping[str, Any]) -> State:
         worms.append(Worm(cells, layout.mark_along(cells, first)))
     covered = set(layout.fixed_cells)
     for a in obstacles:
-        cells = set(grid.tile_cells(a)) if grid.tile_fits(a) else set()
-        if not cells or cells & covered:
+        footprint = set(grid.tile_cells(a)) if grid.tile_fits(a) else set()
+        if not footprint or footprint & covered:
             raise ExampleDataError(f"obstacle {grid.name(a)} is off the course or overlaps a tile",
                                    ("setup", "course", "obstacles"))
-        covered |= cells
-        if cells & seen:
+        covered |= footprint
+        if footprint & seen:
             raise ExampleDataError("an obstacle lies on a worm", ("setup", "course", "obstacles"))
     eaten = [0] * n
     for name, k in _mapping(setup.get("eaten"), ("setup", "eaten")).items():
@@ -262,6 +262,8 @@ def replay(example: Mapping[str, Any]) -> Replay:
             nxt = state.play(move)
         except IllegalMove as exc:
             illegal = (str(move), exc.reason)
+            if isinstance(move, Steps) and all(state.grid.inside(*c) for c in move.path):
+                path = tuple(state.grid.index(*c) for c in move.path)
             k += 1
             break
         if isinstance(move, Steps) and move.path and worm is not None:
