@@ -10,7 +10,7 @@ from html import escape
 from rulepress.games.base import Figure
 from rulepress.games.go_stop.cards import DECK_TABLE, MONTH_MASK, cards_in, value_of
 from rulepress.games.go_stop.examples import Replay
-from rulepress.games.go_stop.rules import FOUR_IN_HAND, State
+from rulepress.games.go_stop.rules import OVER, State
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, LINE, PAPER, PLAYER_STYLES
 
 CW, CH = 30, 46  # card size, px
@@ -18,6 +18,7 @@ GAP = 5
 LABEL = 150
 ROW_H = CH + 14
 FONT = 'font-family="Carlito, sans-serif"'
+STEP = 20  # overlap of stored cards
 MAX_STOCK = 4  # stock cards shown (the next draws)
 
 
@@ -28,20 +29,20 @@ def figures(r: Replay) -> list[Figure]:
     return [Figure("Before", _svg(r.before)), Figure(f"After {moves}", _svg(r.after))]
 
 
-def _card(x: float, y: float, card: int, faded: bool = False) -> str:
+def _card(x: float, y: float, card: int) -> str:
+    """A small card: number and value at the left edge, so overlapped cards stay readable."""
     value = value_of(card)
     band, ink, _ = CLASS_STYLE[value[0]]
     text = DECK_TABLE[card // 4][card % 4]
     month = card // 4 + 1
-    op = ' opacity="0.35"' if faded else ""
     return (
-        f'<g{op}><rect x="{x}" y="{y}" width="{CW}" height="{CH}" rx="3" fill="{PAPER}" '
+        f'<g><rect x="{x}" y="{y}" width="{CW}" height="{CH}" rx="3" fill="{PAPER}" '
         f'stroke="{INK}" stroke-width="0.8"/>'
         f'<rect x="{x + 0.5}" y="{y + CH - 14}" width="{CW - 1}" height="13.5" fill="{band}"/>'
-        f'<text x="{x + CW / 2}" y="{y + 21}" font-size="17" font-weight="bold" '
-        f'text-anchor="middle" fill="{INK}">{month}</text>'
-        f'<text x="{x + CW / 2}" y="{y + CH - 3.5}" font-size="10" font-weight="bold" '
-        f'text-anchor="middle" fill="{ink}">{escape(text)}</text></g>'
+        f'<text x="{x + 2.5}" y="{y + 15}" font-size="13" font-weight="bold" '
+        f'fill="{INK}">{month}</text>'
+        f'<text x="{x + 2.5}" y="{y + CH - 3.5}" font-size="10" font-weight="bold" '
+        f'fill="{ink}">{escape(text)}</text></g>'
     )
 
 
@@ -71,24 +72,29 @@ def _lines(s: State) -> list[tuple[str, list[str], float]]:
     for m in range(12):
         here = cards_in(s.row & MONTH_MASK[m])
         if len(here) == 3:
+            # A group or a three-card column: framed together, with its owner's token.
+            owner = s.owners[m]
+            extra = 22 if owner >= 0 else 0
+            parts.append(
+                f'<rect x="{x - 2}" y="-3" width="{3 * (CW + 2) + 2 + extra}" height="{CH + 6}" '
+                f'rx="4" fill="none" stroke="{INK}" stroke-dasharray="3,2" stroke-width="0.8"/>'
+            )
             for i, c in enumerate(here):
-                parts.append(_card(x + i * 6, i * 4 - 4, c))
-            if s.owners[m] >= 0:
-                parts.append(_token(x + CW + 10, 8, s.owners[m]))
-                x += 12
-            x += CW + 12 + GAP
+                parts.append(_card(x + i * (CW + 2), 0, c))
+            x += 3 * (CW + 2)
+            if owner >= 0:
+                parts.append(_token(x + 10, CH / 2, owner))
+            x += extra + GAP + 4
         else:
             for c in here:
                 parts.append(_card(x, 0, c))
                 x += CW + GAP
     lines.append(("Row", parts, x))
-    four = s.result == FOUR_IN_HAND
     for p in range(s.players):
         cards = cards_in(s.hands[p])
         if cards or p == s.to_move:
-            label = f"Hand of player {p + 1}" + (
-                " (to play)" if p == s.to_move and not four else ""
-            )
+            playing = p == s.to_move and s.phase != OVER
+            label = f"Hand of player {p + 1}" + (" (to play)" if playing else "")
             lines.append(
                 (
                     label,
@@ -128,9 +134,9 @@ def _lines(s: State) -> list[tuple[str, list[str], float]]:
         for c in sorted(cards, key=lambda c: ("ABCD".index(value_of(c)[0]), c)):
             cls = value_of(c)[0]
             if last and cls != last:
-                x += CW - 14 + GAP
+                x += CW - STEP + GAP
             parts.append(_card(x, 0, c))
-            x += 14
+            x += STEP
             last = cls
         marks = []
         if s.gos[p]:
@@ -140,7 +146,7 @@ def _lines(s: State) -> list[tuple[str, list[str], float]]:
         label = f"Storage of player {p + 1}"
         if marks:
             label += " (" + ", ".join(marks) + ")"
-        lines.append((label, parts, x + CW - 14))
+        lines.append((label, parts, x + CW - STEP))
     return lines
 
 
