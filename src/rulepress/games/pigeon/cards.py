@@ -1,13 +1,15 @@
-"""Playing cards for Pigeon: the 52-card deck and its short notation (``7H``, ``10D``, ``KS``)."""
+"""Playing cards for Pigeon: ranks 1..13 (aces low), interned cards and card lists.
+
+Suits and notation (``7H``, ``10D``, ``KS``) come from rulepress.games.cards.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades
-RED_SUITS = frozenset({"D", "H"})
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+from rulepress.games.cards import FACES, RED_SUITS, SUITS, card_text, notation_table
+from rulepress.games.cards import parse_card as _parse_card
+
 ACE, KING = 1, 13
 
 
@@ -37,30 +39,23 @@ class Card:
 
     @property
     def rank_name(self) -> str:
-        return RANK_NAMES[self.rank - 1]
+        return FACES[self.rank - 1]
 
     def __str__(self) -> str:
-        return f"{self.rank_name}{self.suit}"
+        return card_text(self.rank, self.suit)
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
     @staticmethod
     def parse(text: str) -> Card:
-        card = _BY_NAME.get(text.strip().upper())
-        if card is None:
-            raise NotationError(
-                f"'{text}' is not a card: write rank then suit, e.g. 7H, 10D, KS "
-                "(ranks A 2-10 J Q K; suits C D H S)"
-            )
-        return card
+        return _parse_card(_BY_NAME, text, NotationError)
 
 
 # Canonical deck order: clubs A..K, diamonds, hearts, spades. Cards are interned, so
 # identity and equality agree and lookups stay cheap.
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
-_BY_NAME: dict[str, Card] = {str(c): c for c in DECK}
-_BY_NAME.update({f"T{c.suit}": c for c in DECK if c.rank == 10})
+_BY_NAME = notation_table(DECK)
 DECK_INDEX: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
 
 

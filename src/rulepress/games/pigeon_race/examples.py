@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulepress.games.base import ExampleDataError
-from rulepress.games.pigeon_race.cards import DECK, SUITS, Card, CardError
+from rulepress.games.cards import SUITS
+from rulepress.games.pigeon_race.cards import DECK, Card, CardError
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
     END_DECK_EMPTY,
