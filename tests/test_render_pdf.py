@@ -168,3 +168,19 @@ def test_figures_become_images_for_weasyprint_only(html: str) -> None:
     assert converted.count('<img alt="before" src="data:image/svg+xml;base64,') == 3
     broken = "<figure><svg width='1'><g></svg></figure>"  # not XML: left alone
     assert figures_as_images(broken) == broken
+
+
+def test_reproducible_without_an_epoch_or_harfbuzz(doc: Document, html: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fontTools subsetting path stamps fonts with the clock unless an epoch is pinned."""
+    import fontTools.misc.timeTools as time_tools
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    monkeypatch.setattr("weasyprint.pdf.fonts.harfbuzz_subset", None)
+    ticks = iter(range(1_800_000_000, 1_900_000_000, 86_400))
+    monkeypatch.setattr(time_tools.time, "time", lambda: float(next(ticks)))
+    short = html.split('<main class="rules">')[0] + "</body></html>"  # cover + contents only
+    first, second = (render_pdf(short, "a4", base_url=doc.path.parent, allowed_roots=roots(doc))
+                     for _ in range(2))
+    assert first == second
+    assert "SOURCE_DATE_EPOCH" not in __import__("os").environ

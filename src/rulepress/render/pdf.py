@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from html import escape as html_escape
@@ -92,6 +93,23 @@ def figures_as_images(html: str) -> str:
     return "".join(out)
 
 
+# Without HarfBuzz's subsetter WeasyPrint subsets fonts with fontTools, which stamps each font
+# with SOURCE_DATE_EPOCH, or the clock when it is unset: pin it while rendering.
+FALLBACK_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
+
+
+@contextmanager
+def _pinned_epoch() -> Iterator[None]:
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        yield
+        return
+    os.environ["SOURCE_DATE_EPOCH"] = FALLBACK_EPOCH
+    try:
+        yield
+    finally:
+        os.environ.pop("SOURCE_DATE_EPOCH", None)
+
+
 def _epoch_date() -> str | None:
     """SOURCE_DATE_EPOCH as a W3C date, so dated metadata is still reproducible."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
@@ -122,13 +140,14 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
     fonts = templates_dir() / "fonts"
     fetcher = JailedFetcher([*allowed_roots, fonts])
     font_config = FontConfiguration()
+    date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
     try:
         page = with_print_css(figures_as_images(html), print_css(folder, paper))
-        document = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher).render(
-            font_config=font_config, **PDF_OPTIONS)
-        date = _epoch_date()
-        document.metadata.created = document.metadata.modified = date
-        data: bytes = document.write_pdf(**PDF_OPTIONS)
+        with _pinned_epoch():
+            document = HTML(string=page, base_url=folder.as_uri() + "/",
+                            url_fetcher=fetcher).render(font_config=font_config, **PDF_OPTIONS)
+            document.metadata.created = document.metadata.modified = date
+            data: bytes = document.write_pdf(**PDF_OPTIONS)
     except RefusedFetch as refused:
         raise RulepressError.at(None, str(refused)) from None
     if fetcher.refused:  # refused inside an SVG, where WeasyPrint only logs
