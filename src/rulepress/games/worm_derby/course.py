@@ -233,7 +233,7 @@ def standard_layout(length: int = 36, width: int = STANDARD_WIDTH, gate: int = S
     `length` cells beyond the start line (or after the Slalom tiles, colours given as "RBBR")."""
     if width % 2 or gate % 2:
         raise CourseError("course and gate widths are even so the course has an axis")
-    start_row = WORM_LENGTH + 1  # five body disks behind the gate row, one free row
+    start_row = BEHIND  # four tile widths of table behind the start line
     mid = width // 2
     y_line = start_row + TILE
     red_rows: list[int] = []

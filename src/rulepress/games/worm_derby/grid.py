@@ -87,8 +87,7 @@ class Grid:
 
     def tile_cells(self, anchor: int) -> tuple[int, ...]:
         """The cells a tile covers; a tile is named by its lowest-left cell."""
-        w = self.width
-        return tuple(anchor + j * w + i for j in range(TILE) for i in range(TILE))
+        return _tile_cells(self.width, anchor)
 
     def ring(self, anchor: int) -> tuple[int, ...]:
         """Cells bordering a tile (diagonals included), on the board."""
@@ -126,3 +125,8 @@ def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
                          for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))
                          if 0 <= x + dx < width and 0 <= y + dy < height))
     return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _tile_cells(width: int, anchor: int) -> tuple[int, ...]:
+    return tuple(anchor + j * width + i for j in range(TILE) for i in range(TILE))

@@ -87,11 +87,12 @@ def _bits_field(layout: Layout, blocked: frozenset[int], seeds: dict[int, int],
                 frontier |= bit
             k += 1
         seen |= frontier
-        x = frontier
-        while x:
-            low = x & -x
-            dist[low.bit_length() - 1] = d
-            x ^= low
+        bits = bin(frontier)  # reading set bits from the text is much faster than bit tricks
+        top = len(bits) - 1
+        i = bits.find("1", 2)
+        while i >= 0:
+            dist[top - i] = d
+            i = bits.find("1", i + 1)
         grown = (((frontier & ~no_right) << 1) & not_left) | \
             (((frontier & ~no_left) >> 1) & not_right) | (frontier << w) | (frontier >> w)
         frontier = grown & free & ~seen
@@ -324,6 +325,8 @@ def new_state(rng: random.Random, n_players: int = 2, variant: str = "basic", le
     if variant not in VARIANTS:
         raise ValueError(f"variant is one of {', '.join(VARIANTS)}")
     slalom = ""
+    if not 1 <= pairs <= 6:
+        raise ValueError("Slalom uses one to six tiles of each colour")
     if "slalom" in variant:
         colours = list("R" * pairs + "B" * pairs)
         rng.shuffle(colours)

@@ -7,7 +7,7 @@ moves (``State.play``); every state is a frozen value.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
 
@@ -76,7 +76,13 @@ class Worm:
 def _with(state: State, **changes: object) -> State:
     """dataclasses.replace without its overhead (it is called on every roll and move)."""
     new = object.__new__(State)
-    values = {name: getattr(state, name) for name in _FIELDS}
+    values = state.__dict__.copy()
+    for name in _DERIVED:  # computed from fields that may change: recompute on demand
+        values.pop(name, None)
+    if "obstacles" not in changes:
+        tiles = state.__dict__.get("tile_cells")
+        if tiles is not None:
+            values["tile_cells"] = tiles
     values.update(changes)
     new.__dict__.update(values)
     return new
@@ -625,4 +631,4 @@ class State:
         return any(self.layout.rounded(m) for m in (worm.marks[0], worm.marks[-1]))
 
 
-_FIELDS = tuple(f.name for f in fields(State))
+_DERIVED = ("tile_cells", "occupant", "_memo")
