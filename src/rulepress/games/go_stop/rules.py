@@ -178,7 +178,8 @@ def start(
     """A state at the start of play: the dealer moves first. Immediate ends are applied."""
     n = len(hands)
     zeros = (0,) * n
-    state = State(
+    state = object.__new__(State)
+    state.__dict__.update(
         players=n,
         dealer=dealer,
         hands=tuple(hands),
@@ -197,6 +198,9 @@ def start(
         animal_reserve=0,
         last_go=zeros,
         points=zeros,
+        pending=None,
+        winner=-1,
+        result=PLAYING,
         redeals=redeals,
     )
     if not check_deal:
@@ -371,10 +375,9 @@ def _play(s: State, mv: Move, ev: list[Event] | None) -> State:
                 -1,
                 s.credits,
                 ev,
-                col=0,
             )
         pair = (1 << t) if t >= 0 else here
-        return _draw(s, p, hands, row ^ pair, 0, 0, -1, s.credits, ev, col=pair | b)
+        return _draw(s, p, hands, row ^ pair, 0, 0, -1, s.credits, ev, pair | b)
     if kind == "bomb":
         mm = MONTH_MASK[mv.month - 1]
         mine = hand & mm
@@ -443,11 +446,14 @@ def _draw(
     credits: tuple[int, ...],
     ev: list[Event] | None,
     col: int = 0,
+    resume: bool = False,
 ) -> State:
-    """Turn the top stock card and place it; then finish the turn (or wait for a choice)."""
+    """Turn the top stock card and place it (not when ``resume``: a choice placed it), then
+    finish the turn: collect, junk for the bonuses, the
+    empty-row bonus, the animal reserve, and the go/stop check."""
     drawn = s.drawn
     owners, tokens = s.owners, s.tokens
-    if drawn < len(s.stock):
+    if not resume and drawn < len(s.stock):
         d = s.stock[drawn]
         drawn += 1
         db = 1 << d
@@ -499,47 +505,7 @@ def _draw(
                 take |= here | db
                 row ^= here
                 bonus += more
-    return _finish(s, p, hands, row, owners, tokens, take | col, bonus, credits, drawn, ev)
-
-
-def _draw_choice(s: State, mv: Move, ev: list[Event] | None) -> State:
-    assert s.pending is not None
-    take, bonus, d = s.pending
-    if mv.kind != "card" or mv.card != d:
-        raise IllegalMove("say which row card the drawn card pairs with")
-    t = mv.target
-    if t < 0 or not (s.row & MONTH_MASK[d >> 2]) >> t & 1:
-        raise IllegalMove(NOT_A_SINGLE)
-    p = s.to_move
-    return _finish(
-        s,
-        p,
-        s.hands,
-        s.row ^ (1 << t),
-        s.owners,
-        s.tokens,
-        take | 1 << t | 1 << d,
-        bonus,
-        s.credits,
-        s.drawn,
-        ev,
-    )
-
-
-def _finish(
-    s: State,
-    p: int,
-    hands: tuple[int, ...],
-    row: int,
-    owners: tuple[int, ...],
-    tokens: tuple[int, ...],
-    take: int,
-    bonus: int,
-    credits: tuple[int, ...],
-    drawn: int,
-    ev: list[Event] | None,
-) -> State:
-    """Collect, take D cards for the bonuses, the empty-row bonus, animal reserve, go/stop check."""
+    take |= col
     n = s.players
     stores = s.stores
     points = s.points
@@ -577,34 +543,47 @@ def _finish(
         stores = stores[:p] + (mine,) + stores[p + 1 :]
         points = points[:p] + (card_points(mine),) + points[p + 1 :]
     new = object.__new__(State)
-    d = new.__dict__
-    d.update(s.__dict__)
-    d["hands"] = hands
-    d["stores"] = stores
-    d["row"] = row
-    d["drawn"] = drawn
-    d["points"] = points
-    d["owners"] = owners
-    d["tokens"] = tokens
-    d["credits"] = credits
-    d["pending"] = None
+    fields = new.__dict__
+    fields.update(s.__dict__)
+    fields["hands"] = hands
+    fields["stores"] = stores
+    fields["row"] = row
+    fields["drawn"] = drawn
+    fields["points"] = points
+    fields["owners"] = owners
+    fields["tokens"] = tokens
+    fields["credits"] = credits
+    fields["pending"] = None
     if not s.animal_reserve >> p & 1 and (mine & ANIMALS).bit_count() >= ANIMAL_RESERVE_AT:
-        d["animal_reserve"] = s.animal_reserve | 1 << p
-        d["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
+        fields["animal_reserve"] = s.animal_reserve | 1 << p
+        fields["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
         if ev is not None:
             ev.append((p, ANIMAL_RESERVE, 0))
     cp = points[p]
     gos = s.gos[p]
     if cp + (gos if gos < 2 else 2) >= THRESHOLD[n] and (gos == 0 or cp > s.last_go[p]):
-        d["phase"] = DECIDE
-        d["to_move"] = p
+        fields["phase"] = DECIDE
+        fields["to_move"] = p
     elif drawn >= len(s.stock):
-        d["phase"] = OVER
-        d["result"] = NAGARI
+        fields["phase"] = OVER
+        fields["result"] = NAGARI
     else:
-        d["phase"] = PLAY
-        d["to_move"] = (p + 1) % n
+        fields["phase"] = PLAY
+        fields["to_move"] = (p + 1) % n
     return new
+
+
+def _draw_choice(s: State, mv: Move, ev: list[Event] | None) -> State:
+    assert s.pending is not None
+    take, bonus, d = s.pending
+    if mv.kind != "card" or mv.card != d:
+        raise IllegalMove("say which row card the drawn card pairs with")
+    t = mv.target
+    if t < 0 or not (s.row & MONTH_MASK[d >> 2]) >> t & 1:
+        raise IllegalMove(NOT_A_SINGLE)
+    p = s.to_move
+    row = s.row ^ (1 << t)
+    return _draw(s, p, s.hands, row, take | 1 << t | 1 << d, bonus, -1, s.credits, ev, 0, True)
 
 
 def _decide(s: State, mv: Move, ev: list[Event] | None) -> State:
