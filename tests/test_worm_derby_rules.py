@@ -285,9 +285,9 @@ def test_dealing_and_placing_obstacles() -> None:
     s = State.new(standard_layout(), ("suns", "moons"))
     g = s.grid
     with pytest.raises(IllegalMove, match="three tile widths clear"):
-        s.play(Place(g.xy(g.parse("l12"))))  # too near the start line
+        s.play(Place(g.xy(g.parse("l13"))))  # too near the start line
     with pytest.raises(IllegalMove, match="three tile widths clear"):
-        s.play(Place(g.xy(g.parse("l40"))))  # too near the pylon
+        s.play(Place(g.xy(g.parse("l41"))))  # too near the pylon
     s2 = s.play(Place(g.xy(g.parse("l20"))))
     assert s2.to_move == 1 and s2.hands == (9, 10)
     with pytest.raises(IllegalMove, match="overlap"):
@@ -299,11 +299,11 @@ def test_building_worms_in_the_gate() -> None:
     assert s.phase is Phase.BUILD
     g = s.grid
     with pytest.raises(IllegalMove):
-        s.play(Build(g.xy(g.parse("l9"))))  # the gate row nearer the pylon
-    s = s.play(Build(g.xy(g.parse("l8"))))
-    s = s.play(Build(g.xy(g.parse("m8"))))
+        s.play(Build(g.xy(g.parse("l10"))))  # the gate row nearer the pylon
+    s = s.play(Build(g.xy(g.parse("l9"))))
+    s = s.play(Build(g.xy(g.parse("m9"))))
     assert s.phase is Phase.RACE
-    assert s.worm_names(0) == ["l8", "l7", "l6", "l5", "l4", "l3"]
+    assert s.worm_names(0) == ["l9", "l8", "l7", "l6", "l5", "l4"]
     assert sum(1 for c in s.worms[0].cells if c in s.layout.gate) == 1  # type: ignore[union-attr]
 
 
