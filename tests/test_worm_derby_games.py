@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rulepress.games.worm_derby import play_game, random_game
-from rulepress.games.worm_derby.moves import FACES
+from rulepress.games.worm_derby.moves import FACES, parse_move
 from rulepress.games.worm_derby.player import VARIANTS, GoalPlayer, new_state
 from rulepress.games.worm_derby.rules import Phase, State
 
@@ -85,6 +85,27 @@ def test_bites_and_regrowth_happen_in_cannibal_games() -> None:
         assert game.final.over
     assert bites > 0
     assert regrows > 0
+
+
+def test_moves_are_legal_and_positions_round_trip() -> None:
+    """The player's move is always among the legal moves, and notation round-trips."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = new_state(rng, 2, "cannibal", length=16, obstacle_tiles=6)
+        players = [GoalPlayer(random.Random(seed + i), wander=0.3) for i in range(2)]
+        while not state.over:
+            if state.needs_roll:
+                state = state.roll(rng.choice(FACES))
+                continue
+            move = players[state.to_move](state)
+            if state.phase is Phase.RACE:
+                assert str(move) in {str(m) for m in state.legal_moves()}
+            assert str(parse_move(str(move))) == str(move)
+            state = state.play(parse_move(str(move)))
+            for p, worm in enumerate(state.worms):
+                if worm is not None:
+                    names = state.worm_names(p)
+                    assert tuple(state.grid.parse(n) for n in names) == worm.cells
 
 
 def test_seeded_games_replay_identically() -> None:
