@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from rulepress.games.base import Figure
+from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.go_stop.cards import DECK_TABLE, MONTH_MASK, cards_in, value_of
 from rulepress.games.go_stop.examples import Replay
 from rulepress.games.go_stop.rules import OVER, State
@@ -17,7 +17,7 @@ CW, CH = 30, 46  # card size, px
 GAP = 5
 LABEL = 150
 ROW_H = CH + 14
-FONT = 'font-family="Carlito, sans-serif"'
+FONT = f'font-family="{DIAGRAM_FONT}"'
 STEP = 20  # overlap of stored cards
 MAX_STOCK = 4  # stock cards shown (the next draws)
 

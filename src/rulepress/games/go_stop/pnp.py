@@ -483,7 +483,7 @@ def player_card(c: Canvas, face: Face) -> None:
     main, acc = MONTH_COLOURS[month - 1]
     regular, bold = fonts()
     w, h, b, s = face.width, face.height, face.bleed, face.safe
-    u = w / 93.5  # 1 at hwatu width
+    u = min(w / 93.5, h / 153)  # 1 at hwatu size (33 x 54 mm)
     with saved(c):
         fill_bleed(c, face, col(PAPER))
         # Value band at the foot, into the bleed.
@@ -533,7 +533,7 @@ def player_card(c: Canvas, face: Face) -> None:
 
 def card_back(c: Canvas, face: Face) -> None:
     w, h = face.width, face.height
-    u = w / 93.5
+    u = min(w / 93.5, h / 153)
     regular, bold = fonts()
     with saved(c):
         fill_bleed(c, face, col("#8e1f2a"))
@@ -560,7 +560,7 @@ def _marker(
     c: Canvas, face: Face, big: str, title: str, lines: tuple[str, ...], colour: str
 ) -> None:
     w, h, s = face.width, face.height, face.safe
-    u = w / 93.5
+    u = min(w / 93.5, h / 153)
     regular, bold = fonts()
     with saved(c):
         fill_bleed(c, face, col(PAPER))
@@ -644,7 +644,7 @@ REFERENCE_EVENTS = (
 
 def reference_card(c: Canvas, face: Face) -> None:
     w, h, s = face.width, face.height, face.safe
-    u = w / 180  # 1 at poker width (63.5 mm)
+    u = min(w / 180, h / 252)  # 1 at poker size (63.5 x 88.9 mm)
     regular, bold = fonts()
     with saved(c):
         fill_bleed(c, face, col(PAPER))
