@@ -19,6 +19,7 @@ from rulepress.games.go_stop.rules import (
     PLAY,
     REDEAL,
     STOPPED,
+    AmbiguousMove,
     IllegalMove,
     Move,
     State,
@@ -73,7 +74,7 @@ def test_four_in_hand_goes_to_the_first_from_the_dealer() -> None:
 def test_two_matches_need_a_choice_and_one_match_does_not() -> None:
     s = two(m("08A"), 0, m("08Da", "08B+"), ["01Da"])
     assert [str(x) for x in legal_moves(s)] == ["08A>08B+", "08A>08Da"]
-    with pytest.raises(IllegalMove):
+    with pytest.raises(AmbiguousMove):
         apply(s, Move.parse("08A"))
     s = two(m("08A"), 0, m("08Da"), ["01Da"])
     assert [str(x) for x in legal_moves(s)] == ["08A"]

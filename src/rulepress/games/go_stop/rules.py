@@ -60,6 +60,10 @@ class IllegalMove(ValueError):
         self.reason = reason
 
 
+class AmbiguousMove(IllegalMove):
+    """The move leaves open which row card it pairs with."""
+
+
 @dataclass(frozen=True)
 class Move:
     """One decision: a card (with the row card it pairs with), shake, bomb, pass, go or stop."""
@@ -358,7 +362,7 @@ def _play(s: State, mv: Move, ev: list[Event] | None) -> State:
             if not here >> t & 1:
                 raise IllegalMove(NOT_A_SINGLE)
         elif k == 2:
-            raise IllegalMove(SAY_WHICH)
+            raise AmbiguousMove(SAY_WHICH)
         hands = s.hands
         hands = hands[:p] + (hand ^ b,) + hands[p + 1 :]
         if k == 0:
@@ -577,7 +581,7 @@ def _draw_choice(s: State, mv: Move, ev: list[Event] | None) -> State:
     assert s.pending is not None
     take, bonus, d = s.pending
     if mv.kind != "card" or mv.card != d:
-        raise IllegalMove("say which row card the drawn card pairs with")
+        raise AmbiguousMove("say which row card the drawn card pairs with")
     t = mv.target
     if t < 0 or not (s.row & MONTH_MASK[d >> 2]) >> t & 1:
         raise IllegalMove(NOT_A_SINGLE)
