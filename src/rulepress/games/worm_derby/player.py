@@ -116,6 +116,7 @@ class Fields:
         self.layout = layout
         self.blocked = blocked
         self._cache: dict[object, list[int]] = {}
+        self._basic: tuple[list[int], list[int]] | None = None
 
     def home(self) -> list[int]:
         if "home" not in self._cache:
@@ -164,8 +165,10 @@ class Fields:
 
     def distance(self, cell: int, mark: Mark) -> int:
         lay = self.layout
-        if len(mark) == 1:  # no Slalom tiles
-            return (self.home() if mark[0] else self.round())[cell]
+        if len(mark) == 1:  # no Slalom tiles: the hot path of every search
+            if self._basic is None:
+                self._basic = (self.round(), self.home())
+            return self._basic[mark[0] != 0][cell]
         if lay.rounded(mark):
             return self.home()[cell]
         if mark[0] == 0:
