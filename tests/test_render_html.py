@@ -184,14 +184,15 @@ def test_characters_the_font_lacks_are_warned_at_their_line(tmp_path: Path) -> N
     from rulepress.render import check_glyphs
 
     ex = Example("x", "t", SourceLoc(tmp_path / "rules.md", 40), {}, {}, "")
-    doc = make_doc("## Rules\n\nA → B is fine.\n\nA ⇒ B is not.\n", tmp_path, body_line=30,
+    doc = make_doc("## Rules\n\nA → B ⇒ C is fine.\n\nA 漢 B is not.\n", tmp_path, body_line=30,
                    examples=(ex,))
-    rendered = RenderedExample("x", "t", "p", (), (), [Figure("c", "<svg><text>◂</text></svg>")],
+    rendered = RenderedExample("x", "t", "p", (), (), [Figure("c", "<svg><text>◂ ༀ</text></svg>")],
                                Status.PROVEN)
     found = check_glyphs(doc, {"x": rendered})
     assert [(d.loc.line if d.loc else 0, d.severity.value) for d in found] == [
         (34, "warning"), (40, "warning")]
-    assert "U+21D2" in found[0].message and "U+25C2" in found[1].message
+    assert "U+6F22" in found[0].message and "U+0F00" in found[1].message
+    assert "U+21D2" not in found[0].message and "U+25C2" not in found[1].message
 
 
 def test_the_generated_credits_never_repeat_an_authors_section_title(tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 # A fixed default keeps bytes identical when the caller sets no SOURCE_DATE_EPOCH.
 DEFAULT_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 class Progress(Protocol):
@@ -36,10 +35,6 @@ class PdfJob:
     html: str
     base_url: Path
     roots: tuple[Path, ...]
-
-
-def templates_dir() -> Path:
-    return TEMPLATES
 
 
 def check_or_fail(docs: Sequence[Document], draft: bool, reporter: Progress) -> CheckReport:
@@ -64,7 +59,14 @@ def build_rulebooks(
     reporter: Progress,
 ) -> list[Path]:
     os.environ.setdefault("SOURCE_DATE_EPOCH", DEFAULT_EPOCH)
-    from rulepress.render import IndexEntry, check_references, render_html, render_index
+    from rulepress.render import (
+        IndexEntry,
+        check_glyphs,
+        check_references,
+        render_html,
+        render_index,
+    )
+    from rulepress.render.html import templates_dir
 
     docs = read_sources(sources, games)
     reporter.progress(f"checking {len(docs)} rulebooks")
@@ -72,6 +74,7 @@ def build_rulebooks(
     refused = [d for doc in docs for d in check_references(doc)]
     if refused:
         raise RulepressError(refused)
+    reporter.diagnostics([d for r in report.documents for d in check_glyphs(r.doc, r.examples)])
 
     outputs: dict[Path, bytes | str] = {}
     jobs_list: list[PdfJob] = []
@@ -82,9 +85,9 @@ def build_rulebooks(
         pdfs = {paper: f"{doc.slug}-{paper}.pdf" for paper in papers}
         kits = {paper: f"../../pnp/{doc.slug}/{doc.slug}-{paper}.pdf" for paper in papers}
         links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
-        html = render_html(doc, result.examples, links=links)
+        html = render_html(doc, result.examples, links=links, fonts_href="../fonts")
         outputs[folder / f"{doc.slug}.html"] = html
-        roots = (doc.path.parent.resolve(), TEMPLATES)
+        roots = (doc.path.parent.resolve(), templates_dir())
         jobs_list += [
             PdfJob(doc.slug, paper, html, doc.path.parent.resolve(), roots) for paper in papers
         ]
@@ -101,6 +104,9 @@ def build_rulebooks(
     for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
         outputs[out / job.slug / f"{job.slug}-{job.paper}.pdf"] = pdf
     outputs[out / "index.html"] = render_index(entries)
+    # The HTML pages use the same bundled fonts as the PDFs.
+    for font in sorted((templates_dir() / "fonts").iterdir()):
+        outputs[out / "fonts" / font.name] = font.read_bytes()
     for path in sorted(outputs):
         atomic_write(path, outputs[path])
     return sorted(outputs)

@@ -36,6 +36,11 @@ class ExampleDataError(Exception):
         self.path = tuple(path)
 
 
+# The font stack diagrams name: the bundled Carlito, then the bundled symbol fallback, so a PDF
+# never borrows a glyph from whatever fonts the machine has.
+DIAGRAM_FONT = "Carlito, RPSymbols, sans-serif"
+
+
 @dataclass(frozen=True)
 class Figure:
     """A diagram of an example: a caption and a self-contained SVG document (no external refs)."""

@@ -10,7 +10,7 @@ from html import unescape
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, warning
 from rulepress.document.model import Document
-from rulepress.render.html import FONT_FACES, templates_dir
+from rulepress.render.html import FONT_FACES, SYMBOLS_FONT, templates_dir
 from rulepress.validate.results import RenderedExample
 
 _TAG = re.compile(r"<[^>]*>")
@@ -18,12 +18,14 @@ _TAG = re.compile(r"<[^>]*>")
 
 @cache
 def covered() -> frozenset[int]:
-    """Code points every Carlito face draws."""
+    """Code points every Carlito face draws, plus the bundled symbol fallback's."""
     from fontTools.ttLib import TTFont
 
-    faces = [TTFont(templates_dir() / "fonts" / face.file, lazy=True) for face in FONT_FACES]
+    fonts = templates_dir() / "fonts"
+    faces = [TTFont(fonts / face.file, lazy=True) for face in FONT_FACES]
     sets = [set(face.getBestCmap()) for face in faces]
-    return frozenset(set.intersection(*sets))
+    symbols = set(TTFont(fonts / SYMBOLS_FONT, lazy=True).getBestCmap())
+    return frozenset(set.intersection(*sets) | symbols)
 
 
 def uncovered(text: str) -> list[str]:

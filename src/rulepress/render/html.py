@@ -38,6 +38,7 @@ class FontFace:
     local: str  # suffix of the local() name: "" or " Bold" ...
 
 
+SYMBOLS_FONT = "DejaVuSans.ttf"  # family RPSymbols: arrows and shapes Carlito lacks
 FONT_FACES = (
     FontFace("Carlito-Regular.ttf", "normal", "normal", ""),
     FontFace("Carlito-Bold.ttf", "bold", "normal", " Bold"),

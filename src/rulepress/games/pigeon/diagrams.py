@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from html import escape
 
-from rulepress.games.base import Figure
+from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.pigeon import suits
 from rulepress.games.pigeon.cards import Card
 from rulepress.games.pigeon.examples import Replay, Step
 from rulepress.games.pigeon.rules import Pile, Play, State, Sweep
 
-FONT = 'font-family="Carlito, sans-serif"'
+FONT = f'font-family="{DIAGRAM_FONT}"'
 CARD_W, CARD_H = 44, 62
 STRIP = 17  # the visible edge of a covered card in a pile
 FAN = 22  # horizontal step between cards of one play

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from rulepress.games.base import Figure
+from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.pigeon_race.examples import Replay
 from rulepress.games.pigeon_race.rules import HOME, PIGEONS, START, State, Step
 from rulepress.games.pigeon_race.style import (
@@ -26,7 +26,7 @@ LABEL = 46  # lane-number column (and notes for pigeons left of the window)
 HEAD = 22  # square numbers above the track
 FOOT = 8
 MIN_COLUMNS = 9
-FONT = 'font-family="Carlito, sans-serif"'
+FONT = f'font-family="{DIAGRAM_FONT}"'
 
 
 def figures(r: Replay) -> list[Figure]:
