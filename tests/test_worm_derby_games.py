@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulepress.games.worm_derby import play_game, random_game
 from rulepress.games.worm_derby.moves import FACES, parse_move
@@ -67,13 +69,21 @@ def play_checked(seed: int, n_players: int, variant: str, wander: float) -> Stat
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_invariants_hold_and_games_end(variant: str, n_players: int) -> None:
-    for seed in range(3):
+    for seed in range(5):
         final = play_checked(seed * 31 + n_players, n_players, variant, wander=0.25)
         assert final.over
         if final.places:
             assert len(set(final.places)) == len(final.places)
         if len(final.places) == n_players:
             assert final.winner == final.players[final.places[0]]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=10**9), st.sampled_from(VARIANTS),
+       st.integers(min_value=2, max_value=4), st.sampled_from([0.0, 0.2, 0.6]))
+def test_any_seed_keeps_the_invariants(seed: int, variant: str, n_players: int,
+                                       wander: float) -> None:
+    assert play_checked(seed, n_players, variant, wander).over
 
 
 def test_bites_and_regrowth_happen_in_cannibal_games() -> None:
