@@ -268,9 +268,9 @@ def test_steps_after_a_win_are_not_played() -> None:
 
 def test_turn_cap_ends_in_a_draw() -> None:
     s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS})
-    from rulepress.games.worm_derby.rules import _with
+    from rulepress.games.worm_derby.rules import evolve
 
-    s = _with(s, options=Options(max_turns=2))
+    s = evolve(s, options=Options(max_turns=2))
     for _ in range(4):
         s = s.roll(NULL)
     assert s.over and s.places == () and s.winner is None

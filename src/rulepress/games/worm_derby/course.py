@@ -17,13 +17,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from rulepress.games.worm_derby.grid import TILE, Grid, NotationError
+from rulepress.games.worm_derby.grid import (
+    TILE,
+    Grid,
+    NotationError,
+    cells_from_feet,
+    cells_from_tiles,
+)
 
 Mark = tuple[int, ...]  # (pylon count, then per Slalom tile: right-side count, wrong-side count)
 SETUP_ZONE = 3 * TILE  # obstacles keep three tile widths from the start line and the pylon
-STANDARD_WIDTH = 24
-STANDARD_GATE = 4 * TILE  # start tiles about four tile widths apart
-BEHIND = 4 * TILE  # rows of table beyond the pylon
+STANDARD_WIDTH = cells_from_tiles(12)  # two feet of table across the course
+STANDARD_GATE = cells_from_tiles(4)  # start tiles about four tile widths apart
+STANDARD_LENGTH = cells_from_feet(3)  # the pylon three feet from the start line
+BEHIND = cells_from_tiles(4)  # table behind the start line and beyond the pylon
 WORM_LENGTH = 6
 SLALOM_FIRST = 3 * TILE  # first Slalom tile three tile widths from the start line
 SLALOM_GAP = TILE + 1  # "a little more than one tile length apart"
@@ -227,8 +234,8 @@ class Layout:
         return near_line >= SETUP_ZONE and g.tile_gap(anchor, self.pylon) >= SETUP_ZONE
 
 
-def standard_layout(length: int = 36, width: int = STANDARD_WIDTH, gate: int = STANDARD_GATE,
-                    slalom: str = "") -> Layout:
+def standard_layout(length: int = STANDARD_LENGTH, width: int = STANDARD_WIDTH,
+                    gate: int = STANDARD_GATE, slalom: str = "") -> Layout:
     """The standard course: start tiles `gate` cells apart, worms' room behind them, the pylon
     `length` cells beyond the start line (or after the Slalom tiles, colours given as "RBBR")."""
     if width % 2 or gate % 2:

@@ -44,7 +44,7 @@ from rulepress.games.worm_derby.rules import (
     Phase,
     State,
     Worm,
-    _with,
+    evolve,
 )
 
 SETUP_KEYS = {"course", "variant", "worms", "rounded", "eaten", "retreat", "turn", "standard"}
@@ -185,7 +185,7 @@ def _race_state(setup: Mapping[str, Any]) -> State:
     turn = str(setup.get("turn", players[0]))
     if turn not in players:
         raise ExampleDataError("turn: one of the worms", ("setup", "turn"))
-    return _with(state, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
+    return evolve(state, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
                  to_move=players.index(turn))
 
 
@@ -257,7 +257,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
         worm = state.worms[p]
         moving = isinstance(move, Steps) and (face != ACE or state.slalom)
         if moving and worm is not None:
-            can_move.append(state.max_steps(p, state._cap(face, worm)))
+            can_move.append(state.max_steps(p, state.step_cap(face, worm)))
         try:
             nxt = state.play(move)
         except IllegalMove as exc:

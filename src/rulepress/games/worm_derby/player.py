@@ -222,7 +222,7 @@ class GoalPlayer:
             x = self.rng.randrange(g.width - 1)
             y = self.rng.randrange(lo, hi)
             a = g.index(x, y)
-            if state._place_reason(a) is None:
+            if state.place_reason(a) is None:
                 return Place((x, y))
         moves = state.legal_moves()
         if not moves:
@@ -234,7 +234,7 @@ class GoalPlayer:
         cols = sorted(lay.gate_columns, key=lambda x: (abs(2 * x + 1 - 2 * lay.axis), x))
         for x in cols:
             c = state.grid.index(x, lay.start_row)
-            if state._build_reason(c) is None:
+            if state.build_reason(c) is None:
                 return Build((x, lay.start_row))
         raise IllegalMove("no room left in the start gate")
 
@@ -247,7 +247,7 @@ class GoalPlayer:
         for lead in (0, 1):
             seq, marks = worm.lead_from(lead)
             for n in state.grid.neighbours[seq[0]]:
-                if state._regrow_reason(p, lead, n) is None:
+                if state.regrow_reason(p, lead, n) is None:
                     d = f.distance(n, state.layout.advance(marks[0], seq[0], n))
                     if best is None or d < best[0]:
                         best = (d, n)
@@ -257,10 +257,10 @@ class GoalPlayer:
         p = state.to_move
         worm = state.worms[p]
         assert worm is not None
-        cap = state._cap(face, worm)
+        cap = state.step_cap(face, worm)
         f = self.fields(state)
         best: tuple[int, tuple[int, ...], bool] | None = None
-        leads = sorted(state._leads(p), key=lambda w: f.distance(worm.end(w), worm.marks[-w]))
+        leads = sorted(state.leads(p), key=lambda w: f.distance(worm.end(w), worm.marks[-w]))
         for need in (cap, -1):
             if need < 0:  # no full move: find out how far the worm can go
                 need = state.max_steps(p, cap)
@@ -293,7 +293,7 @@ class GoalPlayer:
                 if self.bite:
                     return -1, (start, *path, n), True
                 continue
-            nseq, nmarks, won = state._extend(seq, marks, n)
+            nseq, nmarks, won = state.extend(seq, marks, n)
             if won:
                 return -2, (start, *path, n), False
             options.append((f.distance(n, nmarks[0]), n, nseq, nmarks))

@@ -73,7 +73,7 @@ class Worm:
         return self.cells[::-1], self.marks[::-1]
 
 
-def _with(state: State, **changes: object) -> State:
+def evolve(state: State, **changes: object) -> State:
     """dataclasses.replace without its overhead (it is called on every roll and move)."""
     new = object.__new__(State)
     values = state.__dict__.copy()
@@ -187,7 +187,8 @@ class State:
     def _memo(self) -> dict[int, str | None]:
         return {}
 
-    def _place_reason(self, anchor: int) -> str | None:
+    def place_reason(self, anchor: int) -> str | None:
+        """Why an obstacle may not be placed here during set-up (None: it may)."""
         if anchor not in self._memo:
             self._memo[anchor] = self._place_reason_uncached(anchor)
         return self._memo[anchor]
@@ -216,7 +217,8 @@ class State:
             return "the course must stay open round the pylon"
         return None
 
-    def _build_reason(self, cell: int) -> str | None:
+    def build_reason(self, cell: int) -> str | None:
+        """Why a worm may not be built from this gate cell (None: it may)."""
         g, lay = self.grid, self.layout
         x, y = g.xy(cell)
         if cell not in lay.gate or y != lay.start_row:
@@ -234,13 +236,15 @@ class State:
         return tuple(g.index(x, y - i) for i in range(WORM_LENGTH) if y - i >= 0)
 
     # -- the race: worm steps -------------------------------------------------------------
-    def _cap(self, face: int, worm: Worm) -> int:
+    def step_cap(self, face: int, worm: Worm) -> int:
+        """Steps a roll allows: the number, one for a Slalom ace, at most the length (Cannibal)."""
         steps = 1 if face == ACE else face
         if self.options.cannibal:
             steps = min(steps, len(worm.cells))
         return steps
 
-    def _leads(self, p: int) -> tuple[int, ...]:
+    def leads(self, p: int) -> tuple[int, ...]:
+        """The ends that may lead this turn: both, or the one away from a bite."""
         r = self.retreat[p]
         return (0, 1) if r is None else (1 - r,)
 
@@ -272,8 +276,9 @@ class State:
                 return "the worm would touch itself", False
         return None, bites
 
-    def _extend(self, seq: tuple[int, ...], marks: tuple[Mark, ...], new: int) -> \
+    def extend(self, seq: tuple[int, ...], marks: tuple[Mark, ...], new: int) -> \
             tuple[tuple[int, ...], tuple[Mark, ...], bool]:
+        """One step from the lead: the new disk order, marks, and whether it finishes."""
         mark = self.layout.advance(marks[0], seq[0], new)
         won = new in self.layout.gate and self.layout.rounded(mark)
         return (new, *seq[:-1]), (mark, *marks[:-1]), won
@@ -283,7 +288,7 @@ class State:
         worm = self.worms[p]
         assert worm is not None
         best = 0
-        for lead in self._leads(p):
+        for lead in self.leads(p):
             seq, marks = worm.lead_from(lead)
             best = max(best, self._deepest(p, seq, marks, cap))
             if best >= cap:
@@ -298,7 +303,7 @@ class State:
             reason, bites = self.step_reason(p, seq, n)
             if reason is not None or bites:
                 continue
-            nseq, nmarks, won = self._extend(seq, marks, n)
+            nseq, nmarks, won = self.extend(seq, marks, n)
             got = cap if won else 1 + self._deepest(p, nseq, nmarks, cap - 1)
             if got >= cap:
                 return cap
@@ -322,7 +327,7 @@ class State:
                 raise IllegalMove("no end disk to bite there")
             if bites:
                 bitten = self.occupant[new]
-            seq, marks, won = self._extend(seq, marks, new)
+            seq, marks, won = self.extend(seq, marks, new)
             if won:
                 if not last:
                     raise IllegalMove("the worm has finished: its move ends there")
@@ -346,7 +351,7 @@ class State:
                 continue
             if len(prefix) >= need:
                 continue
-            nseq, nmarks, won = self._extend(seq, marks, n)
+            nseq, nmarks, won = self.extend(seq, marks, n)
             if won:
                 yield (*prefix, n), False
                 continue
@@ -361,10 +366,10 @@ class State:
         out: list[Move] = []
         if self.phase is Phase.PLACE:
             out = [Place(g.xy(a)) for a in range(g.width * g.height)
-                   if self._place_reason(a) is None]
+                   if self.place_reason(a) is None]
         elif self.phase is Phase.BUILD:
             out = [Build(g.xy(c)) for c in sorted(self.layout.gate)
-                   if self._build_reason(c) is None]
+                   if self.build_reason(c) is None]
         else:
             face = self.pending
             assert face is not None
@@ -383,11 +388,11 @@ class State:
             if face == ACE and self.options.cannibal and self.eaten[p]:
                 out.extend(Regrow(g.xy(c)) for c in self._regrow_cells(p))
             if face != ACE or self.slalom:
-                cap = self._cap(face, worm)
+                cap = self.step_cap(face, worm)
                 need = self.max_steps(p, cap)
                 if need == 0:
                     out.append(Steps(()))
-                for lead in self._leads(p):
+                for lead in self.leads(p):
                     seq, marks = worm.lead_from(lead)
                     for cells, eats in self._step_paths(p, seq, marks, need, cap, ()):
                         if cells:
@@ -421,11 +426,12 @@ class State:
         for lead in (0, 1):
             seq, _ = worm.lead_from(lead)
             for n in self.grid.neighbours[seq[0]]:
-                if self._regrow_reason(p, lead, n) is None:
+                if self.regrow_reason(p, lead, n) is None:
                     out.append(n)
         return out
 
-    def _regrow_reason(self, p: int, lead: int, cell: int) -> str | None:
+    def regrow_reason(self, p: int, lead: int, cell: int) -> str | None:
+        """Why an eaten disk may not go back on this cell by that end (None: it may)."""
         worm = self.worms[p]
         assert worm is not None
         seq, _ = worm.lead_from(lead)
@@ -448,7 +454,7 @@ class State:
             raise IllegalMove(f"'{face}' is not a die face")
         if face == NULL:
             return self._end_turn(self)
-        return _with(self, pending=face)
+        return evolve(self, pending=face)
 
     def play(self, move: Move) -> State:
         """Play a move; raise IllegalMove with the reason when the rules forbid it."""
@@ -474,7 +480,7 @@ class State:
         if not isinstance(move, Place):
             raise IllegalMove("set-up: place an obstacle tile")
         a = self.cell(move.anchor)
-        reason = self._place_reason(a)
+        reason = self.place_reason(a)
         if reason:
             raise IllegalMove(reason)
         hands = list(self.hands)
@@ -482,15 +488,15 @@ class State:
         nxt = self._next_placer(tuple(hands))
         obstacles = tuple(sorted((*self.obstacles, a)))
         if nxt is None:
-            return _with(self, obstacles=obstacles, hands=tuple(hands), phase=Phase.BUILD,
+            return evolve(self, obstacles=obstacles, hands=tuple(hands), phase=Phase.BUILD,
                            to_move=0)
-        return _with(self, obstacles=obstacles, hands=tuple(hands), to_move=nxt)
+        return evolve(self, obstacles=obstacles, hands=tuple(hands), to_move=nxt)
 
     def _play_build(self, move: Move) -> State:
         if not isinstance(move, Build):
             raise IllegalMove("set-up: build your worm")
         c = self.cell(move.cell)
-        reason = self._build_reason(c)
+        reason = self.build_reason(c)
         if reason:
             raise IllegalMove(reason)
         cells = self._start_cells(c)
@@ -498,8 +504,8 @@ class State:
         worms[self.to_move] = Worm(cells, (self.layout.zero,) * len(cells))
         nxt = self.to_move + 1
         if nxt == len(self.players):
-            return _with(self, worms=tuple(worms), phase=Phase.RACE, to_move=0)
-        return _with(self, worms=tuple(worms), to_move=nxt)
+            return evolve(self, worms=tuple(worms), phase=Phase.RACE, to_move=0)
+        return evolve(self, worms=tuple(worms), to_move=nxt)
 
     def _play_race(self, move: Move) -> State:
         face = self.pending
@@ -515,7 +521,7 @@ class State:
             raise IllegalMove("Slalom tiles never move: an ace moves your worm one step")
         if not isinstance(move, Steps):
             raise IllegalMove(f"a roll of {face_name(face)} moves your worm")
-        cap = self._cap(face, worm)
+        cap = self.step_cap(face, worm)
         if move.count > cap:
             raise IllegalMove("more steps than the roll allows")
         if not move.path:
@@ -526,7 +532,7 @@ class State:
         if start not in (worm.cells[0], worm.cells[-1]):
             raise IllegalMove("a move starts at an end disk of your worm")
         lead = 0 if start == worm.cells[0] else 1
-        if lead not in self._leads(p):
+        if lead not in self.leads(p):
             raise IllegalMove("the bitten worm must move away from the attacker")
         out = self.walk(p, lead, tuple(self.cell(c) for c in move.path[1:]), move.eats)
         if out.bitten is None and not out.won and out.steps < cap and \
@@ -539,7 +545,7 @@ class State:
             return self
         retreat = list(self.retreat)
         retreat[p] = None
-        return _with(self, retreat=tuple(retreat))
+        return evolve(self, retreat=tuple(retreat))
 
     def _after_steps(self, p: int, lead: int, out: Outcome) -> State:
         worms = list(self.worms)
@@ -562,12 +568,12 @@ class State:
                 Worm(victim.cells[:-1], victim.marks[:-1])
             eaten[v] += 1
             retreat[v] = end
-        return _with(self, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
+        return evolve(self, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
                        places=places)
 
     def _play_ace_tile(self, move: Move) -> State:
         if isinstance(move, Pass):
-            return _with(self, pending=None)
+            return evolve(self, pending=None)
         if not isinstance(move, ShiftTile):
             raise IllegalMove("an ace moves an obstacle (or passes), then you roll again")
         src, dst = self.cell(move.src), self.cell(move.dst)
@@ -575,7 +581,7 @@ class State:
         if reason:
             raise IllegalMove(reason)
         obstacles = tuple(sorted(dst if a == src else a for a in self.obstacles))
-        return _with(self, obstacles=obstacles, pending=None)
+        return evolve(self, obstacles=obstacles, pending=None)
 
     def _play_regrow(self, move: Regrow) -> State:
         p = self.to_move
@@ -590,7 +596,7 @@ class State:
         leads = [w for w in (0, 1) if cell in nbrs[worm.end(w)]]
         if not leads:
             raise IllegalMove("an eaten disk goes back next to an end of the worm")
-        reasons = [self._regrow_reason(p, w, cell) for w in leads]
+        reasons = [self.regrow_reason(p, w, cell) for w in leads]
         if None not in reasons:
             raise IllegalMove(str(reasons[0]))
         lead = leads[reasons.index(None)]
@@ -599,24 +605,24 @@ class State:
         eaten = list(self.eaten)
         eaten[p] -= 1
         worms = list(self.worms)
-        state = _with(self, eaten=tuple(eaten), pending=None)
+        state = evolve(self, eaten=tuple(eaten), pending=None)
         if cell in self.layout.gate and self.layout.rounded(mark):
             worms[p] = None
-            return self._end_turn(_with(state, worms=tuple(worms), places=(*self.places, p)))
+            return self._end_turn(evolve(state, worms=tuple(worms), places=(*self.places, p)))
         worms[p] = _from_lead(lead, (cell, *seq), (mark, *marks))
-        return _with(state, worms=tuple(worms))
+        return evolve(state, worms=tuple(worms))
 
     def _end_turn(self, state: State) -> State:
         n = len(self.players)
         left = [i for i in range(n) if i not in state.places]
         turn = state.turn + 1
         if len(left) <= 1:
-            return _with(state, places=(*state.places, *left), phase=Phase.OVER, pending=None,
+            return evolve(state, places=(*state.places, *left), phase=Phase.OVER, pending=None,
                            turn=turn)
         if turn >= self.options.max_turns * n:
-            return _with(state, phase=Phase.OVER, pending=None, turn=turn)
+            return evolve(state, phase=Phase.OVER, pending=None, turn=turn)
         nxt = next(i for k in range(1, n + 1) if (i := (state.to_move + k) % n) in left)
-        return _with(state, to_move=nxt, pending=None, turn=turn)
+        return evolve(state, to_move=nxt, pending=None, turn=turn)
 
     # -- reading a state ---------------------------------------------------------------------
     def worm_names(self, p: int) -> list[str]:
