@@ -24,9 +24,12 @@ MAX_STOCK = 4  # stock cards shown (the next draws)
 
 def figures(r: Replay) -> list[Figure]:
     if not r.moves and r.illegal is None:
-        return [Figure("The situation", _svg(r.before))]
+        return [Figure("The situation", _svg(r.before, False))]
     moves = ", ".join(str(m) for m in r.moves) or "no move"
-    return [Figure("Before", _svg(r.before)), Figure(f"After {moves}", _svg(r.after))]
+    return [
+        Figure("Before", _svg(r.before, True)),
+        Figure(f"After {moves}", _svg(r.after, True)),
+    ]
 
 
 def _card(x: float, y: float, card: int) -> str:
@@ -63,8 +66,9 @@ def _token(x: float, y: float, player: int) -> str:
     )
 
 
-def _lines(s: State) -> list[tuple[str, list[str], float]]:
-    """Label, drawn parts and width for each line of the figure."""
+def _lines(s: State, play: bool) -> list[tuple[str, list[str], float]]:
+    """Label, drawn parts and width for each line of the figure. Empty places are left out,
+    except the row and the hand to play when the example plays moves."""
     lines: list[tuple[str, list[str], float]] = []
     # The row: singles, and 3-card columns fanned downwards with their token.
     parts: list[str] = []
@@ -89,11 +93,12 @@ def _lines(s: State) -> list[tuple[str, list[str], float]]:
             for c in here:
                 parts.append(_card(x, 0, c))
                 x += CW + GAP
-    lines.append(("Row", parts, x))
+    if parts or play:
+        lines.append(("Row", parts, x))
     for p in range(s.players):
         cards = cards_in(s.hands[p])
-        if cards or p == s.to_move:
-            playing = p == s.to_move and s.phase != OVER
+        playing = play and p == s.to_move and s.phase != OVER
+        if cards or playing:
             label = f"Hand of player {p + 1}" + (" (to play)" if playing else "")
             lines.append(
                 (
@@ -145,13 +150,13 @@ def _lines(s: State) -> list[tuple[str, list[str], float]]:
             marks.append(f"{s.reserves[p]} reserve")
         label = f"Storage of player {p + 1}"
         if marks:
-            label += " (" + ", ".join(marks) + ")"
+            label += "\n" + ", ".join(marks)
         lines.append((label, parts, x + CW - STEP))
     return lines
 
 
-def _svg(s: State) -> str:
-    lines = _lines(s)
+def _svg(s: State, play: bool) -> str:
+    lines = _lines(s, play)
     width = int(LABEL + max([w for _, _, w in lines] + [CW]) + 24)
     height = int(len(lines) * ROW_H + 10)
     out = [
@@ -166,9 +171,13 @@ def _svg(s: State) -> str:
                 f'<line x1="4" y1="{y - 4}" x2="{width - 4}" y2="{y - 4}" '
                 f'stroke="{LINE}" stroke-width="0.4"/>'
             )
-        out.append(
-            f'<text x="6" y="{y + CH / 2 + 4}" font-size="11" fill="{INK}">{escape(label)}</text>'
-        )
+        main, _, sub = label.partition("\n")
+        ly = y + CH / 2 + (4 if not sub else -1)
+        out.append(f'<text x="6" y="{ly}" font-size="11" fill="{INK}">{escape(main)}</text>')
+        if sub:
+            out.append(
+                f'<text x="6" y="{ly + 13}" font-size="10" fill="{LINE}">{escape(sub)}</text>'
+            )
         if not parts:
             out.append(
                 f'<text x="{LABEL}" y="{y + CH / 2 + 4}" font-size="11" '
