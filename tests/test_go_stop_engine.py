@@ -28,6 +28,7 @@ from rulepress.games.go_stop.rules import (
     legal_moves,
     random_game,
     start,
+    view,
 )
 
 
@@ -206,6 +207,13 @@ def test_third_go_earns_a_reserve_not_a_point() -> None:
 def test_nobody_stops_is_nagari() -> None:
     s = play(two(m("09B"), 0, m("11A"), ["06Da"]), "09B")
     assert (s.result, s.winner, s.phase) == (NAGARI, -1, OVER)
+
+
+def test_a_players_view_hides_the_other_hands() -> None:
+    s = deal(5, 3)
+    v = view(s, 1)
+    assert v.hand == s.hands[1] and v.hand_sizes == (7, 7, 7)
+    assert v.stock_left == 21 and not hasattr(v, "stock") and not hasattr(v, "hands")
 
 
 def test_random_games_are_deterministic() -> None:

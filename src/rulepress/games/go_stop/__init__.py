@@ -10,7 +10,16 @@ from typing import Any
 
 from rulepress.games.base import Drawer, Figure
 from rulepress.games.go_stop.cards import CARDS
-from rulepress.games.go_stop.rules import Move, State, apply, deal, legal_moves, random_game
+from rulepress.games.go_stop.rules import (
+    Move,
+    State,
+    View,
+    apply,
+    deal,
+    legal_moves,
+    random_game,
+    view,
+)
 
 
 class GoStopEngine:
@@ -44,4 +53,15 @@ class GoStopEngine:
 
 ENGINE = GoStopEngine()
 
-__all__ = ["ENGINE", "GoStopEngine", "Move", "State", "apply", "deal", "legal_moves", "random_game"]
+__all__ = [
+    "ENGINE",
+    "GoStopEngine",
+    "Move",
+    "State",
+    "View",
+    "apply",
+    "deal",
+    "legal_moves",
+    "random_game",
+    "view",
+]

@@ -613,6 +613,44 @@ def _decide(s: State, mv: Move, ev: list[Event] | None) -> State:
     )
 
 
+@dataclass(frozen=True)
+class View:
+    """What one player may know: their own hand; the others' hand sizes; everything public."""
+
+    player: int
+    hand: int
+    hand_sizes: tuple[int, ...]
+    row: int
+    owners: tuple[int, ...]
+    stores: tuple[int, ...]
+    stock_left: int
+    to_move: int
+    phase: int
+    gos: tuple[int, ...]
+    reserves: tuple[int, ...]
+    credits: tuple[int, ...]
+    drawn_card: int  # the drawn card waiting for a choice, or -1
+
+
+def view(s: State, player: int) -> View:
+    """The state as ``player`` sees it (hands and the stock order are hidden)."""
+    return View(
+        player=player,
+        hand=s.hands[player],
+        hand_sizes=tuple(h.bit_count() for h in s.hands),
+        row=s.row,
+        owners=s.owners,
+        stores=s.stores,
+        stock_left=s.stock_left,
+        to_move=s.to_move,
+        phase=s.phase,
+        gos=s.gos,
+        reserves=s.reserves,
+        credits=s.credits,
+        drawn_card=s.pending[2] if s.pending is not None else -1,
+    )
+
+
 def random_game(seed: int, players: int = 2) -> State:
     """A complete seeded game with uniformly random legal decisions (tests and benchmark)."""
     rng = random.Random(seed)
