@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulepress.games.go_stop.cards import ALL, ANIMALS, MONTH_MASK, mask_of, parse_card
+from rulepress.games.go_stop.cards import (
+    ALL,
+    ANIMALS,
+    MONTH_MASK,
+    card_text,
+    cards_in,
+    mask_of,
+    parse_card,
+)
 from rulepress.games.go_stop.rules import (
     DEAL,
     DECIDE,
@@ -255,6 +263,35 @@ def check_invariants(s: State) -> None:
             assert s.hands[p].bit_count() + s.credits[p] == turns_left
 
 
+def reference_moves(s: State) -> set[str]:
+    """Legal moves straight from the rules, slowly, to check the fast generator against."""
+    if s.phase == DECIDE:
+        return {"stop"} if s.stock_left == 0 else {"go", "stop"}
+    if s.phase == DRAW:
+        assert s.pending is not None
+        d = s.pending[2]
+        return {f"{card_text(d)}>{card_text(t)}" for t in cards_in(s.row & MONTH_MASK[d >> 2])}
+    if s.phase != PLAY:
+        return set()
+    p = s.to_move
+    out = set()
+    for c in cards_in(s.hands[p]):
+        singles = cards_in(s.row & MONTH_MASK[c >> 2])
+        if len(singles) == 2:
+            out |= {f"{card_text(c)}>{card_text(t)}" for t in singles}
+        else:
+            out.add(card_text(c))
+    for m in range(12):
+        if (s.hands[p] & MONTH_MASK[m]).bit_count() == 3:
+            if (s.row & MONTH_MASK[m]).bit_count() == 1:
+                out.add(f"bomb {m + 1:02d}")
+            if not s.shaken[p] >> m & 1:
+                out.add(f"shake {m + 1:02d}")
+    if s.credits[p]:
+        out.add("pass")
+    return out
+
+
 def play_out(seed: int, players: int) -> tuple[State, int]:
     s = deal(seed, players)
     rng = random.Random(seed)
@@ -263,6 +300,8 @@ def play_out(seed: int, players: int) -> tuple[State, int]:
     while s.phase != OVER:
         moves = legal_moves(s)
         assert moves, "a player always has a move"
+        assert {str(mv) for mv in moves} == reference_moves(s)
+        assert len(set(moves)) == len(moves)
         for mv in moves:
             assert Move.parse(str(mv)) == mv
         s = apply(s, rng.choice(moves))
