@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rulepress.document.reader import read_document
-from rulepress.games.base import ExampleDataError
+from rulepress.games.base import DIAGRAM_FONT, ExampleDataError
 from rulepress.games.pigeon import ENGINE
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
@@ -110,7 +110,7 @@ def test_example_diagram_is_self_contained_svg(ex: Any) -> None:
         assert float(root.get("width", 0)) > 0 and float(root.get("height", 0)) > 0
         assert root.get("viewBox")
         assert "<script" not in fig.svg and "href" not in fig.svg
-        assert 'font-family="Carlito, sans-serif"' in fig.svg
+        assert f'font-family="{DIAGRAM_FONT}"' in fig.svg
 
 
 def test_illegal_examples_show_the_reason_in_the_diagram() -> None:
