@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rulepress.document.reader import read_document
-from rulepress.games.base import ExampleDataError
+from rulepress.games.base import DIAGRAM_FONT, ExampleDataError
 from rulepress.games.worm_derby import ENGINE
 
 SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
@@ -46,7 +46,7 @@ def test_example_diagrams_are_self_contained_svg(example_id: str) -> None:
         root = ET.fromstring(fig.svg)
         assert root.tag == f"{SVG}svg"
         assert {"width", "height", "viewBox"} <= set(root.attrib)
-        assert root.get("font-family") == "Carlito, sans-serif"
+        assert root.get("font-family") == DIAGRAM_FONT
         assert "script" not in fig.svg and "href" not in fig.svg
 
 

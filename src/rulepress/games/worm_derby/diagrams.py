@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from rulepress.games.base import Figure
+from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.worm_derby.examples import Replay
 from rulepress.games.worm_derby.grid import TILE
 from rulepress.games.worm_derby.rules import State
 
-FONT = "Carlito, sans-serif"
+FONT = DIAGRAM_FONT
 SUIT_COLOUR = {"suns": "#c0392b", "moons": "#222222", "crowns": "#2e7d32", "arms": "#1f5fbf"}
 SUIT_LETTER = {"suns": "S", "moons": "M", "crowns": "C", "arms": "A"}
 GRID_LINE = "#d9d4c7"
