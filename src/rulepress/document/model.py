@@ -36,6 +36,7 @@ class Licence:
     name: str
     url: str
     notice: str = ""
+    text: str = ""  # the licence in full, when it asks to travel with every copy (GNU FDL)
 
 
 @dataclass(frozen=True)

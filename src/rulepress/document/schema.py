@@ -18,7 +18,7 @@ TOP_KEYS = {
     "duration": True, "ages": False, "engine": False, "licence": True, "provenance": True,
     "components": True,
 }
-LICENCE_KEYS = {"name": True, "url": True, "notice": False}
+LICENCE_KEYS = {"name": True, "url": True, "notice": False, "text": False}
 PROVENANCE_KEYS = {"title": True, "source": True, "author": False, "note": False}
 PLAYERS_KEYS = {"min": True, "max": True}
 COMPONENT_KEYS = {
@@ -105,6 +105,7 @@ def build_meta(
             c.text(lic["name"], ("licence", "name")),
             c.text(lic["url"] or "", ("licence", "url"), allow_empty=True),
             c.text(lic.get("notice", ""), ("licence", "notice"), allow_empty=True),
+            _licence_text(c, lic.get("text")),
         )
     provenance: list[Provenance] = []
     prov = data["provenance"]
@@ -149,6 +150,23 @@ def build_meta(
         engine_loc=c.loc(("engine",)) if engine else None,
     )
     return (None if c.diagnostics else meta), c.diagnostics
+
+
+def _licence_text(c: _Checker, name: Any) -> str:
+    """The full licence from a UTF-8 text file inside the game's folder."""
+    if name is None:
+        return ""
+    key: KeyPath = ("licence", "text")
+    folder = c.path.parent.resolve()
+    target = (folder / c.text(name, key)).resolve()
+    if not target.is_relative_to(folder) or not target.is_file():
+        c.fail(key, f"licence text '{name}' must be a file inside {folder.name}/")
+        return ""
+    try:
+        return target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        c.fail(key, f"licence text '{name}' cannot be read as UTF-8 text: {exc}")
+        return ""
 
 
 def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
