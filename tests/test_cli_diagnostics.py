@@ -55,3 +55,20 @@ def test_help_answers() -> None:
     result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0
     assert "check" in result.output and "build" in result.output and "pnp" in result.output
+
+
+def test_help_imports_nothing_heavy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from rulepress.cli import main\n"
+        "CliRunner().invoke(main, ['build', '--help'])\n"
+        "heavy = [m for m in ('weasyprint', 'reportlab', 'markdown_it', 'jinja2', 'rich')"
+        " if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -6,13 +6,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.status import Status
+
 PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
 
 sources_option = click.option(
@@ -35,24 +38,37 @@ paper_option = click.option(
 
 
 class Reporter:
-    """Diagnostics to stderr; progress as a live line on a terminal, plain lines otherwise."""
+    """Diagnostics to stderr; a live status line on a terminal, plain lines otherwise (or in CI)."""
 
     def __init__(self) -> None:
         self.plain = not sys.stderr.isatty() or bool(os.environ.get("CI"))
+        self._status: Status | None = None
+        self._console: Console | None = None
+        if not self.plain:
+            from rich.console import Console
+
+            self._console = Console(stderr=True, highlight=False)
 
     def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
         for d in diagnostics:
-            click.echo(str(d), err=True)
+            if self._console is not None:
+                self._console.print(str(d), markup=False)
+            else:
+                click.echo(str(d), err=True)
 
     def progress(self, message: str) -> None:
-        if self.plain:
+        if self._console is None:
             click.echo(message, err=True)
+        elif self._status is None:
+            self._status = self._console.status(message)
+            self._status.start()
         else:
-            click.echo(f"\r\033[K{message}", err=True, nl=False)
+            self._status.update(message)
 
     def clear(self) -> None:
-        if not self.plain:
-            click.echo("\r\033[K", err=True, nl=False)
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
 
     def done(self, message: str) -> None:
         self.clear()
