@@ -8,73 +8,16 @@ everything from the face size it is given, so hwatu-size and poker-size cards bo
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
-from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.colors import Color, white
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.games.base import Drawer
 from rulepress.games.go_stop.cards import CARD_SUBJECTS, DECK_TABLE, MONTH_NAMES, value_of
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, MONTH_COLOURS, PAPER, PLAYER_STYLES
 from rulepress.pnp.api import Face
-
-_fonts: tuple[str, str] | None = None
-
-
-def fonts() -> tuple[str, str]:
-    """(regular, bold): the project's Carlito, or Helvetica if it cannot be loaded."""
-    global _fonts
-    if _fonts is None:
-        try:
-            from rulepress.pnp.fonts import register_fonts
-
-            register_fonts()
-            _fonts = ("Carlito", "Carlito-Bold")
-        except Exception:  # noqa: BLE001 - any font trouble falls back to a built-in face
-            _fonts = ("Helvetica", "Helvetica-Bold")
-    return _fonts
-
-
-@contextmanager
-def saved(c: Canvas) -> Iterator[None]:
-    c.saveState()
-    try:
-        yield
-    finally:
-        c.restoreState()
-
-
-def col(hex_code: str) -> Color:
-    return HexColor(hex_code)
-
-
-def tint(hex_code: str, amount: float) -> Color:
-    """Mix with white: 0 is the colour, 1 is white."""
-    b = HexColor(hex_code)
-    return Color(
-        b.red + (1 - b.red) * amount,
-        b.green + (1 - b.green) * amount,
-        b.blue + (1 - b.blue) * amount,
-    )
-
-
-def shade(hex_code: str, amount: float) -> Color:
-    b = HexColor(hex_code)
-    return Color(b.red * (1 - amount), b.green * (1 - amount), b.blue * (1 - amount))
-
-
-def fill_bleed(c: Canvas, face: Face, fill: Color) -> None:
-    b = face.bleed
-    c.setFillColor(fill)
-    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
-
-
-def fit_text(c: Canvas, text: str, font: str, size: float, width: float) -> float:
-    """The font size at most ``size`` at which ``text`` fits in ``width``."""
-    w = c.stringWidth(text, font, size)
-    return size if w <= width else size * width / w
-
+from rulepress.pnp.draw import colour, fill_bleed, fit_text, fonts, saved, shade, tint
 
 # --- the twelve plants ------------------------------------------------------------------------
 
@@ -111,8 +54,8 @@ def _blossom(
     c.circle(x, y, r * 0.28, stroke=0, fill=1)
 
 
-def _branch(c: Canvas, pts: list[tuple[float, float]], width: float, colour: Color) -> None:
-    c.setStrokeColor(colour)
+def _branch(c: Canvas, pts: list[tuple[float, float]], width: float, ink: Color) -> None:
+    c.setStrokeColor(ink)
     c.setLineWidth(width)
     c.setLineCap(1)
     p = c.beginPath()
@@ -123,8 +66,8 @@ def _branch(c: Canvas, pts: list[tuple[float, float]], width: float, colour: Col
 
 
 def _pine(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    _branch(c, [(x + w * 0.5, y), (x + w * 0.48, y + h * 0.55)], w * 0.07, col("#6b4a2b"))
-    c.setFillColor(col(main))
+    _branch(c, [(x + w * 0.5, y), (x + w * 0.48, y + h * 0.55)], w * 0.07, colour("#6b4a2b"))
+    c.setFillColor(colour(main))
     for i, (cy, half) in enumerate(((0.35, 0.42), (0.55, 0.34), (0.74, 0.24))):
         p = c.beginPath()
         p.moveTo(x + w * (0.5 - half), y + h * cy)
@@ -139,11 +82,11 @@ def _plum(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str
         c,
         [(x, y + h * 0.2), (x + w * 0.4, y + h * 0.45), (x + w * 0.55, y + h * 0.8)],
         w * 0.05,
-        col("#4a3426"),
+        colour("#4a3426"),
     )
-    _branch(c, [(x + w * 0.4, y + h * 0.45), (x + w, y + h * 0.55)], w * 0.035, col("#4a3426"))
+    _branch(c, [(x + w * 0.4, y + h * 0.45), (x + w, y + h * 0.55)], w * 0.035, colour("#4a3426"))
     for fx, fy in ((0.25, 0.33), (0.5, 0.62), (0.75, 0.52), (0.58, 0.85), (0.92, 0.6)):
-        _blossom(c, x + w * fx, y + h * fy, w * 0.11, col(acc), col(main))
+        _blossom(c, x + w * fx, y + h * fy, w * 0.11, colour(acc), colour(main))
 
 
 def _cherry(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
@@ -151,7 +94,7 @@ def _cherry(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: s
         c,
         [(x + w, y + h * 0.9), (x + w * 0.55, y + h * 0.62), (x + w * 0.1, y + h * 0.7)],
         w * 0.045,
-        col("#5b3a2e"),
+        colour("#5b3a2e"),
     )
     for fx, fy, r in (
         (0.3, 0.55, 0.13),
@@ -160,16 +103,16 @@ def _cherry(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: s
         (0.2, 0.28, 0.11),
         (0.7, 0.2, 0.12),
     ):
-        _blossom(c, x + w * fx, y + h * fy, w * r, col(acc), col(main), turn=72)
+        _blossom(c, x + w * fx, y + h * fy, w * r, colour(acc), colour(main), turn=72)
 
 
 def _wisteria(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    _branch(c, [(x, y + h * 0.95), (x + w, y + h * 0.9)], w * 0.04, col("#5b4636"))
+    _branch(c, [(x, y + h * 0.95), (x + w, y + h * 0.9)], w * 0.04, colour("#5b4636"))
     for fx, length in ((0.2, 0.75), (0.45, 0.9), (0.7, 0.7), (0.9, 0.55)):
         n = 7
         for i in range(n):
             r = w * 0.075 * (1 - i / (n * 1.6))
-            c.setFillColor(col(main) if i % 2 else col(acc))
+            c.setFillColor(colour(main) if i % 2 else colour(acc))
             c.circle(
                 x + w * fx + (w * 0.03 if i % 2 else -w * 0.03),
                 y + h * 0.88 - i * h * length / n,
@@ -180,26 +123,26 @@ def _wisteria(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc:
 
 
 def _iris(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    c.setFillColor(col("#3f7a3a"))
+    c.setFillColor(colour("#3f7a3a"))
     for fx, ang, ln in ((0.25, 80, 0.8), (0.45, 95, 0.9), (0.65, 85, 0.75), (0.8, 100, 0.6)):
         _leaf(c, x + w * fx, y, h * ln, w * 0.06, ang)
     for fx, fy in ((0.35, 0.75), (0.7, 0.6)):
         cx, cy = x + w * fx, y + h * fy
-        c.setFillColor(col(main))
+        c.setFillColor(colour(main))
         for a in (90, 210, 330):
             _leaf(c, cx, cy, w * 0.2, w * 0.08, a)
-        c.setFillColor(col(acc))
+        c.setFillColor(colour(acc))
         for a in (30, 150, 270):
             _leaf(c, cx, cy, w * 0.14, w * 0.05, a)
 
 
 def _peony(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    c.setFillColor(col("#3f7a3a"))
+    c.setFillColor(colour("#3f7a3a"))
     for ang in (200, 250, 300, 340):
         _leaf(c, x + w * 0.5, y + h * 0.45, w * 0.42, w * 0.09, ang)
     cx, cy = x + w * 0.5, y + h * 0.55
-    for r, colour in ((0.36, main), (0.27, acc), (0.18, main), (0.09, acc)):
-        c.setFillColor(col(colour))
+    for r, hue in ((0.36, main), (0.27, acc), (0.18, main), (0.09, acc)):
+        c.setFillColor(colour(hue))
         n = 9
         for i in range(n):
             a = math.radians(i * 360 / n + r * 100)
@@ -219,7 +162,7 @@ def _clover(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: s
         p.curveTo(
             x + w * sx, y + h * ey * 0.7, x + w * (ex - 0.2), y + h * ey, x + w * ex, y + h * ey
         )
-        c.setStrokeColor(col("#6b5a3a"))
+        c.setStrokeColor(colour("#6b5a3a"))
         c.setLineWidth(w * 0.025)
         c.drawPath(p, stroke=1, fill=0)
         for k in range(1, 8):
@@ -227,21 +170,21 @@ def _clover(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: s
             px = (1 - t) ** 3 * sx + 3 * (1 - t) ** 2 * t * sx + 3 * (1 - t) * t * t * (ex - 0.2)
             px += t**3 * ex
             py = 3 * (1 - t) ** 2 * t * ey * 0.7 + 3 * (1 - t) * t * t * ey + t**3 * ey
-            c.setFillColor(col(main) if (k + i) % 2 else col(acc))
+            c.setFillColor(colour(main) if (k + i) % 2 else colour(acc))
             c.circle(x + w * px + w * 0.04, y + h * py, w * 0.045, stroke=0, fill=1)
-            c.setFillColor(col("#5e8a3a"))
+            c.setFillColor(colour("#5e8a3a"))
             c.circle(x + w * px - w * 0.04, y + h * py - w * 0.02, w * 0.03, stroke=0, fill=1)
 
 
 def _pampas(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    c.setFillColor(col(acc))
+    c.setFillColor(colour(acc))
     c.circle(x + w * 0.62, y + h * 0.72, w * 0.26, stroke=0, fill=1)
     p = c.beginPath()
     p.moveTo(x - w * 0.1, y)
     p.curveTo(x + w * 0.2, y + h * 0.55, x + w * 0.8, y + h * 0.5, x + w * 1.1, y + h * 0.3)
     p.lineTo(x + w * 1.1, y)
     p.close()
-    c.setFillColor(col(main))
+    c.setFillColor(colour(main))
     c.drawPath(p, stroke=0, fill=1)
     c.setStrokeColor(shade(main, 0.35))
     c.setLineWidth(w * 0.018)
@@ -251,13 +194,13 @@ def _pampas(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: s
 
 
 def _chrysanthemum(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    c.setFillColor(col("#3f7a3a"))
+    c.setFillColor(colour("#3f7a3a"))
     _leaf(c, x + w * 0.5, y, h * 0.45, w * 0.07, 100)
     _leaf(c, x + w * 0.5, y + h * 0.15, w * 0.35, w * 0.1, 20)
     _leaf(c, x + w * 0.5, y + h * 0.2, w * 0.35, w * 0.1, 160)
     cx, cy = x + w * 0.5, y + h * 0.6
-    for r, colour, n in ((0.36, main, 16), (0.24, acc, 12)):
-        c.setFillColor(col(colour))
+    for r, hue, n in ((0.36, main, 16), (0.24, acc, 12)):
+        c.setFillColor(colour(hue))
         for i in range(n):
             _leaf(c, cx, cy, w * r, w * 0.05, i * 360 / n)
     c.setFillColor(shade(main, 0.3))
@@ -286,7 +229,7 @@ def _maple(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: st
         c,
         [(x, y + h * 0.85), (x + w * 0.5, y + h * 0.7), (x + w, y + h * 0.8)],
         w * 0.03,
-        col("#5b3a2e"),
+        colour("#5b3a2e"),
     )
     for i, (fx, fy, r) in enumerate(
         (
@@ -297,12 +240,12 @@ def _maple(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: st
             (0.15, 0.82, 0.12),
         )
     ):
-        c.setFillColor(col(main) if i % 2 == 0 else col(acc))
+        c.setFillColor(colour(main) if i % 2 == 0 else colour(acc))
         _maple_leaf(c, x + w * fx, y + h * fy, w * r, i * 23)
 
 
 def _paulownia(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    c.setFillColor(col(main))
+    c.setFillColor(colour(main))
     for cx, cy, r in ((0.3, 0.3, 0.28), (0.72, 0.35, 0.25)):
         for dx in (-0.5, 0.0, 0.5):
             c.circle(
@@ -312,8 +255,9 @@ def _paulownia(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc
                 stroke=0,
                 fill=1,
             )
-    _branch(c, [(x + w * 0.5, y + h * 0.45), (x + w * 0.5, y + h * 0.95)], w * 0.03, col("#5b4636"))
-    c.setFillColor(col(acc))
+    stem = [(x + w * 0.5, y + h * 0.45), (x + w * 0.5, y + h * 0.95)]
+    _branch(c, stem, w * 0.03, colour("#5b4636"))
+    c.setFillColor(colour(acc))
     for i in range(6):
         c.circle(
             x + w * (0.5 + (0.06 if i % 2 else -0.06)),
@@ -325,12 +269,12 @@ def _paulownia(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc
 
 
 def _willow(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: str) -> None:
-    c.setStrokeColor(col(acc))
+    c.setStrokeColor(colour(acc))
     c.setLineWidth(w * 0.012)
     for i in range(7):
         rx = x + w * (0.05 + i * 0.15)
         c.line(rx, y + h * 0.9, rx - w * 0.12, y + h * 0.05)
-    c.setStrokeColor(col(main))
+    c.setStrokeColor(colour(main))
     c.setLineWidth(w * 0.025)
     for i in range(5):
         sx = x + w * (0.15 + i * 0.18)
@@ -345,7 +289,7 @@ def _willow(c: Canvas, x: float, y: float, w: float, h: float, main: str, acc: s
             y + h * (0.15 + 0.05 * (i % 2)),
         )
         c.drawPath(p, stroke=1, fill=0)
-        c.setFillColor(col(main))
+        c.setFillColor(colour(main))
         for k in range(4):
             _leaf(
                 c,
@@ -381,10 +325,10 @@ RIBBON_COLOURS = {"C+": "#c0392b", "C": "#2e5fa8", "C-": "#4f8a3a", "C--": "#8a8
 def _emblem(c: Canvas, value: str, cx: float, cy: float, r: float) -> None:
     """The value's symbol: sun for brights, bird for animals, ribbon, double leaf for D+."""
     band = CLASS_STYLE[value[0]][0]
-    c.setStrokeColor(col(INK))
+    c.setStrokeColor(colour(INK))
     c.setLineWidth(r * 0.08)
     if value == "A":
-        c.setFillColor(col(band))
+        c.setFillColor(colour(band))
         for i in range(12):
             a = math.radians(i * 30)
             c.line(
@@ -397,7 +341,7 @@ def _emblem(c: Canvas, value: str, cx: float, cy: float, r: float) -> None:
     elif value in ("B", "B+"):
         c.setFillColor(white)
         c.circle(cx, cy, r, stroke=1, fill=1)
-        c.setFillColor(col(band))
+        c.setFillColor(colour(band))
         p = c.beginPath()  # a simple bird: body, head, tail, wing
         p.moveTo(cx - r * 0.75, cy + r * 0.1)
         p.curveTo(
@@ -412,10 +356,10 @@ def _emblem(c: Canvas, value: str, cx: float, cy: float, r: float) -> None:
         c.setFillColor(white)
         c.circle(cx + r * 0.5, cy + r * 0.25, r * 0.06, stroke=0, fill=1)
         if value == "B+":
-            c.setFillColor(col(CLASS_STYLE["A"][0]))
+            c.setFillColor(colour(CLASS_STYLE["A"][0]))
             _star(c, cx - r * 0.35, cy + r * 0.5, r * 0.32)
     elif value.startswith("C"):
-        c.setFillColor(col(RIBBON_COLOURS[value]))
+        c.setFillColor(colour(RIBBON_COLOURS[value]))
         wid = r * 0.7
         p = c.beginPath()
         p.moveTo(cx - wid / 2, cy + r)
@@ -451,11 +395,11 @@ def _emblem(c: Canvas, value: str, cx: float, cy: float, r: float) -> None:
                     fill=1,
                 )
     elif value == "D+":
-        c.setFillColor(col(band))
+        c.setFillColor(colour(band))
         c.circle(cx - r * 0.3, cy, r * 0.55, stroke=1, fill=1)
         c.circle(cx + r * 0.3, cy, r * 0.55, stroke=1, fill=1)
         regular, bold = fonts()
-        c.setFillColor(col(INK))
+        c.setFillColor(colour(INK))
         c.setFont(bold, r * 0.7)
         c.drawCentredString(cx + r * 0.3, cy - r * 0.24, "2")
 
@@ -485,12 +429,12 @@ def player_card(c: Canvas, face: Face) -> None:
     w, h, b, s = face.width, face.height, face.bleed, face.safe
     u = min(w / 93.5, h / 153)  # 1 at hwatu size (33 x 54 mm)
     with saved(c):
-        fill_bleed(c, face, col(PAPER))
+        fill_bleed(c, face, colour(PAPER))
         # Value band at the foot, into the bleed.
         band_h = s + 20 * u
-        c.setFillColor(col(band))
+        c.setFillColor(colour(band))
         c.rect(-b, -b, w + 2 * b, band_h + b, stroke=0, fill=1)
-        c.setFillColor(col(band_ink))
+        c.setFillColor(colour(band_ink))
         size = fit_text(c, word.upper(), bold, 9.5 * u, w - 2 * s - 20 * u)
         c.setFont(bold, size)
         c.drawString(s, s + 10 * u, word.upper())
@@ -515,15 +459,15 @@ def player_card(c: Canvas, face: Face) -> None:
             _emblem(c, value, px + pw - r - 3 * u, py + r + 3 * u, r)
         # The number, big, top left; the value mark top right on its band colour.
         top = h - s
-        c.setFillColor(col(INK))
+        c.setFillColor(colour(INK))
         c.setFont(bold, 26 * u)
         c.drawString(s, top - 19 * u, str(month))
         mw = max(c.stringWidth(shown, bold, 13 * u) + 6 * u, 16 * u)
-        c.setFillColor(col(band))
-        c.setStrokeColor(col(INK))
+        c.setFillColor(colour(band))
+        c.setStrokeColor(colour(INK))
         c.setLineWidth(0.6 * u)
         c.roundRect(w - s - mw, top - 17 * u, mw, 16 * u, 3 * u, stroke=1, fill=1)
-        c.setFillColor(col(band_ink))
+        c.setFillColor(colour(band_ink))
         c.setFont(bold, 13 * u)
         c.drawCentredString(w - s - mw / 2, top - 12.5 * u, shown)
         c.setFillColor(shade(main, 0.1))
@@ -536,8 +480,8 @@ def card_back(c: Canvas, face: Face) -> None:
     u = min(w / 93.5, h / 153)
     regular, bold = fonts()
     with saved(c):
-        fill_bleed(c, face, col("#8e1f2a"))
-        c.setStrokeColor(col("#a8323d"))
+        fill_bleed(c, face, colour("#8e1f2a"))
+        c.setStrokeColor(colour("#a8323d"))
         c.setLineWidth(1.2 * u)
         step = 9 * u
         d = -h - face.bleed
@@ -545,11 +489,11 @@ def card_back(c: Canvas, face: Face) -> None:
             c.line(d, -face.bleed, d + h + 2 * face.bleed, h + face.bleed)
             c.line(d, h + face.bleed, d + h + 2 * face.bleed, -face.bleed)
             d += step
-        c.setFillColor(col("#f3e6c8"))
-        c.setStrokeColor(col("#e3b21b"))
+        c.setFillColor(colour("#f3e6c8"))
+        c.setStrokeColor(colour("#e3b21b"))
         c.setLineWidth(1.5 * u)
         c.circle(w / 2, h / 2, w * 0.32, stroke=1, fill=1)
-        c.setFillColor(col("#8e1f2a"))
+        c.setFillColor(colour("#8e1f2a"))
         c.setFont(bold, 14 * u)
         c.drawCentredString(w / 2, h / 2 + 1 * u, "GO")
         c.setFont(bold, 9 * u)
@@ -557,14 +501,14 @@ def card_back(c: Canvas, face: Face) -> None:
 
 
 def _marker(
-    c: Canvas, face: Face, big: str, title: str, lines: tuple[str, ...], colour: str
+    c: Canvas, face: Face, big: str, title: str, lines: tuple[str, ...], hue: str
 ) -> None:
     w, h, s = face.width, face.height, face.safe
     u = min(w / 93.5, h / 153)
     regular, bold = fonts()
     with saved(c):
-        fill_bleed(c, face, col(PAPER))
-        c.setFillColor(col(colour))
+        fill_bleed(c, face, colour(PAPER))
+        c.setFillColor(colour(hue))
         c.rect(-face.bleed, h * 0.72, w + 2 * face.bleed, h * 0.28 + face.bleed, stroke=0, fill=1)
         c.rect(
             -face.bleed, -face.bleed, w + 2 * face.bleed, h * 0.08 + face.bleed, stroke=0, fill=1
@@ -572,7 +516,7 @@ def _marker(
         c.setFillColor(white)
         c.setFont(bold, fit_text(c, title, bold, 10 * u, w - 2 * s))
         c.drawCentredString(w / 2, h * 0.8, title)
-        c.setFillColor(col(INK))
+        c.setFillColor(colour(INK))
         c.setFont(bold, 40 * u)
         c.drawCentredString(w / 2, h * 0.43, big)
         for i, line in enumerate(lines):
@@ -590,15 +534,15 @@ def point_card(c: Canvas, face: Face) -> None:
 
 def player_token(c: Canvas, face: Face) -> None:
     player = face.index % 3
-    colour, shape = PLAYER_STYLES[player]
+    hue, shape = PLAYER_STYLES[player]
     w, h = face.width, face.height
     r = min(w, h) * 0.42
     cx, cy = w / 2, h / 2
     regular, bold = fonts()
     with saved(c):
-        fill_bleed(c, face, tint(colour, 0.82))
-        c.setFillColor(col(colour))
-        c.setStrokeColor(col(INK))
+        fill_bleed(c, face, tint(hue, 0.82))
+        c.setFillColor(colour(hue))
+        c.setStrokeColor(colour(INK))
         c.setLineWidth(r * 0.06)
         if shape == "circle":
             c.circle(cx, cy, r, stroke=1, fill=1)
@@ -615,7 +559,7 @@ def player_token(c: Canvas, face: Face) -> None:
             c.drawPath(p, stroke=1, fill=1)
             ty = cy - r * 0.6
         c.setFillColor(white)
-        c.setStrokeColor(col(INK))
+        c.setStrokeColor(colour(INK))
         c.setFont(bold, r * 1.05)
         c.drawCentredString(cx, ty, str(player + 1))
 
@@ -647,8 +591,8 @@ def reference_card(c: Canvas, face: Face) -> None:
     u = min(w / 180, h / 252)  # 1 at poker size (63.5 x 88.9 mm)
     regular, bold = fonts()
     with saved(c):
-        fill_bleed(c, face, col(PAPER))
-        c.setFillColor(col("#8e1f2a"))
+        fill_bleed(c, face, colour(PAPER))
+        c.setFillColor(colour("#8e1f2a"))
         c.rect(-face.bleed, h - 24 * u, w + 2 * face.bleed, 24 * u + face.bleed, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(bold, 13 * u)
@@ -656,7 +600,7 @@ def reference_card(c: Canvas, face: Face) -> None:
         y = h - 34 * u
         line = 10.2 * u
         for title, rows in (("Cards in storage", REFERENCE), ("Bonuses", REFERENCE_EVENTS)):
-            c.setFillColor(col("#8e1f2a"))
+            c.setFillColor(colour("#8e1f2a"))
             c.setFont(bold, 8.5 * u)
             c.drawString(s, y, title.upper())
             y -= line
@@ -664,7 +608,7 @@ def reference_card(c: Canvas, face: Face) -> None:
                 if i % 2 == 0:
                     c.setFillColor(tint("#e3b21b", 0.8))
                     c.rect(s - 2 * u, y - 2.8 * u, w - 2 * s + 4 * u, line, stroke=0, fill=1)
-                c.setFillColor(col(INK))
+                c.setFillColor(colour(INK))
                 c.setFont(bold, 7.6 * u)
                 c.drawString(s, y, left)
                 c.setFont(regular, fit_text(c, right, regular, 7.6 * u, w * 0.55 - s))
@@ -672,7 +616,7 @@ def reference_card(c: Canvas, face: Face) -> None:
                 y -= line
             y -= 4 * u
         c.setFont(bold, 7.6 * u)
-        c.setFillColor(col(INK))
+        c.setFillColor(colour(INK))
         c.drawString(s, y, "Threshold: 7 points (2 players), 3 (3 players)")
         y -= line
         final = "Who stops wins: points × 2 for each reserve card"

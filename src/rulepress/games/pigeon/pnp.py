@@ -15,6 +15,7 @@ from reportlab.lib.utils import simpleSplit
 from rulepress.games.base import Drawer
 from rulepress.games.pigeon import suits
 from rulepress.games.pigeon.cards import DECK, Card
+from rulepress.pnp.draw import fill_bleed, fonts, saved
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -28,23 +29,6 @@ NAVY = HexColor("#1f3a5f")
 SLATE = HexColor("#5d7285")
 PALE = HexColor("#e8eef4")
 DOVE = HexColor("#8a99a8")  # pigeon grey
-REGULAR, BOLD = "Carlito", "Carlito-Bold"
-
-
-def _fonts() -> None:
-    global REGULAR, BOLD
-    try:
-        from rulepress.pnp.fonts import register_fonts
-
-        register_fonts()
-    except Exception:  # the font is optional for drawing; fall back to the PDF core font
-        REGULAR, BOLD = "Helvetica", "Helvetica-Bold"
-
-
-def _bleed_fill(c: Canvas, face: Face, colour: Color) -> None:
-    b = face.bleed
-    c.setFillColor(colour)
-    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
 
 
 # --- the deck ---------------------------------------------------------------------------------
@@ -52,12 +36,13 @@ def _bleed_fill(c: Canvas, face: Face, colour: Color) -> None:
 
 def _index(c: Canvas, card: Card, x: float, top: float, scale: float) -> None:
     """A corner index: the rank large and bold, the suit symbol under it."""
+    _, bold = fonts()
     colour = RED if card.red else INK
     size = 26 * scale
     c.setFillColor(colour)
-    c.setFont(BOLD, size)
+    c.setFont(bold, size)
     name = card.rank_name
-    width = c.stringWidth(name, BOLD, size)
+    width = c.stringWidth(name, bold, size)
     centre = x + max(width, 15 * scale) / 2
     c.drawCentredString(centre, top - size * 0.78, name)
     suits.draw(c, card.suit, centre, top - size * 0.78 - 11 * scale, 14 * scale)
@@ -65,6 +50,7 @@ def _index(c: Canvas, card: Card, x: float, top: float, scale: float) -> None:
 
 def _court(c: Canvas, card: Card, w: float, h: float) -> None:
     """J, Q, K: a framed panel with the letter and the suit (no figure art to print badly)."""
+    _, bold = fonts()
     colour = RED if card.red else INK
     pw, ph = w * 0.52, h * 0.5
     x, y = (w - pw) / 2, (h - ph) / 2
@@ -73,11 +59,11 @@ def _court(c: Canvas, card: Card, w: float, h: float) -> None:
     c.setFillColor(PAPER)
     c.roundRect(x, y, pw, ph, 6, stroke=1, fill=1)
     c.setFillColor(colour)
-    c.setFont(BOLD, 54)
+    c.setFont(bold, 54)
     c.drawCentredString(w / 2, h / 2 + 2, card.rank_name)
     suits.draw(c, card.suit, w / 2, y + ph * 0.2, 22)
     word = {11: "JACK", 12: "QUEEN", 13: "KING"}[card.rank]
-    c.setFont(BOLD, 8)
+    c.setFont(bold, 8)
     c.drawCentredString(w / 2, y + ph - 12, word)
 
 
@@ -110,31 +96,27 @@ def _pips(c: Canvas, card: Card, w: float, h: float) -> None:
 
 
 def card_front(c: Canvas, face: Face) -> None:
-    _fonts()
     card = DECK[face.index % len(DECK)]
     w, h = face.width, face.height
-    c.saveState()
-    _bleed_fill(c, face, PAPER)
-    s = face.safe
-    c.setStrokeColor(HexColor("#b8b8b8"))
-    c.setLineWidth(0.6)
-    c.roundRect(s - 3, s - 3, w - 2 * s + 6, h - 2 * s + 6, 7, stroke=1, fill=0)
-    scale = 1.0
-    _index(c, card, s + 1, h - s, scale)
-    c.saveState()
-    c.translate(w, h)
-    c.rotate(180)
-    _index(c, card, s + 1, h - s, scale)
-    c.restoreState()
-    if card.rank >= 11:
-        _court(c, card, w, h)
-    else:
-        _pips(c, card, w, h)
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, PAPER)
+        s = face.safe
+        c.setStrokeColor(HexColor("#b8b8b8"))
+        c.setLineWidth(0.6)
+        c.roundRect(s - 3, s - 3, w - 2 * s + 6, h - 2 * s + 6, 7, stroke=1, fill=0)
+        scale = 1.0
+        _index(c, card, s + 1, h - s, scale)
+        with saved(c):
+            c.translate(w, h)
+            c.rotate(180)
+            _index(c, card, s + 1, h - s, scale)
+        if card.rank >= 11:
+            _court(c, card, w, h)
+        else:
+            _pips(c, card, w, h)
 
 
 def card_back(c: Canvas, face: Face) -> None:
-    _fonts()
     w, h, b = face.width, face.height, face.bleed
     name = f"pigeon-back-{w:.1f}x{h:.1f}-{b:.1f}"
     if not c.hasForm(name):
@@ -145,29 +127,29 @@ def card_back(c: Canvas, face: Face) -> None:
 
 
 def _draw_back(c: Canvas, face: Face) -> None:
+    _, bold = fonts()
     w, h = face.width, face.height
-    c.saveState()
-    _bleed_fill(c, face, NAVY)
-    # A lattice of diamonds over the whole bleed: trimming off-centre never shows an edge.
-    c.setStrokeColor(SLATE)
-    c.setLineWidth(0.8)
-    step = 14.0
-    span = int((w + h) / step) + 4
-    for i in range(-span, span):
-        x0 = i * step
-        c.line(x0 - face.bleed, -face.bleed, x0 + h + face.bleed, h + face.bleed)
-        c.line(x0 + h + face.bleed, -face.bleed, x0 - face.bleed, h + face.bleed)
-    inset = face.safe + 2
-    c.setStrokeColor(white)
-    c.setLineWidth(1.5)
-    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, 8, stroke=1, fill=0)
-    c.setFillColor(NAVY)
-    c.circle(w / 2, h / 2, w * 0.3, stroke=1, fill=1)
-    _pigeon(c, w / 2, h / 2 + 4, w * 0.36, body=white, wing=PALE, eye=NAVY)
-    c.setFillColor(white)
-    c.setFont(BOLD, 11)
-    c.drawCentredString(w / 2, h / 2 - w * 0.3 - 16, "PIGEON")
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, NAVY)
+        # A lattice of diamonds over the whole bleed: trimming off-centre never shows an edge.
+        c.setStrokeColor(SLATE)
+        c.setLineWidth(0.8)
+        step = 14.0
+        span = int((w + h) / step) + 4
+        for i in range(-span, span):
+            x0 = i * step
+            c.line(x0 - face.bleed, -face.bleed, x0 + h + face.bleed, h + face.bleed)
+            c.line(x0 + h + face.bleed, -face.bleed, x0 - face.bleed, h + face.bleed)
+        inset = face.safe + 2
+        c.setStrokeColor(white)
+        c.setLineWidth(1.5)
+        c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, 8, stroke=1, fill=0)
+        c.setFillColor(NAVY)
+        c.circle(w / 2, h / 2, w * 0.3, stroke=1, fill=1)
+        _pigeon(c, w / 2, h / 2 + 4, w * 0.36, body=white, wing=PALE, eye=NAVY)
+        c.setFillColor(white)
+        c.setFont(bold, 11)
+        c.drawCentredString(w / 2, h / 2 - w * 0.3 - 16, "PIGEON")
 
 
 # --- the Pigeon -------------------------------------------------------------------------------
@@ -182,85 +164,82 @@ def _pigeon(
     def p(x: float, y: float) -> tuple[float, float]:
         return cx + (x - 50) * u, cy + (y - 50) * u
 
-    c.saveState()
-    c.setFillColor(body)
-    c.setStrokeColor(body)
-    path = c.beginPath()
-    path.moveTo(*p(4, 52))  # tail tip
-    path.lineTo(*p(26, 50))
-    path.curveTo(*p(34, 70), *p(58, 72), *p(68, 62))  # back up to the neck
-    path.curveTo(*p(70, 74), *p(74, 84), *p(82, 84))  # neck to crown
-    path.curveTo(*p(90, 84), *p(94, 78), *p(93, 72))  # head
-    path.lineTo(*p(100, 68))  # beak
-    path.lineTo(*p(91, 67))
-    path.curveTo(*p(88, 58), *p(86, 46), *p(80, 38))  # breast
-    path.curveTo(*p(70, 26), *p(50, 24), *p(36, 32))  # belly
-    path.lineTo(*p(4, 44))
-    path.close()
-    c.drawPath(path, stroke=0, fill=1)
-    c.setFillColor(wing)
-    wing_path = c.beginPath()
-    wing_path.moveTo(*p(30, 50))
-    wing_path.curveTo(*p(42, 64), *p(60, 64), *p(70, 54))
-    wing_path.curveTo(*p(62, 44), *p(46, 40), *p(30, 50))
-    wing_path.close()
-    c.drawPath(wing_path, stroke=0, fill=1)
-    c.setStrokeColor(body)
-    c.setLineWidth(2.2 * u)
-    for x in (50, 60):  # legs
-        c.line(*p(x, 28), *p(x - 2, 14))
-        c.line(*p(x - 2, 14), *p(x + 4, 12))
-    c.setFillColor(eye)
-    c.circle(*p(85, 76), 2.6 * u, stroke=0, fill=1)
-    c.restoreState()
+    with saved(c):
+        c.setFillColor(body)
+        c.setStrokeColor(body)
+        path = c.beginPath()
+        path.moveTo(*p(4, 52))  # tail tip
+        path.lineTo(*p(26, 50))
+        path.curveTo(*p(34, 70), *p(58, 72), *p(68, 62))  # back up to the neck
+        path.curveTo(*p(70, 74), *p(74, 84), *p(82, 84))  # neck to crown
+        path.curveTo(*p(90, 84), *p(94, 78), *p(93, 72))  # head
+        path.lineTo(*p(100, 68))  # beak
+        path.lineTo(*p(91, 67))
+        path.curveTo(*p(88, 58), *p(86, 46), *p(80, 38))  # breast
+        path.curveTo(*p(70, 26), *p(50, 24), *p(36, 32))  # belly
+        path.lineTo(*p(4, 44))
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.setFillColor(wing)
+        wing_path = c.beginPath()
+        wing_path.moveTo(*p(30, 50))
+        wing_path.curveTo(*p(42, 64), *p(60, 64), *p(70, 54))
+        wing_path.curveTo(*p(62, 44), *p(46, 40), *p(30, 50))
+        wing_path.close()
+        c.drawPath(wing_path, stroke=0, fill=1)
+        c.setStrokeColor(body)
+        c.setLineWidth(2.2 * u)
+        for x in (50, 60):  # legs
+            c.line(*p(x, 28), *p(x - 2, 14))
+            c.line(*p(x - 2, 14), *p(x + 4, 12))
+        c.setFillColor(eye)
+        c.circle(*p(85, 76), 2.6 * u, stroke=0, fill=1)
 
 
 def pigeon_card(c: Canvas, face: Face) -> None:
-    _fonts()
+    regular, bold = fonts()
     w, h = face.width, face.height
-    c.saveState()
-    _bleed_fill(c, face, PALE)
-    s = face.safe
-    c.setStrokeColor(NAVY)
-    c.setLineWidth(1.2)
-    c.roundRect(s - 3, s - 3, w - 2 * s + 6, h - 2 * s + 6, 8, stroke=1, fill=0)
-    c.setFillColor(NAVY)
-    c.setFont(BOLD, 22)
-    c.drawCentredString(w / 2, h - s - 24, "THE PIGEON")
-    c.setFillColor(white)
-    c.circle(w / 2, h / 2 + 12, w * 0.34, stroke=0, fill=1)
-    _pigeon(c, w / 2, h / 2 + 14, w * 0.52, body=DOVE, wing=SLATE, eye=INK)
-    c.setFillColor(INK)
-    lines = (
-        "Take it when your play puts an",
-        "Ace or King on top of a pile.",
-        "Discard it to raise your hand",
-        "limit from 4 back to 5.",
-    )
-    c.setFont(REGULAR, 9.5)
-    y = s + 44
-    for line in lines:
-        c.drawCentredString(w / 2, y, line)
-        y -= 11.5
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, PALE)
+        s = face.safe
+        c.setStrokeColor(NAVY)
+        c.setLineWidth(1.2)
+        c.roundRect(s - 3, s - 3, w - 2 * s + 6, h - 2 * s + 6, 8, stroke=1, fill=0)
+        c.setFillColor(NAVY)
+        c.setFont(bold, 22)
+        c.drawCentredString(w / 2, h - s - 24, "THE PIGEON")
+        c.setFillColor(white)
+        c.circle(w / 2, h / 2 + 12, w * 0.34, stroke=0, fill=1)
+        _pigeon(c, w / 2, h / 2 + 14, w * 0.52, body=DOVE, wing=SLATE, eye=INK)
+        c.setFillColor(INK)
+        lines = (
+            "Take it when your play puts an",
+            "Ace or King on top of a pile.",
+            "Discard it to raise your hand",
+            "limit from 4 back to 5.",
+        )
+        c.setFont(regular, 9.5)
+        y = s + 44
+        for line in lines:
+            c.drawCentredString(w / 2, y, line)
+            y -= 11.5
 
 
 def pigeon_coin(c: Canvas, face: Face) -> None:
     """The round token: the circle fills the trim and runs on into the bleed."""
-    _fonts()
+    _, bold = fonts()
     w, h = face.width, face.height
     r = min(w, h) / 2
-    c.saveState()
-    c.setFillColor(NAVY)
-    c.circle(w / 2, h / 2, r + face.bleed, stroke=0, fill=1)
-    c.setStrokeColor(white)
-    c.setLineWidth(1)
-    c.circle(w / 2, h / 2, r * 0.86, stroke=1, fill=0)
-    _pigeon(c, w / 2, h / 2 + r * 0.08, r * 1.25, body=white, wing=PALE, eye=NAVY)
-    c.setFillColor(white)
-    c.setFont(BOLD, max(r * 0.2, 6))
-    c.drawCentredString(w / 2, h / 2 - r * 0.6, "PIGEON")
-    c.restoreState()
+    with saved(c):
+        c.setFillColor(NAVY)
+        c.circle(w / 2, h / 2, r + face.bleed, stroke=0, fill=1)
+        c.setStrokeColor(white)
+        c.setLineWidth(1)
+        c.circle(w / 2, h / 2, r * 0.86, stroke=1, fill=0)
+        _pigeon(c, w / 2, h / 2 + r * 0.08, r * 1.25, body=white, wing=PALE, eye=NAVY)
+        c.setFillColor(white)
+        c.setFont(bold, max(r * 0.2, 6))
+        c.drawCentredString(w / 2, h / 2 - r * 0.6, "PIGEON")
 
 
 # --- quick reference --------------------------------------------------------------------------
@@ -303,37 +282,36 @@ REFERENCE: tuple[tuple[str, str], ...] = (
 
 
 def reference_card(c: Canvas, face: Face) -> None:
-    _fonts()
+    regular, bold = fonts()
     w, h, s = face.width, face.height, face.safe
-    c.saveState()
-    _bleed_fill(c, face, PAPER)
-    c.setFillColor(NAVY)
-    b = face.bleed
-    c.rect(-b, h - s - 20, w + 2 * b, s + 20 + b, stroke=0, fill=1)
-    c.setFillColor(white)
-    c.setFont(BOLD, 13)
-    c.drawString(s + 2, h - s - 12, "PIGEON · quick reference")
-    size, lead = 7.4, 8.6
-    y = h - s - 32
-    width = w - 2 * s - 2
-    for title, text in REFERENCE:
+    with saved(c):
+        fill_bleed(c, face, PAPER)
         c.setFillColor(NAVY)
-        c.setFont(BOLD, size)
-        label = title + ": "
-        indent = c.stringWidth(label, BOLD, size)
-        c.drawString(s + 1, y, label)
-        c.setFillColor(INK)
-        words = simpleSplit(text, REGULAR, size, width - indent)
-        # First line follows the label; the rest wrap at the full width.
-        first = words[0] if words else ""
-        c.setFont(REGULAR, size)
-        c.drawString(s + 1 + indent, y, first)
-        rest = " ".join(text.split()[len(first.split()) :])
-        for line in simpleSplit(rest, REGULAR, size, width):
-            y -= lead
-            c.drawString(s + 1, y, line)
-        y -= lead + 2.2
-    c.restoreState()
+        b = face.bleed
+        c.rect(-b, h - s - 20, w + 2 * b, s + 20 + b, stroke=0, fill=1)
+        c.setFillColor(white)
+        c.setFont(bold, 13)
+        c.drawString(s + 2, h - s - 12, "PIGEON · quick reference")
+        size, lead = 7.4, 8.6
+        y = h - s - 32
+        width = w - 2 * s - 2
+        for title, text in REFERENCE:
+            c.setFillColor(NAVY)
+            c.setFont(bold, size)
+            label = title + ": "
+            indent = c.stringWidth(label, bold, size)
+            c.drawString(s + 1, y, label)
+            c.setFillColor(INK)
+            words = simpleSplit(text, regular, size, width - indent)
+            # First line follows the label; the rest wrap at the full width.
+            first = words[0] if words else ""
+            c.setFont(regular, size)
+            c.drawString(s + 1 + indent, y, first)
+            rest = " ".join(text.split()[len(first.split()) :])
+            for line in simpleSplit(rest, regular, size, width):
+                y -= lead
+                c.drawString(s + 1, y, line)
+            y -= lead + 2.2
 
 
 DRAWERS: dict[str, Drawer] = {

@@ -6,10 +6,7 @@ Sizes come from the source's components (the face); layouts scale to them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.colors import Color, white
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
@@ -28,58 +25,8 @@ from rulepress.games.pigeon_race.style import (
     TRACK_ALT,
 )
 from rulepress.pnp.api import Face
-
-MM = 72 / 25.4
-
-_fonts: tuple[str, str] | None = None
-
-
-def fonts() -> tuple[str, str]:
-    """(regular, bold) font names: the project's Carlito, or Helvetica if it cannot load."""
-    global _fonts
-    if _fonts is None:
-        try:
-            from rulepress.pnp.fonts import register_fonts
-
-            register_fonts()
-            _fonts = ("Carlito", "Carlito-Bold")
-        except Exception:  # noqa: BLE001 - any font trouble falls back to a built-in face
-            _fonts = ("Helvetica", "Helvetica-Bold")
-    return _fonts
-
-
-@contextmanager
-def saved(c: Canvas) -> Iterator[None]:
-    c.saveState()
-    try:
-        yield
-    finally:
-        c.restoreState()
-
-
-def colour(hex_code: str) -> Color:
-    return HexColor(hex_code)
-
-
-def tint(hex_code: str, amount: float) -> Color:
-    """Mix a colour with white: amount 0 is the colour, 1 is white."""
-    base = HexColor(hex_code)
-    return Color(
-        base.red + (1 - base.red) * amount,
-        base.green + (1 - base.green) * amount,
-        base.blue + (1 - base.blue) * amount,
-    )
-
-
-def shade(hex_code: str, amount: float) -> Color:
-    base = HexColor(hex_code)
-    return Color(base.red * (1 - amount), base.green * (1 - amount), base.blue * (1 - amount))
-
-
-def fill_bleed(c: Canvas, face: Face, fill: Color) -> None:
-    b = face.bleed
-    c.setFillColor(fill)
-    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
+from rulepress.pnp.draw import colour, fill_bleed, fonts, saved, shade, tint
+from rulepress.units import POINTS_PER_MM as MM
 
 
 def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: Color) -> None:

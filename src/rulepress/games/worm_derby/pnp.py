@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
+from rulepress.pnp.draw import fill_bleed, fonts, saved
 
 SUITS = ("suns", "moons", "crowns", "arms")
 RANKS = ("null", "ace", "2", "3", "4", "5")
@@ -35,23 +36,6 @@ SUIT_TINT = {
     "arms": HexColor("#d8e3f6"),
 }
 
-_fonts: tuple[str, str] | None = None
-
-
-def fonts() -> tuple[str, str]:
-    """(regular, bold): the project font, or Helvetica when it cannot be loaded."""
-    global _fonts
-    if _fonts is None:
-        try:
-            from rulepress.pnp.fonts import register_fonts
-
-            register_fonts()
-            _fonts = ("Carlito", "Carlito-Bold")
-        except Exception:  # noqa: BLE001 - any font trouble falls back to a built-in face
-            _fonts = ("Helvetica", "Helvetica-Bold")
-    return _fonts
-
-
 def piece(index: int) -> tuple[str, str]:
     """Copy index -> (suit, rank): six ranks per suit, suits in piecepack order."""
     return SUITS[(index // len(RANKS)) % len(SUITS)], RANKS[index % len(RANKS)]
@@ -59,11 +43,10 @@ def piece(index: int) -> tuple[str, str]:
 
 # -- suit symbols: centred on (x, y), fitting a circle of radius r ------------------------------
 def draw_suit(c: Canvas, suit: str, x: float, y: float, r: float, fill: Color) -> None:
-    c.saveState()
-    c.setFillColor(fill)
-    c.setStrokeColor(fill)
-    {"suns": _sun, "moons": _moon, "crowns": _crown, "arms": _arms}[suit](c, x, y, r)
-    c.restoreState()
+    with saved(c):
+        c.setFillColor(fill)
+        c.setStrokeColor(fill)
+        {"suns": _sun, "moons": _moon, "crowns": _crown, "arms": _arms}[suit](c, x, y, r)
 
 
 def _sun(c: Canvas, x: float, y: float, r: float) -> None:
@@ -134,66 +117,57 @@ def draw_value(c: Canvas, suit: str, rank: str, x: float, y: float, size: float,
     if rank == "null":
         return
     _, bold = fonts()
-    c.saveState()
-    c.setFillColor(fill)
-    c.setFont(bold, size)
-    c.drawCentredString(x, y - size * 0.35, "A" if rank == "ace" else rank)
-    c.restoreState()
-
-
-def _fill_bleed(c: Canvas, face: Face, colour: Color) -> None:
-    b = face.bleed
-    c.setFillColor(colour)
-    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
+    with saved(c):
+        c.setFillColor(fill)
+        c.setFont(bold, size)
+        c.drawCentredString(x, y - size * 0.35, "A" if rank == "ace" else rank)
 
 
 # -- tiles ----------------------------------------------------------------------------------
 def tile_face(c: Canvas, face: Face) -> None:
     suit, rank = piece(face.index)
     w, h = face.width, face.height
-    c.saveState()
-    _fill_bleed(c, face, PAPER)
-    colour = SUIT_COLOUR[suit]
-    m = face.safe * 0.6
-    c.setStrokeColor(colour)
-    c.setLineWidth(1.2)
-    c.roundRect(m, m, w - 2 * m, h - 2 * m, w * 0.06, stroke=1, fill=0)
-    c.setLineWidth(0.4)
-    c.setDash(2, 3)
-    c.line(w / 2, m, w / 2, h - m)  # the 2x2 grid, faint: a tile is four coin cells
-    c.line(m, h / 2, w - m, h / 2)
-    c.setDash()
-    if rank == "null":
-        draw_suit(c, suit, w / 2, h / 2, w * 0.3, colour)
-    else:
-        c.setFillColor(PAPER)
-        c.circle(w / 2, h / 2, w * 0.27, stroke=0, fill=1)
-        draw_value(c, suit, rank, w / 2, h / 2, w * 0.42, colour)
-    corner = face.safe + w * 0.08
-    draw_suit(c, suit, corner, h - corner, w * 0.08, colour)
-    draw_suit(c, suit, w - corner, corner, w * 0.08, colour)
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, PAPER)
+        colour = SUIT_COLOUR[suit]
+        m = face.safe * 0.6
+        c.setStrokeColor(colour)
+        c.setLineWidth(1.2)
+        c.roundRect(m, m, w - 2 * m, h - 2 * m, w * 0.06, stroke=1, fill=0)
+        c.setLineWidth(0.4)
+        c.setDash(2, 3)
+        c.line(w / 2, m, w / 2, h - m)  # the 2x2 grid, faint: a tile is four coin cells
+        c.line(m, h / 2, w - m, h / 2)
+        c.setDash()
+        if rank == "null":
+            draw_suit(c, suit, w / 2, h / 2, w * 0.3, colour)
+        else:
+            c.setFillColor(PAPER)
+            c.circle(w / 2, h / 2, w * 0.27, stroke=0, fill=1)
+            draw_value(c, suit, rank, w / 2, h / 2, w * 0.42, colour)
+        corner = face.safe + w * 0.08
+        draw_suit(c, suit, corner, h - corner, w * 0.08, colour)
+        draw_suit(c, suit, w - corner, corner, w * 0.08, colour)
 
 
 def tile_back(c: Canvas, face: Face) -> None:
     """The plain side, ruled into the 2x2 grid of coin cells the rules measure with."""
     w, h = face.width, face.height
-    c.saveState()
-    _fill_bleed(c, face, BACK)
-    c.setStrokeColor(BACK_LINE)
-    c.setLineWidth(1.0)
-    c.line(w / 2, 0, w / 2, h)
-    c.line(0, h / 2, w, h / 2)
-    c.setLineWidth(0.6)
-    inset = w * 0.04
-    c.rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=1, fill=0)
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, BACK)
+        c.setStrokeColor(BACK_LINE)
+        c.setLineWidth(1.0)
+        c.line(w / 2, 0, w / 2, h)
+        c.line(0, h / 2, w, h / 2)
+        c.setLineWidth(0.6)
+        inset = w * 0.04
+        c.rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=1, fill=0)
 
 
 # -- coins ----------------------------------------------------------------------------------
 def _coin(c: Canvas, face: Face, suit: str) -> tuple[float, float, float]:
     w, h = face.width, face.height
-    _fill_bleed(c, face, SUIT_TINT[suit])
+    fill_bleed(c, face, SUIT_TINT[suit])
     r = min(w, h) / 2
     c.setFillColor(PAPER)
     c.setStrokeColor(SUIT_COLOUR[suit])
@@ -204,21 +178,19 @@ def _coin(c: Canvas, face: Face, suit: str) -> tuple[float, float, float]:
 
 def coin_suit(c: Canvas, face: Face) -> None:
     suit, _ = piece(face.index)
-    c.saveState()
-    x, y, r = _coin(c, face, suit)
-    draw_suit(c, suit, x, y, r * 0.62, SUIT_COLOUR[suit])
-    c.restoreState()
+    with saved(c):
+        x, y, r = _coin(c, face, suit)
+        draw_suit(c, suit, x, y, r * 0.62, SUIT_COLOUR[suit])
 
 
 def coin_value(c: Canvas, face: Face) -> None:
     suit, rank = piece(face.index)
-    c.saveState()
-    x, y, r = _coin(c, face, suit)
-    c.setStrokeColor(SUIT_COLOUR[suit])
-    c.setLineWidth(0.5)
-    c.circle(x, y, r * 0.82, stroke=1, fill=0)
-    draw_value(c, suit, rank, x, y, r * 1.1, SUIT_COLOUR[suit])
-    c.restoreState()
+    with saved(c):
+        x, y, r = _coin(c, face, suit)
+        c.setStrokeColor(SUIT_COLOUR[suit])
+        c.setLineWidth(0.5)
+        c.circle(x, y, r * 0.82, stroke=1, fill=0)
+        draw_value(c, suit, rank, x, y, r * 1.1, SUIT_COLOUR[suit])
 
 
 # -- dice: a cross-shaped net of six faces, 3 faces wide and 4 high --------------------------------
@@ -232,50 +204,49 @@ def die_net(c: Canvas, face: Face) -> None:
     suit = SUITS[face.index % len(SUITS)]
     s = min(face.width / 3, face.height / 4)
     colour = SUIT_COLOUR[suit]
-    c.saveState()
-    _fill_bleed(c, face, white)
-    for (col, row), side in TABS:  # glue tabs in the empty corners of the net
-        x, y = col * s, row * s
-        p = c.beginPath()
-        k = s * 0.22
-        if side == "left":
-            p.moveTo(x, y)
-            p.lineTo(x - k, y + k)
-            p.lineTo(x - k, y + s - k)
-            p.lineTo(x, y + s)
-        elif side == "right":
-            p.moveTo(x + s, y)
-            p.lineTo(x + s + k, y + k)
-            p.lineTo(x + s + k, y + s - k)
-            p.lineTo(x + s, y + s)
-        else:
-            p.moveTo(x, y + s)
-            p.lineTo(x + k, y + s + k)
-            p.lineTo(x + s - k, y + s + k)
-            p.lineTo(x + s, y + s)
-        p.close()
-        c.setFillColor(HexColor("#eeeeee"))
-        c.setStrokeColor(INK)
+    with saved(c):
+        fill_bleed(c, face, white)
+        for (col, row), side in TABS:  # glue tabs in the empty corners of the net
+            x, y = col * s, row * s
+            p = c.beginPath()
+            k = s * 0.22
+            if side == "left":
+                p.moveTo(x, y)
+                p.lineTo(x - k, y + k)
+                p.lineTo(x - k, y + s - k)
+                p.lineTo(x, y + s)
+            elif side == "right":
+                p.moveTo(x + s, y)
+                p.lineTo(x + s + k, y + k)
+                p.lineTo(x + s + k, y + s - k)
+                p.lineTo(x + s, y + s)
+            else:
+                p.moveTo(x, y + s)
+                p.lineTo(x + k, y + s + k)
+                p.lineTo(x + s - k, y + s + k)
+                p.lineTo(x + s, y + s)
+            p.close()
+            c.setFillColor(HexColor("#eeeeee"))
+            c.setStrokeColor(INK)
+            c.setLineWidth(0.4)
+            c.drawPath(p, stroke=1, fill=1)
+        for (col, row), rank in NET.items():
+            x, y = col * s, row * s
+            c.setFillColor(SUIT_TINT[suit])
+            c.setStrokeColor(INK)
+            c.setLineWidth(0.5)
+            c.rect(x, y, s, s, stroke=1, fill=1)
+            if rank == "null":
+                draw_suit(c, suit, x + s / 2, y + s / 2, s * 0.12, colour)  # tells the suit
+            else:
+                draw_value(c, suit, rank, x + s / 2, y + s / 2, s * 0.6, colour)
+        c.setDash(1.5, 1.5)  # fold lines between faces
+        c.setStrokeColor(HexColor("#888888"))
         c.setLineWidth(0.4)
-        c.drawPath(p, stroke=1, fill=1)
-    for (col, row), rank in NET.items():
-        x, y = col * s, row * s
-        c.setFillColor(SUIT_TINT[suit])
-        c.setStrokeColor(INK)
-        c.setLineWidth(0.5)
-        c.rect(x, y, s, s, stroke=1, fill=1)
-        if rank == "null":
-            draw_suit(c, suit, x + s / 2, y + s / 2, s * 0.12, colour)  # tells the suit
-        else:
-            draw_value(c, suit, rank, x + s / 2, y + s / 2, s * 0.6, colour)
-    c.setDash(1.5, 1.5)  # fold lines between faces
-    c.setStrokeColor(HexColor("#888888"))
-    c.setLineWidth(0.4)
-    for row in (1, 2, 3):
-        c.line(s, row * s, 2 * s, row * s)
-    c.line(s, 2 * s, s, 3 * s)
-    c.line(2 * s, 2 * s, 2 * s, 3 * s)
-    c.restoreState()
+        for row in (1, 2, 3):
+            c.line(s, row * s, 2 * s, row * s)
+        c.line(s, 2 * s, s, 3 * s)
+        c.line(2 * s, 2 * s, 2 * s, 3 * s)
 
 
 # -- pawns: a standee folded in the middle into a little tent --------------------------------------
@@ -283,33 +254,31 @@ def pawn(c: Canvas, face: Face) -> None:
     suit = SUITS[face.index % len(SUITS)]
     w, h = face.width, face.height
     colour = SUIT_COLOUR[suit]
-    c.saveState()
-    _fill_bleed(c, face, colour)
-    for flip in (False, True):  # the far half is upside down so both faces stand upright
-        c.saveState()
-        if flip:
-            c.translate(w, h)
-            c.rotate(180)
-        half = h / 2
-        c.setFillColor(white)
-        cx = w / 2
-        c.circle(cx, half * 0.78, w * 0.2, stroke=0, fill=1)  # head
-        p = c.beginPath()  # body: a bell shape
-        p.moveTo(cx - w * 0.34, half * 0.1)
-        p.curveTo(cx - w * 0.3, half * 0.35, cx - w * 0.12, half * 0.5, cx - w * 0.1,
-                  half * 0.66)
-        p.lineTo(cx + w * 0.1, half * 0.66)
-        p.curveTo(cx + w * 0.12, half * 0.5, cx + w * 0.3, half * 0.35, cx + w * 0.34,
-                  half * 0.1)
-        p.close()
-        c.drawPath(p, stroke=0, fill=1)
-        draw_suit(c, suit, cx, half * 0.3, w * 0.16, colour)
-        c.restoreState()
-    c.setStrokeColor(white)
-    c.setDash(2, 2)
-    c.setLineWidth(0.5)
-    c.line(0, h / 2, w, h / 2)  # fold here
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, colour)
+        for flip in (False, True):  # the far half is upside down so both faces stand upright
+            with saved(c):
+                if flip:
+                    c.translate(w, h)
+                    c.rotate(180)
+                half = h / 2
+                c.setFillColor(white)
+                cx = w / 2
+                c.circle(cx, half * 0.78, w * 0.2, stroke=0, fill=1)  # head
+                p = c.beginPath()  # body: a bell shape
+                p.moveTo(cx - w * 0.34, half * 0.1)
+                p.curveTo(cx - w * 0.3, half * 0.35, cx - w * 0.12, half * 0.5, cx - w * 0.1,
+                          half * 0.66)
+                p.lineTo(cx + w * 0.1, half * 0.66)
+                p.curveTo(cx + w * 0.12, half * 0.5, cx + w * 0.3, half * 0.35, cx + w * 0.34,
+                          half * 0.1)
+                p.close()
+                c.drawPath(p, stroke=0, fill=1)
+                draw_suit(c, suit, cx, half * 0.3, w * 0.16, colour)
+        c.setStrokeColor(white)
+        c.setDash(2, 2)
+        c.setLineWidth(0.5)
+        c.line(0, h / 2, w, h / 2)  # fold here
 
 
 DRAWERS: dict[str, Drawer] = {
