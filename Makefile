@@ -44,11 +44,14 @@ pnp: pnp/.done
 check: $(STAMP)
 	$(RULEPRESS) check
 
+# Lint and types are part of the test: a change that breaks either does not land.
 test: $(TEST_STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 lint: $(TEST_STAMP)
-	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 
 bench: $(TEST_STAMP)
