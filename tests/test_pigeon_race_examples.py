@@ -25,7 +25,7 @@ REQUIRED = {
     "elizabeth-allotment", "six-of-hearts", "elizabeth-scores",  # the seed's own examples
     "trump-two-pigeons", "wall-pigeon-one", "odd-card-rounds-up", "black-card-at-the-start",
     "a-pigeon-finishes", "same-square", "deck-runs-out", "tie-break",
-    "cannot-move-a-finished-pigeon",
+    "cannot-move-a-finished-pigeon", "pushed-twice",
 }
 
 
@@ -139,3 +139,10 @@ def test_component_counts_match_the_source() -> None:
     drawers = ENGINE.drawers()
     for comp in DOC.meta.components:
         assert comp.front is None or comp.front in drawers
+
+
+def test_diagrams_of_a_finished_race_show_every_pigeon() -> None:
+    # The final order depends on all six pigeons, so none may sit outside the drawn window.
+    data = dict(EXAMPLES["deck-runs-out"].data)
+    for fig in ENGINE.diagrams(data):
+        assert "\u25c2" not in fig.svg and "\u25b8" not in fig.svg
