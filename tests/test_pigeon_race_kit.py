@@ -110,3 +110,11 @@ def test_pawns_are_numbered_one_to_six() -> None:
         with pdfplumber.open(io.BytesIO(buf.getvalue())) as doc:
             text = doc.pages[0].extract_text() or ""
         assert str(i + 1) in text
+
+
+def test_home_column_marks_finishing_places() -> None:
+    # Home pigeons stand in the first free home box, so the board must number those boxes.
+    pdf, _, _ = draw_alone("board")
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        words = {w["text"] for w in doc.pages[0].extract_words()}
+    assert {"1st", "2nd", "3rd", "4th", "5th", "6th"} <= words

@@ -120,12 +120,19 @@ def board(c: Canvas, face: Face) -> None:
         for p in PIGEONS:
             style = PIGEON_STYLES[p]
             y = lane_y(p)
-            # Start and home boxes, tinted in the lane's colour.
-            for bx in (x0 + LABEL_U * u, track_x + SQUARES * u):
-                c.setFillColor(tint(style.fill, 0.8))
-                c.setStrokeColor(colour(LINE))
-                c.setLineWidth(0.6)
-                c.rect(bx, y, BOX_U * u, u, stroke=1, fill=1)
+            # The start box, tinted in the lane's colour.
+            c.setFillColor(tint(style.fill, 0.8))
+            c.setStrokeColor(colour(LINE))
+            c.setLineWidth(0.6)
+            c.rect(x0 + LABEL_U * u, y, BOX_U * u, u, stroke=1, fill=1)
+            # Home boxes belong to no lane: they are finishing places, 1st at the top, so the
+            # board keeps the order in which pigeons crossed the line.
+            hx0 = track_x + SQUARES * u
+            c.setFillColor(white)
+            c.rect(hx0, y, BOX_U * u, u, stroke=1, fill=1)
+            c.setFillColor(colour(FINISH_COLOUR))
+            c.setFont(bold, u * 0.3)
+            c.drawString(hx0 + u * 0.3, y + u * 0.64, _ordinal(p))
             for sq in range(1, SQUARES + 1):
                 x = track_x + (sq - 1) * u
                 c.setFillColor(colour(TRACK if sq % 2 else TRACK_ALT))
