@@ -34,8 +34,8 @@ def figures(r: Replay) -> list[Figure]:
     involved = {s.pigeon for turn in r.steps for s in turn}
     if r.illegal is not None:
         involved |= {p for p in r.illegal.move.pigeons if p in PIGEONS}
-    if not involved:
-        involved = set(PIGEONS)
+    if not involved or r.states[-1].over:
+        involved = set(PIGEONS)  # every pigeon's place counts once the race is over
     spots = [st.positions[p - 1] for st in r.states for p in involved]
     lo, hi = _window(min(spots), max(spots))
     first = "Before" if r.moves or r.illegal else "The track"
