@@ -142,3 +142,28 @@ def test_reference_cards_cover_the_whole_turn() -> None:
         "Pigeon",
     ):
         assert word in text
+
+
+def test_reference_card_marks_the_hand_limit_below_the_rules() -> None:
+    """The card doubles as each player's hand-limit marker; the rules text must not run into it."""
+    pdf, _, _ = draw_alone("reference_card")
+    with pdf:
+        page = pdf.pages[0]
+        words = page.extract_words()
+        rule = min(page.lines, key=lambda ln: ln["top"], default=None)
+    marker = [w for w in words if w["text"] == "Upright:"]
+    assert marker and "Sideways:" in [w["text"] for w in words]
+    assert rule is not None and rule["top"] < marker[0]["top"]
+    above = [w for w in words if w["top"] < rule["top"]]
+    assert len(above) + len([w for w in words if w["top"] > rule["top"]]) == len(words)
+    assert max(w["bottom"] for w in above) < rule["top"] - 1
+    below = {w["text"] for w in words if w["top"] > rule["top"]}
+    assert below == {"Upright:", "hand", "limit", "5", "·", "Sideways:", "4"}
+
+
+def test_pigeon_token_says_only_a_finished_pile_wins_it() -> None:
+    pdf, _, _ = draw_alone("pigeon_card")
+    with pdf:
+        text = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "Set or String finishes a pile" in text
+    assert "from 4 back to 5" in text

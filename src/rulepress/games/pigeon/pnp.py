@@ -213,8 +213,8 @@ def pigeon_card(c: Canvas, face: Face) -> None:
         _pigeon(c, w / 2, h / 2 + 14, w * 0.52, body=DOVE, wing=SLATE, eye=INK)
         c.setFillColor(INK)
         lines = (
-            "Take it when your play puts an",
-            "Ace or King on top of a pile.",
+            "Take it when your Set or String",
+            "finishes a pile with an Ace or King.",
             "Discard it to raise your hand",
             "limit from 4 back to 5.",
         )
@@ -248,8 +248,8 @@ REFERENCE: tuple[tuple[str, str], ...] = (
     ("Win", "draw the last card of your deck, or leave your opponent with no legal move."),
     (
         "Turn",
-        "1 Play one action. 2 Check: Ace or King on top of the pile you played on "
-        "completes it; take the Pigeon. 3 Draw up to your limit (5, or 4 after a Forceplay).",
+        "1 Play one action. 2 Check: a Set or String onto a pile on the table leaving an "
+        "Ace or King on top finishes it; take the Pigeon. 3 Draw up to your limit.",
     ),
     (
         "Connection",
@@ -292,7 +292,7 @@ def reference_card(c: Canvas, face: Face) -> None:
         c.setFillColor(white)
         c.setFont(bold, 13)
         c.drawString(s + 2, h - s - 12, "PIGEON · quick reference")
-        size, lead = 7.4, 8.6
+        size, lead = 7.2, 8.3
         y = h - s - 32
         width = w - 2 * s - 2
         for title, text in REFERENCE:
@@ -311,7 +311,14 @@ def reference_card(c: Canvas, face: Face) -> None:
             for line in simpleSplit(rest, regular, size, width):
                 y -= lead
                 c.drawString(s + 1, y, line)
-            y -= lead + 2.2
+            y -= lead + 1.8
+        # The card doubles as the hand-limit marker, read by both players across the table.
+        c.setStrokeColor(NAVY)
+        c.setLineWidth(0.8)
+        c.line(s + 1, s + 16, w - s - 1, s + 16)
+        c.setFillColor(NAVY)
+        c.setFont(bold, 8.4)
+        c.drawCentredString(w / 2, s + 4, "Upright: hand limit 5 · Sideways: limit 4")
 
 
 DRAWERS: dict[str, Drawer] = {
