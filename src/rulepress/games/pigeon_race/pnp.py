@@ -411,8 +411,8 @@ AID_TEXT = (
             "the same way.",
             "Neighbours: pigeon n pushes n\u22121 and n+1. "
             "Walls: 1 pushes 2 and 3; 6 pushes 4 and 5.",
-            "Nothing goes behind the start line. Past square 30 a pigeon is home and never moves "
-            "again.",
+            "Nothing goes behind the start line. Past square 30 a pigeon is home: it takes the "
+            "first free home box (1st, 2nd, ...) and never moves again.",
             "Discard, draw one card. The player on the left goes next.",
         ],
     ),
