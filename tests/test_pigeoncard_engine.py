@@ -341,3 +341,38 @@ def test_a_player_view_hides_the_opponents_hand_and_the_deck_order() -> None:
     assert view.hand == state.seats[0].hand
     assert view.opponent_hand_size == 5 and view.deck_sizes == (21, 21)
     assert not hasattr(view, "seats")
+
+
+# --- decisions from the Clarifications appendix, one test each -------------------------------
+
+
+def test_a_forceplay_that_happens_to_connect_is_allowed_and_still_finishes_nothing() -> None:
+    """Decision 9: a Forceplay may connect; it keeps its price and never finishes (diff. 17)."""
+    state = position({"A": "QC", "B": "5D"}, "KH 2S 4D 9C JH")
+    after = state.apply(parse_move("force KH > A"))
+    assert after.piles[0].cards == cards("QC KH") and after.completed == ()
+    assert after.pigeon is None and after.seats[0].limit == 4
+
+
+def test_a_sweep_is_allowed_at_limit_four_and_when_other_plays_exist() -> None:
+    """Decision 8: a Sweep is always an option with the three cards, at either limit."""
+    state = position({"A": "2C", "B": "JD", "C": "9S"}, "AC AD AS 10H", limit=4)
+    moves = set(state.legal_moves())
+    assert parse_move("sweep AC AD AS") in moves and parse_move("10H > B") in moves
+    after = state.apply(parse_move("sweep AC AD AS"))
+    assert after.piles == () and after.seats[0].limit == 4 and len(after.seats[0].hand) == 4
+
+
+def test_after_the_pigeon_restores_the_limit_a_forceplay_is_allowed_again() -> None:
+    """Decision 17: back at limit 5, the player may force (and drop to 4) once more."""
+    state = position({"A": "4C", "B": "10S", "C": "6D"}, "KH 2C 3D 9S", limit=4, pigeon=0)
+    assert illegal(state, "force KH > A") == Reason.FORCE_LIMIT
+    after = state.apply(PIGEON).apply(parse_move("force KH > A"))
+    assert after.seats[0].limit == 4 and after.pigeon is None and after.to_move == 1
+
+
+def test_finishing_a_pile_while_holding_the_pigeon_keeps_it() -> None:
+    """Decision 13: winning the Pigeon you already hold changes nothing."""
+    state = position({"A": "QC", "B": "5D", "C": "8S"}, "KH 2S 4D 9C JH", pigeon=0)
+    after = state.apply(parse_move("KH > A"))
+    assert after.pigeon == 0 and after.completed == ("A",) and after.to_move == 1
