@@ -150,6 +150,25 @@ def test_trump_moves_two_pigeons_each_pushing_its_own_neighbours() -> None:
     assert s.positions[1:5] == (10, 23, 21, 7)
 
 
+def test_trump_finishing_order_first_named_pigeons_neighbours_first() -> None:
+    # Named 5 then 2: pigeon 5's neighbours (4, 6) move before pigeon 2's (1, 3), so pigeon 6
+    # crosses ahead of pigeon 1 although its number is higher.
+    s = apply_move(
+        state({1: 29, 6: 29, 2: 5, 5: 5}, hand=("4D", "2H", "3H", "4H", "5H"), trump="2D"),
+        Move.parse("4D>5,2"),
+    )
+    assert s.finished == (6, 1)
+    assert s.positions == (HOME, 9, 2, 2, 9, HOME)
+
+
+def test_a_neighbour_of_both_trump_pigeons_is_pushed_twice() -> None:
+    s = apply_move(
+        state({2: 4, 3: 6, 4: 8}, hand=("6D", "2H", "3H", "4H", "5H"), trump="2D"),
+        Move.parse("6D>2,4"),
+    )
+    assert s.positions == (3, 10, 12, 14, 3, 0)
+
+
 def test_trump_may_move_one_pigeon_and_only_trumps_move_two() -> None:
     s = state()
     apply_move(s, Move.parse("3C>2"))
