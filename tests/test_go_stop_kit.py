@@ -95,3 +95,23 @@ def test_tokens_and_reference_card_draw() -> None:
             assert texts == ["1", "2", "3"]
         else:
             assert "Threshold" in texts[0]
+
+
+def test_reference_card_text_stays_in_the_safe_area() -> None:
+    w, h = POKER
+    safe = 8.5 - 0.5
+    with pdfplumber.open(io.BytesIO(faces_pdf("reference_card", POKER, 1))) as doc:
+        for ch in doc.pages[0].chars:
+            assert BLEED + safe <= ch["x0"] and ch["x1"] <= BLEED + w - safe, ch["text"]
+            assert BLEED + safe - 2 <= ch["top"] and ch["bottom"] <= BLEED + h - safe + 2
+
+
+def test_reference_card_agrees_with_the_engine() -> None:
+    from rulepress.games.go_stop import pnp, rules
+
+    footer = " ".join(pnp.REFERENCE_FOOTER)
+    assert f"{rules.THRESHOLD[2]} points (2 players), {rules.THRESHOLD[3]} (3 players)" in footer
+    assert "doubled per reserve card" in footer and "Last turn: stop only" in footer
+    events = dict(pnp.REFERENCE_EVENTS)
+    assert events[f"{rules.ANIMAL_RESERVE_AT}th animal"] == "reserve card"
+    assert events["Own column"] == "2 D each" and events["Other's column"] == "1 D each"

@@ -585,6 +585,14 @@ REFERENCE_EVENTS = (
     ("Go 1, 2 / 3+", "+1 card / reserve"),
 )
 
+REFERENCE_FOOTER = (
+    "Threshold: 7 points (2 players), 3 (3 players)",
+    "Go or stop: on first reaching it; later only",
+    "when your storage beats its worth at your last go.",
+    "Last turn: stop only. Nobody stops: no winner.",
+    "Who stops wins: points, doubled per reserve card",
+)
+
 
 def reference_card(c: Canvas, face: Face) -> None:
     w, h, s = face.width, face.height, face.safe
@@ -598,7 +606,7 @@ def reference_card(c: Canvas, face: Face) -> None:
         c.setFont(bold, 13 * u)
         c.drawString(s, h - 17 * u, "Go-Stop · scoring")
         y = h - 34 * u
-        line = 10.2 * u
+        line = 9 * u  # tight enough for the go/stop lines below the two tables
         for title, rows in (("Cards in storage", REFERENCE), ("Bonuses", REFERENCE_EVENTS)):
             c.setFillColor(colour("#8e1f2a"))
             c.setFont(bold, 8.5 * u)
@@ -617,11 +625,11 @@ def reference_card(c: Canvas, face: Face) -> None:
             y -= 4 * u
         c.setFont(bold, 7.6 * u)
         c.setFillColor(colour(INK))
-        c.drawString(s, y, "Threshold: 7 points (2 players), 3 (3 players)")
-        y -= line
-        final = "Who stops wins: points × 2 for each reserve card"
-        c.setFont(regular, fit_text(c, final, regular, 7.6 * u, w - 2 * s))
-        c.drawString(s, y, final)
+        c.drawString(s, y, REFERENCE_FOOTER[0])
+        for text in REFERENCE_FOOTER[1:]:
+            y -= line
+            c.setFont(regular, fit_text(c, text, regular, 7.6 * u, w - 2 * s))
+            c.drawString(s, y, text)
 
 
 DRAWERS: dict[str, Drawer] = {
