@@ -118,6 +118,12 @@ def test_illegal_examples_show_the_reason_in_the_diagram() -> None:
     assert "Not allowed" in ENGINE.diagrams(ex.data)[0].svg
 
 
+def test_a_win_by_no_legal_move_shows_the_stuck_hand() -> None:
+    ex = next(e for e in DOC.examples if e.id == "win-no-move")
+    svg = ENGINE.diagrams(ex.data)[0].svg
+    assert "Player 2&#x27;s hand: KC KD 5H 5S" in svg or "Player 2's hand: KC KD 5H 5S" in svg
+
+
 @pytest.mark.parametrize(
     ("data", "path"),
     [

@@ -8,7 +8,7 @@ from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.pigeon import suits
 from rulepress.games.pigeon.cards import Card
 from rulepress.games.pigeon.examples import Replay, Step
-from rulepress.games.pigeon.rules import Pile, Play, State, Sweep
+from rulepress.games.pigeon.rules import NO_MOVE, Pile, Play, State, Sweep
 
 FONT = f'font-family="{DIAGRAM_FONT}"'
 CARD_W, CARD_H = 44, 62
@@ -144,15 +144,21 @@ def _status(state: State) -> tuple[str, ...]:
     pigeon = "set aside" if state.pigeon is None else f"with {_who(state.pigeon)}"
     limits = " · ".join(f"{_who(i)}: hand limit {s.limit}" for i, s in enumerate(state.seats))
     line = f"Pigeon {pigeon} · {limits}"
-    if state.winner is not None:
-        return (f"{_who(state.winner)} wins: {state.win_reason}", line)
-    return (line,)
+    if state.winner is None:
+        return (line,)
+    won = f"{_who(state.winner)} wins: {state.win_reason}"
+    if state.win_reason == NO_MOVE:
+        # The loser's hand is what makes the claim checkable by eye.
+        loser = 1 - state.winner
+        held = " ".join(str(c) for c in state.seats[loser].hand)
+        return (won, f"{_who(loser)}'s hand: {held}", line)
+    return (won, line)
 
 
 def _status_svg(lines: tuple[str, ...], y: float) -> tuple[str, float, float]:
-    """The status lines under the figure (the win first, in bold); svg, width, height."""
+    """The status lines under the figure (a win first, in bold); svg, width, height."""
     parts = [
-        _text(PAD, y + 8 + 16 * i, line, 12, "bold" if i < len(lines) - 1 else "normal")
+        _text(PAD, y + 8 + 16 * i, line, 12, "bold" if i == 0 and len(lines) > 1 else "normal")
         for i, line in enumerate(lines)
     ]
     return "".join(parts), max(6.6 * len(line) for line in lines) + 2 * PAD, 16.0 * len(lines)
