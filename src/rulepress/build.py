@@ -38,7 +38,7 @@ class PdfJob:
 
 
 def check_or_fail(docs: Sequence[Document], draft: bool, reporter: Progress) -> CheckReport:
-    report = check_documents(docs)
+    report = check_documents(docs, draw=True)
     if report.failed and not draft:
         raise RulepressError(report.diagnostics, ExitStatus.CHECK_FAILED)
     shown = [

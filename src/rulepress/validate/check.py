@@ -49,11 +49,12 @@ class CheckReport:
         )
 
 
-def check_documents(docs: Sequence[Document]) -> CheckReport:
-    return CheckReport([check_document(doc) for doc in docs])
+def check_documents(docs: Sequence[Document], *, draw: bool = False) -> CheckReport:
+    """``draw``: also draw each proven example's figures (the build wants them, check does not)."""
+    return CheckReport([check_document(doc, draw=draw) for doc in docs])
 
 
-def check_document(doc: Document) -> DocumentCheck:
+def check_document(doc: Document, *, draw: bool = False) -> DocumentCheck:
     engine: GameEngine | None = None
     result = DocumentCheck(doc, None)
     if doc.meta.engine:
@@ -69,7 +70,7 @@ def check_document(doc: Document) -> DocumentCheck:
 
         result.diagnostics += kit_diagnostics(doc, engine.drawers() if engine else {})
     for example in doc.examples:
-        diags, rendered = check_example(example, engine)
+        diags, rendered = check_example(example, engine, draw=draw)
         result.diagnostics += diags
         result.examples[example.id] = rendered
     return result
@@ -96,7 +97,7 @@ def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic
 
 
 def check_example(
-    example: Example, engine: GameEngine | None
+    example: Example, engine: GameEngine | None, *, draw: bool = False
 ) -> tuple[list[Diagnostic], RenderedExample]:
     diags: list[Diagnostic] = []
     figures: Sequence[Figure] = ()
@@ -123,7 +124,7 @@ def check_example(
                         loc, f"{example.id}: claims {name} = {show(claimed)}, "
                         f"the rules give {show(computed)}",
                     ))
-            if not diags:
+            if draw and not diags:
                 figures = engine.diagrams(example.data)
         status = Status.FAILED if diags else Status.PROVEN
     prose, prose_diags = render_prose(example)
