@@ -158,3 +158,12 @@ def test_component_counts_match_the_front_matter() -> None:
     for c in DOC.meta.components:
         for name in (c.front, c.back):
             assert name is None or name in drawers
+
+
+def test_a_finished_pile_leaves_a_marked_gap_in_the_after_row() -> None:
+    ex = next(e for e in DOC.examples if e.id == "finish-with-king")
+    svg = ENGINE.diagrams(ex.data)[0].svg
+    assert "pile A finished, takes the Pigeon" in svg
+    assert svg.count(">finished<") == 1 and 'stroke-dasharray="4 3"' in svg
+    sweep = next(e for e in DOC.examples if e.id == "sweep")
+    assert ">finished<" not in ENGINE.diagrams(sweep.data)[0].svg  # swept, not finished

@@ -55,15 +55,51 @@ def _pile_height(p: Pile) -> float:
     return CARD_H + (min(len(p.cards), SHOWN + 1) - 1) * STRIP
 
 
-def _piles(state: State, x0: float, y0: float) -> tuple[str, float, float]:
-    """The piles side by side, each a cascade ending in its top card; returns svg, w, h."""
+def _finished_slot(x: float, y: float) -> str:
+    """Where a pile finished during the example stood: a dashed outline, empty."""
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="4" '
+        f'fill="none" stroke="{MUTED}" stroke-width="1.2" stroke-dasharray="4 3"/>'
+        + _text(x + CARD_W / 2, y + CARD_H / 2 - 2, "finished", 10, fill=MUTED, anchor="middle")
+        + _text(x + CARD_W / 2, y + CARD_H / 2 + 10, "(out)", 10, fill=MUTED, anchor="middle")
+    )
+
+
+def _after_slots(start: State, final: State) -> list[Pile | str]:
+    """The final piles, with the label of each pile finished meanwhile kept in its old place."""
+    finished = set(final.completed[len(start.completed) :])
+    slots: list[Pile | str] = []
+    for p in start.piles:
+        now = final.pile(p.label)
+        if now is not None:
+            slots.append(now)
+        elif p.label in finished:
+            slots.append(p.label)
+    shown = {s.label for s in slots if isinstance(s, Pile)}
+    slots.extend(p for p in final.piles if p.label not in shown)
+    return slots
+
+
+def _piles(
+    state: State, x0: float, y0: float, slots: list[Pile | str] | None = None
+) -> tuple[str, float, float]:
+    """The piles side by side, each a cascade ending in its top card; returns svg, w, h.
+
+    ``slots`` may replace the state's piles, a label standing for a pile finished meanwhile."""
     parts: list[str] = []
     x = x0
     height = 0.0
-    if not state.piles:
+    slots = list(state.piles) if slots is None else slots
+    if not slots:
         parts.append(_text(x0, y0 + 34, "no piles on the table", 12, fill=MUTED))
         return "".join(parts), 150, CARD_H
-    for p in state.piles:
+    for p in slots:
+        if isinstance(p, str):
+            parts.append(_text(x + CARD_W / 2, y0 + 11, p, 13, "bold", fill=MUTED, anchor="middle"))
+            parts.append(_finished_slot(x, y0 + 16))
+            height = max(height, 16 + CARD_H)
+            x += CARD_W + 18
+            continue
         parts.append(_text(x + CARD_W / 2, y0 + 11, p.label, 13, "bold", anchor="middle"))
         shown = p.cards[-(SHOWN + 1) :]
         hidden = len(p.cards) - len(shown)
@@ -105,7 +141,7 @@ def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
     if step.after is not None:
         done = step.after.completed[len(step.before.completed) :]
         if done:
-            label += f": pile {done[0]} complete, takes the Pigeon"
+            label += f": pile {done[0]} finished, takes the Pigeon"
         elif step.kind == "forceplay":
             label += ": hand limit now 4"
         if step.after.winner is not None and step.before.winner is None:
@@ -196,7 +232,7 @@ def _document(body: list[str], width: float, height: float) -> str:
 
 def figure(r: Replay) -> Figure:
     before = _piles(r.start, 0, 0)
-    after = _piles(r.final, 0, 0)
+    after = _piles(r.final, 0, 0, _after_slots(r.start, r.final))
     played = _played([_step(s, 0, 0) for s in r.steps], 520) if r.steps else None
     status = _status(r.final)
     moves = ", ".join(s.text for s in r.steps) or "no move"
