@@ -265,13 +265,13 @@ REFERENCE: tuple[tuple[str, str], ...] = (
     (
         "New pile",
         "any Set or String whose bottom card is a 7 or 8, or any play while fewer "
-        "than 3 piles are out. Never completed on the turn it is laid.",
+        "than 3 piles are out. Never finished on the turn it is laid.",
     ),
     ("Sweep", "discard three Aces or three Kings: every pile leaves the game. No Pigeon."),
     (
         "Forceplay",
         "a Set or String onto any pile, ignoring the Connection. Your limit drops "
-        "to 4. Never completes. Not at limit 4.",
+        "to 4. Never finishes a pile. Not at limit 4.",
     ),
     (
         "Pigeon",
