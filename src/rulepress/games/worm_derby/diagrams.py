@@ -119,14 +119,17 @@ def draw_state(state: State, title: str, path: Sequence[int] = (),
                            f'text-anchor="middle" fill="white" font-weight="bold">'
                            f"{SUIT_LETTER.get(suit, '?')}</text>")
     if len(path) > 1:
+        # Off the disks' centres, so the trace never hides their suit letters; a ring marks
+        # where the move ends.
+        off = cs * 0.32
         pts = [px(c) for c in path]
-        line = " ".join(f"{x + cs / 2},{y + cs / 2}" for x, y in pts)
+        line = " ".join(f"{x + cs / 2 + off},{y + cs / 2 + off}" for x, y in pts)
         colour = "#d0021b" if refused else "#f5a300"
         out.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
-                   f'stroke-width="2" stroke-dasharray="4 2"/>')
+                   f'stroke-width="1.6" stroke-dasharray="4 2"/>')
         x, y = pts[-1]
-        out.append(f'<circle cx="{x + cs / 2}" cy="{y + cs / 2}" r="{cs * 0.18}" '
-                   f'fill="{colour}"/>')
+        out.append(f'<circle cx="{x + cs / 2}" cy="{y + cs / 2}" r="{cs * 0.47}" '
+                   f'fill="none" stroke="{colour}" stroke-width="1.6"/>')
     out.append("</g>")
     for i in range(0, g.width, 1 if labels else 2):
         x = MARGIN + (i + 0.5) * cs
