@@ -146,3 +146,8 @@ def test_diagrams_of_a_finished_race_show_every_pigeon() -> None:
     data = dict(EXAMPLES["deck-runs-out"].data)
     for fig in ENGINE.diagrams(data):
         assert "\u25c2" not in fig.svg and "\u25b8" not in fig.svg
+
+
+def test_pigeons_left_of_the_window_are_said_to_be_on_the_start_line() -> None:
+    svgs = [f.svg for f in ENGINE.diagrams(dict(EXAMPLES["six-of-hearts"].data))]
+    assert all("\u25c2start" in svg for svg in svgs)

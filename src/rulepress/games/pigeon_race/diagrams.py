@@ -139,7 +139,8 @@ def _svg(state: State, turn: Sequence[Step], lo: int, hi: int) -> str:
 
 
 def _label(pos: int) -> str:
-    return "home" if pos == HOME else str(pos)
+    # Words for the two ends, which a new reader would not know as 0 and 31.
+    return "home" if pos == HOME else "start" if pos == START else str(pos)
 
 
 def _line(x: float, top: float, bottom: float, colour: str, dashed: bool = False) -> str:
