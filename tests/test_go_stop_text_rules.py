@@ -1,0 +1,79 @@
+"""Go-Stop: rules the book states in words that no worked example shows, on the engine."""
+
+from __future__ import annotations
+
+from rulepress.games.go_stop.cards import mask_of, parse_card
+from rulepress.games.go_stop.rules import (
+    DECIDE,
+    NAGARI,
+    OVER,
+    PLAY,
+    Move,
+    State,
+    apply,
+    legal_moves,
+    start,
+)
+
+
+def m(*texts: str) -> int:
+    return mask_of([parse_card(t) for t in texts])
+
+
+def play(s: State, *moves: str) -> State:
+    for text in moves:
+        s = apply(s, Move.parse(text))
+    return s
+
+
+def two(hand1: int, hand2: int, row: int, stock: list[str], **changes: object) -> State:
+    s = start([hand1, hand2], row, [parse_card(t) for t in stock], 0, check_deal=False)
+    return s._evolve(**changes) if changes else s
+
+
+SEVEN = m("01A", "03A", "11A", "04B+", "05B", "06B", "07B", "09B", "10B", "12B")  # 6 points
+
+
+def test_go_is_allowed_on_your_own_last_turn_while_the_stock_lasts() -> None:
+    # Player one's last card, but player two still has a turn: go or stop.
+    s = two(m("08A"), m("02Da"), m("08Da"), ["06Da", "05Da"], stores=(SEVEN, 0), points=(6, 0))
+    s = play(s, "08A")
+    assert s.phase == DECIDE and [str(x) for x in legal_moves(s)] == ["go", "stop"]
+    s = play(s, "go", "02Da")
+    # Player one never gets another turn: the game ends without a winner.
+    assert (s.phase, s.result, s.winner) == (OVER, NAGARI, -1)
+
+
+def test_empty_row_counts_on_the_last_turn_too() -> None:
+    s = two(m("09C"), 0, m("09B", "04Da"), ["04Db"], stores=(0, m("06Da")))
+    s = play(s, "09C")
+    assert s.row == 0 and s.stores[0] & m("06Da") and s.stores[1] == 0
+    assert s.result == NAGARI
+
+
+def test_a_drawn_fourth_card_takes_your_own_column_with_its_bonus() -> None:
+    s = two(m("02Da"), m("03Da"), m("06B", "06C", "06Da"), ["06Db", "05Da"],
+            owners=(-1,) * 5 + (0,) + (-1,) * 6, tokens=(6, 0),
+            stores=(0, m("01Da", "01Db", "11D+")))
+    s = play(s, "02Da")
+    assert s.stores[0] == m("06B", "06C", "06Da", "06Db", "01Da", "01Db")
+    assert s.tokens[0] == 0 and s.owners[5] == -1
+
+
+def test_a_drawn_fourth_card_takes_a_dealt_group_as_three_for_one() -> None:
+    s = two(m("02Da"), m("03Da"), m("06B", "06C", "06Da"), ["06Db", "05Da"],
+            stores=(0, m("01Da", "01Db")))
+    s = play(s, "02Da")
+    assert s.stores[0] == m("06B", "06C", "06Da", "06Db", "01Da")
+
+
+def test_go_and_stop_only_when_a_decision_is_due() -> None:
+    s = two(m("04Da"), m("02Da"), m("12A"), ["05Da", "06Da"], stores=(SEVEN, 0), points=(6, 0))
+    assert "go" not in [str(x) for x in legal_moves(s)]
+    s = play(s, "04Da")
+    assert s.phase == PLAY and s.to_move == 1
+
+
+def test_final_score_doubles_once_per_reserve_card() -> None:
+    s = two(0, 0, 0, [], points=(10, 0), gos=(2, 0), reserves=(3, 0))
+    assert s.final_score(0) == (10 + 2) * 8
