@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from rulepress.games.go_stop.cards import mask_of, parse_card
+import re
+from pathlib import Path
+
+from rulepress.games.go_stop.cards import BRIGHTS, cards_in, mask_of, parse_card, points_of
 from rulepress.games.go_stop.rules import (
+    ANIMAL_RESERVE_AT,
     DECIDE,
     NAGARI,
     OVER,
     PLAY,
+    THRESHOLD,
     Move,
     State,
     apply,
@@ -77,3 +82,44 @@ def test_go_and_stop_only_when_a_decision_is_due() -> None:
 def test_final_score_doubles_once_per_reserve_card() -> None:
     s = two(0, 0, 0, [], points=(10, 0), gos=(2, 0), reserves=(3, 0))
     assert s.final_score(0) == (10 + 2) * 8
+
+
+# --- the book's quick reference against the engine ----------------------------------------------
+
+SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
+
+
+def quick_reference() -> dict[str, str]:
+    text = SOURCE.read_text("utf-8")
+    section = text.split("## Quick reference", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (.+?) \| (.+?) \|$", section, re.M)
+    return {k: v for k, v in rows if not set(k) <= {"-", " "}}
+
+
+def test_quick_reference_card_points_match_the_engine() -> None:
+    qr = quick_reference()
+    brights = cards_in(BRIGHTS)
+    for n, pts in re.findall(r"(\d) brights: (\d+)", qr["Brights (A)"]):
+        assert points_of(mask_of(brights[: int(n)])).brights == int(pts)
+    assert qr["Animals (B and B+)"].startswith("5 animals: 1, plus 1 for each")
+    animals = [parse_card(t) for t in ("02B+", "04B+", "05B", "06B", "07B", "08B+", "09B")]
+    assert [points_of(mask_of(animals[:k])).animals for k in (4, 5, 6, 7)] == [0, 1, 2, 3]
+    assert qr["Birds (all three B+)"].startswith("5,")
+    assert points_of(m("02B+", "04B+", "08B+")).birds == 5
+    assert qr["Ribbon sets"].startswith("3 for each complete set")
+    assert points_of(m("01C+", "02C+", "03C+", "06C", "09C", "10C")).ribbon_sets == 6
+    assert qr["Ribbons (all C, including C−−)"].startswith("5 ribbons: 1, plus 1 for each")
+    assert points_of(m("01C+", "02C+", "06C", "04C-", "12C--")).ribbons == 1
+    assert qr["Junk (D; D+ counts 2)"].startswith("10 junk: 1, plus 1 for each")
+    junk = ("01Da", "01Db", "02Da", "02Db", "03Da", "03Db", "04Da", "04Db", "11D+")
+    assert points_of(m(*junk)).junk == 1 and points_of(m(*junk[:-1])).junk == 0
+
+
+def test_quick_reference_rewards_match_the_engine() -> None:
+    qr = quick_reference()
+    assert qr["Taking your own three-card column"] == "2 junk from each other player"
+    assert qr["Taking another's three-card column"] == "1 junk from each other player"
+    assert ANIMAL_RESERVE_AT == 8 and "Eighth animal (first time)" in qr
+    text = SOURCE.read_text("utf-8")
+    assert (f"Threshold: {THRESHOLD[2]} points with two players, {THRESHOLD[3]} with three"
+            in " ".join(text.split()))
