@@ -368,7 +368,11 @@ def facts(r: Replay) -> dict[str, Any]:
         "received": {k: _texts(received[p]) for p, k in enumerate(players)},
         "given": {k: _texts(given[p]) for p, k in enumerate(players)},
         "storage": {k: _texts(s.stores[p]) for p, k in enumerate(players)},
-        "counts": {k: counts_of(s.stores[p]) for p, k in enumerate(players)},
+        # Four of a number in a hand: the hands are what is scored, so count them.
+        "counts": {
+            k: counts_of(s.hands[p] if s.result == FOUR_IN_HAND else s.stores[p])
+            for p, k in enumerate(players)
+        },
         "points": {k: points_table(s, p) for p, k in enumerate(players)},
         "scores": {k: s.final_score(p) for p, k in enumerate(players)},
         "gos": {k: s.gos[p] for p, k in enumerate(players)},
