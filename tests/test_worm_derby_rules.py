@@ -233,6 +233,25 @@ def test_crossing_the_rear_line_rounds_the_pylon_and_crossing_back_undoes_it() -
     assert back["pylon_passed"]["suns"] is False
 
 
+
+def _ends_rounded(s: State, p: int) -> dict[str, bool]:
+    worm = s.worms[p]
+    assert worm is not None
+    return {s.grid.name(worm.cells[i]): s.layout.rounded(worm.marks[i]) for i in (0, -1)}
+
+
+def test_a_worm_that_turns_round_keeps_the_trip_only_once_every_disk_was_laid_since() -> None:
+    # The rulebook's table-side test: the far end counts only when every disk was laid on the
+    # crossing step or after it (the crossing and five more, for six disks).
+    start = state({"suns": ["a18", "b18", "c18", "d18", "e18", "f18"], "moons": MOONS})
+    s = start.roll(5).play(parse_move("f18-g18-h18-i18-j18-k18"))  # the crossing and four more
+    assert _ends_rounded(s, 0) == {"f18": False, "k18": True}
+    s = start.roll(4).play(parse_move("f18-g18-h18-i18-j18"))  # the crossing and three more
+    s = s.roll(2).play(parse_move("k8-k9-k10"))
+    s = s.roll(2).play(parse_move("j18-k18-l18"))  # and two more: five after the crossing
+    assert _ends_rounded(s, 0) == {"g18": True, "l18": True}
+
+
 def test_reaching_behind_the_pylon_without_crossing_does_not_count() -> None:
     f = run({"suns": ["e13", "e14", "e15", "e16"], "moons": MOONS}, [3], ["e16-e17-e18-e19"])
     assert f["pylon_passed"]["suns"] is False
