@@ -85,8 +85,12 @@ def draw_state(state: State, title: str, path: Sequence[int] = (),
         extra = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<rect x="{x + 0.8}" y="{y + 0.8}" width="{t - 1.6}" height="{t - 1.6}" '
                    f'rx="{cs * 0.2}" fill="{fill}" stroke="#555" stroke-width="1"{extra}/>')
-        if label:
-            out.append(f'<text x="{x + t / 2}" y="{y + t / 2 + fs / 3}" font-size="{fs}" '
+        # Centre the label on the rows in view, so a tile cut by the crop keeps its name.
+        ay = g.xy(anchor)[1]
+        top, bottom = min(ay + TILE - 1, hi), max(ay, lo)
+        if label and top >= bottom:
+            mid = MARGIN + (hi - top + (top - bottom + 1) / 2) * cs
+            out.append(f'<text x="{x + t / 2}" y="{mid + fs / 3}" font-size="{fs}" '
                        f'text-anchor="middle" fill="{text_fill}" font-weight="bold">'
                        f"{escape(label)}</text>")
 
@@ -124,7 +128,7 @@ def draw_state(state: State, title: str, path: Sequence[int] = (),
         off = cs * 0.32
         pts = [px(c) for c in path]
         line = " ".join(f"{x + cs / 2 + off},{y + cs / 2 + off}" for x, y in pts)
-        colour = "#d0021b" if refused else "#f5a300"
+        colour = "#d0021b" if refused else "#d97a00"  # dark enough for greyscale
         out.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
                    f'stroke-width="1.6" stroke-dasharray="4 2"/>')
         x, y = pts[-1]
