@@ -10,7 +10,7 @@ from rulepress.games.base import ExampleDataError
 from rulepress.games.worm_derby import ENGINE
 from rulepress.games.worm_derby.course import CourseError, Layout, standard_layout
 from rulepress.games.worm_derby.examples import _race_state
-from rulepress.games.worm_derby.grid import Grid, NotationError, parse_xy, xy_name
+from rulepress.games.worm_derby.grid import TILE, Grid, NotationError, parse_xy, xy_name
 from rulepress.games.worm_derby.moves import (
     ACE,
     NULL,
@@ -432,3 +432,15 @@ def test_legal_moves_are_sorted_and_playable_after_an_ace() -> None:
     assert any(isinstance(m, Regrow) for m in moves)
     for m in moves:
         s.play(m)
+
+
+def test_slalom_lines_stop_counting_once_the_rear_line_is_crossed() -> None:
+    # The rulebook: a tile missed on the way out cannot be put right from behind the pylon.
+    lay = standard_layout(slalom="R")
+    g = lay.grid
+    tx, ty = g.xy(lay.red[0])
+    below, above = g.index(tx + TILE, ty), g.index(tx + TILE, ty + 1)  # right of the red tile
+    assert lay.gate_status(lay.advance(lay.zero, below, above)) == ("passed",)
+    behind_pylon = (1, 0, 0)
+    assert lay.advance(behind_pylon, below, above) == behind_pylon
+    assert not lay.rounded(behind_pylon)
