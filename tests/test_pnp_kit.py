@@ -374,3 +374,30 @@ def test_printer_check_has_true_rulers_and_a_back_target_behind_the_front_one(pd
 
     front_targets = {(round(check.width - x, 2), y) for x, y in centres(check)}
     assert front_targets and front_targets <= centres(back)
+
+
+def test_a_size_variant_is_a_kit_of_its_own_at_that_size(tmp_path: Path) -> None:
+    doc = G.standard()
+    comps = tuple(
+        replace(c, variants={"mini": Size(44, 63)}) if c.id == "deck" else c
+        for c in doc.meta.components
+    )
+    doc = replace(doc, meta=replace(doc.meta, components=comps))
+    written = write_kits(doc, G.DRAWERS, ["a4"], tmp_path)
+    assert sorted(p.name for p in written) == [f"{doc.slug}-a4-mini.pdf", f"{doc.slug}-a4.pdf"]
+    sizes: dict[str, set[tuple[float, float]]] = {}
+    for path in written:
+        with pdfplumber.open(path) as pdf:
+            for page in pdf.pages:
+                xs, ys = cuts(page)
+                for f in faces(page):
+                    if f.kind != "card" or f.back:
+                        continue
+                    cx, cy = f.centre
+                    w = min(x for x in xs if x > cx) - max(x for x in xs if x < cx)
+                    h = min(y for y in ys if y > cy) - max(y for y in ys if y < cy)
+                    dims = tuple(sorted((round(w / mm(1), 1), round(h / mm(1), 1))))
+                    sizes.setdefault(path.name, set()).add(dims)  # type: ignore[arg-type]
+    assert sizes[f"{doc.slug}-a4.pdf"] == {(63.5, 88.9)}
+    assert sizes[f"{doc.slug}-a4-mini.pdf"] == {(44.0, 63.0)}
+    assert kit_diagnostics(doc, G.DRAWERS) == []

@@ -83,7 +83,6 @@ def build_rulebooks(
         doc = result.doc
         folder = out / doc.slug
         pdfs = {paper: f"{doc.slug}-{paper}.pdf" for paper in papers}
-        kits = {paper: f"../../pnp/{doc.slug}/{doc.slug}-{paper}.pdf" for paper in papers}
         links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
         html = render_html(doc, result.examples, links=links, fonts_href="../fonts")
         outputs[folder / f"{doc.slug}.html"] = html
@@ -98,7 +97,7 @@ def build_rulebooks(
             duration=doc.meta.duration,
             html=f"{doc.slug}/{doc.slug}.html",
             pdfs={paper_name(p): f"{doc.slug}/{name}" for p, name in pdfs.items()},
-            kits={paper_name(p): kits[p].removeprefix("../") for p in papers},
+            kits=kit_links(doc, papers),
         ))
 
     for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
@@ -110,6 +109,20 @@ def build_rulebooks(
     for path in sorted(outputs):
         atomic_write(path, outputs[path])
     return sorted(outputs)
+
+
+def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
+    """Label -> href, relative to build/, of the kits `rulepress pnp` writes into pnp/."""
+    if not any(c.in_kit for c in doc.meta.components):
+        return {}
+    from rulepress.pnp.kit import kit_path, variant_names
+
+    links = {}
+    for variant in ["", *variant_names(doc)]:
+        for paper in papers:
+            label = paper_name(paper) + (f", {variant}" if variant else "")
+            links[label] = kit_path(Path("../pnp"), doc.slug, paper, variant).as_posix()
+    return links
 
 
 def paper_name(paper: str) -> str:

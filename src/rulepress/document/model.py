@@ -25,6 +25,7 @@ class Component:
     back_varies: bool = False  # False: one back art shared by every copy
     tileable: bool = False  # may be split across sheets (boards)
     note: str = ""
+    variants: Mapping[str, Size] = field(default_factory=dict)  # kit name -> another size
 
     @property
     def in_kit(self) -> bool:

@@ -23,7 +23,7 @@ PROVENANCE_KEYS = {"title": True, "source": True, "author": False, "note": False
 PLAYERS_KEYS = {"min": True, "max": True}
 COMPONENT_KEYS = {
     "id": True, "name": True, "count": True, "size": False, "front": False, "back": False,
-    "back_varies": False, "tileable": False, "note": False,
+    "back_varies": False, "tileable": False, "note": False, "variants": False,
 }
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
@@ -201,6 +201,9 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
             c.fail(key, f"component '{cid}' is printed in the kit, so it needs a size")
         if back and not front:
             c.fail((*key, "back"), f"component '{cid}' has a back drawer but no front drawer")
+        variants = _variants(c, item.get("variants", {}), key, cid)
+        if variants and not front:
+            c.fail((*key, "variants"), f"component '{cid}' has size variants but is not printed")
         out.append(Component(
             id=cid,
             name=c.text(item["name"], (*key, "name")),
@@ -212,5 +215,24 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
             back_varies=c.flag(item.get("back_varies", False), (*key, "back_varies")),
             tileable=c.flag(item.get("tileable", False), (*key, "tileable")),
             note=c.text(item.get("note", ""), (*key, "note"), allow_empty=True),
+            variants=variants,
         ))
     return tuple(out)
+
+
+def _variants(c: _Checker, raw: Any, key: KeyPath, cid: str) -> dict[str, Size]:
+    """Named alternative sizes, e.g. {poker: 63.5mm x 88.9mm}: each name is a kit of its own."""
+    if not isinstance(raw, dict):
+        c.fail((*key, "variants"), f"component '{cid}': variants maps a name to a size")
+        return {}
+    out: dict[str, Size] = {}
+    for name, text in raw.items():
+        where = (*key, "variants", str(name))
+        if not ID.match(str(name)):
+            c.fail(where, f"component '{cid}': variant name '{name}' may use a-z, 0-9, '-', '_'")
+            continue
+        try:
+            out[str(name)] = Size.parse(str(text))
+        except UnitError as exc:
+            c.fail(where, f"component '{cid}': variant '{name}': {exc}")
+    return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab import rl_config
@@ -132,17 +132,23 @@ def count_drawn(
 
 def kit_diagnostics(doc: Document, drawers: Mapping[str, Drawer]) -> list[Diagnostic]:
     """For ``rulepress check``: a printed component drawn a different number of times than
-    declared is an error at its declaration."""
-    try:
-        drawn = count_drawn(doc, drawers)
-    except RulepressError as exc:
-        return list(exc.diagnostics)
-    return [
-        error(c.loc, f"the kit draws {drawn.get(c.id, 0)} of '{c.id}' but the source declares "
-                     f"{c.count}")
-        for c in doc.meta.components
-        if c.in_kit and drawn.get(c.id, 0) != c.count
-    ]
+    declared, in the kit or in any size variant's kit, is an error at its declaration."""
+    found: list[Diagnostic] = []
+    for variant in ["", *variant_names(doc)]:
+        version = with_variant(doc, variant) if variant else doc
+        kit = f" ({variant} kit)" if variant else ""
+        try:
+            drawn = count_drawn(version, drawers)
+        except RulepressError as exc:
+            found += [d for d in exc.diagnostics if d not in found]
+            continue
+        found += [
+            error(c.loc, f"the kit{kit} draws {drawn.get(c.id, 0)} of '{c.id}' but the source "
+                         f"declares {c.count}")
+            for c in version.meta.components
+            if c.in_kit and drawn.get(c.id, 0) != c.count
+        ]
+    return found
 
 
 class _Renderer:
@@ -310,8 +316,23 @@ def _render(doc: Document, jobs: list[_Job], p: Paper, duplex: str, bleed: float
     )
 
 
-def kit_path(out_dir: Path, slug: str, paper: str) -> Path:
-    return out_dir / slug / f"{slug}-{paper}.pdf"
+def kit_path(out_dir: Path, slug: str, paper: str, variant: str = "") -> Path:
+    suffix = f"-{variant}" if variant else ""
+    return out_dir / slug / f"{slug}-{paper}{suffix}.pdf"
+
+
+def variant_names(doc: Document) -> list[str]:
+    """Every named size variant the components declare: each makes a kit of its own."""
+    return sorted({name for c in doc.meta.components for name in c.variants})
+
+
+def with_variant(doc: Document, variant: str) -> Document:
+    """The document with each component that has ``variant`` at that size."""
+    comps = tuple(
+        replace(c, size=c.variants[variant]) if variant in c.variants else c
+        for c in doc.meta.components
+    )
+    return replace(doc, meta=replace(doc.meta, components=comps))
 
 
 def write_kits(
@@ -323,11 +344,14 @@ def write_kits(
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
 ) -> list[Path]:
-    """Write out_dir/<slug>/<slug>-<paper>.pdf for each paper; returns the paths written."""
-    kits = [build_kit(doc, drawers, key, bleed_mm=bleed_mm, duplex=duplex) for key in papers]
-    written = []
-    for kit in kits:
-        path = kit_path(out_dir, doc.slug, kit.paper)
-        atomic_write(path, kit.pdf)
-        written.append(path)
-    return written
+    """Write out_dir/<slug>/<slug>-<paper>.pdf for each paper, and <slug>-<paper>-<variant>.pdf
+    for each size variant; returns the paths written. Nothing is written unless every kit draws."""
+    outputs: dict[Path, bytes] = {}
+    for variant in ["", *variant_names(doc)]:
+        version = with_variant(doc, variant) if variant else doc
+        for key in papers:
+            kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex)
+            outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
+    for path, pdf in outputs.items():
+        atomic_write(path, pdf)
+    return list(outputs)
