@@ -444,3 +444,20 @@ def test_slalom_lines_stop_counting_once_the_rear_line_is_crossed() -> None:
     behind_pylon = (1, 0, 0)
     assert lay.advance(behind_pylon, below, above) == behind_pylon
     assert not lay.rounded(behind_pylon)
+
+
+@pytest.mark.parametrize("length", [20, 36, 72])
+def test_setup_clearance_reads_as_the_rulebook_words_it(length: int) -> None:
+    # Rulebook: 6 free rows beyond the start line; from the pylon 6 free rows short of it or 6
+    # free columns beside it; and wholly short of the pylon.
+    lay = standard_layout(length=length)
+    g = lay.grid
+    px, py = g.xy(lay.pylon)
+    for a in range(g.width * g.height):
+        if not g.tile_fits(a):
+            continue
+        x, y = g.xy(a)
+        beside = max(px - (x + TILE), x - (px + TILE)) >= 6
+        words = y - (lay.start_row + TILE) >= 6 and y + TILE <= py and \
+            (py - (y + TILE) >= 6 or beside)
+        assert lay.in_setup_zone(a) == words, g.name(a)
