@@ -82,13 +82,28 @@ _SVG_BAD = re.compile(
 )
 
 
-def _figure_svg(svg: str, example: Example) -> Markup:
+_SVG_ID = re.compile(r"""\bid\s*=\s*(["'])([^"']+)\1""")
+
+
+def _figure_svg(svg: str, example: Example, scope: str) -> Markup:
     bad = _SVG_BAD.search(svg)
     if bad:
         raise RulepressError.at(example.loc, f"example '{example.id}': its diagram contains "
                                 f"'{bad.group(0).strip()}'; figures must be self-contained SVG")
     svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)  # an XML declaration is not HTML
-    return Markup(svg)
+    return Markup(scope_ids(svg, scope))
+
+
+def scope_ids(svg: str, scope: str) -> str:
+    """Prefix an inline SVG's ids and its references to them: one HTML page holds many figures,
+    and two figures with the same id would otherwise share one clip path or gradient."""
+    ids = {m.group(2) for m in _SVG_ID.finditer(svg)}
+    for name in sorted(ids, key=len, reverse=True):
+        new = f"{scope}-{name}"
+        svg = re.sub(rf"""\bid\s*=\s*(["']){re.escape(name)}\1""", f'id="{new}"', svg)
+        svg = svg.replace(f"url(#{name})", f"url(#{new})")
+        svg = re.sub(rf"""(href\s*=\s*["'])#{re.escape(name)}(["'])""", rf"\1#{new}\2", svg)
+    return svg
 
 
 @dataclass(frozen=True)
@@ -154,7 +169,10 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
             status_class=status_class,
             status_label=status_label,
             prose=Markup(render_markdown(rendered.prose, folder, doc.path, first)),
-            figures=tuple(_Fig(_figure_svg(f.svg, example), f.caption) for f in rendered.figures),
+            figures=tuple(
+                _Fig(_figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}"), f.caption)
+                for n, f in enumerate(rendered.figures, 1)
+            ),
             moves=tuple(rendered.moves),
             claims=tuple(rendered.claims),
         )
