@@ -84,6 +84,7 @@ def build_rulebooks(
         folder = out / doc.slug
         pdfs = {paper: f"{doc.slug}-{paper}.pdf" for paper in papers}
         links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
+        links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kit_links(doc, papers).items()}
         html = render_html(doc, result.examples, links=links, fonts_href="../fonts")
         outputs[folder / f"{doc.slug}.html"] = html
         roots = (doc.path.parent.resolve(), templates_dir())
