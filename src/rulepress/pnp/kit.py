@@ -172,9 +172,13 @@ class _Renderer:
         self.c.showPage()
         self.pages += 1
 
+    def footer(self, left: str, *, back: bool = False) -> None:
+        """The sheet's footer; a short-edge back mirrors the band to the top of the page."""
+        marks.footer(self.c, self.p, left, self.p.label, top=back and self.duplex == "short")
+
     def blank(self, text: str, footer: str) -> None:
         pages.blank(self.c, self.p, text)
-        marks.footer(self.c, self.p, footer, self.p.label, top=self.duplex == "short")
+        self.footer(footer, back=True)
         self.page()
 
     def face(self, slot: Slot, draw: Callable[..., None], *args: object) -> None:
@@ -205,7 +209,7 @@ class _Renderer:
             marks.glue_strips(c, sheet.glue)
             marks.crop_marks(c, sheet.marks)
             left = f"{title} \u00b7 {comp.name} \u00b7 fronts{label}{copies} \u00b7 {where}"
-            marks.footer(c, self.p, left, self.p.label)
+            self.footer(left)
             if plan.tiled:
                 cols, rows = plan.tiles
                 cell = mm(2.8)
@@ -244,7 +248,7 @@ class _Renderer:
             self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
         marks.crop_marks(c, sheet.marks)
         left = f"{self.doc.meta.title} \u00b7 {comp.name} \u00b7 backs \u00b7 {where}"
-        marks.footer(c, self.p, left, self.p.label, top=self.duplex == "short")
+        self.footer(left, back=True)
         self.page(sheet.trim_box, sheet.bleed_box)
 
 
@@ -290,7 +294,7 @@ def _render(doc: Document, jobs: list[_Job], p: Paper, duplex: str, bleed: float
     cover_footer = f"{title} \u00b7 print-and-play kit \u00b7 cover"
 
     def turn() -> None:
-        marks.footer(r.c, p, cover_footer, p.label)
+        r.footer(cover_footer)
         r.page()
 
     pages.cover(r.c, doc, p, entries, duplex, turn)
@@ -298,10 +302,10 @@ def _render(doc: Document, jobs: list[_Job], p: Paper, duplex: str, bleed: float
     if r.pages % 2:  # keep every later sheet's front on an odd page
         r.blank("(back of the cover: intentionally blank)", f"{title} \u00b7 back of the cover")
     pages.calibration(r.c, doc, p)
-    marks.footer(r.c, p, f"{title} \u00b7 printer check", p.label)
+    r.footer(f"{title} \u00b7 printer check")
     r.page()
     pages.calibration_back(r.c, p, duplex)
-    marks.footer(r.c, p, f"{title} \u00b7 printer check, back", p.label, top=duplex == "short")
+    r.footer(f"{title} \u00b7 printer check, back", back=True)
     r.page()
     for job in jobs:
         r.component(job)

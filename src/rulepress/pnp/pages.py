@@ -222,9 +222,4 @@ def calibration_back(c: Canvas, p: Paper, duplex: str) -> None:
         c.drawString(x + mm(10), y - 3, text)
 
 
-def footer_band_top(duplex: str, back: bool) -> bool:
-    """Whether a page's footer goes at the top: short-edge backs mirror the bottom band."""
-    return back and duplex == "short"
-
-
 __all__ = ["Entry", "FOOTER", "blank", "calibration", "calibration_back", "cover"]
