@@ -56,14 +56,9 @@ class Card:
 # identity and equality agree and lookups stay cheap.
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 _BY_NAME = notation_table(DECK)
-DECK_INDEX: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
 
 
 def parse_cards(text: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:
     """'7H 8H 9H' or ['7H', '8H'] -> cards, in the order written."""
     items = text.replace(",", " ").split() if isinstance(text, str) else [str(t) for t in text]
     return tuple(Card.parse(t) for t in items)
-
-
-def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(str(c) for c in cards)

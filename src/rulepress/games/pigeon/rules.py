@@ -255,10 +255,6 @@ class State:
         g = self._groups()
         return tuple(g.at(k) for k in range(g.count))
 
-    def move_at(self, index: int) -> Move:
-        """``legal_moves()[index]`` without building the whole list."""
-        return self._groups().at(index)
-
     def _groups(self) -> _MoveGroups:
         seat = self.seats[self.to_move]
         special: list[Move] = []
