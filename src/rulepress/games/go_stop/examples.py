@@ -28,7 +28,7 @@ points, scores, gos, additional, reserves, credits, bonuses, (seeded: dealer, re
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,35 +39,39 @@ from rulepress.games.go_stop.cards import (
     JUNK,
     MONTH_MASK,
     RIBBONS,
+    VALUES,
     NotationError,
     card_points,
     card_text,
     cards_in,
+    mask_of,
     parse_card,
     points_of,
+    texts,
     value_of,
 )
 from rulepress.games.go_stop.rules import (
+    ANIMAL_RESERVE,
+    ANIMAL_RESERVE_AT,
+    BOMB,
+    EMPTY_ROW,
     FOUR_IN_HAND,
+    OTHER_COLUMN,
+    OWN_COLUMN,
     PHASES,
+    SHAKE,
+    THREE_FOR_ONE,
     IllegalMove,
     Move,
     State,
     apply,
     deal,
+    has_four,
     legal_moves,
     start,
 )
 
-BONUS_EVENTS = (
-    "shake",
-    "bomb",
-    "3 for 1",
-    "own column",
-    "other's column",
-    "empty row",
-    "animal reserve",
-)
+BONUS_EVENTS = (SHAKE, BOMB, THREE_FOR_ONE, OWN_COLUMN, OTHER_COLUMN, EMPTY_ROW, ANIMAL_RESERVE)
 SETUP_KEYS = {
     "players",
     "to_move",
@@ -178,13 +182,6 @@ class _Cards:
         return out
 
 
-def _mask(cards: Sequence[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def _count(value: Any, path: Path) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ExampleDataError("write a whole number, 0 or more", path)
@@ -209,8 +206,8 @@ def build_state(setup: Any) -> State:
     cards = _Cards()
     hands = [0] * n
     for p, v in _player_map(hands_raw, n, ("setup", "hands"), "hands").items():
-        hands[p] = _mask(cards.read(v, ("setup", "hands", p + 1)))
-    row = _mask(cards.read(setup.get("row"), ("setup", "row")))
+        hands[p] = mask_of(cards.read(v, ("setup", "hands", p + 1)))
+    row = mask_of(cards.read(setup.get("row"), ("setup", "row")))
     owners = [-1] * 12
     tokens = [0] * n
     columns = setup.get("columns") or []
@@ -232,19 +229,17 @@ def build_state(setup: Any) -> State:
         owners[month] = owner - 1
         if not tokens[owner - 1]:
             tokens[owner - 1] = month + 1
-        row |= _mask(three)
+        row |= mask_of(three)
     is_deal = bool(setup.get("deal", False))
-    if not is_deal:
-        for m in range(12):
-            if (row & MONTH_MASK[m]).bit_count() == 4:
-                raise ExampleDataError(
-                    "four cards of a number cannot lie in the row during play (set deal: true)",
-                    ("setup", "row"),
-                )
+    if not is_deal and has_four(row):
+        raise ExampleDataError(
+            "four cards of a number cannot lie in the row during play (set deal: true)",
+            ("setup", "row"),
+        )
     stock = cards.read(setup.get("stock"), ("setup", "stock"))
     stores = [0] * n
     for p, v in _player_map(setup.get("storage"), n, ("setup", "storage"), "storage").items():
-        stores[p] = _mask(cards.read(v, ("setup", "storage", p + 1)))
+        stores[p] = mask_of(cards.read(v, ("setup", "storage", p + 1)))
     to_move = setup.get("to_move", 1)
     if to_move not in range(1, n + 1):
         raise ExampleDataError(f"to_move must be a player, 1 to {n}", ("setup", "to_move"))
@@ -268,7 +263,7 @@ def build_state(setup: Any) -> State:
             shaken[p] |= 1 << (m - 1)
     animal = 0
     for p in range(n):
-        if (stores[p] & ANIMALS).bit_count() >= 8:
+        if (stores[p] & ANIMALS).bit_count() >= ANIMAL_RESERVE_AT:
             animal |= 1 << p
     if "animal_reserve" in setup:
         animal = 0
@@ -292,12 +287,8 @@ def build_state(setup: Any) -> State:
     )
 
 
-def _texts(mask: int) -> list[str]:
-    return [card_text(c) for c in cards_in(mask)]
-
-
 def counts_of(mask: int) -> dict[str, int]:
-    out = {v: 0 for v in ("A", "B+", "B", "C+", "C", "C-", "C--", "D", "D+")}
+    out = dict.fromkeys(VALUES, 0)
     for c in cards_in(mask):
         out[value_of(c)] += 1
     out["animals"] = (mask & ANIMALS).bit_count()
@@ -358,16 +349,16 @@ def facts(r: Replay) -> dict[str, Any]:
         "phase": PHASES[s.phase],
         "to_move": s.to_move + 1,
         "legal_moves": [str(m) for m in legal_moves(s)],
-        "hands": {k: _texts(s.hands[p]) for p, k in enumerate(players)},
-        "row": _texts(s.row),
+        "hands": {k: texts(s.hands[p]) for p, k in enumerate(players)},
+        "row": texts(s.row),
         "columns": columns,
         "tokens": {k: s.tokens[p] or "home" for p, k in enumerate(players)},
         "drawn": drawn,
         "stock_left": s.stock_left,
-        "captured": {k: _texts(captured[p]) for p, k in enumerate(players)},
-        "received": {k: _texts(received[p]) for p, k in enumerate(players)},
-        "given": {k: _texts(given[p]) for p, k in enumerate(players)},
-        "storage": {k: _texts(s.stores[p]) for p, k in enumerate(players)},
+        "captured": {k: texts(captured[p]) for p, k in enumerate(players)},
+        "received": {k: texts(received[p]) for p, k in enumerate(players)},
+        "given": {k: texts(given[p]) for p, k in enumerate(players)},
+        "storage": {k: texts(s.stores[p]) for p, k in enumerate(players)},
         # Four of a number in a hand: the hands are what is scored, so count them.
         "counts": {
             k: counts_of(s.hands[p] if s.result == FOUR_IN_HAND else s.stores[p])

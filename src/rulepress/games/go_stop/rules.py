@@ -21,6 +21,7 @@ from rulepress.games.go_stop.cards import (
     card_points,
     card_text,
     cards_in,
+    mask_of,
     parse_card,
 )
 
@@ -209,11 +210,11 @@ def start(
     )
     if not check_deal:
         return state
-    if _has_four(row):
+    if has_four(row):
         return state._evolve(phase=OVER, result=REDEAL)
     for i in range(n):
         p = (dealer + i) % n
-        if _has_four(hands[p]):
+        if has_four(hands[p]):
             return state._evolve(phase=OVER, result=FOUR_IN_HAND, winner=p)
     return state
 
@@ -221,7 +222,7 @@ def start(
 _LOW_NIBBLES = sum(1 << (4 * m) for m in range(12))
 
 
-def _has_four(mask: int) -> bool:
+def has_four(mask: int) -> bool:
     """Does the set hold all four cards of some number?"""
     return bool(mask & mask >> 1 & mask >> 2 & mask >> 3 & _LOW_NIBBLES)
 
@@ -242,10 +243,10 @@ def _deal(rng: random.Random, players: int) -> State:
         # A uniform shuffle: sort by random keys (faster than random.shuffle).
         keys = [rand() for _ in _DECK]
         deck = sorted(_DECK, key=keys.__getitem__)
-        hands = [_mask(deck[i * per_hand : (i + 1) * per_hand]) for i in range(players)]
+        hands = [mask_of(deck[i * per_hand : (i + 1) * per_hand]) for i in range(players)]
         k = players * per_hand
         state = start(
-            hands, _mask(deck[k : k + in_row]), deck[k + in_row :], dealer, redeals=redeals
+            hands, mask_of(deck[k : k + in_row]), deck[k + in_row :], dealer, redeals=redeals
         )
         if state.result != REDEAL:
             return state
@@ -253,11 +254,6 @@ def _deal(rng: random.Random, players: int) -> State:
 
 
 _DECK = range(CARDS)
-_BITS = tuple(1 << c for c in range(CARDS))
-
-
-def _mask(cards: list[int]) -> int:
-    return sum(map(_BITS.__getitem__, cards))
 
 
 def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
