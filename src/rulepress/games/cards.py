@@ -13,7 +13,6 @@ from typing import Protocol, TypeVar
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades
 RED_SUITS = frozenset({"D", "H"})
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 # The thirteen faces, ace first, as their rank letters and English words.
 FACES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rulepress.games.cards import is_red
+
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
@@ -62,10 +64,6 @@ _CLUB_LEAVES: tuple[tuple[float, float, float], ...] = (
 
 PATHS = {"H": _HEART, "D": _DIAMOND, "S": _SPADE, "C": _CLUB_STEM}
 CIRCLES = {"C": _CLUB_LEAVES}
-
-
-def is_red(suit: str) -> bool:
-    return suit in ("H", "D")
 
 
 def svg(suit: str, cx: float, cy: float, size: float) -> str:
