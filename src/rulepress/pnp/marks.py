@@ -7,12 +7,20 @@ from collections.abc import Sequence
 from reportlab.lib.colors import Color, black, white
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.pnp.layout import FOOTER, MARGIN, MARK_WIDTH, Glue, Line, Paper, Rect
+from rulepress.pnp.draw import BOLD, REGULAR
+from rulepress.pnp.layout import (
+    FOOTER,
+    MARGIN,
+    MARK_WIDTH,
+    Glue,
+    Line,
+    Paper,
+    Rect,
+    tile_label,
+)
 from rulepress.units import mm
 
 INK = Color(0.25, 0.25, 0.25)
-FONT = "Carlito"
-BOLD = "Carlito-Bold"
 FOOTER_SIZE = 7.0
 
 
@@ -80,7 +88,7 @@ def footer(c: Canvas, p: Paper, left: str, right: str, *, top: bool = False) -> 
     y = p.height - MARGIN - FOOTER + mm(1.4) if top else MARGIN + mm(1.4)
     c.saveState()
     c.setFillColor(INK)
-    c.setFont(FONT, FOOTER_SIZE)
+    c.setFont(REGULAR, FOOTER_SIZE)
     c.drawString(MARGIN, y, left)
     c.drawRightString(p.width - MARGIN, y, right)
     c.restoreState()
@@ -88,12 +96,10 @@ def footer(c: Canvas, p: Paper, left: str, right: str, *, top: bool = False) -> 
 
 def tile_map(c: Canvas, x: float, y: float, cols: int, rows: int, cell: float, here: str) -> None:
     """A small grid of the board's tiles, labelled A1..., the tile ``here`` filled in."""
-    from rulepress.pnp.layout import tile_label
-
     c.saveState()
     c.setLineWidth(0.4)
     c.setStrokeColor(INK)
-    c.setFont(FONT, max(4.0, cell * 0.45))
+    c.setFont(REGULAR, max(4.0, cell * 0.45))
     for row in range(rows):
         for col in range(cols):
             label = tile_label(row, col)

@@ -10,8 +10,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.model import Component, Document
+from rulepress.pnp.draw import BOLD, REGULAR
 from rulepress.pnp.layout import FOOTER, MARGIN, Paper, Plan, apply, sheet_flip
-from rulepress.pnp.marks import BOLD, FONT, INK, tile_map
+from rulepress.pnp.marks import INK, tile_map
 from rulepress.units import mm
 
 LEFT = MARGIN + mm(12)
@@ -40,7 +41,7 @@ class _Text:
             self.y = self.top
 
     def line(
-        self, text: str, size: float = 10, font: str = FONT, gap: float = 1.3, indent: float = 0
+        self, text: str, size: float = 10, font: str = REGULAR, gap: float = 1.3, indent: float = 0
     ) -> None:
         for part in simpleSplit(text, font, size, self.width - indent) or [""]:
             self.need(size * gap)
@@ -70,7 +71,7 @@ def cover(
     t = _Text(c, p, turn)
     c.setFillColor(black)
     t.line(meta.title, 24, BOLD, 1.2)
-    t.line(f"Print-and-play kit, {p.label} paper", 13, FONT, 1.6)
+    t.line(f"Print-and-play kit, {p.label} paper", 13, REGULAR, 1.6)
     credit = f"Designed by {meta.designer}. {meta.licence.name}"
     t.line(credit, 9)
     if meta.licence.notice:
@@ -88,8 +89,8 @@ def cover(
         comp = e.component
         t.need(24)
         c.setFillColor(black)
-        c.setFont(FONT, 9)
-        name = simpleSplit(comp.name, FONT, 9, col[1] - col[0] - mm(2))[0]
+        c.setFont(REGULAR, 9)
+        name = simpleSplit(comp.name, REGULAR, 9, col[1] - col[0] - mm(2))[0]
         c.drawString(col[0], t.y, name)
         c.drawString(col[1], t.y, str(comp.count))
         c.drawString(col[2], t.y, _size(comp))
@@ -104,7 +105,7 @@ def cover(
             c.drawString(col[4], t.y, sheets)
         t.space(10)
         if e.plan is None and comp.note:
-            t.line(comp.note, 7.5, FONT, 1.25, indent=mm(4))
+            t.line(comp.note, 7.5, REGULAR, 1.25, indent=mm(4))
         t.space(2)
     t.space(mm(4))
     t.line("Printing", 13, BOLD, 1.5)
@@ -144,7 +145,7 @@ def cover(
 def blank(c: Canvas, p: Paper, text: str) -> None:
     c.saveState()
     c.setFillColor(INK)
-    c.setFont(FONT, 9)
+    c.setFont(REGULAR, 9)
     c.drawCentredString(p.width / 2, p.height / 2, text)
     c.restoreState()
 
@@ -170,7 +171,7 @@ def _ruler(c: Canvas, x: float, y: float, ticks: int, step: float, every: int, l
     c.setStrokeColor(black)
     c.setLineWidth(mm(0.15))
     c.line(x, y, x + ticks * step, y)
-    c.setFont(FONT, 7)
+    c.setFont(REGULAR, 7)
     for k in range(ticks + 1):
         long = k % every == 0
         half = every % 2 == 0 and k % (every // 2) == 0
@@ -205,7 +206,7 @@ def calibration(c: Canvas, doc: Document, p: Paper) -> None:
     ):
         t.line(line, 9.5)
     _target(c, *TARGET_AT, rings=False)
-    c.setFont(FONT, 8)
+    c.setFont(REGULAR, 8)
     c.drawString(TARGET_AT[0] + mm(10), TARGET_AT[1] - 3, "front target")
 
 
@@ -213,7 +214,7 @@ def calibration_back(c: Canvas, p: Paper, duplex: str) -> None:
     x, y = apply(sheet_flip(p, duplex), *TARGET_AT)
     _target(c, x, y, rings=True)
     c.setFillColor(black)
-    c.setFont(FONT, 8)
+    c.setFont(REGULAR, 8)
     # Text on the side facing the page centre, so it stays inside the margin either way.
     text = "back target: it should sit right behind the front one"
     if x > p.width / 2:
