@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from rulepress.games.base import DIAGRAM_FONT, Figure
-from rulepress.games.go_stop.cards import DECK_TABLE, MONTH_MASK, cards_in, value_of
+from rulepress.games.go_stop.cards import DECK_TABLE, MONTH_MASK, cards_in, month_of, value_of
 from rulepress.games.go_stop.examples import Replay
 from rulepress.games.go_stop.rules import OVER, State
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, LINE, PAPER, PLAYER_STYLES
@@ -37,7 +37,7 @@ def _card(x: float, y: float, card: int) -> str:
     value = value_of(card)
     band, ink, _ = CLASS_STYLE[value[0]]
     text = DECK_TABLE[card // 4][card % 4]
-    month = card // 4 + 1
+    month = month_of(card)
     return (
         f'<g><rect x="{x}" y="{y}" width="{CW}" height="{CH}" rx="3" fill="{PAPER}" '
         f'stroke="{INK}" stroke-width="0.8"/>'

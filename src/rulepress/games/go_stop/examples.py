@@ -297,10 +297,14 @@ def counts_of(mask: int) -> dict[str, int]:
     return out
 
 
+def scored_cards(s: State, p: int) -> int:
+    """The cards that are scored: the storage, or the hand that holds four of a number."""
+    return s.hands[p] if s.result == FOUR_IN_HAND else s.stores[p]
+
+
 def points_table(s: State, p: int) -> dict[str, int]:
     four = s.result == FOUR_IN_HAND
-    mask = s.hands[p] if four else s.stores[p]
-    pts = points_of(mask)
+    pts = points_of(scored_cards(s, p))
     additional = 0 if four else s.additional(p)
     multiplier = 1 if four else 2 ** s.reserves[p]
     return {
@@ -359,11 +363,7 @@ def facts(r: Replay) -> dict[str, Any]:
         "received": {k: texts(received[p]) for p, k in enumerate(players)},
         "given": {k: texts(given[p]) for p, k in enumerate(players)},
         "storage": {k: texts(s.stores[p]) for p, k in enumerate(players)},
-        # Four of a number in a hand: the hands are what is scored, so count them.
-        "counts": {
-            k: counts_of(s.hands[p] if s.result == FOUR_IN_HAND else s.stores[p])
-            for p, k in enumerate(players)
-        },
+        "counts": {k: counts_of(scored_cards(s, p)) for p, k in enumerate(players)},
         "points": {k: points_table(s, p) for p, k in enumerate(players)},
         "scores": {k: s.final_score(p) for p, k in enumerate(players)},
         "gos": {k: s.gos[p] for p, k in enumerate(players)},

@@ -163,12 +163,12 @@ class State:
         return min(self.gos[p], 2)
 
     def current_points(self, p: int) -> int:
-        return self.points[p] + min(self.gos[p], 2)
+        return self.points[p] + self.additional(p)
 
     def final_score(self, p: int) -> int:
         if self.result == FOUR_IN_HAND:
             return card_points(self.hands[p])
-        return (self.points[p] + min(self.gos[p], 2)) << self.reserves[p]
+        return self.current_points(p) << self.reserves[p]
 
 
 def start(
@@ -449,8 +449,8 @@ def _draw(
     resume: bool = False,
 ) -> State:
     """Turn the top stock card and place it (not when ``resume``: a choice placed it), then
-    finish the turn: collect, junk for the bonuses, the
-    empty-row bonus, the animal reserve, and the go/stop check."""
+    finish the turn: collect, junk for the bonuses, the empty-row bonus, the animal reserve,
+    and the go/stop check."""
     drawn = s.drawn
     owners, tokens = s.owners, s.tokens
     if not resume and drawn < len(s.stock):

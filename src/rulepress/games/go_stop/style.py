@@ -39,8 +39,3 @@ PLAYER_STYLES: tuple[tuple[str, str], ...] = (
     ("#2e86c1", "square"),  # player 2
     ("#e0a800", "triangle"),  # player 3
 )
-
-
-def value_class(value: str) -> str:
-    """'B+' -> 'B', 'C--' -> 'C', 'D+' -> 'D', 'Da' -> 'D'."""
-    return value[0]
