@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulepress.games.cards import RED_SUITS, SUITS, card_name, card_text, face, notation_table
+from rulepress.games.cards import RED_SUITS, SUITS, card_name, card_text, notation_table
 from rulepress.games.cards import parse_card as _parse_card
 
 
@@ -23,10 +23,6 @@ class Card:
     @property
     def red(self) -> bool:
         return self.suit in RED_SUITS
-
-    @property
-    def label(self) -> str:
-        return face(self.rank)
 
     @property
     def name(self) -> str:
