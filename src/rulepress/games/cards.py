@@ -40,7 +40,7 @@ def face(rank: int) -> str:
 
 def card_text(rank: int, suit: str) -> str:
     """The card's canonical notation: '6H', '10S', 'AD'."""
-    return FACES[(rank - 1) % 13] + suit
+    return face(rank) + suit
 
 
 def card_name(rank: int, suit: str) -> str:
