@@ -19,9 +19,6 @@ from rulepress.write import atomic_write
 if TYPE_CHECKING:
     from rulepress.games.base import Drawer
 
-# A fixed default keeps bytes identical when the caller sets no SOURCE_DATE_EPOCH.
-DEFAULT_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
-
 
 class Progress(Protocol):
     def progress(self, message: str) -> None: ...
@@ -58,15 +55,18 @@ def build_rulebooks(
     jobs: int = 0,
     reporter: Progress,
 ) -> list[Path]:
-    os.environ.setdefault("SOURCE_DATE_EPOCH", DEFAULT_EPOCH)
     from rulepress.render import (
         IndexEntry,
         check_glyphs,
         check_references,
         render_html,
         render_index,
+        templates_dir,
     )
-    from rulepress.render.html import templates_dir
+    from rulepress.render.pdf import FALLBACK_EPOCH
+
+    # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
 
     docs = read_sources(sources, games)
     reporter.progress(f"checking {len(docs)} rulebooks")
@@ -83,14 +83,14 @@ def build_rulebooks(
         doc = result.doc
         folder = out / doc.slug
         pdfs = {paper: f"{doc.slug}-{paper}.pdf" for paper in papers}
+        kits = kit_links(doc, papers)
         links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
-        links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kit_links(doc, papers).items()}
+        links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
         html = render_html(doc, result.examples, links=links, fonts_href="../fonts")
         outputs[folder / f"{doc.slug}.html"] = html
-        roots = (doc.path.parent.resolve(), templates_dir())
-        jobs_list += [
-            PdfJob(doc.slug, paper, html, doc.path.parent.resolve(), roots) for paper in papers
-        ]
+        source_folder = doc.path.parent.resolve()
+        roots = (source_folder, templates_dir())
+        jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots) for paper in papers]
         entries.append(IndexEntry(
             title=doc.meta.title,
             subtitle=doc.meta.subtitle,
@@ -98,7 +98,7 @@ def build_rulebooks(
             duration=doc.meta.duration,
             html=f"{doc.slug}/{doc.slug}.html",
             pdfs={paper_name(p): f"{doc.slug}/{name}" for p, name in pdfs.items()},
-            kits=kit_links(doc, papers),
+            kits=kits,
         ))
 
     for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
