@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import SourceLoc
+from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.units import Size
 
 
@@ -81,14 +82,12 @@ class Example:
     data: Mapping[str, Any]  # everything but claims and text: what the engine replays
     claims: Mapping[str, Any]
     text: str  # Markdown with {placeholders} into data and claims
-    lines: Mapping[tuple[str | int, ...], int] = field(default_factory=dict)  # key path -> line
+    lines: Mapping[KeyPath, int] = field(default_factory=dict)  # key path -> line
 
-    def line_of(self, path: tuple[str | int, ...]) -> SourceLoc:
+    def line_of(self, path: KeyPath) -> SourceLoc:
         """The source line of a key inside the example (the closest enclosing key known)."""
-        for n in range(len(path), 0, -1):
-            if path[:n] in self.lines:
-                return SourceLoc(self.loc.path, self.lines[path[:n]], 1)
-        return self.loc
+        line = closest_line(self.lines, path)
+        return self.loc if line is None else SourceLoc(self.loc.path, line)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Component, Licence, Meta, Provenance
-from rulepress.document.yamlines import KeyPath
+from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.units import Size, UnitError
 
 TOP_KEYS = {
@@ -28,6 +28,10 @@ COMPONENT_KEYS = {
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
+def _dotted(key: KeyPath) -> str:
+    return ".".join(map(str, key))
+
+
 class _Checker:
     def __init__(self, path: Path, lines: Mapping[KeyPath, int], fallback: int) -> None:
         self.path = path
@@ -36,10 +40,8 @@ class _Checker:
         self.diagnostics: list[Diagnostic] = []
 
     def loc(self, key: KeyPath) -> SourceLoc:
-        for n in range(len(key), 0, -1):
-            if key[:n] in self.lines:
-                return SourceLoc(self.path, self.lines[key[:n]])
-        return SourceLoc(self.path, self.fallback)
+        line = closest_line(self.lines, key)
+        return SourceLoc(self.path, self.fallback if line is None else line)
 
     def fail(self, key: KeyPath, message: str) -> None:
         self.diagnostics.append(error(self.loc(key), message))
@@ -64,23 +66,23 @@ class _Checker:
 
     def text(self, value: Any, key: KeyPath, *, allow_empty: bool = False) -> str:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            self.fail(key, f"'{'.'.join(map(str, key))}' must be text")
+            self.fail(key, f"'{_dotted(key)}' must be text")
             return ""
         if not allow_empty and not str(value).strip():
-            self.fail(key, f"'{'.'.join(map(str, key))}' must not be empty")
+            self.fail(key, f"'{_dotted(key)}' must not be empty")
         return str(value)
 
     def integer(self, value: Any, key: KeyPath, minimum: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"'{'.'.join(map(str, key))}' must be a whole number, not {value!r}")
+            self.fail(key, f"'{_dotted(key)}' must be a whole number, not {value!r}")
             return minimum
         if value < minimum:
-            self.fail(key, f"'{'.'.join(map(str, key))}' must be at least {minimum}, not {value}")
+            self.fail(key, f"'{_dotted(key)}' must be at least {minimum}, not {value}")
         return value
 
     def flag(self, value: Any, key: KeyPath) -> bool:
         if not isinstance(value, bool):
-            self.fail(key, f"'{'.'.join(map(str, key))}' must be true or false")
+            self.fail(key, f"'{_dotted(key)}' must be true or false")
             return False
         return value
 

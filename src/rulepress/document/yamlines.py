@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -16,6 +17,14 @@ class YamlError(ValueError):
         super().__init__(message)
         self.message = message
         self.line = line  # 1-based, in the file
+
+
+def closest_line(lines: Mapping[KeyPath, int], path: KeyPath) -> int | None:
+    """The line of the key at ``path``, else of its closest enclosing key that has one."""
+    for n in range(len(path), 0, -1):
+        if path[:n] in lines:
+            return lines[path[:n]]
+    return None
 
 
 def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
