@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -108,14 +109,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
     return Document(slug, path, meta, body, body_line, tuple(headings), tuple(examples))
 
 
-_PARSER: MarkdownIt | None = None
-
-
+@cache
 def _parser() -> MarkdownIt:
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = make_parser(detect_html=True)
-    return _PARSER
+    return make_parser(detect_html=True)
 
 
 def _line(token: Token, body_line: int) -> int:

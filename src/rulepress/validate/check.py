@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
+from rulepress.diagnostics import Diagnostic, Severity, SourceLoc, error, warning
 from rulepress.document.model import Document, Example
+from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
 from rulepress.validate.results import RenderedExample, Status
-
-KeyPath = tuple[str | int, ...]
 
 
 @dataclass
@@ -40,7 +40,7 @@ class CheckReport:
 
     @property
     def failed(self) -> bool:
-        return any(d.severity.value == "error" for d in self.diagnostics)
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
     def summary(self) -> str:
         return (
@@ -55,14 +55,13 @@ def check_documents(docs: Sequence[Document], *, draw: bool = False) -> CheckRep
 
 
 def check_document(doc: Document, *, draw: bool = False) -> DocumentCheck:
-    engine: GameEngine | None = None
     result = DocumentCheck(doc, None)
     if doc.meta.engine:
         try:
-            engine = load_engine(doc.meta.engine)
+            result.engine = load_engine(doc.meta.engine)
         except UnknownEngine as exc:
             result.diagnostics.append(error(doc.meta.engine_loc, str(exc)))
-    result.engine = engine
+    engine = result.engine
     if engine is not None:
         result.diagnostics += cross_check_components(doc, engine)
     if any(c.in_kit for c in doc.meta.components):
@@ -221,18 +220,17 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-_JINJA_ENV: SandboxedEnvironment | None = None
+@cache
+def _prose_environment() -> SandboxedEnvironment:
+    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
 
 
 def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:
     """Fill the example's prose from its own data and claims."""
-    global _JINJA_ENV
-    if _JINJA_ENV is None:
-        _JINJA_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
     context = {**example.data, "claims": example.claims}
     loc = example.line_of(("text",))
     try:
-        return _JINJA_ENV.from_string(example.text).render(context), []
+        return _prose_environment().from_string(example.text).render(context), []
     except TemplateError as exc:
         return example.text, [error(loc, f"{example.id}: example text: {exc.message or exc}")]
     except (TypeError, ValueError, LookupError) as exc:
