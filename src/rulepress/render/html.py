@@ -15,7 +15,7 @@ from markupsafe import Markup
 from rulepress.diagnostics import RulepressError
 from rulepress.document.model import Component, Document, Example
 from rulepress.render.body import TocEntry, render_body, render_markdown
-from rulepress.render.references import example_anchor
+from rulepress.render.references import example_anchor, prose_line
 from rulepress.validate.results import RenderedExample, Status
 
 ENV_VAR = "RULEPRESS_TEMPLATES"
@@ -162,13 +162,12 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
         if rendered is None:
             raise RulepressError.at(example.loc, f"example '{example.id}' has no checked rendering")
         status_class, status_label = STATUS[rendered.status]
-        first = example.line_of(("text",)).line + 1
         box = _Box(
             anchor=example_anchor(example.id),
             title=rendered.title,
             status_class=status_class,
             status_label=status_label,
-            prose=Markup(render_markdown(rendered.prose, folder, doc.path, first)),
+            prose=Markup(render_markdown(rendered.prose, folder, doc.path, prose_line(example))),
             figures=tuple(
                 _Fig(_figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}"), f.caption)
                 for n, f in enumerate(rendered.figures, 1)

@@ -17,11 +17,12 @@ from typing import Any
 from rulepress.diagnostics import RulepressError
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, templates_dir
+from rulepress.render.references import ATTACHMENT
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 # Tagged PDF for screen readers; PDF/UA-1 also writes XMP metadata (title, language), no dates.
 PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "pdf_version": "1.7"}
-_ATTACHMENT = re.compile(r"""<[^>]*\brel\s*=\s*["']?[^"'>]*\battachment\b""", re.I)
+_ATTACHMENT = re.compile(r"<[^>]*" + ATTACHMENT.pattern, ATTACHMENT.flags)
 
 
 @cache

@@ -19,7 +19,7 @@ from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.markdown import make_parser
-from rulepress.document.model import Document
+from rulepress.document.model import Document, Example
 
 # Ids the renderer itself puts on the page.
 RESERVED_IDS = frozenset({"rp-cover", "rp-contents", "rp-contents-title", "rp-components",
@@ -27,7 +27,8 @@ RESERVED_IDS = frozenset({"rp-cover", "rp-contents", "rp-contents-title", "rp-co
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 _HTML_URL = re.compile(
     r"""\b(href|src|data|srcset|poster|xlink:href)\s*=\s*["']?([^"'\s>]+)""", re.I)
-_ATTACHMENT = re.compile(r"""\brel\s*=\s*["']?[^"'>]*\battachment\b""", re.I)
+# rel="attachment" asks WeasyPrint to embed the target in the PDF.
+ATTACHMENT = re.compile(r"""\brel\s*=\s*["']?[^"'>]*\battachment\b""", re.I)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def _inline_refs(token: Token) -> Iterator[Reference]:
 
 
 def _html_refs(html: str, line: int) -> Iterator[Reference]:
-    attachment = bool(_ATTACHMENT.search(html))
+    attachment = bool(ATTACHMENT.search(html))
     found = False
     for offset, text in enumerate(html.split("\n")):
         for m in _HTML_URL.finditer(text):
@@ -126,6 +127,11 @@ def example_anchor(example_id: str) -> str:
     return f"example-{example_id}"
 
 
+def prose_line(example: Example) -> int:
+    """The file line of the example prose's first line: `text: |` starts it after the key."""
+    return example.line_of(("text",)).line + 1
+
+
 def known_anchors(doc: Document) -> frozenset[str]:
     examples = {example_anchor(e.id) for e in doc.examples}
     return frozenset({h.anchor for h in doc.headings} | examples | RESERVED_IDS)
@@ -173,9 +179,7 @@ def check_references(doc: Document) -> list[Diagnostic]:
     anchors = known_anchors(doc)
     found = check_markdown(doc.body, doc.path, doc.body_line, folder, anchors)
     for example in doc.examples:
-        # `text: |` starts its content on the line after the key.
-        first = example.line_of(("text",)).line + 1
-        found.extend(check_markdown(example.text, doc.path, first, folder, anchors))
+        found.extend(check_markdown(example.text, doc.path, prose_line(example), folder, anchors))
     url = doc.meta.licence.url
     if url and urlsplit(url).scheme.lower() not in ("http", "https"):
         found.append(error(SourceLoc(doc.path, 1),
