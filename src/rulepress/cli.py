@@ -41,10 +41,9 @@ class Reporter:
     """Diagnostics to stderr; a live status line on a terminal, plain lines otherwise (or in CI)."""
 
     def __init__(self) -> None:
-        self.plain = not sys.stderr.isatty() or bool(os.environ.get("CI"))
         self._status: Status | None = None
         self._console: Console | None = None
-        if not self.plain:
+        if sys.stderr.isatty() and not os.environ.get("CI"):
             from rich.console import Console
 
             self._console = Console(stderr=True, highlight=False)
