@@ -66,7 +66,10 @@ def cover(
     duplex: str,
     turn: Callable[[], None],
 ) -> None:
-    """The kit's first page (and more when the list is long: ``turn`` starts a page)."""
+    """The kit's first page (and more when the list is long: ``turn`` starts a page).
+
+    ``duplex`` is the flip edge, "long" or "short", as build_kit checked it.
+    """
     meta = doc.meta
     t = _Text(c, p, turn)
     c.setFillColor(black)
@@ -84,7 +87,7 @@ def cover(
     for x, h in zip(col, heads, strict=True):
         c.drawString(x, t.y, h)
     t.space(12)
-    tiled = []
+    tiled: list[tuple[str, Plan]] = []
     for e in entries:
         comp = e.component
         t.need(24)
@@ -101,7 +104,7 @@ def cover(
             sheets = str(len(e.plan.sheets))
             if e.plan.tiled:
                 sheets += f" ({e.plan.tiles[0]} x {e.plan.tiles[1]} tiles)"
-                tiled.append(e)
+                tiled.append((comp.name, e.plan))
             c.drawString(col[4], t.y, sheets)
         t.space(10)
         if e.plan is None and comp.note:
@@ -109,12 +112,11 @@ def cover(
         t.space(2)
     t.space(mm(4))
     t.line("Printing", 13, BOLD, 1.5)
-    edge = "long" if duplex == "long" else "short"
     for step in (
         "Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling.",
         "Print the printer check sheet first: its rulers must measure exactly 100 mm and 4 in, "
         "and its two targets must line up when the sheet is held against a light.",
-        f"Print double-sided, flipping on the {edge} edge. Every sheet of fronts is followed by "
+        f"Print double-sided, flipping on the {duplex} edge. Every sheet of fronts is followed by "
         "its backs (or a blank page), so the whole kit can be printed in one go.",
         "Greyscale printing works: pieces differ by shape and label, not colour alone.",
     ):
@@ -131,12 +133,12 @@ def cover(
         "dashed line.",
     ):
         t.line(f"\u2022 {step}", 9.5)
-    for e in tiled:
+    for name, plan in tiled:
         t.space(mm(3))
-        cols, rows = e.plan.tiles if e.plan else (1, 1)
+        cols, rows = plan.tiles
         cell = mm(9)
         t.need(rows * cell + 20)
-        t.line(f"Assembly of {e.component.name}", 10, BOLD, 1.4)
+        t.line(f"Assembly of {name}", 10, BOLD, 1.4)
         t.space(rows * cell)
         tile_map(c, LEFT, t.y + 8, cols, rows, cell, "")
         t.space(mm(3))
@@ -223,4 +225,4 @@ def calibration_back(c: Canvas, p: Paper, duplex: str) -> None:
         c.drawString(x + mm(10), y - 3, text)
 
 
-__all__ = ["Entry", "FOOTER", "blank", "calibration", "calibration_back", "cover"]
+__all__ = ["Entry", "blank", "calibration", "calibration_back", "cover"]
