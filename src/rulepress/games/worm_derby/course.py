@@ -181,17 +181,19 @@ class Layout:
         return tuple(out)
 
     @cached_property
-    def _ray_edges(self) -> tuple[tuple[int, int], ...]:
-        return tuple(k for k, v in self.crossings.items() if v[0] == (0, 1))
-
     def ray_edges(self) -> tuple[tuple[int, int], ...]:
         """Left-to-right steps across the pylon's rear line."""
-        return self._ray_edges
+        return tuple(k for k, v in self.crossings.items() if v[0] == (0, 1))
+
+    @cached_property
+    def ray_barrier(self) -> tuple[int, int]:
+        """The rear line as bit sets: the cells no step may leave rightwards, and leftwards."""
+        return sum(1 << a for a, _ in self.ray_edges), sum(1 << b for _, b in self.ray_edges)
 
     def open_course(self, blocked: frozenset[int] | set[int]) -> bool:
         """Is there a path of free cells from the start gate round behind the pylon?"""
         w = self.grid.width
-        free = self._all_bits & ~sum(1 << c for c in blocked)
+        free = self.all_bits & ~sum(1 << c for c in blocked)
         seen = free & sum(1 << c for c in self.gate)
         not_left, not_right = self.edge_masks
         while True:  # flood fill on a bit set: a few big-int operations per ring of cells
@@ -201,10 +203,11 @@ class Layout:
             if grown == seen:
                 break
             seen = grown
-        return any(seen >> a & 1 and seen >> b & 1 for a, b in self.ray_edges())
+        return any(seen >> a & 1 and seen >> b & 1 for a, b in self.ray_edges)
 
     @cached_property
-    def _all_bits(self) -> int:
+    def all_bits(self) -> int:
+        """Every cell of the grid as a bit set."""
         return (1 << (self.grid.width * self.grid.height)) - 1
 
     @cached_property
@@ -213,7 +216,7 @@ class Layout:
         g = self.grid
         col0 = sum(1 << g.index(0, y) for y in range(g.height))
         last = sum(1 << g.index(g.width - 1, y) for y in range(g.height))
-        return self._all_bits & ~col0, self._all_bits & ~last
+        return self.all_bits & ~col0, self.all_bits & ~last
 
     def in_setup_zone(self, anchor: int) -> bool:
         """May an obstacle be placed here during set-up (ignoring other obstacles)?"""

@@ -63,17 +63,15 @@ def _field(adjacent: tuple[tuple[int, ...], ...], blocked: frozenset[int],
     return dist
 
 
-def _bits_field(layout: Layout, blocked: frozenset[int], seeds: dict[int, int],
-                barrier: tuple[int, int]) -> list[int]:
-    """The same distances as _field, by a flood on bit sets (no Slalom lines to respect).
-    ``barrier`` holds the cells a step may not leave rightwards / leftwards (the rear line)."""
+def _bits_field(layout: Layout, blocked: frozenset[int], seeds: dict[int, int]) -> list[int]:
+    """The same distances as _field, by a flood on bit sets (no Slalom lines to respect; no
+    step crosses the pylon's rear line)."""
     g = layout.grid
     w = g.width
     total = g.width * g.height
-    full = (1 << total) - 1
-    free = full & ~sum(1 << c for c in blocked)
+    free = layout.all_bits & ~sum(1 << c for c in blocked)
     not_left, not_right = layout.edge_masks
-    no_right, no_left = barrier
+    no_right, no_left = layout.ray_barrier
     dist = [FAR] * total
     pending = sorted((d, c) for c, d in seeds.items() if c not in blocked)
     k = 0
@@ -121,13 +119,8 @@ class Fields:
     def home(self) -> list[int]:
         if "home" not in self._cache:
             seeds = dict.fromkeys(self.layout.gate, 0)
-            self._cache["home"] = _bits_field(self.layout, self.blocked, seeds, self._barrier())
+            self._cache["home"] = _bits_field(self.layout, self.blocked, seeds)
         return self._cache["home"]
-
-    def _barrier(self) -> tuple[int, int]:
-        """The rear line as bits: cells a field may not step right from, or left from."""
-        rays = [k for k, v in self.layout.crossings.items() if v[0] == (0, 1)]
-        return sum(1 << a for a, _ in rays), sum(1 << b for _, b in rays)
 
     def round(self) -> list[int]:
         if "round" not in self._cache:
@@ -141,8 +134,7 @@ class Fields:
                 adj = _adjacency(self.layout)
                 self._cache["round"] = _field(adj, self.blocked, seeds)
             else:
-                self._cache["round"] = _bits_field(self.layout, self.blocked, seeds,
-                                                   self._barrier())
+                self._cache["round"] = _bits_field(self.layout, self.blocked, seeds)
         return self._cache["round"]
 
     def gate(self, i: int, undo: bool) -> list[int]:
