@@ -192,6 +192,14 @@ def allotment_facts(data: Any) -> dict[str, Any]:
     orders_in = _per_player(data.get("orders", {}), names, (*base, "orders"))
     picks = {s: _pigeon(*picks_in[s]) for s in picks_in}
     orders = {s: _pigeons(*orders_in[s]) for s in orders_in}
+    # Check with the engine's own rule: stand-ins for missing picks and orders check nothing.
+    # A player dealt every pigeon has no stand-in pick; the count check rejects that first.
+    full_picks = tuple(
+        picks.get(s, next((p for p in PIGEONS if p not in dealt[s]), PIGEONS[0]))
+        for s in range(n)
+    )
+    full_orders = tuple(orders.get(s, tuple(sorted(dealt[s] + (full_picks[s],)))) for s in range(n))
+    allotment = Allotment(dealt, full_picks, full_orders)
     random_count, picked_count = ALLOTMENT[n]
     facts: dict[str, Any] = {
         "dealt_each": random_count,
@@ -205,13 +213,8 @@ def allotment_facts(data: Any) -> dict[str, Any]:
             names[s]: {p: i + 1 for i, p in enumerate(order)} for s, order in orders.items()
         },
     }
-    # Check with the engine's own rule: stand-ins for missing picks and orders check nothing.
-    full_picks = tuple(
-        picks.get(s, next(p for p in PIGEONS if p not in dealt[s])) for s in range(n)
-    )
-    full_orders = tuple(orders.get(s, tuple(sorted(dealt[s] + (full_picks[s],)))) for s in range(n))
     try:
-        check_allotment(Allotment(dealt, full_picks, full_orders))
+        check_allotment(allotment)
     except SetupError as exc:
         facts.update(legal=False, reason=exc.reason)
     else:
