@@ -33,11 +33,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulepress.games.base import ExampleDataError
-from rulepress.games.worm_derby.course import CourseError, Layout, parse_tiles
-from rulepress.games.worm_derby.grid import Grid, NotationError
+from rulepress.games.worm_derby.course import (
+    STANDARD_LENGTH,
+    WORM_LENGTH,
+    CourseError,
+    Layout,
+    parse_tiles,
+)
+from rulepress.games.worm_derby.grid import TILE, Grid, NotationError
 from rulepress.games.worm_derby.moves import ACE, Steps, parse_face, parse_move, parse_worm
 from rulepress.games.worm_derby.player import VARIANTS, GoalPlayer, new_state
 from rulepress.games.worm_derby.rules import (
+    OBSTACLE_TILES,
     SUITS,
     IllegalMove,
     Options,
@@ -98,11 +105,11 @@ def _course(data: Mapping[str, Any]) -> Layout:
         raise ExampleDataError(str(exc), path) from None
 
 
-def _worm(state: State, cells: tuple[int, ...], p: int, path: tuple[str | int, ...]) -> None:
+def _worm(state: State, cells: tuple[int, ...], path: tuple[str | int, ...]) -> None:
     """Check a worm's shape against the rules: a chain, never touching itself, on free cells."""
     g = state.grid
-    if not 2 <= len(cells) <= 6 or len(set(cells)) != len(cells):
-        raise ExampleDataError("a worm is 2 to 6 different cells", path)
+    if not 2 <= len(cells) <= WORM_LENGTH or len(set(cells)) != len(cells):
+        raise ExampleDataError(f"a worm is 2 to {WORM_LENGTH} different cells", path)
     nbrs = g.neighbours
     for i, c in enumerate(cells):
         if c in state.tile_cells:
@@ -141,13 +148,13 @@ def _race_state(setup: Mapping[str, Any]) -> State:
         raise ExampleDataError("rounded: a list of worms", ("setup", "rounded"))
     worms: list[Worm | None] = []
     seen: set[int] = set()
-    for p, name in enumerate(players):
+    for name in players:
         path: tuple[str | int, ...] = ("setup", "worms", name)
         try:
             cells = tuple(state.cell(xy) for xy in parse_worm(worms_in[name]))
         except (NotationError, IllegalMove) as exc:
             raise ExampleDataError(str(exc), path) from None
-        _worm(state, cells, p, path)
+        _worm(state, cells, path)
         if seen & set(cells):
             raise ExampleDataError("worms cannot overlap", path)
         seen |= set(cells)
@@ -167,7 +174,7 @@ def _race_state(setup: Mapping[str, Any]) -> State:
     eaten = [0] * n
     for name, k in _mapping(setup.get("eaten"), ("setup", "eaten")).items():
         if name not in players or not isinstance(k, int) or k < 0 or \
-                k + len(worms[players.index(name)].cells) > 6:  # type: ignore[union-attr]
+                k + len(worms[players.index(name)].cells) > WORM_LENGTH:  # type: ignore[union-attr]
             raise ExampleDataError("eaten: disks per worm, up to six disks in all",
                                    ("setup", "eaten"))
         eaten[players.index(name)] = k
@@ -189,19 +196,21 @@ def _race_state(setup: Mapping[str, Any]) -> State:
                  to_move=players.index(turn))
 
 
-def _standard_state(data: Mapping[str, Any]) -> tuple[State, random.Random]:
+def _standard_state(data: Mapping[str, Any]) -> tuple[State, random.Random, int]:
+    """A seeded standard course, its random source and the obstacle tiles put aside."""
     path = ("setup", "standard")
     allowed = {"players", "variant", "seed", "length", "pairs", "obstacles"}
     if set(data) - allowed:
         raise ExampleDataError(f"standard: only {', '.join(sorted(allowed))}", path)
     rng = random.Random(int(data.get("seed", 1)))
     try:
+        tiles = int(data.get("obstacles", OBSTACLE_TILES))
         state = new_state(rng, int(data.get("players", 2)), str(data.get("variant", "basic")),
-                          int(data.get("length", 36)), int(data.get("pairs", 2)),
-                          int(data.get("obstacles", 21)))
+                          int(data.get("length", STANDARD_LENGTH)), int(data.get("pairs", 2)),
+                          tiles)
     except (ValueError, CourseError) as exc:
         raise ExampleDataError(str(exc), path) from None
-    return state, rng
+    return state, rng, tiles - sum(state.hands)
 
 
 def replay(example: Mapping[str, Any]) -> Replay:
@@ -217,8 +226,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
     aside = 0
     if "standard" in setup:
         data = _mapping(setup["standard"], ("setup", "standard"))
-        state, rng = _standard_state(data)
-        aside = int(data.get("obstacles", 21)) - sum(state.hands)
+        state, rng, aside = _standard_state(data)
         if not moves:
             auto = rng
     else:
@@ -333,7 +341,7 @@ def facts(rep: Replay) -> dict[str, Any]:
         "size": f"{g.width}x{g.height}",
         "start": [g.name(left), g.name(right)],
         "pylon": g.name(lay.pylon),
-        "length": lay.pylon_row - lay.start_row - 2,
+        "length": lay.pylon_row - lay.start_row - TILE,
         "red": sorted(g.name(a) for a in lay.red),
         "blue": sorted(g.name(a) for a in lay.blue),
     }

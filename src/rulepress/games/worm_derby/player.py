@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulepress.games.worm_derby.course import Layout, Mark, standard_layout
+from rulepress.games.worm_derby.course import STANDARD_LENGTH, Layout, Mark, standard_layout
 from rulepress.games.worm_derby.moves import (
     ACE,
     FACES,
@@ -25,6 +25,7 @@ from rulepress.games.worm_derby.moves import (
     face_name,
 )
 from rulepress.games.worm_derby.rules import (
+    MAX_TURNS,
     OBSTACLE_TILES,
     SUITS,
     IllegalMove,
@@ -313,9 +314,9 @@ class Game:
         return self.final.turn
 
 
-def new_state(rng: random.Random, n_players: int = 2, variant: str = "basic", length: int = 36,
-              pairs: int = 2, obstacle_tiles: int = OBSTACLE_TILES,
-              max_turns: int = 200) -> State:
+def new_state(rng: random.Random, n_players: int = 2, variant: str = "basic",
+              length: int = STANDARD_LENGTH, pairs: int = 2,
+              obstacle_tiles: int = OBSTACLE_TILES, max_turns: int = MAX_TURNS) -> State:
     """A fresh seeded game: the first player is drawn, Slalom tiles are shuffled."""
     if variant not in VARIANTS:
         raise ValueError(f"variant is one of {', '.join(VARIANTS)}")

@@ -173,9 +173,6 @@ class State:
         """Cell -> player index of the worm disk on it."""
         return {c: i for i, w in enumerate(self.worms) if w is not None for c in w.cells}
 
-    def xy(self, cell: int) -> XY:
-        return self.grid.xy(cell)
-
     def cell(self, xy: XY) -> int:
         x, y = xy
         if not self.grid.inside(x, y):
