@@ -77,7 +77,7 @@ def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: C
 def pigeon_disc(c: Canvas, cx: float, cy: float, r: float, pigeon: int) -> None:
     """A pigeon's token: its colour and pattern, and its number on a white centre."""
     style = PIGEON_STYLES[pigeon]
-    regular, bold = fonts()
+    _, bold = fonts()
     with saved(c):
         path = c.beginPath()
         path.circle(cx, cy, r)
@@ -201,8 +201,7 @@ def pigeon(c: Canvas, face: Face) -> None:
     b = face.bleed
     w, h = face.width, face.height
     with saved(c):
-        c.setFillColor(colour(style.fill))
-        c.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        fill_bleed(c, face, colour(style.fill))
         path = c.beginPath()
         path.rect(-b, -b, w + 2 * b, h + 2 * b)
         c.clipPath(path, stroke=0, fill=0)
@@ -212,17 +211,21 @@ def pigeon(c: Canvas, face: Face) -> None:
         c.translate(w, h)
         c.rotate(180)
         _standee_panel(c, w, h / 2, number)
-    # The fold line across the middle.
+    _fold_line(c, 0, h / 2, w, h / 2)
+
+
+def _fold_line(c: Canvas, x0: float, y0: float, x1: float, y1: float) -> None:
+    """A dashed line where a face is folded."""
     with saved(c):
         c.setStrokeColor(colour(INK))
         c.setLineWidth(0.5)
         c.setDash(2, 2)
-        c.line(0, h / 2, w, h / 2)
+        c.line(x0, y0, x1, y1)
 
 
 def _standee_panel(c: Canvas, w: float, h: float, number: int) -> None:
     """One panel, upright, occupying (0, 0)-(w, h) with its base at y = 0."""
-    regular, bold = fonts()
+    _, bold = fonts()
     style = PIGEON_STYLES[number]
     r = min(w, h) * 0.36
     cx, cy = w / 2, h * 0.62
@@ -270,7 +273,7 @@ def _silhouette(c: Canvas, cx: float, cy: float, r: float, fill: Color) -> None:
 
 def _card_frame(c: Canvas, face: Face, title: str, discs: bool = True) -> float:
     """Paper background, a coloured title band; returns the y of the band's bottom."""
-    regular, bold = fonts()
+    _, bold = fonts()
     fill_bleed(c, face, colour(PAPER))
     band = max(face.height * 0.14, 9 * MM)
     b = face.bleed
@@ -363,12 +366,7 @@ def order_slip(c: Canvas, face: Face) -> None:
     c.drawCentredString(half * 1.5, h / 2 + 1.5 * MM, "Pigeon Race")
     c.setFont(regular, 8)
     c.drawCentredString(half * 1.5, h / 2 - 4 * MM, "secret order \u2014 no peeking")
-    # Fold line.
-    with saved(c):
-        c.setStrokeColor(colour(INK))
-        c.setLineWidth(0.5)
-        c.setDash(2, 2)
-        c.line(half, 0, half, h)
+    _fold_line(c, half, 0, half, h)
     # Writing side (left half).
     x = s + 1 * MM
     c.setFillColor(colour(INK))
