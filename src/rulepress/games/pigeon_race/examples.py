@@ -205,7 +205,7 @@ def allotment_facts(data: Any) -> dict[str, Any]:
         "dealt_each": random_count,
         "picked_each": picked_count,
         "pigeons_each": random_count + picked_count,
-        "set_aside": sorted(p for p in PIGEONS if not any(p in d for d in dealt)),
+        "set_aside": list(allotment.set_aside),
         "pigeons": {
             names[s]: sorted(dealt[s] + ((picks[s],) if s in picks else ())) for s in range(n)
         },
