@@ -14,27 +14,25 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.games.base import Drawer
+from rulepress.games.worm_derby import diagrams
+from rulepress.games.worm_derby.rules import SUITS
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import fill_bleed, fonts, saved
 
-SUITS = ("suns", "moons", "crowns", "arms")
 RANKS = ("null", "ace", "2", "3", "4", "5")
 INK = HexColor("#2b2620")
 PAPER = HexColor("#fbf6e9")
 BACK = HexColor("#3c4a5c")
 BACK_LINE = HexColor("#a9b7c9")
-SUIT_COLOUR = {
-    "suns": HexColor("#c0392b"),
-    "moons": HexColor("#222222"),
-    "crowns": HexColor("#2e7d32"),
-    "arms": HexColor("#1f5fbf"),
-}
+# The same suit colours as the rulebook's diagrams.
+SUIT_COLOUR = {suit: HexColor(code) for suit, code in diagrams.SUIT_COLOUR.items()}
 SUIT_TINT = {
     "suns": HexColor("#f6dcd8"),
     "moons": HexColor("#e3e1dd"),
     "crowns": HexColor("#d9ecd9"),
     "arms": HexColor("#d8e3f6"),
 }
+
 
 def piece(index: int) -> tuple[str, str]:
     """Copy index -> (suit, rank): six ranks per suit, suits in piecepack order."""
