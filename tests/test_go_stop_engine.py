@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_go_stop_helpers import m, play, two
 
 from rulepress.games.go_stop.cards import (
     ALL,
@@ -15,7 +16,6 @@ from rulepress.games.go_stop.cards import (
     card_text,
     cards_in,
     mask_of,
-    parse_card,
 )
 from rulepress.games.go_stop.rules import (
     DEAL,
@@ -38,22 +38,6 @@ from rulepress.games.go_stop.rules import (
     start,
     view,
 )
-
-
-def m(*texts: str) -> int:
-    return mask_of([parse_card(t) for t in texts])
-
-
-def play(s: State, *moves: str) -> State:
-    for text in moves:
-        s = apply(s, Move.parse(text))
-    return s
-
-
-def two(hand1: int, hand2: int, row: int, stock: list[str], **changes: object) -> State:
-    s = start([hand1, hand2], row, [parse_card(t) for t in stock], 0, check_deal=False)
-    return s._evolve(**changes) if changes else s
-
 
 # --- single rules ------------------------------------------------------------------------------
 
@@ -281,12 +265,12 @@ def reference_moves(s: State) -> set[str]:
             out |= {f"{card_text(c)}>{card_text(t)}" for t in singles}
         else:
             out.add(card_text(c))
-    for m in range(12):
-        if (s.hands[p] & MONTH_MASK[m]).bit_count() == 3:
-            if (s.row & MONTH_MASK[m]).bit_count() == 1:
-                out.add(f"bomb {m + 1:02d}")
-            if not s.shaken[p] >> m & 1:
-                out.add(f"shake {m + 1:02d}")
+    for month in range(12):
+        if (s.hands[p] & MONTH_MASK[month]).bit_count() == 3:
+            if (s.row & MONTH_MASK[month]).bit_count() == 1:
+                out.add(f"bomb {month + 1:02d}")
+            if not s.shaken[p] >> month & 1:
+                out.add(f"shake {month + 1:02d}")
     if s.credits[p]:
         out.add("pass")
     return out

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_go_stop_helpers import m as pile
 
 from rulepress.games.go_stop.cards import (
     ALL,
@@ -15,17 +16,12 @@ from rulepress.games.go_stop.cards import (
     card_points,
     card_text,
     cards_in,
-    mask_of,
     month_of,
     parse_card,
     points_of,
     value_of,
 )
 from rulepress.games.go_stop.rules import FOUR_IN_HAND, Move, start
-
-
-def pile(*texts: str) -> int:
-    return mask_of([parse_card(t) for t in texts])
 
 
 def test_deck_has_the_issue_distribution() -> None:

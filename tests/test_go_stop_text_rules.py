@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from test_go_stop_helpers import m, play, two
+
 from rulepress.games.go_stop.cards import BRIGHTS, cards_in, mask_of, parse_card, points_of
 from rulepress.games.go_stop.rules import (
     ANIMAL_RESERVE_AT,
@@ -13,28 +15,8 @@ from rulepress.games.go_stop.rules import (
     OVER,
     PLAY,
     THRESHOLD,
-    Move,
-    State,
-    apply,
     legal_moves,
-    start,
 )
-
-
-def m(*texts: str) -> int:
-    return mask_of([parse_card(t) for t in texts])
-
-
-def play(s: State, *moves: str) -> State:
-    for text in moves:
-        s = apply(s, Move.parse(text))
-    return s
-
-
-def two(hand1: int, hand2: int, row: int, stock: list[str], **changes: object) -> State:
-    s = start([hand1, hand2], row, [parse_card(t) for t in stock], 0, check_deal=False)
-    return s._evolve(**changes) if changes else s
-
 
 SEVEN = m("01A", "03A", "11A", "04B+", "05B", "06B", "07B", "09B", "10B", "12B")  # 6 points
 
