@@ -254,8 +254,7 @@ def check(state: State, move: Move) -> None:
 
 def apply_move(state: State, move: Move) -> State:
     """The state after ``move``: pigeons moved, card discarded, a card drawn, next player."""
-    check(state, move)
-    return _apply(state, move, resolve(state, move))
+    return play(state, move)[0]
 
 
 def play(state: State, move: Move) -> tuple[State, tuple[Step, ...]]:
