@@ -14,7 +14,7 @@ from reportlab.lib.colors import Color, white
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.games.base import Drawer
-from rulepress.games.go_stop.cards import CARD_SUBJECTS, DECK_TABLE, MONTH_NAMES, value_of
+from rulepress.games.go_stop.cards import CARD_SUBJECTS, CARDS, DECK_TABLE, MONTH_NAMES, value_of
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, MONTH_COLOURS, PAPER, PLAYER_STYLES
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import colour, fill_bleed, fit_text, fonts, saved, shade, tint
@@ -398,7 +398,7 @@ def _emblem(c: Canvas, value: str, cx: float, cy: float, r: float) -> None:
         c.setFillColor(colour(band))
         c.circle(cx - r * 0.3, cy, r * 0.55, stroke=1, fill=1)
         c.circle(cx + r * 0.3, cy, r * 0.55, stroke=1, fill=1)
-        regular, bold = fonts()
+        _, bold = fonts()
         c.setFillColor(colour(INK))
         c.setFont(bold, r * 0.7)
         c.drawCentredString(cx + r * 0.3, cy - r * 0.24, "2")
@@ -417,8 +417,13 @@ def _star(c: Canvas, cx: float, cy: float, r: float) -> None:
 # --- faces ------------------------------------------------------------------------------------
 
 
+def _hwatu_unit(face: Face) -> float:
+    """The drawing unit of a card face: 1 at hwatu size (33 x 54 mm), larger on bigger cards."""
+    return min(face.width / 93.5, face.height / 153)
+
+
 def player_card(c: Canvas, face: Face) -> None:
-    card = face.index % 48
+    card = face.index % CARDS
     month = card // 4 + 1
     value = value_of(card)
     mark = DECK_TABLE[card // 4][card % 4]
@@ -427,7 +432,7 @@ def player_card(c: Canvas, face: Face) -> None:
     main, acc = MONTH_COLOURS[month - 1]
     regular, bold = fonts()
     w, h, b, s = face.width, face.height, face.bleed, face.safe
-    u = min(w / 93.5, h / 153)  # 1 at hwatu size (33 x 54 mm)
+    u = _hwatu_unit(face)
     with saved(c):
         fill_bleed(c, face, colour(PAPER))
         # Value band at the foot, into the bleed.
@@ -477,8 +482,8 @@ def player_card(c: Canvas, face: Face) -> None:
 
 def card_back(c: Canvas, face: Face) -> None:
     w, h = face.width, face.height
-    u = min(w / 93.5, h / 153)
-    regular, bold = fonts()
+    u = _hwatu_unit(face)
+    _, bold = fonts()
     with saved(c):
         fill_bleed(c, face, colour("#8e1f2a"))
         c.setStrokeColor(colour("#a8323d"))
@@ -504,7 +509,7 @@ def _marker(
     c: Canvas, face: Face, big: str, title: str, lines: tuple[str, ...], hue: str
 ) -> None:
     w, h, s = face.width, face.height, face.safe
-    u = min(w / 93.5, h / 153)
+    u = _hwatu_unit(face)
     regular, bold = fonts()
     with saved(c):
         fill_bleed(c, face, colour(PAPER))
@@ -533,12 +538,12 @@ def point_card(c: Canvas, face: Face) -> None:
 
 
 def player_token(c: Canvas, face: Face) -> None:
-    player = face.index % 3
+    player = face.index % len(PLAYER_STYLES)
     hue, shape = PLAYER_STYLES[player]
     w, h = face.width, face.height
     r = min(w, h) * 0.42
     cx, cy = w / 2, h / 2
-    regular, bold = fonts()
+    _, bold = fonts()
     with saved(c):
         fill_bleed(c, face, tint(hue, 0.82))
         c.setFillColor(colour(hue))
