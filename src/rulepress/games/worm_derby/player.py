@@ -239,7 +239,7 @@ class GoalPlayer:
         best: tuple[int, int] | None = None
         for lead in (0, 1):
             seq, marks = worm.lead_from(lead)
-            for n in state.grid.neighbours[seq[0]]:
+            for n in state.nbrs[seq[0]]:
                 if state.regrow_reason(p, lead, n) is None:
                     d = f.distance(n, state.layout.advance(marks[0], seq[0], n))
                     if best is None or d < best[0]:
@@ -278,7 +278,7 @@ class GoalPlayer:
         if len(path) == need:
             return f.distance(seq[0], marks[0]), (start, *path), False
         options = []
-        for n in state.grid.neighbours[seq[0]]:
+        for n in state.nbrs[seq[0]]:
             reason, bites = state.step_reason(p, seq, n)
             if reason is not None:
                 continue

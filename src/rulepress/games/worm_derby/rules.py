@@ -166,6 +166,7 @@ class State:
 
     @cached_property
     def nbrs(self) -> tuple[tuple[int, ...], ...]:
+        """The grid's neighbours, kept on the state (and its successors) for the searches."""
         return self.grid.neighbours
 
     @cached_property
@@ -296,7 +297,7 @@ class State:
         if cap == 0:
             return 0
         best = 0
-        for n in self.grid.neighbours[seq[0]]:
+        for n in self.nbrs[seq[0]]:
             reason, bites = self.step_reason(p, seq, n)
             if reason is not None or bites:
                 continue
@@ -339,7 +340,7 @@ class State:
             yield prefix, False
         if room == 0:
             return
-        for n in self.grid.neighbours[seq[0]]:
+        for n in self.nbrs[seq[0]]:
             reason, bites = self.step_reason(p, seq, n)
             if reason is not None:
                 continue
@@ -422,7 +423,7 @@ class State:
         out = []
         for lead in (0, 1):
             seq, _ = worm.lead_from(lead)
-            for n in self.grid.neighbours[seq[0]]:
+            for n in self.nbrs[seq[0]]:
                 if self.regrow_reason(p, lead, n) is None:
                     out.append(n)
         return out
@@ -437,7 +438,7 @@ class State:
             return "cell covered by a tile"
         if cell in self.occupant:
             return "cell taken by a worm"
-        for m in self.grid.neighbours[cell]:
+        for m in self.nbrs[cell]:
             if m != head and m in seq:
                 return "the worm would touch itself"
         return None
@@ -589,7 +590,7 @@ class State:
         worm = self.worms[p]
         assert worm is not None
         cell = self.cell(move.cell)
-        nbrs = self.grid.neighbours
+        nbrs = self.nbrs
         leads = [w for w in (0, 1) if cell in nbrs[worm.end(w)]]
         if not leads:
             raise IllegalMove("an eaten disk goes back next to an end of the worm")
