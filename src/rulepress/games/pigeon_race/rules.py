@@ -412,11 +412,11 @@ class Setup:
     state: State
 
 
-def new_game(players: int, rng: random.Random, orders: Allotment | None = None) -> Setup:
-    """Set up a race with chance taken from ``rng``: pigeons, secret orders (random unless
-    given), shuffle, hands, trump and the draw for the first player."""
+def new_game(players: int, rng: random.Random, allotment: Allotment | None = None) -> Setup:
+    """Set up a race with chance taken from ``rng``: pigeons and secret orders (random unless
+    ``allotment`` is given), shuffle, hands, trump and the draw for the first player."""
     check_players(players)
-    if orders is None:
+    if allotment is None:
         dealt = deal_pigeons(players, rng)
         picks = tuple(rng.choice([p for p in PIGEONS if p not in d]) for d in dealt)
         lists = []
@@ -425,8 +425,6 @@ def new_game(players: int, rng: random.Random, orders: Allotment | None = None) 
             rng.shuffle(mine)
             lists.append(tuple(mine))
         allotment = Allotment(dealt, picks, tuple(lists))
-    else:
-        allotment = orders
     check_allotment(allotment)
     deck = list(DECK)
     rng.shuffle(deck)
