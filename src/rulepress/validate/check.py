@@ -108,21 +108,8 @@ def check_example(
             facts = engine.evaluate(example.data)
         except ExampleDataError as exc:
             diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
-            facts = None
-        if facts is not None:
-            for path, claimed, computed in compare(example.claims, facts):
-                loc = example.line_of(("claims", *path))
-                name = ".".join(map(str, path))
-                if computed is _MISSING:
-                    diags.append(error(
-                        loc, f"{example.id}: claims {name} = {show(claimed)}, "
-                        f"but the {engine.name} engine computes no fact '{name}'",
-                    ))
-                else:
-                    diags.append(error(
-                        loc, f"{example.id}: claims {name} = {show(claimed)}, "
-                        f"the rules give {show(computed)}",
-                    ))
+        else:
+            diags += _claim_errors(example, engine.name, facts)
             if draw and not diags:
                 figures = engine.diagrams(example.data)
         status = Status.FAILED if diags else Status.PROVEN
@@ -138,6 +125,20 @@ def check_example(
         status=status,
     )
     return diags, rendered
+
+
+def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> list[Diagnostic]:
+    """One error per claim the facts do not bear out, at the claim's own line."""
+    found: list[Diagnostic] = []
+    for path, claimed, computed in compare(example.claims, facts):
+        name = ".".join(map(str, path))
+        said = f"{example.id}: claims {name} = {show(claimed)}"
+        if computed is _MISSING:
+            message = f"{said}, but the {engine} engine computes no fact '{name}'"
+        else:
+            message = f"{said}, the rules give {show(computed)}"
+        found.append(error(example.line_of(("claims", *path)), message))
+    return found
 
 
 class _Missing:
