@@ -19,8 +19,9 @@ from markdown_it.utils import OptionsDict
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
+from rulepress.document.reader import EXAMPLE_INFO
 from rulepress.document.slug import slugify, unique
-from rulepress.render.references import RESERVED_IDS, example_anchor, resource_reason
+from rulepress.render.references import known_anchors, resource_reason
 
 # A section with one of these titles is where the components table goes (at its end) ...
 COMPONENT_SECTIONS = frozenset({
@@ -59,7 +60,7 @@ def _escape_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options:
 def _fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
            env: MutableMapping[str, Any]) -> str:
     token = tokens[idx]
-    if token.info.strip() == "example" and "example_box" in env:
+    if token.info.strip() == EXAMPLE_INFO and "example_box" in env:
         box: Callable[[Token], str] = env["example_box"]
         return box(token)
     return RendererHTML.fence(self, tokens, idx, options, env)
@@ -166,8 +167,7 @@ def render_body(doc: Document, example_box: ExampleBox, components_html: str) ->
 
     # Which headings are there: (index of heading_open, level, text, anchor)
     heads: list[tuple[int, int, str, str]] = []
-    taken = {example_anchor(e.id) for e in doc.examples} | {h.anchor for h in doc.headings}
-    taken |= RESERVED_IDS
+    taken = set(known_anchors(doc))
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:
             text = plain_text(tokens[i + 1])
