@@ -117,16 +117,7 @@ def card_front(c: Canvas, face: Face) -> None:
 
 
 def card_back(c: Canvas, face: Face) -> None:
-    w, h, b = face.width, face.height, face.bleed
-    name = f"pigeon-back-{w:.1f}x{h:.1f}-{b:.1f}"
-    if not c.hasForm(name):
-        c.beginForm(name, lowerx=-b, lowery=-b, upperx=w + b, uppery=h + b)
-        _draw_back(c, face)
-        c.endForm()
-    c.doForm(name)
-
-
-def _draw_back(c: Canvas, face: Face) -> None:
+    """The shared back (the kit draws it once into a form and places that behind each card)."""
     _, bold = fonts()
     w, h = face.width, face.height
     with saved(c):
