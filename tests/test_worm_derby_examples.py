@@ -86,3 +86,17 @@ def test_bad_setups_are_data_errors() -> None:
                   {**base["setup"], "colour": "red"}):
         with pytest.raises(ExampleDataError):
             ENGINE.evaluate({**base, "setup": setup})
+
+
+@pytest.mark.parametrize(("standard", "path"), [
+    ({"seed": "abc"}, ("setup", "standard", "seed")),
+    ({"seed": 1.5}, ("setup", "standard", "seed")),
+    ({"obstacles": [1]}, ("setup", "standard", "obstacles")),
+    ({"players": True}, ("setup", "standard", "players")),
+    ({"players": 7}, ("setup", "standard")),
+])
+def test_bad_standard_set_ups_are_data_errors(standard: dict[str, Any],
+                                              path: tuple[Any, ...]) -> None:
+    with pytest.raises(ExampleDataError) as err:
+        ENGINE.evaluate({"setup": {"standard": standard}})
+    assert err.value.path == path

@@ -202,12 +202,18 @@ def _standard_state(data: Mapping[str, Any]) -> tuple[State, random.Random, int]
     allowed = {"players", "variant", "seed", "length", "pairs", "obstacles"}
     if set(data) - allowed:
         raise ExampleDataError(f"standard: only {', '.join(sorted(allowed))}", path)
-    rng = random.Random(int(data.get("seed", 1)))
+
+    def whole(key: str, default: int) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ExampleDataError(f"standard: {key} is a whole number", (*path, key))
+        return value
+
+    rng = random.Random(whole("seed", 1))
+    tiles = whole("obstacles", OBSTACLE_TILES)
     try:
-        tiles = int(data.get("obstacles", OBSTACLE_TILES))
-        state = new_state(rng, int(data.get("players", 2)), str(data.get("variant", "basic")),
-                          int(data.get("length", STANDARD_LENGTH)), int(data.get("pairs", 2)),
-                          tiles)
+        state = new_state(rng, whole("players", 2), str(data.get("variant", "basic")),
+                          whole("length", STANDARD_LENGTH), whole("pairs", 2), tiles)
     except (ValueError, CourseError) as exc:
         raise ExampleDataError(str(exc), path) from None
     return state, rng, tiles - sum(state.hands)

@@ -320,6 +320,8 @@ def new_state(rng: random.Random, n_players: int = 2, variant: str = "basic",
     """A fresh seeded game: the first player is drawn, Slalom tiles are shuffled."""
     if variant not in VARIANTS:
         raise ValueError(f"variant is one of {', '.join(VARIANTS)}")
+    if not 2 <= n_players <= len(SUITS):
+        raise ValueError("Worm Derby is for 2 to 4 players, one suit each")
     slalom = ""
     if not 1 <= pairs <= 6:
         raise ValueError("Slalom uses one to six tiles of each colour")
