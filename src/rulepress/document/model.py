@@ -81,7 +81,7 @@ class Example:
     loc: SourceLoc
     data: Mapping[str, Any]  # everything but claims and text: what the engine replays
     claims: Mapping[str, Any]
-    text: str  # Markdown with {placeholders} into data and claims
+    text: str  # Markdown; Jinja {{ expressions }} over the data and claims fill in the numbers
     lines: Mapping[KeyPath, int] = field(default_factory=dict)  # key path -> line
 
     def line_of(self, path: KeyPath) -> SourceLoc:

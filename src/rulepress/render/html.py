@@ -150,7 +150,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     """The rulebook of ``doc`` as one self-contained HTML page.
 
     ``examples``: the check phase's rendering of each example, by id. ``links``: label -> relative
-    href shown on the cover (e.g. {"PDF A4": "pigeon-race-a4.pdf"}). ``fonts_href``: a relative
+    href shown on the cover (e.g. {"PDF (A4)": "pigeon-race-a4.pdf"}). ``fonts_href``: a relative
     folder holding the Carlito TTFs for browsers without Carlito (None: the font stack alone).
     """
     folder = doc.path.parent
@@ -172,8 +172,8 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
                 _Fig(_figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}"), f.caption)
                 for n, f in enumerate(rendered.figures, 1)
             ),
-            moves=tuple(rendered.moves),
-            claims=tuple(rendered.claims),
+            moves=rendered.moves,
+            claims=rendered.claims,
         )
         return str(box_macro(box))
 

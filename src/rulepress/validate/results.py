@@ -19,7 +19,7 @@ class Status(enum.Enum):
 class RenderedExample:
     id: str
     title: str
-    prose: str  # Markdown, placeholders already filled from the example's data and claims
+    prose: str  # Markdown, its Jinja expressions already filled from the data and claims
     moves: tuple[str, ...]  # the moves, as written, for the compact summary
     claims: tuple[tuple[str, str], ...]  # (claim path, value) pairs as display strings
     figures: Sequence[Figure]
