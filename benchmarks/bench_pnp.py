@@ -16,11 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.document.model import Component, Document, Licence, Meta
 from rulepress.pnp.api import Face
+from rulepress.pnp.draw import fill_bleed, saved
 from rulepress.units import Size
 
 SUITS = "SHDC"
@@ -29,39 +31,34 @@ RUNS = 5  # best of: the machine may be busy
 
 def card_front(c: Canvas, face: Face) -> None:
     """A plausible card: coloured bleed, white panel, rank and suit in the corners, a pip."""
-    c.saveState()
-    b = face.bleed
-    c.setFillColorRGB(0.15, 0.3, 0.55)
-    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
-    c.setFillColorRGB(1, 1, 1)
-    c.roundRect(face.safe, face.safe, face.width - 2 * face.safe, face.height - 2 * face.safe, 6,
-                stroke=0, fill=1)
-    rank, suit = face.index % 13 + 1, SUITS[face.index // 13 % 4]
-    c.setFillColorRGB(0, 0, 0)
-    c.setFont("Carlito-Bold", 14)
-    c.drawString(face.safe + 4, face.height - face.safe - 16, f"{rank}{suit}")
-    c.drawRightString(face.width - face.safe - 4, face.safe + 4, f"{rank}{suit}")
-    c.circle(face.width / 2, face.height / 2, 14, stroke=1, fill=0)
-    c.setFont("Carlito", 9)
-    c.drawCentredString(face.width / 2, face.height / 2 - 3, f"card {face.index + 1}")
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, Color(0.15, 0.3, 0.55))
+        c.setFillColorRGB(1, 1, 1)
+        s = face.safe
+        c.roundRect(s, s, face.width - 2 * s, face.height - 2 * s, 6, stroke=0, fill=1)
+        rank, suit = face.index % 13 + 1, SUITS[face.index // 13 % 4]
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont("Carlito-Bold", 14)
+        c.drawString(s + 4, face.height - s - 16, f"{rank}{suit}")
+        c.drawRightString(face.width - s - 4, s + 4, f"{rank}{suit}")
+        c.circle(face.width / 2, face.height / 2, 14, stroke=1, fill=0)
+        c.setFont("Carlito", 9)
+        c.drawCentredString(face.width / 2, face.height / 2 - 3, f"card {face.index + 1}")
 
 
 def card_back(c: Canvas, face: Face) -> None:
-    c.saveState()
     b = face.bleed
-    c.setFillColorRGB(0.55, 0.1, 0.1)
-    c.rect(-b, -b, face.width + 2 * b, face.height + 2 * b, stroke=0, fill=1)
-    c.setStrokeColorRGB(1, 1, 1)
-    step = 9.0
-    x = -b
-    while x < face.width + b:
-        c.line(x, -b, x + face.height / 2, face.height + b)
-        x += step
-    c.setFont("Carlito-Bold", 16)
-    c.setFillColorRGB(1, 1, 1)
-    c.drawCentredString(face.width / 2, face.height / 2, "BENCH")
-    c.restoreState()
+    with saved(c):
+        fill_bleed(c, face, Color(0.55, 0.1, 0.1))
+        c.setStrokeColorRGB(1, 1, 1)
+        step = 9.0
+        x = -b
+        while x < face.width + b:
+            c.line(x, -b, x + face.height / 2, face.height + b)
+            x += step
+        c.setFont("Carlito-Bold", 16)
+        c.setFillColorRGB(1, 1, 1)
+        c.drawCentredString(face.width / 2, face.height / 2, "BENCH")
 
 
 DRAWERS = {"front": card_front, "back": card_back}
