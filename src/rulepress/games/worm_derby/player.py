@@ -127,9 +127,9 @@ class Fields:
         if "round" not in self._cache:
             home = self.home()
             seeds: dict[int, int] = {}
-            for a, b in self.layout.crossings:
-                if self.layout.crossings[(a, b)][0][0] == 0 and a not in self.blocked \
-                        and b not in self.blocked and home[b] < FAR:
+            for (a, b), delta in self.layout.crossings.items():
+                if delta[0][0] == 0 and a not in self.blocked and b not in self.blocked \
+                        and home[b] < FAR:
                     seeds[a] = min(seeds.get(a, FAR), home[b] + 1)
             if self.layout.gates:
                 adj = _adjacency(self.layout)
