@@ -145,8 +145,10 @@ def _judge(ref: Reference, folder: Path, anchors: frozenset[str]) -> str | None:
     if ref.kind == "image":
         return resource_reason(ref.url, folder)
     # Raw HTML never reaches the page (the reader refuses it); still name what it would fetch.
-    if ref.url.startswith("#") or urlsplit(ref.url).scheme.lower() in ("http", "https"):
-        return f"raw HTML would load {ref.url}" if urlsplit(ref.url).scheme else None
+    if urlsplit(ref.url).scheme.lower() in ("http", "https"):
+        return f"raw HTML would load {ref.url}"
+    if ref.url.startswith("#"):
+        return None
     return resource_reason(ref.url, folder)
 
 
