@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pdfplumber
 import pypdf
 import pytest
+from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
 
 from rulepress.diagnostics import RulepressError
 from rulepress.pnp.kit import Kit, build_kit, count_drawn, kit_diagnostics, write_kits
 from rulepress.pnp.layout import PAPERS
 from rulepress.units import Size, mm
 
-
-def _load_fixture() -> ModuleType:
-    path = Path(__file__).parent / "fixtures" / "pnp" / "fixture_game.py"
-    spec = importlib.util.spec_from_file_location("pnp_fixture_game", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-G = _load_fixture()
 MARGIN = mm(6.35)
 TOL = mm(0.1)
 BLEED = mm(3)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pdfplumber
 import pytest
+from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,18 +17,6 @@ from rulepress.pnp.kit import build_kit, count_drawn
 from rulepress.pnp.layout import GLUE, PAPERS, grid_plan, mark_area
 from rulepress.units import mm
 
-
-def _load_fixture() -> ModuleType:
-    path = Path(__file__).parent / "fixtures" / "pnp" / "fixture_game.py"
-    spec = importlib.util.spec_from_file_location("pnp_fixture_game_tiles", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-G = _load_fixture()
 TOL = mm(0.1)
 
 
