@@ -165,10 +165,7 @@ class Plan:
     """How one component is imposed on one paper."""
 
     sheets: tuple[Sheet, ...]
-    rotated: bool
-    per_sheet: int
     tiles: tuple[int, int] = (1, 1)  # columns, rows of tiles for a tiled board
-    butting: bool = False
 
     @property
     def tiled(self) -> bool:
@@ -249,7 +246,7 @@ def grid_plan(p: Paper, w: float, h: float, bleed: float, count: int) -> Plan:
             t: Affine = (0.0, 1.0, -1.0, 0.0, sx + cw, sy) if rotated else (1, 0, 0, 1, sx, sy)
             slots.append(Slot(start + k, t, trim, clip))
         sheets.append(_sheet(p, tuple(slots), bleed))
-    return Plan(tuple(sheets), rotated, per, butting=gap == 0 and bleed > 0)
+    return Plan(tuple(sheets))
 
 
 def _union(rects: list[Rect]) -> Rect:
@@ -339,4 +336,4 @@ def tile_plan(p: Paper, w: float, h: float, bleed: float, count: int) -> Plan:
                     )
                 slot = Slot(index, t, trim, clip, tile_label(row, col))
                 sheets.append(_sheet(p, (slot,), bleed, tuple(glue)))
-    return Plan(tuple(sheets), rotated, 1, (nx, ny))
+    return Plan(tuple(sheets), (nx, ny))
