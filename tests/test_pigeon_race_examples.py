@@ -158,3 +158,11 @@ def test_an_allotment_dealing_every_pigeon_to_one_player_is_illegal_not_a_crash(
         {"allotment": {"players": ["A", "B"], "dealt": {"A": [1, 2, 3, 4, 5, 6], "B": []}}}
     )
     assert facts["legal"] is False and facts["set_aside"] == []
+
+
+def test_a_trump_suit_with_every_card_placed_elsewhere_is_bad_data() -> None:
+    clubs = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"]
+    hands = {"P1": clubs[:5], "P2": clubs[5:10], "P3": clubs[10:]}
+    with pytest.raises(ExampleDataError) as exc:
+        ENGINE.evaluate({"setup": {"players": ["P1", "P2", "P3"], "trump": "C", "hands": hands}})
+    assert exc.value.path == ("setup", "trump")

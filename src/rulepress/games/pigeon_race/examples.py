@@ -440,7 +440,12 @@ def _build_state(setup: Mapping[Any, Any], moves: Sequence[Move]) -> tuple[tuple
 
     pool = [c for c in DECK if c not in seen and c not in assigned.values()]
     if trump_card is None:
-        trump_card = next(c for c in pool if c.suit == trump_suit)
+        trump_card = next((c for c in pool if c.suit == trump_suit), None)
+        if trump_card is None:
+            raise ExampleDataError(
+                f"every {trump_suit} card is placed elsewhere, so none is left to turn up as trump",
+                ("setup", "trump"),
+            )
         pool.remove(trump_card)
 
     def fill(slot: Card | int) -> Card:
