@@ -134,8 +134,7 @@ def kit_diagnostics(doc: Document, drawers: Mapping[str, Drawer]) -> list[Diagno
     """For ``rulepress check``: a printed component drawn a different number of times than
     declared, in the kit or in any size variant's kit, is an error at its declaration."""
     found: list[Diagnostic] = []
-    for variant in ["", *variant_names(doc)]:
-        version = with_variant(doc, variant) if variant else doc
+    for variant, version in versions(doc):
         kit = f" ({variant} kit)" if variant else ""
         try:
             drawn = count_drawn(version, drawers)
@@ -330,6 +329,13 @@ def variant_names(doc: Document) -> list[str]:
     return sorted({name for c in doc.meta.components for name in c.variants})
 
 
+def versions(doc: Document) -> Iterator[tuple[str, Document]]:
+    """("", the document), then (name, the document at that size) for each size variant."""
+    yield "", doc
+    for variant in variant_names(doc):
+        yield variant, with_variant(doc, variant)
+
+
 def with_variant(doc: Document, variant: str) -> Document:
     """The document with each component that has ``variant`` at that size."""
     comps = tuple(
@@ -351,8 +357,7 @@ def write_kits(
     """Write out_dir/<slug>/<slug>-<paper>.pdf for each paper, and <slug>-<paper>-<variant>.pdf
     for each size variant; returns the paths written. Nothing is written unless every kit draws."""
     outputs: dict[Path, bytes] = {}
-    for variant in ["", *variant_names(doc)]:
-        version = with_variant(doc, variant) if variant else doc
+    for variant, version in versions(doc):
         for key in papers:
             kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex)
             outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
