@@ -413,7 +413,7 @@ def _build_state(setup: Mapping[Any, Any], moves: Sequence[Move]) -> tuple[tuple
             raise ExampleDataError(
                 "deck is a number of cards or a list of cards", ("setup", "deck")
             )
-        deck = [0] * deck_value  # placeholders, numbered below
+        deck = [0] * deck_value  # unknown cards, filled from the pool below
     if not deck and deck_value is not None and len(finished) < FINISHERS_TO_END and moves:
         raise ExampleDataError("with an empty deck the race is already over", ("setup", "deck"))
 
@@ -458,9 +458,11 @@ def _build_state(setup: Mapping[Any, Any], moves: Sequence[Move]) -> tuple[tuple
         return pool.pop(0)
 
     final_hands = tuple(tuple(fill(c) for c in hand) for hand in hands)
-    final_deck = tuple(fill(c) for c in deck) if deck_value is not None else tuple(pool)
-    if deck_value is None:
+    if deck_value is None:  # no deck given: every card not placed elsewhere is still to draw
+        final_deck = tuple(pool)
         pool.clear()
+    else:
+        final_deck = tuple(fill(c) for c in deck)
     end = None
     if len(finished) >= FINISHERS_TO_END:
         end = END_THREE_HOME
