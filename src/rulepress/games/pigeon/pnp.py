@@ -34,18 +34,18 @@ DOVE = HexColor("#8a99a8")  # pigeon grey
 # --- the deck ---------------------------------------------------------------------------------
 
 
-def _index(c: Canvas, card: Card, x: float, top: float, scale: float) -> None:
+def _index(c: Canvas, card: Card, x: float, top: float) -> None:
     """A corner index: the rank large and bold, the suit symbol under it."""
     _, bold = fonts()
     colour = RED if card.red else INK
-    size = 26 * scale
+    size = 26
     c.setFillColor(colour)
     c.setFont(bold, size)
     name = card.rank_name
     width = c.stringWidth(name, bold, size)
-    centre = x + max(width, 15 * scale) / 2
+    centre = x + max(width, 15) / 2
     c.drawCentredString(centre, top - size * 0.78, name)
-    suits.draw(c, card.suit, centre, top - size * 0.78 - 11 * scale, 14 * scale)
+    suits.draw(c, card.suit, centre, top - size * 0.78 - 11, 14)
 
 
 def _court(c: Canvas, card: Card, w: float, h: float) -> None:
@@ -104,12 +104,11 @@ def card_front(c: Canvas, face: Face) -> None:
         c.setStrokeColor(HexColor("#b8b8b8"))
         c.setLineWidth(0.6)
         c.roundRect(s - 3, s - 3, w - 2 * s + 6, h - 2 * s + 6, 7, stroke=1, fill=0)
-        scale = 1.0
-        _index(c, card, s + 1, h - s, scale)
+        _index(c, card, s + 1, h - s)
         with saved(c):
             c.translate(w, h)
             c.rotate(180)
-            _index(c, card, s + 1, h - s, scale)
+            _index(c, card, s + 1, h - s)
         if card.rank >= 11:
             _court(c, card, w, h)
         else:
