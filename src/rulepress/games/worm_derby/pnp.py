@@ -109,8 +109,7 @@ def _arms(c: Canvas, x: float, y: float, r: float) -> None:
     c.rect(x - r * 0.5, y - r * 0.38, r, r * 0.16, stroke=0, fill=1)
 
 
-def draw_value(c: Canvas, suit: str, rank: str, x: float, y: float, size: float,
-               fill: Color) -> None:
+def draw_value(c: Canvas, rank: str, x: float, y: float, size: float, fill: Color) -> None:
     """A value as printed on tiles, coins and dice: blank null, an 'A' ace, numerals."""
     if rank == "null":
         return
@@ -142,7 +141,7 @@ def tile_face(c: Canvas, face: Face) -> None:
         else:
             c.setFillColor(PAPER)
             c.circle(w / 2, h / 2, w * 0.27, stroke=0, fill=1)
-            draw_value(c, suit, rank, w / 2, h / 2, w * 0.42, colour)
+            draw_value(c, rank, w / 2, h / 2, w * 0.42, colour)
         corner = face.safe + w * 0.08
         draw_suit(c, suit, corner, h - corner, w * 0.08, colour)
         draw_suit(c, suit, w - corner, corner, w * 0.08, colour)
@@ -188,7 +187,7 @@ def coin_value(c: Canvas, face: Face) -> None:
         c.setStrokeColor(SUIT_COLOUR[suit])
         c.setLineWidth(0.5)
         c.circle(x, y, r * 0.82, stroke=1, fill=0)
-        draw_value(c, suit, rank, x, y, r * 1.1, SUIT_COLOUR[suit])
+        draw_value(c, rank, x, y, r * 1.1, SUIT_COLOUR[suit])
 
 
 # -- dice: a cross-shaped net of six faces, 3 faces wide and 4 high --------------------------------
@@ -237,7 +236,7 @@ def die_net(c: Canvas, face: Face) -> None:
             if rank == "null":
                 draw_suit(c, suit, x + s / 2, y + s / 2, s * 0.12, colour)  # tells the suit
             else:
-                draw_value(c, suit, rank, x + s / 2, y + s / 2, s * 0.6, colour)
+                draw_value(c, rank, x + s / 2, y + s / 2, s * 0.6, colour)
         c.setDash(1.5, 1.5)  # fold lines between faces
         c.setStrokeColor(HexColor("#888888"))
         c.setLineWidth(0.4)
