@@ -12,6 +12,7 @@ import pytest
 from rulepress.document.reader import read_document
 from rulepress.games.base import DIAGRAM_FONT, ExampleDataError
 from rulepress.games.pigeon import ENGINE
+from rulepress.games.pigeon.cards import DECK
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
 DOC = read_document(SOURCE)
@@ -167,3 +168,12 @@ def test_a_finished_pile_leaves_a_marked_gap_in_the_after_row() -> None:
     assert svg.count(">finished<") == 1 and 'stroke-dasharray="4 3"' in svg
     sweep = next(e for e in DOC.examples if e.id == "sweep")
     assert ">finished<" not in ENGINE.diagrams(sweep.data)[0].svg  # swept, not finished
+
+
+def test_a_new_pile_with_every_letter_taken_is_bad_data_at_its_move() -> None:
+    cards = [c for c in DECK if c.rank not in (7, 8)]
+    piles = {chr(ord("A") + i): str(cards[i]) for i in range(26)}
+    setup = {"piles": piles, "hands": {1: "7H", 2: 1}, "decks": {1: 1, 2: 1}}
+    with pytest.raises(ExampleDataError) as exc:
+        ENGINE.evaluate({"setup": setup, "moves": ["7H > new"]})
+    assert exc.value.path == ("moves", 0)

@@ -267,11 +267,10 @@ def replay(example: Mapping[str, Any]) -> Replay:
     for i, text in enumerate(moves):
         try:
             move = parse_move(str(text))
-        except NotationError as exc:
-            raise ExampleDataError(str(exc), ("moves", i)) from None
-        kind = move_kind(current, move)
-        try:
+            kind = move_kind(current, move)
             after = current.apply(move)
+        except NotationError as exc:  # bad text, or a new pile with no letter left to name it
+            raise ExampleDataError(str(exc), ("moves", i)) from None
         except IllegalMove as exc:
             steps.append(Step(move, str(text), kind, current.to_move, current, None, exc.reason))
             break

@@ -247,7 +247,10 @@ class State:
 
     def next_label(self) -> str:
         used = {p.label for p in self.piles}
-        return next(ch for ch in PILE_LABELS if ch not in used)
+        label = next((ch for ch in PILE_LABELS if ch not in used), None)
+        if label is None:
+            raise NotationError("every letter A-Z already names a pile: a new pile has no name")
+        return label
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Every legal move in a fixed order: Pigeon discard or draw, Sets and Strings onto
