@@ -222,7 +222,7 @@ class _Renderer:
                 continue
             if form is None and not comp.back_varies:
                 form = self._form(comp, job.back, w, h)
-            self.back_sheet(job, sheet.flipped(self.p, self.duplex, w, h), form, w, h, where)
+            self.back_sheet(job, sheet.flipped(self.p, self.duplex, w), form, w, h, where)
 
     def _form(self, comp: Component, drawer: Drawer, w: float, h: float) -> str:
         """The shared back, drawn once into a form and placed by reference."""

@@ -138,7 +138,7 @@ class Sheet:
     bleed_box: Rect  # union of the clipped artwork on the sheet
     glue: tuple[Glue, ...] = ()
 
-    def flipped(self, p: Paper, duplex: str, face_w: float, face_h: float) -> Sheet:
+    def flipped(self, p: Paper, duplex: str, face_w: float) -> Sheet:
         """The matching back sheet: every face behind its front."""
         flip = sheet_flip(p, duplex)
         mirror_face: Affine = (-1.0, 0.0, 0.0, 1.0, face_w, 0.0)
