@@ -21,8 +21,6 @@ from rulepress.pnp.draw import colour, fill_bleed, fit_text, fonts, saved, shade
 
 # --- the twelve plants ------------------------------------------------------------------------
 
-Box = tuple[float, float, float, float]  # x, y, w, h
-
 
 def _leaf(c: Canvas, x: float, y: float, length: float, width: float, angle: float) -> None:
     """A pointed leaf from (x, y) along ``angle`` degrees (fill colour already set)."""
