@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rulepress.pnp.api import Face
 
 PAPER = HexColor("#fffdf8")
-INK = HexColor("#111111")
+INK = HexColor(suits.BLACK)  # black suits and everyday text
 RED = HexColor(suits.RED)
 NAVY = HexColor("#1f3a5f")
 SLATE = HexColor("#5d7285")
