@@ -25,6 +25,7 @@ from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
 from rulepress.pnp import layout, marks, pages
 from rulepress.pnp.api import Face
+from rulepress.pnp.draw import saved
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
@@ -182,14 +183,13 @@ class _Renderer:
 
     def face(self, slot: Slot, draw: Callable[..., None], *args: object) -> None:
         c = self.c
-        c.saveState()
-        x0, y0, x1, y1 = slot.clip
-        # The clip as literal text: same operators as clipPath, without ReportLab's slow
-        # per-number formatting (the face's artwork is cut to its bleed here).
-        c.addLiteral(f"{x0:.3f} {y0:.3f} {x1 - x0:.3f} {y1 - y0:.3f} re W n")
-        c.transform(*slot.transform)
-        draw(*args)
-        c.restoreState()
+        with saved(c):
+            x0, y0, x1, y1 = slot.clip
+            # The clip as literal text: same operators as clipPath, without ReportLab's slow
+            # per-number formatting (the face's artwork is cut to its bleed here).
+            c.addLiteral(f"{x0:.3f} {y0:.3f} {x1 - x0:.3f} {y1 - y0:.3f} re W n")
+            c.transform(*slot.transform)
+            draw(*args)
 
     def component(self, job: _Job) -> None:
         comp, plan, c = job.component, job.plan, self.c
