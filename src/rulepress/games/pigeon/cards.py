@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulepress.games.cards import FACES, RED_SUITS, SUITS, card_text, notation_table
+from rulepress.games.cards import RED_SUITS, SUITS, card_text, face, notation_table
 from rulepress.games.cards import parse_card as _parse_card
 
 ACE, KING = 1, 13
@@ -39,7 +39,7 @@ class Card:
 
     @property
     def rank_name(self) -> str:
-        return FACES[self.rank - 1]
+        return face(self.rank)
 
     def __str__(self) -> str:
         return card_text(self.rank, self.suit)
