@@ -145,10 +145,6 @@ class State:
     end: str | None = None  # None while the race runs, else END_THREE_HOME / END_DECK_EMPTY
 
     @property
-    def players(self) -> int:
-        return len(self.hands)
-
-    @property
     def trump(self) -> str:
         return self.trump_card.suit
 
