@@ -304,25 +304,11 @@ def scoring_card(c: Canvas, face: Face) -> None:
             x, y = left + col * cw, y_top - (row + 1) * ch
             header = row == 0 or col == 0
             exact = row == col and row > 0
-            c.setFillColor(
-                colour(INK)
-                if header and row + col > 0
-                else tint(START_COLOUR, 0.55)
-                if exact
-                else white
-            )
-            if row == 0 and col == 0:
-                c.setFillColor(colour(PAPER))
+            fill, text = _score_cell(row, col)
+            c.setFillColor(fill)
             c.setStrokeColor(colour(LINE))
             c.setLineWidth(0.5)
             c.rect(x, y, cw, ch, stroke=1, fill=1)
-            text = ""
-            if row == 0 and col > 0:
-                text = _ordinal(col)
-            elif col == 0 and row > 0:
-                text = _ordinal(row)
-            elif row > 0:
-                text = str(SCORE_TABLE[row - 1][col - 1])
             c.setFillColor(white if header else colour(INK))
             size = ch * (0.5 if header else 0.6)
             c.setFont(bold if header or exact else regular, size)
@@ -335,6 +321,16 @@ def scoring_card(c: Canvas, face: Face) -> None:
     c.drawString(
         left, s + 0.8 * MM, "Exact place 6; then 4, 3, 2, 1, 0 as it is 1 to 5 places out."
     )
+
+
+def _score_cell(row: int, col: int) -> tuple[Color, str]:
+    """A cell of the scoring table, row 0 and column 0 holding the places: its fill and text."""
+    if row == 0 and col == 0:
+        return colour(PAPER), ""
+    if row == 0 or col == 0:
+        return colour(INK), _ordinal(row or col)
+    fill = tint(START_COLOUR, 0.55) if row == col else white
+    return fill, str(SCORE_TABLE[row - 1][col - 1])
 
 
 def order_slip(c: Canvas, face: Face) -> None:
