@@ -80,46 +80,44 @@ def _after_slots(start: State, final: State) -> list[Pile | str]:
     return slots
 
 
-def _piles(
-    state: State, x0: float, y0: float, slots: list[Pile | str] | None = None
-) -> tuple[str, float, float]:
+def _piles(state: State, slots: list[Pile | str] | None = None) -> tuple[str, float, float]:
     """The piles side by side, each a cascade ending in its top card; returns svg, w, h.
 
     ``slots`` may replace the state's piles, a label standing for a pile finished meanwhile."""
     parts: list[str] = []
-    x = x0
+    x = 0.0
     height = 0.0
     slots = list(state.piles) if slots is None else slots
     if not slots:
-        parts.append(_text(x0, y0 + 34, "no piles on the table", 12, fill=MUTED))
+        parts.append(_text(0, 34, "no piles on the table", 12, fill=MUTED))
         return "".join(parts), 150, CARD_H
     for p in slots:
         if isinstance(p, str):
-            parts.append(_text(x + CARD_W / 2, y0 + 11, p, 13, "bold", fill=MUTED, anchor="middle"))
-            parts.append(_finished_slot(x, y0 + 16))
+            parts.append(_text(x + CARD_W / 2, 11, p, 13, "bold", fill=MUTED, anchor="middle"))
+            parts.append(_finished_slot(x, 16))
             height = max(height, 16 + CARD_H)
             x += CARD_W + 18
             continue
-        parts.append(_text(x + CARD_W / 2, y0 + 11, p.label, 13, "bold", anchor="middle"))
+        parts.append(_text(x + CARD_W / 2, 11, p.label, 13, "bold", anchor="middle"))
         shown = p.cards[-(SHOWN + 1) :]
         hidden = len(p.cards) - len(shown)
-        y = y0 + 16
+        y = 16
         if hidden:
             parts.append(_text(x + CARD_W + 2, y + 10, f"+{hidden}", 10, fill=MUTED))
         for i, c in enumerate(shown):
             parts.append(_card(x, y + i * STRIP, c, full=i == len(shown) - 1))
         height = max(height, 16 + _pile_height(p))
         x += CARD_W + 18
-    return "".join(parts), x - x0, height
+    return "".join(parts), x, height
 
 
 def _who(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
-def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
+def _step(step: Step) -> tuple[str, float, float]:
     """One move: who, the cards (bottom card first, leftmost), where they went."""
-    parts = [_text(x0, y0 + 11, _who(step.player), 11, "bold")]
+    parts = [_text(0, 11, _who(step.player), 11, "bold")]
     move = step.move
     cards: tuple[Card, ...] = ()
     if isinstance(move, Play):
@@ -146,8 +144,8 @@ def _step(step: Step, x0: float, y0: float) -> tuple[str, float, float]:
             label += ": hand limit now 4"
         if step.after.winner is not None and step.before.winner is None:
             label += f"; {_who(step.after.winner)} wins"
-    x = x0 + 4
-    y = y0 + 20
+    x = 4
+    y = 20
     for i, c in enumerate(cards):
         parts.append(_card(x + i * FAN, y, c))
     width = (CARD_W + (len(cards) - 1) * FAN) if cards else 0
@@ -231,9 +229,9 @@ def _document(body: list[str], width: float, height: float) -> str:
 
 
 def figure(r: Replay) -> Figure:
-    before = _piles(r.start, 0, 0)
-    after = _piles(r.final, 0, 0, _after_slots(r.start, r.final))
-    played = _played([_step(s, 0, 0) for s in r.steps], 520) if r.steps else None
+    before = _piles(r.start)
+    after = _piles(r.final, _after_slots(r.start, r.final))
+    played = _played([_step(s) for s in r.steps], 520) if r.steps else None
     status = _status(r.final)
     moves = ", ".join(s.text for s in r.steps) or "no move"
     caption = f"Piles before and after: {moves}"
