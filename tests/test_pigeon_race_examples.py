@@ -166,3 +166,9 @@ def test_a_trump_suit_with_every_card_placed_elsewhere_is_bad_data() -> None:
     with pytest.raises(ExampleDataError) as exc:
         ENGINE.evaluate({"setup": {"players": ["P1", "P2", "P3"], "trump": "C", "hands": hands}})
     assert exc.value.path == ("setup", "trump")
+
+
+def test_a_card_turned_up_twice_in_the_first_draw_is_bad_data() -> None:
+    with pytest.raises(ExampleDataError) as exc:
+        ENGINE.evaluate({"first_draw": {"A": ["QH", "4C"], "B": ["QH", "9S"]}})
+    assert exc.value.path == ("first_draw", "B", 0)

@@ -230,6 +230,12 @@ def first_draw_facts(data: Any) -> dict[str, Any]:
         tuple(_card(c, (*base, name, i)) for i, c in enumerate(_list(data[name], (*base, name))))
         for name in data
     ]
+    seen: set[Card] = set()
+    for name, cards in zip(data, draws, strict=True):
+        for i, card in enumerate(cards):
+            if card in seen:
+                raise ExampleDataError(f"{card} is turned up twice", (*base, name, i))
+            seen.add(card)
     try:
         seat, rounds = first_player(draws)
     except SetupError as exc:
