@@ -10,6 +10,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from rulepress.diagnostics import RulepressError
+from rulepress.paths import templates_dir
 
 FAMILY = "Carlito"
 # ReportLab name -> file name in templates/fonts/
@@ -29,8 +30,7 @@ def _candidates(fonts_dir: Path | None) -> list[Path]:
         found.append(Path(fonts_dir))
     if os.environ.get(ENV_VAR):
         found.append(Path(os.environ[ENV_VAR]))
-    # Editable install / checkout: <repo>/src/rulepress/pnp/fonts.py -> <repo>/templates/fonts
-    found.append(here.parents[3] / "templates" / "fonts")
+    found.append(templates_dir() / "fonts")
     # A wheel that ships the templates inside the package.
     found.append(here.parents[1] / "templates" / "fonts")
     return found

@@ -10,7 +10,8 @@ from html import unescape
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, warning
 from rulepress.document.model import Document
-from rulepress.render.html import FONT_FACES, SYMBOLS_FONT, templates_dir
+from rulepress.paths import templates_dir
+from rulepress.render.html import FONT_FACES, SYMBOLS_FONT
 from rulepress.validate.results import RenderedExample
 
 _TAG = re.compile(r"<[^>]*>")

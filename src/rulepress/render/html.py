@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,20 +13,13 @@ from markupsafe import Markup
 
 from rulepress.diagnostics import RulepressError
 from rulepress.document.model import Component, Document, Example
+from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.references import example_anchor, prose_line
 from rulepress.validate.results import RenderedExample, Status
 
-ENV_VAR = "RULEPRESS_TEMPLATES"
 CREDITS_TITLE = "Credits and licence"
 COLOPHON_TITLE = "Colophon"
-
-
-def templates_dir() -> Path:
-    """The theme folder: $RULEPRESS_TEMPLATES, else <checkout>/templates (editable install)."""
-    if os.environ.get(ENV_VAR):
-        return Path(os.environ[ENV_VAR]).resolve()
-    return Path(__file__).resolve().parents[3] / "templates"
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import RulepressError
+from rulepress.paths import templates_dir
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
-from rulepress.render.html import FONT_FACES, game_environment, templates_dir
+from rulepress.render.html import FONT_FACES, game_environment
 from rulepress.render.references import ATTACHMENT
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
