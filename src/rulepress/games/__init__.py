@@ -1,13 +1,27 @@
-"""Game engines, found by name: ``engine: pigeon_race`` loads ``rulepress.games.pigeon_race``."""
+"""Finding a game's engine: by name through the ``rulepress.games`` entry points, or by a path
+to a module inside the project (``engine: engines/pig.py:ENGINE``).
+
+The bundled games register themselves as entry points in rulepress's own ``pyproject.toml``, so
+a game installed from elsewhere is found exactly as they are.
+"""
 
 from __future__ import annotations
 
-import importlib
+import difflib
+import hashlib
+import importlib.util
 import re
+import sys
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 
 from rulepress.games.base import GameEngine
 
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+GROUP = "rulepress.games"
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# A module file inside the project, and the attribute holding the engine (ENGINE by default).
+MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?$")
 
 
 class UnknownEngine(LookupError):
@@ -18,22 +32,76 @@ _REGISTERED: dict[str, GameEngine] = {}
 
 
 def register_engine(name: str, engine: GameEngine) -> None:
-    """Make an engine that lives outside rulepress.games (a test's, a plug-in's) loadable."""
+    """Make an engine loadable by name without an entry point (tests)."""
     _REGISTERED[name] = engine
 
 
-def load_engine(name: str) -> GameEngine:
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    if not _NAME.match(name) or name == "base":
-        raise UnknownEngine(f"'{name}' is not an engine name")
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def available_engines() -> list[str]:
+    """Every engine name that load_engine accepts, sorted."""
+    return sorted({*_entry_points(), *_REGISTERED})
+
+
+def is_module_spec(spec: str) -> bool:
+    return MODULE.match(spec) is not None
+
+
+def load_engine(spec: str, project: Path | None = None) -> GameEngine:
+    """The engine ``spec`` names: an entry-point name, or ``path.py[:ATTR]`` relative to the
+    ``project`` folder (and inside it). UnknownEngine says what exists and what was meant."""
+    if is_module_spec(spec):
+        return _load_module(spec, project)
+    if spec in _REGISTERED:
+        return _REGISTERED[spec]
+    found = _entry_points().get(spec)
+    if found is None:
+        raise UnknownEngine(_unknown(spec))
+    engine = found.load()
+    if not hasattr(engine, "evaluate"):
+        raise UnknownEngine(f"the entry point '{spec}' ({found.value}) is not a game engine")
+    return engine  # type: ignore[no-any-return]
+
+
+def _unknown(spec: str) -> str:
+    names = available_engines()
+    near = difflib.get_close_matches(spec.replace("-", "_").lower(), names, n=1, cutoff=0.6)
+    hint = f" (did you mean '{near[0]}'?)" if near else ""
+    listed = ", ".join(names) or "none"
+    return (f"no engine named '{spec}'{hint}; installed engines: {listed}; "
+            "or name a module of the project, e.g. engines/mygame.py:ENGINE")
+
+
+@cache
+def _load_module(spec: str, project: Path | None) -> GameEngine:
+    m = MODULE.match(spec)
+    assert m is not None
+    if project is None:
+        raise UnknownEngine(f"engine '{spec}' is a module file, which only a project "
+                            "(a folder with rulepress.toml) may name")
+    root = project.resolve()
+    path = (root / m["path"]).resolve()
+    if not path.is_relative_to(root):
+        raise UnknownEngine(f"engine module '{m['path']}' is outside the project folder {root}")
+    if not path.is_file():
+        raise UnknownEngine(f"engine module '{m['path']}' does not exist in {root}")
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    name = f"rulepress_project_{path.stem}_{digest}"
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise UnknownEngine(f"engine module '{m['path']}' cannot be imported")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module  # dataclasses and pickling look modules up by name
     try:
-        module = importlib.import_module(f"rulepress.games.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"rulepress.games.{name}"):
-            raise UnknownEngine(f"no engine named '{name}'") from None
+        module_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
         raise
-    engine: GameEngine | None = getattr(module, "ENGINE", None)
-    if engine is None:
-        raise UnknownEngine(f"rulepress.games.{name} has no ENGINE")
-    return engine
+    attr = m["attr"] or "ENGINE"
+    engine = getattr(module, attr, None)
+    if engine is None or not hasattr(engine, "evaluate"):
+        raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'")
+    return engine  # type: ignore[no-any-return]

@@ -1,26 +1,80 @@
-"""The contract between the compiler and a game's rules engine.
+"""The contract between rulepress and a game: the rules protocol and the plug-in's parts.
 
-A game package ``rulepress.games.<name>`` exposes ``ENGINE``, an object following
-:class:`GameEngine`. The compiler never looks further inside.
+A game plug-in is an object following :class:`GameEngine` (subclass :class:`Engine` to get a
+default for every part). Every part is optional:
 
-How an example is proven: the compiler hands ``evaluate`` the example's data (the YAML of an
-```` ```example ```` block: ``setup``, ``moves`` and any other game-specific keys, but not
-``claims`` or ``text``). The engine replays it and returns *facts*: a mapping of everything it
-computed. The compiler then compares every claim of the example with the fact of the same name
-(nested mappings are compared key by key, so an example may claim part of a mapping). A claim the
-engine computes no fact for is an error, never silently passed.
+- ``rules()``: the game's :class:`Rules`, following the protocol below. Simulation and the
+  shared random-game test use nothing else.
+- ``evaluate(example)``: replay an example's data and return *facts*; the compiler compares each
+  claim with the fact of the same name (nested mappings key by key; a claim with no fact is an
+  error, never a silent pass).
+- ``diagrams(example)``: SVG figures drawn from the example's states.
+- ``component_counts()``: counts the rules rely on, cross-checked with the declared components.
+- ``drawers()``: print-and-play drawers for art that needs code.
+- ``agents()``: heuristic players for simulation (uniform random play needs none).
+
+The rules protocol, in the manner of python-chess and OpenSpiel:
+
+- A state is a frozen value. ``current_player()`` is the seat to act (0-based) or
+  :data:`CHANCE` when the next input is chance (a die, a shuffle); ``legal_moves()`` lists the
+  choices in a fixed order (at a chance node, the outcomes; ``chance_outcomes()`` gives their
+  probabilities); ``apply(move)`` returns the next state and never changes this one;
+  ``is_over()`` and ``outcome()`` say how it ended.
+- Chance never hides inside: ``Rules.new_game(players, seed, variant)`` takes it as a seed, and
+  later chance comes in as explicit outcomes applied like moves.
+- Moves are frozen values that round-trip through text: ``parse_move(str(m)) == m``, and
+  ``repr(m)`` is an expression that builds the move again, e.g. ``Move.parse('6H>6')``.
+- One error family: :class:`NotationError` (not a move), :class:`IllegalMove` (a move the rules
+  forbid here, with a stable ``reason``), :class:`AmbiguousMove` (the text fits several moves).
+  All three are :class:`RulesError`, a ``ValueError``.
+- New states are made with :func:`derive`, which copies the fields only: a ``cached_property``
+  or any value derived from the fields is computed afresh, never carried over stale.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
     from rulepress.pnp.api import Face
+
+CHANCE = -1  # current_player() when the next input is a chance outcome
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+class RulesError(ValueError):
+    """Base of the errors a rules engine raises about a move."""
+
+
+class NotationError(RulesError):
+    """Text that is not a move of this game (bad syntax)."""
+
+
+class IllegalMove(RulesError):
+    """A well-formed move the rules forbid in this position. ``reason`` is stable text (examples
+    may claim it word for word)."""
+
+    def __init__(self, move: object, reason: str) -> None:
+        super().__init__(f"{move}: {reason}" if move is not None else reason)
+        self.move = move
+        self.reason = reason
+
+
+class AmbiguousMove(RulesError):
+    """Text that fits more than one legal move; ``reason`` says what to add."""
+
+    def __init__(self, move: object, reason: str) -> None:
+        super().__init__(f"{move}: {reason}" if move is not None else reason)
+        self.move = move
+        self.reason = reason
 
 
 class ExampleDataError(Exception):
@@ -35,6 +89,183 @@ class ExampleDataError(Exception):
         self.message = message
         self.path = tuple(path)
 
+
+# --- the rules protocol ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winning seats (several on a shared win, none on a draw),
+    each seat's score, and the end condition in the rulebook's words."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+
+
+@runtime_checkable
+class Move(Protocol):
+    """A frozen, hashable value; ``str`` gives its notation, ``repr`` pastes back as code."""
+
+    def __hash__(self) -> int: ...
+
+
+M = TypeVar("M", bound=Hashable)
+S = TypeVar("S", bound="GameState[Any]")
+
+
+@runtime_checkable
+class GameState(Protocol[M]):
+    """One position of a game. Frozen: ``apply`` returns a new state."""
+
+    def current_player(self) -> int:
+        """The seat to act (0-based), or CHANCE."""
+        ...
+
+    def legal_moves(self) -> Sequence[M]:
+        """Every legal move (at a chance node: every outcome) in a fixed order; empty when over."""
+        ...
+
+    def chance_outcomes(self) -> Sequence[tuple[M, float]]:
+        """At a chance node, each outcome with its probability (summing to 1); else empty."""
+        ...
+
+    def apply(self, move: M) -> GameState[M]:
+        """The state after ``move``. Raises IllegalMove (or AmbiguousMove) when it is not legal."""
+        ...
+
+    def is_over(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None:
+        """None while the game runs."""
+        ...
+
+    def turn(self) -> int:
+        """Turns completed so far (a turn is a player's whole go, however many moves it takes)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named way to play: ``name`` as the command line spells it, and a line for --help."""
+
+    name: str
+    description: str
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """A game's rules as a whole: how to start a game and how to read a move."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+    def variants(self) -> Sequence[Variant]:
+        """Named variants; the first is the standard game."""
+        ...
+
+    def new_game(self, players: int, seed: int, variant: str | None = None) -> GameState[Any]:
+        """A game set up with chance from ``seed``; ValueError for a player count or variant the
+        game does not have."""
+        ...
+
+    def parse_move(self, text: str) -> Hashable:
+        """The move ``text`` names; NotationError when it names none."""
+        ...
+
+    def invariants(self, state: GameState[Any]) -> Sequence[str]:
+        """What is wrong with ``state`` (cards lost or doubled, a piece off the board...): each
+        broken invariant in a sentence; empty when all hold. The shared random-game test and
+        ``simulate --check`` call it on every state."""
+        ...
+
+
+# --- deriving states ------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+@cache
+def _field_names(cls: type) -> tuple[tuple[str, ...], bool, Callable[..., None] | None]:
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    slotted = not hasattr(cls, "__dict__") or "__slots__" in cls.__dict__
+    return names, slotted, getattr(cls, "__post_init__", None)
+
+
+def derive(state: T, **changes: Any) -> T:
+    """A copy of the frozen dataclass ``state`` with ``changes``: ``dataclasses.replace`` without
+    its per-call introspection. Only fields are copied, so anything derived from them (a
+    ``cached_property``, a memo) is recomputed on the new state; ``__post_init__`` runs if the
+    class has one. An unknown field name is a TypeError, as with ``replace``."""
+    cls: type = type(state)
+    names, slotted, post_init = _field_names(cls)
+    if not changes.keys() <= set(names):
+        unknown = ", ".join(sorted(changes.keys() - set(names)))
+        raise TypeError(f"{cls.__name__} has no field {unknown}")
+    new: T = object.__new__(cls)
+    if slotted:
+        for name in names:
+            value = changes[name] if name in changes else getattr(state, name)
+            object.__setattr__(new, name, value)
+    else:
+        old = state.__dict__
+        values = {name: old[name] for name in names}
+        values.update(changes)
+        new.__dict__.update(values)
+    if post_init is not None:
+        post_init(new)
+    return new
+
+
+# --- playing through the protocol -----------------------------------------------------------------
+
+Agent = Callable[[GameState[Any], random.Random], Any]
+"""A player: given the state (its seat is ``state.current_player()``) and a random source,
+return one of ``state.legal_moves()``. Must not change the state."""
+
+
+def random_agent(state: GameState[Any], rng: random.Random) -> Any:
+    """Uniformly random over the legal moves."""
+    moves = state.legal_moves()
+    return moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+
+
+def chance_move(state: GameState[Any], rng: random.Random) -> Any:
+    """A chance outcome drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    total = 0.0
+    for move, p in outcomes:
+        total += p
+        if x < total:
+            return move
+    return outcomes[-1][0]
+
+
+def play_out(
+    state: GameState[Any],
+    rng: random.Random,
+    agents: Sequence[Agent] = (),
+    *,
+    on_move: Callable[[GameState[Any], Any], None] | None = None,
+) -> GameState[Any]:
+    """Play ``state`` to its end: seat ``k`` plays ``agents[k]`` (random when not given), chance
+    is drawn from ``rng``. ``on_move(state, move)`` sees each move before it is applied."""
+    while not state.is_over():
+        seat = state.current_player()
+        if seat == CHANCE:
+            move = chance_move(state, rng)
+        else:
+            agent = agents[seat] if seat < len(agents) else random_agent
+            move = agent(state, rng)
+        if on_move is not None:
+            on_move(state, move)
+        state = state.apply(move)
+    return state
+
+
+# --- the plug-in --------------------------------------------------------------------------------
 
 # The font stack diagrams name: the bundled Carlito, then the bundled symbol fallback, so a PDF
 # never borrows a glyph from whatever fonts the machine has.
@@ -53,7 +284,11 @@ Drawer = Callable[["Canvas", "Face"], None]
 
 
 class GameEngine(Protocol):
+    """What rulepress asks of a game plug-in. Subclass :class:`Engine` for the defaults."""
+
     name: str
+
+    def rules(self) -> Rules | None: ...
 
     def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         """Replay an example and return the facts computed. Raise ExampleDataError on bad data."""
@@ -70,3 +305,31 @@ class GameEngine(Protocol):
     def drawers(self) -> Mapping[str, Drawer]:
         """Print-and-play drawers by name, as the source's components name them."""
         ...
+
+    def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        """Heuristic players by name: (one line saying how it plays, the agent)."""
+        ...
+
+
+class Engine:
+    """A plug-in with every part empty: override the parts the game has."""
+
+    name = "engine"
+
+    def rules(self) -> Rules | None:
+        return None
+
+    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
+        raise ExampleDataError(f"the {self.name} engine does not replay examples")
+
+    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
+        return ()
+
+    def component_counts(self) -> Mapping[str, int]:
+        return {}
+
+    def drawers(self) -> Mapping[str, Drawer]:
+        return {}
+
+    def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        return {}
