@@ -27,14 +27,6 @@ def test_fonts_dir_found_from_an_explicit_folder(tmp_path: Path) -> None:
     assert fonts.find_fonts_dir(tmp_path) == tmp_path
 
 
-def test_fonts_dir_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    source = fonts.find_fonts_dir()
-    for name in fonts.FACES.values():
-        shutil.copy(source / name, tmp_path / name)
-    monkeypatch.setenv(fonts.ENV_VAR, str(tmp_path))
-    assert fonts.find_fonts_dir() == tmp_path
-
-
 def test_missing_fonts_are_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(fonts, "_candidates", lambda d: [tmp_path])
     with pytest.raises(RulepressError, match="Carlito fonts were not found"):

@@ -1,15 +1,19 @@
-"""Where the theme lives: one answer for the renderer and the print-and-play fonts."""
+"""Where the theme lives: one answer for the renderer, the glyph check and the kits' fonts."""
 
 from __future__ import annotations
 
-import os
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
-TEMPLATES_ENV = "RULEPRESS_TEMPLATES"
 
-
+@cache
 def templates_dir() -> Path:
-    """$RULEPRESS_TEMPLATES, else <checkout>/templates (the project installs editable)."""
-    if os.environ.get(TEMPLATES_ENV):
-        return Path(os.environ[TEMPLATES_ENV]).resolve()
-    return Path(__file__).resolve().parents[2] / "templates"
+    """The bundled theme (templates, CSS, fonts): package data of rulepress, read through
+    importlib.resources. In a checkout it is the top-level templates/ folder (linked into the
+    package), in an installed wheel a copy inside it."""
+    return Path(str(files("rulepress") / "templates")).resolve()
+
+
+def fonts_dir() -> Path:
+    return templates_dir() / "fonts"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from reportlab.lib.fonts import addMapping
@@ -10,7 +9,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from rulepress.diagnostics import RulepressError
-from rulepress.paths import templates_dir
+from rulepress.paths import fonts_dir as bundled_fonts
 
 FAMILY = "Carlito"
 # ReportLab name -> file name in templates/fonts/
@@ -19,21 +18,11 @@ FACES = {
     "Carlito-Bold": "Carlito-Bold.ttf",
     "Carlito-Italic": "Carlito-Italic.ttf",
 }  # Bold italic is left out: nobody needs it and each face costs ~25 ms to load.
-ENV_VAR = "RULEPRESS_FONTS"
 
 
 def _candidates(fonts_dir: Path | None) -> list[Path]:
-    """Where the fonts may be: explicit, environment, the source tree, inside the package."""
-    here = Path(__file__).resolve()
-    found: list[Path] = []
-    if fonts_dir is not None:
-        found.append(Path(fonts_dir))
-    if os.environ.get(ENV_VAR):
-        found.append(Path(os.environ[ENV_VAR]))
-    found.append(templates_dir() / "fonts")
-    # A wheel that ships the templates inside the package.
-    found.append(here.parents[1] / "templates" / "fonts")
-    return found
+    """Where the fonts may be: an explicit folder, else the bundled theme's."""
+    return [Path(fonts_dir)] if fonts_dir is not None else [bundled_fonts()]
 
 
 def find_fonts_dir(fonts_dir: Path | None = None) -> Path:
@@ -44,7 +33,8 @@ def find_fonts_dir(fonts_dir: Path | None = None) -> Path:
             return folder
     where = ", ".join(str(p) for p in tried)
     raise RulepressError.at(
-        None, f"the Carlito fonts were not found (looked in {where}); set {ENV_VAR}"
+        None, f"the Carlito fonts were not found (looked in {where}): rulepress is not installed "
+              "whole; reinstall it"
     )
 
 
