@@ -69,7 +69,7 @@ def deck(count: int) -> Document:
     comp = Component("deck", "Poker deck", count, SourceLoc(path, 10), Size(63.5, 88.9),
                      front="front", back="back")
     meta = Meta("Bench", "Nobody", 2, 4, "5 minutes", Licence("CC0", ""), (), (comp,))
-    return Document("bench", path, meta, "", 1, (), ())
+    return Document("bench", path, meta, (), (), ())
 
 
 def child(out: str) -> None:

@@ -12,6 +12,7 @@ from rulepress.document.model import (
     Heading,
     Licence,
     Meta,
+    Part,
     Provenance,
 )
 from rulepress.document.reader import read_document
@@ -70,4 +71,4 @@ def make_doc(body: str, folder: Path, *, title: str = "Test Game",
         components=components or (Component("deck", "Deck", 52, SourceLoc(path, 5),
                                             Size(63.5, 88.9)),),
     )
-    return Document("test", path, meta, body, body_line, headings, examples)
+    return Document("test", path, meta, (Part(path, body, body_line),), headings, examples)

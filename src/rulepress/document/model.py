@@ -62,8 +62,9 @@ class Meta:
     credits: tuple[str, ...] = ()
     subtitle: str = ""
     ages: str = ""
-    engine: str | None = None
+    engine: str | None = None  # an installed engine's name, or a module of the project
     engine_loc: SourceLoc | None = None
+    files: tuple[str, ...] = ()  # further Markdown files of the body, in order
 
     @property
     def players(self) -> str:
@@ -99,13 +100,30 @@ class Heading:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One Markdown file of a rulebook's body: rules.md after its front matter, then each file
+    its ``files:`` key names, in that order."""
+
+    path: Path
+    text: str  # Markdown as written (front matter removed)
+    first_line: int  # the file line of the text's first line
+
+    def loc(self, offset: int, col: int = 1) -> SourceLoc:
+        """The location of line ``offset`` (0-based) of the text."""
+        return SourceLoc(self.path, self.first_line + offset, col)
+
+
+@dataclass(frozen=True)
 class Document:
     """One game's rulebook, read and parsed."""
 
     slug: str  # the folder name under sources/
-    path: Path
+    path: Path  # rules.md: the front matter's file
     meta: Meta
-    body: str  # Markdown body as written (front matter removed)
-    body_line: int  # line of the body's first line in the file
+    parts: tuple[Part, ...]
     headings: tuple[Heading, ...]
     examples: tuple[Example, ...]
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent

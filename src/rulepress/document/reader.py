@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,9 +14,10 @@ from markdown_it.token import Token
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document import yamlines
 from rulepress.document.markdown import make_parser
-from rulepress.document.model import Document, Example, Heading
+from rulepress.document.model import Document, Example, Heading, Part
 from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import slugify, unique
+from rulepress.document.yamlines import KeyPath
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
@@ -58,18 +59,7 @@ def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
 
 def read_document(path: Path, slug: str | None = None) -> Document:
     slug = slug or path.parent.name
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise RulepressError.at(
-            SourceLoc(path, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8"
-        ) from None
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    text = _decode(path)
     if not text.strip():
         raise RulepressError.at(SourceLoc(path, 1), "the file is empty")
 
@@ -91,22 +81,78 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         raise RulepressError.at(SourceLoc(path, 1), "the front matter is empty")
     meta, diagnostics = build_meta(data, key_lines, path, first_line=2)
 
-    body_line = end + 2
-    body = "\n".join(lines[end + 1 :])
-    tokens = _parser().parse(body)
-    headings = _headings(tokens, path, body_line)
-    examples, example_diags = _examples(tokens, path, body_line)
-    diagnostics += example_diags
-    diagnostics += _raw_html(tokens, path, body_line)
+    parts = [Part(path, "\n".join(lines[end + 1 :]), end + 2)]
+    if meta is not None:
+        found, file_diags = _more_parts(path, meta.files, key_lines)
+        parts += found
+        diagnostics += file_diags
+    headings: list[Heading] = []
+    examples: list[Example] = []
+    taken: set[str] = set()
+    ids: set[str] = set()
+    for part in parts:
+        tokens = _parser().parse(part.text)
+        headings += _headings(tokens, part, taken)
+        found_examples, example_diags = _examples(tokens, part, ids)
+        examples += found_examples
+        diagnostics += example_diags
+        diagnostics += _raw_html(tokens, part)
     if not headings:
-        diagnostics.append(error(SourceLoc(path, body_line), "the rules text has no heading"))
-    taken = {h.anchor for h in headings}
+        diagnostics.append(error(parts[0].loc(0), "the rules text has no heading"))
     for ex in examples:
         if f"example-{ex.id}" in taken:
             diagnostics.append(error(ex.loc, f"example id '{ex.id}' clashes with a heading anchor"))
     if diagnostics or meta is None:
         raise RulepressError(sorted(diagnostics, key=lambda d: d.loc or SourceLoc(path, 0)))
-    return Document(slug, path, meta, body, body_line, tuple(headings), tuple(examples))
+    return Document(slug, path, meta, tuple(parts), tuple(headings), tuple(examples))
+
+
+def _more_parts(
+    path: Path, files: Sequence[str], key_lines: Mapping[KeyPath, int]
+) -> tuple[list[Part], list[Diagnostic]]:
+    """The Markdown files ``files:`` names, read from inside the game's folder."""
+    folder = path.parent.resolve()
+    parts: list[Part] = []
+    diags: list[Diagnostic] = []
+    seen = {path.resolve()}
+    for i, name in enumerate(files):
+        loc = SourceLoc(path, key_lines.get(("files", i), key_lines.get(("files",), 1)))
+        target = (folder / name).resolve()
+        if Path(name).is_absolute() or ".." in Path(name).parts or not target.is_relative_to(
+            folder
+        ):
+            diags.append(error(loc, f"'{name}' is not inside the game's folder"))
+        elif target.suffix != ".md":
+            diags.append(error(loc, f"'{name}' is not a Markdown file (.md)"))
+        elif target in seen:
+            diags.append(error(loc, f"'{name}' is named twice (rules.md is read first)"))
+        elif not target.is_file():
+            diags.append(error(loc, f"'{name}' does not exist in {path.parent.name}/"))
+        else:
+            seen.add(target)
+            try:
+                text = _decode(folder / name)
+            except RulepressError as exc:
+                diags += exc.diagnostics
+                continue
+            parts.append(Part(folder / name, text, 1))
+    return parts, diags
+
+
+def _decode(path: Path) -> str:
+    """The file as text with Unix line ends; an error at the first byte that is not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise RulepressError.at(
+            SourceLoc(path, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8"
+        ) from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
 @cache
@@ -114,8 +160,8 @@ def _parser() -> MarkdownIt:
     return make_parser(detect_html=True)
 
 
-def _line(token: Token, body_line: int) -> int:
-    return body_line + (token.map[0] if token.map else 0)
+def _loc(token: Token, part: Part) -> SourceLoc:
+    return part.loc(token.map[0] if token.map else 0)
 
 
 def _inline_text(token: Token) -> str:
@@ -124,42 +170,38 @@ def _inline_text(token: Token) -> str:
     )
 
 
-def _headings(tokens: list[Token], path: Path, body_line: int) -> list[Heading]:
+def _headings(tokens: list[Token], part: Part, taken: set[str]) -> list[Heading]:
     out: list[Heading] = []
-    taken: set[str] = set()
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
             text = _inline_text(tokens[i + 1]).strip()
-            out.append(Heading(
-                int(tok.tag[1]), text, unique(slugify(text), taken),
-                SourceLoc(path, _line(tok, body_line)),
-            ))
+            anchor = unique(slugify(text), taken)
+            out.append(Heading(int(tok.tag[1]), text, anchor, _loc(tok, part)))
     return out
 
 
-def _raw_html(tokens: Iterable[Token], path: Path, body_line: int) -> list[Diagnostic]:
+def _raw_html(tokens: Iterable[Token], part: Part) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for tok in tokens:
         inline = [c for c in (tok.children or []) if c.type == "html_inline"]
         if tok.type == "html_block" or inline:
             snippet = (tok.content if tok.type == "html_block" else inline[0].content).strip()
             found.append(error(
-                SourceLoc(path, _line(tok, body_line)),
+                _loc(tok, part),
                 f"raw HTML is not allowed in rules ({snippet[:40]!r}); write Markdown instead",
             ))
     return found
 
 
 def _examples(
-    tokens: list[Token], path: Path, body_line: int
+    tokens: list[Token], part: Part, ids: set[str]
 ) -> tuple[list[Example], list[Diagnostic]]:
     out: list[Example] = []
     diags: list[Diagnostic] = []
-    ids: set[str] = set()
     for tok in tokens:
         if tok.type != "fence" or tok.info.strip() != EXAMPLE_INFO:
             continue
-        loc = SourceLoc(path, _line(tok, body_line))
+        loc = _loc(tok, part)
         try:
             example = _example(tok.content, loc)
         except RulepressError as exc:

@@ -11,12 +11,13 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Component, Licence, Meta, Provenance
 from rulepress.document.yamlines import KeyPath, closest_line
+from rulepress.games import is_module_spec
 from rulepress.units import Size, UnitError
 
 TOP_KEYS = {
     "title": True, "subtitle": False, "designer": True, "credits": False, "players": True,
     "duration": True, "ages": False, "engine": False, "licence": True, "provenance": True,
-    "components": True,
+    "components": True, "files": False,
 }
 LICENCE_KEYS = {"name": True, "url": True, "notice": False, "text": False}
 PROVENANCE_KEYS = {"title": True, "source": True, "author": False, "note": False}
@@ -26,6 +27,7 @@ COMPONENT_KEYS = {
     "back_varies": False, "tileable": False, "note": False, "variants": False,
 }
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+ENGINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 def _dotted(key: KeyPath) -> str:
@@ -130,9 +132,13 @@ def build_meta(
     else:
         credits = [c.text(v, ("credits", i)) for i, v in enumerate(credits_raw)]
     engine = data.get("engine")
-    if engine is not None and not (isinstance(engine, str) and ID.match(engine)):
-        c.fail(("engine",), f"engine must be an engine name such as pigeon_race, not {engine!r}")
+    if engine is not None and not (
+        isinstance(engine, str) and (ENGINE_NAME.match(engine) or is_module_spec(engine))
+    ):
+        c.fail(("engine",), "engine must name an installed engine (e.g. pigeon_race) or a "
+                            f"module of the project (e.g. engines/pig.py:ENGINE), not {engine!r}")
         engine = None
+    files = _files(c, data.get("files", []))
     components = _components(c, data["components"])
     if c.diagnostics:
         return None, c.diagnostics
@@ -150,8 +156,17 @@ def build_meta(
         ages=c.text(data.get("ages", ""), ("ages",), allow_empty=True),
         engine=engine,
         engine_loc=c.loc(("engine",)) if engine else None,
+        files=files,
     )
     return (None if c.diagnostics else meta), c.diagnostics
+
+
+def _files(c: _Checker, raw: Any) -> tuple[str, ...]:
+    """Further Markdown files of the body (the reader opens them, inside the game's folder)."""
+    if not isinstance(raw, list) or not all(isinstance(f, str) and f.strip() for f in raw):
+        c.fail(("files",), "files must be a list of Markdown file names, e.g. [setup.md, play.md]")
+        return ()
+    return tuple(raw)
 
 
 def _licence_text(c: _Checker, name: Any) -> str:

@@ -153,25 +153,37 @@ def _raw_token(content: str) -> Token:
     return Token("rp_raw", "", 0, content=content, block=True)
 
 
+def parse_parts(doc: Document) -> list[Token]:
+    """The tokens of every part of the body, in order, images inlined; each block token that
+    starts a source line carries its SourceLoc in ``meta["loc"]``."""
+    md = render_parser()
+    tokens: list[Token] = []
+    for part in doc.parts:
+        found = md.parse(part.text)
+        _inline_images(found, doc.folder, part.path, part.first_line)
+        for token in found:
+            if token.map is not None:
+                token.meta["loc"] = part.loc(token.map[0])
+        tokens += found
+    return tokens
+
+
 def render_body(doc: Document, example_box: ExampleBox, components_html: str) -> Body:
-    """Render ``doc.body``: anchors from the reader's headings, example fences as boxes, the
+    """Render the body: anchors from the reader's headings, example fences as boxes, the
     components table at the end of a "Components" section (or as its own section before the
     first one), and a leading ``# <title>`` dropped in favour of the cover."""
     md = render_parser()
-    tokens = md.parse(doc.body)
-    folder = doc.path.parent
-    _inline_images(tokens, folder, doc.path, doc.body_line)
-
-    by_line = {h.loc.line: h for h in doc.headings}
-    examples_by_line: Mapping[int, Example] = {e.loc.line: e for e in doc.examples}
+    tokens = parse_parts(doc)
+    by_loc = {h.loc: h for h in doc.headings}
+    examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.examples}
 
     # Which headings are there: (index of heading_open, level, text, anchor)
     heads: list[tuple[int, int, str, str]] = []
     taken = set(known_anchors(doc))
     for i, token in enumerate(tokens):
-        if token.type == "heading_open" and token.map is not None:
+        if token.type == "heading_open" and "loc" in token.meta:
             text = plain_text(tokens[i + 1])
-            known = by_line.get(doc.body_line + token.map[0])
+            known = by_loc.get(token.meta["loc"])
             # The reader's anchor; without one (a hand-built fixture) slug it the reader's way.
             anchor = known.anchor if known is not None else unique(slugify(text), taken)
             heads.append((i, int(token.tag[1]), text, anchor))
@@ -223,11 +235,9 @@ def render_body(doc: Document, example_box: ExampleBox, components_html: str) ->
         out.append(token)
 
     def box(token: Token) -> str:
-        assert token.map is not None
-        line = doc.body_line + token.map[0]
-        example = examples_by_line.get(line)
+        example = examples_at.get(token.meta["loc"])
         if example is None:
-            raise RulepressError.at(SourceLoc(doc.path, line), "example block not read")
+            raise RulepressError.at(token.meta["loc"], "example block not read")
         return example_box(example)
 
     rendered = md.renderer.render(out, md.options, {"example_box": box})

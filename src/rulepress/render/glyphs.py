@@ -44,12 +44,12 @@ def check_glyphs(doc: Document, examples: Mapping[str, RenderedExample]) -> list
     """Warnings for characters Carlito lacks: in the body at their line, in an example's
     prose or figures at the example."""
     found: list[Diagnostic] = []
-    for n, line in enumerate(doc.body.split("\n")):
-        missing = uncovered(line)
-        if missing:
-            found.append(warning(SourceLoc(doc.path, doc.body_line + n),
-                                 f"the font has no {_describe(missing)}; the PDF would borrow "
-                                 "another font from this machine"))
+    for part in doc.parts:
+        for n, line in enumerate(part.text.split("\n")):
+            missing = uncovered(line)
+            if missing:
+                found.append(warning(part.loc(n), f"the font has no {_describe(missing)}; "
+                                     "the PDF would borrow another font from this machine"))
     meta = doc.meta
     missing = uncovered(" ".join([meta.title, meta.subtitle, meta.designer, *meta.credits,
                                   *(c.name + c.note for c in meta.components)]))

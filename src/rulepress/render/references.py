@@ -177,13 +177,16 @@ def check_markdown(markdown: str, path: Path, first_line: int, folder: Path,
 
 def check_references(doc: Document) -> list[Diagnostic]:
     """Every refused reference of ``doc`` (body, examples' prose, licence link), in file order."""
-    folder = doc.path.parent
+    folder = doc.folder
     anchors = known_anchors(doc)
-    found = check_markdown(doc.body, doc.path, doc.body_line, folder, anchors)
+    found = [d for part in doc.parts
+             for d in check_markdown(part.text, part.path, part.first_line, folder, anchors)]
     for example in doc.examples:
         found.extend(check_markdown(example.text, doc.path, prose_line(example), folder, anchors))
     url = doc.meta.licence.url
     if url and urlsplit(url).scheme.lower() not in ("http", "https"):
         found.append(error(SourceLoc(doc.path, 1),
                            f"licence.url '{url}' must be an http(s) address"))
-    return sorted(found, key=lambda d: (d.loc.line, d.loc.col) if d.loc else (0, 0))
+    order = {part.path: n for n, part in enumerate(doc.parts)}
+    return sorted(found, key=lambda d: (order.get(d.loc.path, 0), d.loc.line, d.loc.col)
+                  if d.loc else (0, 0, 0))
