@@ -73,9 +73,11 @@ def deck(count: int) -> Document:
 
 
 def child(out: str) -> None:
-    from rulepress.pnp.kit import write_kits
+    from rulepress.pnp.kit import draw_kits
+    from rulepress.write import atomic_write
 
-    write_kits(deck(100), DRAWERS, ["a4", "letter"], Path(out))
+    for path, pdf in draw_kits(deck(100), DRAWERS, ["a4", "letter"], Path(out)).items():
+        atomic_write(path, pdf)
 
 
 def main() -> None:

@@ -70,7 +70,7 @@ def test_failed_check_writes_nothing_and_keeps_old_outputs(built: Path, tmp_path
     shutil.copytree(built, out)
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     failing = tmp_path / "src"
-    shutil.copytree(ROOTS / "failing", failing)
+    shutil.copytree(ROOTS / "disproved", failing)
     code, err = run("build", "--sources", str(failing), "--out", str(out))
     assert code == 1
     assert "claims at = 8, the rules give 7" in err

@@ -13,7 +13,7 @@ import pytest
 from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
 
 from rulepress.diagnostics import RulepressError
-from rulepress.pnp.kit import Kit, build_kit, count_drawn, kit_diagnostics, write_kits
+from rulepress.pnp.kit import Kit, build_kit, count_drawn, draw_kits, kit_diagnostics
 from rulepress.pnp.layout import PAPERS
 from rulepress.units import Size, mm
 
@@ -279,13 +279,12 @@ def test_builds_are_byte_identical(kit: Kit) -> None:
     assert again.pdf == kit.pdf
 
 
-def test_write_kits_writes_one_pdf_per_paper(tmp_path: Path) -> None:
-    paths = write_kits(G.standard(), G.DRAWERS, ["a4", "letter"], tmp_path)
-    assert paths == [tmp_path / "fixture" / "fixture-a4.pdf", tmp_path / "fixture" /
-                     "fixture-letter.pdf"]
-    assert all(p.read_bytes().startswith(b"%PDF") for p in paths)
-    assert sorted(p.name for p in (tmp_path / "fixture").iterdir()) == [
-        "fixture-a4.pdf", "fixture-letter.pdf"]
+def test_draw_kits_gives_one_pdf_per_paper_and_writes_nothing(tmp_path: Path) -> None:
+    kits = draw_kits(G.standard(), G.DRAWERS, ["a4", "letter"], tmp_path)
+    assert list(kits) == [tmp_path / "fixture" / "fixture-a4.pdf", tmp_path / "fixture" /
+                          "fixture-letter.pdf"]
+    assert all(pdf.startswith(b"%PDF") for pdf in kits.values())
+    assert not any(tmp_path.iterdir())
 
 
 def test_oversize_component_that_is_not_tileable_is_an_error_at_its_line() -> None:
@@ -369,7 +368,11 @@ def test_a_size_variant_is_a_kit_of_its_own_at_that_size(tmp_path: Path) -> None
         for c in doc.meta.components
     )
     doc = replace(doc, meta=replace(doc.meta, components=comps))
-    written = write_kits(doc, G.DRAWERS, ["a4"], tmp_path)
+    kits = draw_kits(doc, G.DRAWERS, ["a4"], tmp_path)
+    written = list(kits)
+    for path, pdf in kits.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pdf)
     assert sorted(p.name for p in written) == [f"{doc.slug}-a4-mini.pdf", f"{doc.slug}-a4.pdf"]
     sizes: dict[str, set[tuple[float, float]]] = {}
     for path in written:

@@ -8,16 +8,14 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, Severity
+from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, Severity, exit_status
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources
+from rulepress.project import DEFAULT_TITLE
 from rulepress.validate.check import CheckReport, check_documents
 from rulepress.write import atomic_write
-
-if TYPE_CHECKING:
-    from rulepress.games.base import Drawer
 
 
 class Progress(Protocol):
@@ -34,13 +32,26 @@ class PdfJob:
     roots: tuple[Path, ...]
 
 
-def check_or_fail(docs: Sequence[Document], draft: bool, reporter: Progress) -> CheckReport:
-    report = check_documents(docs, draw=True)
-    if report.failed and not draft:
-        raise RulepressError(report.diagnostics, ExitStatus.CHECK_FAILED)
+def check_phase(
+    docs: Sequence[Document],
+    project: Path | None,
+    reporter: Progress,
+    *,
+    draw: bool = False,
+    draft: bool = False,
+) -> CheckReport:
+    """The check every command runs before writing anything: on any error, raise with every
+    diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
+    through as warnings (bad input still stops)."""
+    reporter.progress(f"checking {len(docs)} game{'s' if len(docs) != 1 else ''}")
+    report = check_documents(docs, project=project, draw=draw)
     shown = [
-        Diagnostic(d.loc, Severity.WARNING, d.message) if draft else d for d in report.diagnostics
+        Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
+        for d in report.diagnostics
     ]
+    status = exit_status(shown)
+    if status is not ExitStatus.OK:
+        raise RulepressError(shown, status)
     reporter.diagnostics(shown)
     return report
 
@@ -53,28 +64,18 @@ def build_rulebooks(
     papers: Sequence[str] = ("a4", "letter"),
     draft: bool = False,
     jobs: int = 0,
+    project: Path | None = None,
+    title: str = DEFAULT_TITLE,
     reporter: Progress,
 ) -> list[Path]:
-    from rulepress.render import (
-        IndexEntry,
-        check_glyphs,
-        check_references,
-        render_html,
-        render_index,
-        templates_dir,
-    )
+    from rulepress.render import IndexEntry, render_html, render_index, templates_dir
     from rulepress.render.pdf import FALLBACK_EPOCH
 
     # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
 
     docs = read_sources(sources, games)
-    reporter.progress(f"checking {len(docs)} rulebooks")
-    report = check_or_fail(docs, draft, reporter)
-    refused = [d for doc in docs for d in check_references(doc)]
-    if refused:
-        raise RulepressError(refused)
-    reporter.diagnostics([d for r in report.documents for d in check_glyphs(r.doc, r.examples)])
+    report = check_phase(docs, project, reporter, draw=True, draft=draft)
 
     outputs: dict[Path, bytes | str] = {}
     jobs_list: list[PdfJob] = []
@@ -88,7 +89,7 @@ def build_rulebooks(
         links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
         html = render_html(doc, result.examples, links=links, fonts_href="../fonts")
         outputs[folder / f"{doc.slug}.html"] = html
-        source_folder = doc.path.parent.resolve()
+        source_folder = doc.folder.resolve()
         roots = (source_folder, templates_dir())
         jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots) for paper in papers]
         entries.append(IndexEntry(
@@ -103,7 +104,7 @@ def build_rulebooks(
 
     for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
         outputs[out / job.slug / f"{job.slug}-{job.paper}.pdf"] = pdf
-    outputs[out / "index.html"] = render_index(entries)
+    outputs[out / "index.html"] = render_index(entries, title=title)
     # The HTML pages use the same bundled fonts as the PDFs.
     for font in sorted((templates_dir() / "fonts").iterdir()):
         outputs[out / "fonts" / font.name] = font.read_bytes()
@@ -131,7 +132,7 @@ def paper_name(paper: str) -> str:
 
 
 def _render_pdf(job: PdfJob) -> bytes:
-    from rulepress.render import render_pdf
+    from rulepress.render.pdf import render_pdf
 
     return render_pdf(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
 
@@ -160,31 +161,25 @@ def build_kits(
     papers: Sequence[str] = ("a4", "letter"),
     duplex: str = "long",
     bleed_mm: float = 3.0,
+    project: Path | None = None,
     reporter: Progress,
 ) -> list[Path]:
-    from rulepress.pnp.kit import write_kits
+    """Check every game as build does, draw every kit, and only then write them all."""
+    from rulepress.pnp.kit import draw_kits
 
     if not 0 <= bleed_mm <= 10:
         raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
 
     docs = read_sources(sources, games)
-    written: list[Path] = []
-    for doc in docs:
+    report = check_phase(docs, project, reporter)
+    outputs: dict[Path, bytes] = {}
+    for result in report.documents:
+        doc = result.doc
         if not any(c.in_kit for c in doc.meta.components):
             continue
         reporter.progress(f"drawing the {doc.slug} kit")
-        written += write_kits(
-            doc, drawers_for(doc), papers, out, bleed_mm=bleed_mm, duplex=duplex
-        )
-    return written
-
-
-def drawers_for(doc: Document) -> dict[str, Drawer]:
-    from rulepress.games import UnknownEngine, load_engine
-
-    if doc.meta.engine is None:
-        return {}
-    try:
-        return dict(load_engine(doc.meta.engine).drawers())
-    except UnknownEngine as exc:
-        raise RulepressError.at(doc.meta.engine_loc, str(exc)) from None
+        drawers = result.engine.drawers() if result.engine is not None else {}
+        outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex)
+    for path in sorted(outputs):
+        atomic_write(path, outputs[path])
+    return sorted(outputs)

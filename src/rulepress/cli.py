@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,25 +17,51 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.status import Status
 
+    from rulepress.project import Project
+
 PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
 
+project_option = click.option(
+    "--project", type=click.Path(path_type=Path), default=None,
+    help="The project folder (it holds rulepress.toml). Default: the nearest one from the "
+         "current folder up, else the current folder.",
+)
 sources_option = click.option(
-    "--sources", type=click.Path(path_type=Path), default=Path("sources"), show_default=True,
-    help="Folder holding <game>/rules.md sources.",
+    "--sources", type=click.Path(path_type=Path), default=None,
+    help="Folder holding one folder per game. Default: the project's (sources/).",
 )
 
 
 def out_option(default: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     return click.option(
-        "--out", type=click.Path(path_type=Path), default=Path(default), show_default=True,
-        help="Output folder.",
+        "--out", type=click.Path(path_type=Path), default=None,
+        help=f"Output folder. Default: the project's ({default}/).",
     )
 
 
 paper_option = click.option(
-    "--paper", type=click.Choice(list(PAPERS)), default="both", show_default=True,
-    help="Paper size of the PDFs.",
+    "--paper", type=click.Choice(list(PAPERS)), default=None,
+    help="Paper size of the PDFs. Default: the project's papers (both).",
 )
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a command reads and writes, from the project and the command line."""
+
+    project: Project
+    sources: Path
+    games: tuple[str, ...]
+
+    @classmethod
+    def of(cls, project: Path | None, sources: Path | None, games: tuple[str, ...]) -> Where:
+        from rulepress.project import chosen_games, load_project
+
+        found = load_project(project)
+        return cls(found, sources or found.path(found.sources), chosen_games(found, games))
+
+    def papers(self, paper: str | None) -> tuple[str, ...]:
+        return PAPERS[paper] if paper else self.project.papers
 
 
 class Reporter:
@@ -92,44 +119,19 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("games", nargs=-1)
-@sources_option
-def check(games: tuple[str, ...], sources: Path) -> None:
-    """Prove every worked example against its game's engine."""
+@click.argument("name")
+def new(name: str) -> None:
+    """Start a project: NAME/ with rulepress.toml, one game and its engine."""
 
     def action(reporter: Reporter) -> ExitStatus:
-        from rulepress.document.reader import read_sources
-        from rulepress.validate.check import check_documents
+        from rulepress.scaffold import new_project
 
-        docs = read_sources(sources, games)
-        report = check_documents(docs)
-        reporter.diagnostics(report.diagnostics)
-        reporter.done(report.summary())
-        return ExitStatus.CHECK_FAILED if report.failed else ExitStatus.OK
-
-    _run(action)
-
-
-@main.command()
-@click.argument("games", nargs=-1)
-@sources_option
-@out_option("build")
-@paper_option
-@click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
-@click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
-def build(
-    games: tuple[str, ...], sources: Path, out: Path, paper: str, draft: bool, jobs: int
-) -> None:
-    """Build HTML and PDF rulebooks into the output folder."""
-
-    def action(reporter: Reporter) -> ExitStatus:
-        from rulepress.build import build_rulebooks
-
-        written = build_rulebooks(
-            sources, out, games=games, papers=PAPERS[paper], draft=draft, jobs=jobs,
-            reporter=reporter,
+        folder = new_project(name, Path.cwd())
+        reporter.done(
+            f"created {folder}: a project with the game '{name}' (sources/{name}/rules.md) and "
+            f"its engine (engines/{name.replace('-', '_')}.py).\n"
+            f"next: cd {name} && rulepress check && rulepress build && rulepress pnp"
         )
-        reporter.done(f"wrote {len(written)} files to {out}")
         return ExitStatus.OK
 
     _run(action)
@@ -137,6 +139,57 @@ def build(
 
 @main.command()
 @click.argument("games", nargs=-1)
+@project_option
+@sources_option
+def check(games: tuple[str, ...], project: Path | None, sources: Path | None) -> None:
+    """Run every check (examples, components, references, kits); write nothing."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.document.reader import read_sources
+        from rulepress.validate.check import check_documents
+
+        where = Where.of(project, sources, games)
+        docs = read_sources(where.sources, where.games)
+        report = check_documents(docs, project=where.project.root)
+        reporter.diagnostics(report.diagnostics)
+        reporter.done(report.summary())
+        return report.status
+
+    _run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@project_option
+@sources_option
+@out_option("build")
+@paper_option
+@click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
+@click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
+def build(
+    games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
+    paper: str | None, draft: bool, jobs: int,
+) -> None:
+    """Build HTML and PDF rulebooks into the output folder."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.build import build_rulebooks
+
+        where = Where.of(project, sources, games)
+        target = out or where.project.path(where.project.build)
+        written = build_rulebooks(
+            where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
+            jobs=jobs, project=where.project.root, title=where.project.title, reporter=reporter,
+        )
+        reporter.done(f"wrote {len(written)} files to {target}")
+        return ExitStatus.OK
+
+    _run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@project_option
 @sources_option
 @out_option("pnp")
 @paper_option
@@ -146,18 +199,21 @@ def build(
 )
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed in mm.")
 def pnp(
-    games: tuple[str, ...], sources: Path, out: Path, paper: str, duplex: str, bleed: float
+    games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
+    paper: str | None, duplex: str, bleed: float,
 ) -> None:
     """Draw the print-and-play kits."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.build import build_kits
 
+        where = Where.of(project, sources, games)
+        target = out or where.project.path(where.project.pnp)
         written = build_kits(
-            sources, out, games=games, papers=PAPERS[paper], duplex=duplex, bleed_mm=bleed,
-            reporter=reporter,
+            where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
+            bleed_mm=bleed, project=where.project.root, reporter=reporter,
         )
-        reporter.done(f"wrote {len(written)} files to {out}")
+        reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK
 
     _run(action)

@@ -8,9 +8,12 @@ from pathlib import Path
 
 
 class ExitStatus(enum.IntEnum):
+    """Every command's exit codes (the README states them; a test enforces the table)."""
+
     OK = 0
-    CHECK_FAILED = 1
-    BAD_INPUT = 2
+    CHECK_FAILED = 1  # an example or a cross-check was disproved
+    BAD_INPUT = 2  # bad input or usage
+    INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT)
 
 
 @dataclass(frozen=True, order=True)
@@ -33,6 +36,7 @@ class Diagnostic:
     loc: SourceLoc | None
     severity: Severity
     message: str
+    disproved: bool = False  # an error the rules disprove (exit 1), not bad input (exit 2)
 
     def __str__(self) -> str:
         where = f"{self.loc}: " if self.loc else "rulepress: "
@@ -45,6 +49,19 @@ def error(loc: SourceLoc | None, message: str) -> Diagnostic:
 
 def warning(loc: SourceLoc | None, message: str) -> Diagnostic:
     return Diagnostic(loc, Severity.WARNING, message)
+
+
+def disproved(loc: SourceLoc | None, message: str) -> Diagnostic:
+    """An error the rules themselves disprove: a claim, a count the engine or kit contradicts."""
+    return Diagnostic(loc, Severity.ERROR, message, disproved=True)
+
+
+def exit_status(diagnostics: list[Diagnostic]) -> ExitStatus:
+    """2 when any error is bad input, else 1 when any error is disproved, else 0."""
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if any(not d.disproved for d in errors):
+        return ExitStatus.BAD_INPUT
+    return ExitStatus.CHECK_FAILED if errors else ExitStatus.OK
 
 
 class RulepressError(Exception):

@@ -20,7 +20,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
 from rulepress.pnp import layout, marks, pages
@@ -29,7 +29,6 @@ from rulepress.pnp.draw import saved
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
-from rulepress.write import atomic_write
 
 DEFAULT_BLEED_MM = 3.0
 
@@ -143,8 +142,8 @@ def kit_diagnostics(doc: Document, drawers: Mapping[str, Drawer]) -> list[Diagno
             found += [d for d in exc.diagnostics if d not in found]
             continue
         found += [
-            error(c.loc, f"the kit{kit} draws {drawn.get(c.id, 0)} of '{c.id}' but the source "
-                         f"declares {c.count}")
+            disproved(c.loc, f"the kit{kit} draws {drawn.get(c.id, 0)} of '{c.id}' but the "
+                             f"source declares {c.count}")
             for c in version.meta.components
             if c.in_kit and drawn.get(c.id, 0) != c.count
         ]
@@ -345,7 +344,7 @@ def with_variant(doc: Document, variant: str) -> Document:
     return replace(doc, meta=replace(doc.meta, components=comps))
 
 
-def write_kits(
+def draw_kits(
     doc: Document,
     drawers: Mapping[str, Drawer],
     papers: Sequence[str],
@@ -353,14 +352,12 @@ def write_kits(
     *,
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
-) -> list[Path]:
-    """Write out_dir/<slug>/<slug>-<paper>.pdf for each paper, and <slug>-<paper>-<variant>.pdf
-    for each size variant; returns the paths written. Nothing is written unless every kit draws."""
+) -> dict[Path, bytes]:
+    """Every kit of ``doc`` by the path it goes to: out_dir/<slug>/<slug>-<paper>.pdf for each
+    paper, and <slug>-<paper>-<variant>.pdf for each size variant. Nothing is written."""
     outputs: dict[Path, bytes] = {}
     for variant, version in versions(doc):
         for key in papers:
             kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex)
             outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
-    for path, pdf in outputs.items():
-        atomic_write(path, pdf)
-    return list(outputs)
+    return outputs

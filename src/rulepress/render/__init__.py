@@ -1,9 +1,14 @@
-"""Render phase: Document + proven examples -> HTML page, PDF rulebooks, build/index.html."""
+"""Render phase: Document + proven examples -> HTML page, PDF rulebooks, build/index.html.
+
+``render_pdf`` is imported on first use: it brings WeasyPrint, which ``rulepress check`` and
+the HTML-only paths do not need.
+"""
+
+from typing import Any
 
 from rulepress.paths import templates_dir
 from rulepress.render.glyphs import check_glyphs
 from rulepress.render.html import IndexEntry, render_html, render_index
-from rulepress.render.pdf import render_pdf
 from rulepress.render.references import RESERVED_IDS, check_references
 
 __all__ = [
@@ -16,3 +21,11 @@ __all__ = [
     "render_pdf",
     "templates_dir",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "render_pdf":
+        from rulepress.render.pdf import render_pdf
+
+        return render_pdf
+    raise AttributeError(name)

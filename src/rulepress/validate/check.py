@@ -6,12 +6,22 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from rulepress.diagnostics import Diagnostic, Severity, SourceLoc, error, warning
+from rulepress.diagnostics import (
+    Diagnostic,
+    ExitStatus,
+    Severity,
+    SourceLoc,
+    disproved,
+    error,
+    exit_status,
+    warning,
+)
 from rulepress.document.model import Document, Example
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, load_engine
@@ -35,6 +45,10 @@ class CheckReport:
     def diagnostics(self) -> list[Diagnostic]:
         return [d for c in self.documents for d in c.diagnostics]
 
+    @property
+    def status(self) -> ExitStatus:
+        return exit_status(self.diagnostics)
+
     def count(self, status: Status) -> int:
         return sum(1 for c in self.documents for e in c.examples.values() if e.status is status)
 
@@ -49,16 +63,26 @@ class CheckReport:
         )
 
 
-def check_documents(docs: Sequence[Document], *, draw: bool = False) -> CheckReport:
-    """``draw``: also draw each proven example's figures (the build wants them, check does not)."""
-    return CheckReport([check_document(doc, draw=draw) for doc in docs])
+def check_documents(
+    docs: Sequence[Document], *, project: Path | None = None, draw: bool = False
+) -> CheckReport:
+    """The one check phase of every command: examples, components, references, images, glyphs,
+    drawers and kit counts, all diagnostics collected. ``project``: the folder engine modules
+    are loaded from. ``draw``: also draw each proven example's figures (only the build needs
+    them)."""
+    return CheckReport([check_document(doc, project=project, draw=draw) for doc in docs])
 
 
-def check_document(doc: Document, *, draw: bool = False) -> DocumentCheck:
+def check_document(
+    doc: Document, *, project: Path | None = None, draw: bool = False
+) -> DocumentCheck:
+    from rulepress.render.glyphs import check_glyphs
+    from rulepress.render.references import check_references
+
     result = DocumentCheck(doc, None)
     if doc.meta.engine:
         try:
-            result.engine = load_engine(doc.meta.engine)
+            result.engine = load_engine(doc.meta.engine, project)
         except UnknownEngine as exc:
             result.diagnostics.append(error(doc.meta.engine_loc, str(exc)))
     engine = result.engine
@@ -70,8 +94,12 @@ def check_document(doc: Document, *, draw: bool = False) -> DocumentCheck:
         result.diagnostics += kit_diagnostics(doc, engine.drawers() if engine else {})
     for example in doc.examples:
         diags, rendered = check_example(example, engine, draw=draw)
+        if engine is None and doc.meta.engine:
+            diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags
         result.examples[example.id] = rendered
+    result.diagnostics += check_references(doc)
+    result.diagnostics += check_glyphs(doc, result.examples)
     return result
 
 
@@ -87,7 +115,7 @@ def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic
                 "which the front matter does not declare",
             ))
         elif comp.count != count:
-            found.append(error(
+            found.append(disproved(
                 comp.loc,
                 f"component '{cid}': the source declares {comp.count}, "
                 f"the {engine.name} engine uses {count}",
@@ -135,9 +163,10 @@ def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> li
         said = f"{example.id}: claims {name} = {show(claimed)}"
         if computed is _MISSING:
             message = f"{said}, but the {engine} engine computes no fact '{name}'"
+            found.append(error(example.line_of(("claims", *path)), message))
         else:
             message = f"{said}, the rules give {show(computed)}"
-        found.append(error(example.line_of(("claims", *path)), message))
+            found.append(disproved(example.line_of(("claims", *path)), message))
     return found
 
 

@@ -1,0 +1,151 @@
+"""A project: the folder holding ``rulepress.toml`` (or, without one, the current folder).
+
+Every command finds the project the same way: ``--project DIR``, else the nearest folder from
+the current one upwards that holds ``rulepress.toml``, else the current folder with the defaults.
+Paths in the file are relative to the folder holding it. Each key is documented in
+docs/authoring.md; a bad key or value is an error at ``rulepress.toml:line``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+
+CONFIG = "rulepress.toml"
+PAPERS = ("a4", "letter")
+EDITIONS = ("player", "reference")
+DEFAULT_TITLE = "rulepress rulebooks"
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    config: Path | None  # None: no rulepress.toml, every key at its default
+    title: str = DEFAULT_TITLE
+    sources: Path = Path("sources")
+    build: Path = Path("build")
+    pnp: Path = Path("pnp")
+    papers: tuple[str, ...] = PAPERS
+    editions: tuple[str, ...] = EDITIONS
+    games: tuple[str, ...] = ()  # the games a command takes when it names none (empty: all)
+
+    def path(self, relative: Path) -> Path:
+        return relative if relative.is_absolute() else self.root / relative
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest rulepress.toml in ``start`` or a folder above it."""
+    for folder in (start, *start.parents):
+        candidate = folder / CONFIG
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_project(explicit: Path | None = None, cwd: Path | None = None) -> Project:
+    """The project of ``--project DIR`` (which must hold rulepress.toml), else the one found from
+    ``cwd`` upwards, else ``cwd`` with the defaults."""
+    here = (cwd or Path.cwd()).resolve()
+    if explicit is not None:
+        folder = (here / explicit).resolve()
+        config = folder / CONFIG
+        if not config.is_file():
+            raise RulepressError.at(None, f"--project {explicit}: no {CONFIG} in {folder}")
+        return read_config(config)
+    found = find_config(here)
+    return read_config(found) if found is not None else Project(here, None)
+
+
+# key -> (kind, what to say when the value is wrong)
+_KEYS: Mapping[str, tuple[str, str]] = {
+    "title": ("text", "the title of the index page, as text"),
+    "sources": ("path", "a folder holding one folder per game"),
+    "build": ("path", "the folder rulebooks are written to"),
+    "pnp": ("path", "the folder print-and-play kits are written to"),
+    "papers": ("papers", f"a list of papers: {', '.join(PAPERS)}"),
+    "editions": ("editions", f"a list of editions: {', '.join(EDITIONS)}"),
+    "games": ("games", "a list of game folder names"),
+}
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+_KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
+
+
+def read_config(path: Path) -> Project:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read {CONFIG}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = _TOML_AT.search(str(exc))
+        loc = SourceLoc(path, int(m[1]), int(m[2])) if m else SourceLoc(path, 1)
+        message = _TOML_AT.sub("", str(exc)).strip()
+        raise RulepressError.at(loc, f"{CONFIG} is not valid TOML: {message}") from None
+    lines = _key_lines(text)
+
+    def at(key: str) -> SourceLoc:
+        return SourceLoc(path, lines.get(key, 1))
+
+    problems: list[Diagnostic] = []
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        spec = _KEYS.get(key)
+        if spec is None:
+            near = difflib.get_close_matches(key, list(_KEYS), n=1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            problems.append(error(at(key), f"unknown key '{key}'{hint}; the keys are "
+                                           f"{', '.join(_KEYS)}"))
+            continue
+        kind, what = spec
+        converted = _convert(kind, value)
+        if converted is None:
+            problems.append(error(at(key), f"'{key}' must be {what}, not {value!r}"))
+        else:
+            values[key] = converted
+    if problems:
+        raise RulepressError(problems)
+    return Project(path.parent.resolve(), path, **values)
+
+
+def _convert(kind: str, value: Any) -> Any:
+    if kind == "text":
+        return value if isinstance(value, str) and value.strip() else None
+    if kind == "path":
+        return Path(value) if isinstance(value, str) and value.strip() else None
+    choices = {"papers": PAPERS, "editions": EDITIONS}.get(kind)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None
+    if choices is not None:
+        if not value or any(v not in choices for v in value):
+            return None
+        return tuple(c for c in choices if c in value)  # in the canonical order, once each
+    return tuple(dict.fromkeys(value))
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Top-level key -> its line (keys inside [tables] are not rulepress's)."""
+    lines: dict[str, int] = {}
+    in_table = False
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_table = True
+            lines.setdefault(stripped.strip("[] "), n)
+        elif not in_table:
+            m = _KEY_LINE.match(line)
+            if m:
+                lines.setdefault(m[1].strip('"'), n)
+    return lines
+
+
+def chosen_games(project: Project, games: Sequence[str]) -> tuple[str, ...]:
+    """The games a command works on: those named, else the project's default list (else all)."""
+    return tuple(games) or project.games

@@ -1,0 +1,80 @@
+"""rulepress installed from a wheel works from any folder: its theme, fonts, scaffold and
+bundled engines travel inside the package, with no environment variable and no checkout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of this checkout, installed into a folder of its own."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    generated = {".venv", "build", "pnp", ".git", ".hypothesis"}
+
+    def skip(folder: str, names: list[str]) -> set[str]:
+        top = Path(folder) == ROOT
+        return {n for n in names if (top and n in generated) or n == "__pycache__"
+                or n.endswith((".egg-info", "_cache"))}
+
+    shutil.copytree(ROOT, tmp / "src", ignore=skip)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--no-build-isolation", "-w", str(tmp / "dist"), str(tmp / "src")],
+                   check=True, capture_output=True)
+    (wheel,) = (tmp / "dist").glob("rulepress-*.whl")
+    site = tmp / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                    str(site), str(wheel)], check=True, capture_output=True)
+    return site
+
+
+def rulepress(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RULEPRESS")}
+    env["PYTHONPATH"] = str(site)
+    return subprocess.run([sys.executable, "-m", "rulepress.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def test_the_wheel_carries_theme_fonts_and_scaffold(installed: Path, tmp_path: Path) -> None:
+    probe = ("import rulepress, rulepress.paths as p; print(rulepress.__file__); "
+             "print(p.templates_dir())")
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert all(Path(line).is_relative_to(installed) for line in out), out
+    theme = Path(out[1])
+    assert {"rulebook.html.j2", "print.css", "fonts"} <= {p.name for p in theme.iterdir()}
+    assert (theme / "fonts" / "Carlito-Regular.ttf").stat().st_size > 100_000
+
+
+def test_an_installed_rulepress_builds_a_bundled_game_from_any_folder(
+    installed: Path, tmp_path: Path
+) -> None:
+    shutil.copytree(ROOT / "sources" / "pigeon", tmp_path / "games" / "pigeon")
+    done = rulepress(installed, tmp_path, "build", "pigeon", "--sources", "games", "--out",
+                     "books", "--paper", "a4", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    pdf = PdfReader(tmp_path / "books" / "pigeon" / "pigeon-a4.pdf")
+    assert len(pdf.pages) > 4
+    assert "Pigeon" in pdf.pages[0].extract_text()
+    fonts = {str(f.get("/BaseFont", "")) for page in pdf.pages[:3]
+             for f in page["/Resources"]["/Font"].values()}
+    assert any("Carlito" in name for name in fonts), fonts
+
+
+def test_an_installed_rulepress_scaffolds_a_project_that_proves(
+    installed: Path, tmp_path: Path
+) -> None:
+    assert rulepress(installed, tmp_path, "new", "cards").returncode == 0
+    done = rulepress(installed, tmp_path / "cards", "check")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith("2 proven, 0 failed, 0 not checkable")
