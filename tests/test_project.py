@@ -85,7 +85,7 @@ def test_project_option_needs_a_config(cwd: Path) -> None:
 def test_commands_use_the_project_folders(cwd: Path) -> None:
     shutil.copytree(ROOTS / "good", cwd / "rules")
     (cwd / CONFIG).write_text('sources = "rules"\nbuild = "books"\npapers = ["a4"]\n'
-                              'title = "Our shelf"\n')
+                              'title = "Our shelf"\neditions = ["player"]\n')
     code, err = run("build", "--jobs", "1")
     assert code == 0, err
     assert sorted(p.name for p in (cwd / "books" / "tiny").iterdir()) == [

@@ -169,14 +169,16 @@ def test_index_lists_every_game() -> None:
     entries = [
         IndexEntry(title="Lantern Walk", html="lantern/lantern.html", subtitle="A walk",
                    players="2–4", duration="15 minutes",
-                   pdfs={"A4": "lantern/lantern-a4.pdf", "US Letter": "lantern/lantern-letter.pdf"},
-                   kits={"A4": "../pnp/lantern/lantern-a4.pdf"}),
+                   links=(("PDF (A4)", "lantern/lantern-a4.pdf"),
+                          ("PDF (US Letter)", "lantern/lantern-letter.pdf"),
+                          ("Print-and-play kit (A4)", "../pnp/lantern/lantern-a4.pdf"))),
         IndexEntry(title="<Odd> & Co", html="odd/odd.html"),
     ]
     html = render_index(entries)
     for href in ("lantern/lantern.html", "lantern/lantern-a4.pdf", "lantern/lantern-letter.pdf",
                  "../pnp/lantern/lantern-a4.pdf", "odd/odd.html"):
         assert f'href="{href}"' in html
+    assert '<a href="lantern/lantern-a4.pdf">PDF (A4)</a>' in html
     assert "&lt;Odd&gt; &amp; Co" in html and "2–4 players · 15 minutes" in html
 
 

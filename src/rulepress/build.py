@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, Severity, exit_status
+from rulepress.document.editions import EDITIONS, PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources
 from rulepress.project import DEFAULT_TITLE
@@ -30,6 +31,7 @@ class PdfJob:
     html: str
     base_url: Path
     roots: tuple[Path, ...]
+    target: Path
 
 
 def check_phase(
@@ -64,10 +66,13 @@ def build_rulebooks(
     papers: Sequence[str] = ("a4", "letter"),
     draft: bool = False,
     jobs: int = 0,
+    editions: Sequence[str] = EDITIONS,
     project: Path | None = None,
     title: str = DEFAULT_TITLE,
     reporter: Progress,
 ) -> list[Path]:
+    """Check, then write for each game and edition an HTML page and a PDF per paper, and
+    out/index.html linking them all (with the kits `pnp` writes)."""
     from rulepress.render import IndexEntry, render_html, render_index, templates_dir
     from rulepress.render.pdf import FALLBACK_EPOCH
 
@@ -83,27 +88,37 @@ def build_rulebooks(
     for result in report.documents:
         doc = result.doc
         folder = out / doc.slug
-        pdfs = {paper: f"{doc.slug}-{paper}.pdf" for paper in papers}
-        kits = kit_links(doc, papers)
-        links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
-        links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
-        html = render_html(doc, result.examples, links=links, fonts_href="../fonts")
-        outputs[folder / f"{doc.slug}.html"] = html
         source_folder = doc.folder.resolve()
         roots = (source_folder, templates_dir())
-        jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots) for paper in papers]
+        kits = kit_links(doc, papers)
+        index_links: list[tuple[str, str]] = []
+        for edition in editions:
+            pdfs = {paper: book_name(doc.slug, edition, paper) for paper in papers}
+            links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
+            links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+                      for other in editions if other != edition}
+            links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
+            html = render_html(doc, result.examples, edition=edition, links=links,
+                               fonts_href="../fonts")
+            outputs[folder / book_name(doc.slug, edition)] = html
+            jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots,
+                                 folder / name) for paper, name in pdfs.items()]
+            index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
+                                f"{doc.slug}/{book_name(doc.slug, edition)}"))
+            index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
+                             f"{doc.slug}/{name}") for p, name in pdfs.items()]
+        index_links += [(f"Print-and-play kit ({k})", v) for k, v in kits.items()]
         entries.append(IndexEntry(
             title=doc.meta.title,
             subtitle=doc.meta.subtitle,
             players=doc.meta.players,
             duration=doc.meta.duration,
-            html=f"{doc.slug}/{doc.slug}.html",
-            pdfs={paper_name(p): f"{doc.slug}/{name}" for p, name in pdfs.items()},
-            kits=kits,
+            html=index_links[0][1],
+            links=tuple(index_links),
         ))
 
     for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
-        outputs[out / job.slug / f"{job.slug}-{job.paper}.pdf"] = pdf
+        outputs[job.target] = pdf
     outputs[out / "index.html"] = render_index(entries, title=title)
     # The HTML pages use the same bundled fonts as the PDFs.
     for font in sorted((templates_dir() / "fonts").iterdir()):
@@ -125,6 +140,15 @@ def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
             label = paper_name(paper) + (f", {variant}" if variant else "")
             links[label] = kit_path(Path("../pnp"), doc.slug, paper, variant).as_posix()
     return links
+
+
+EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
+
+
+def book_name(slug: str, edition: str, paper: str | None = None) -> str:
+    """pigeon.html, pigeon-a4.pdf; pigeon-reference.html, pigeon-reference-a4.pdf."""
+    stem = slug if edition == PLAYER else f"{slug}-{edition}"
+    return f"{stem}.html" if paper is None else f"{stem}-{paper}.pdf"
 
 
 def paper_name(paper: str) -> str:

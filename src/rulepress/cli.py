@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from rulepress.project import Project
 
 PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
+EDITIONS = ("player", "reference")
 
 project_option = click.option(
     "--project", type=click.Path(path_type=Path), default=None,
@@ -62,6 +63,11 @@ class Where:
 
     def papers(self, paper: str | None) -> tuple[str, ...]:
         return PAPERS[paper] if paper else self.project.papers
+
+    def editions(self, edition: str | None) -> tuple[str, ...]:
+        if edition is None:
+            return self.project.editions
+        return EDITIONS if edition == "both" else (edition,)
 
 
 class Reporter:
@@ -164,11 +170,16 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 @sources_option
 @out_option("build")
 @paper_option
+@click.option(
+    "--edition", type=click.Choice([*EDITIONS, "both"]), default=None,
+    help="The player edition (teaches), the reference edition (everything), or both. "
+         "Default: the project's editions (both).",
+)
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, draft: bool, jobs: int,
+    paper: str | None, edition: str | None, draft: bool, jobs: int,
 ) -> None:
     """Build HTML and PDF rulebooks into the output folder."""
 
@@ -179,7 +190,8 @@ def build(
         target = out or where.project.path(where.project.build)
         written = build_rulebooks(
             where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
-            jobs=jobs, project=where.project.root, title=where.project.title, reporter=reporter,
+            jobs=jobs, editions=where.editions(edition), project=where.project.root,
+            title=where.project.title, reporter=reporter,
         )
         reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK

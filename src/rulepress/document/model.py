@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import SourceLoc
+from rulepress.document.editions import Span, keeps
 from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.units import Size
 
@@ -84,6 +85,7 @@ class Example:
     claims: Mapping[str, Any]
     text: str  # Markdown; Jinja {{ expressions }} over the data and claims fill in the numbers
     lines: Mapping[KeyPath, int] = field(default_factory=dict)  # key path -> line
+    edition: str | None = None  # the one edition it belongs to; None: both
 
     def line_of(self, path: KeyPath) -> SourceLoc:
         """The source line of a key inside the example (the closest enclosing key known)."""
@@ -94,9 +96,10 @@ class Example:
 @dataclass(frozen=True)
 class Heading:
     level: int
-    text: str
+    text: str  # without its edition marker
     anchor: str
     loc: SourceLoc
+    edition: str | None = None  # the one edition its section belongs to; None: both
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,15 @@ class Document:
     parts: tuple[Part, ...]
     headings: tuple[Heading, ...]
     examples: tuple[Example, ...]
+    spans: tuple[Span, ...] = ()  # what belongs to one edition only
 
     @property
     def folder(self) -> Path:
         return self.path.parent
+
+    def keeps(self, edition: str, loc: SourceLoc) -> bool:
+        """Whether the source line at ``loc`` is printed in ``edition``."""
+        return keeps(self.spans, edition, loc)
+
+    def has_example(self, example: Example, edition: str) -> bool:
+        return example.edition in (None, edition) and self.keeps(edition, example.loc)

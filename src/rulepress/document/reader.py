@@ -13,6 +13,13 @@ from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document import yamlines
+from rulepress.document.editions import (
+    CONTAINER,
+    Mark,
+    heading_marker,
+    marker_problem,
+    section_spans,
+)
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example, Heading, Part
 from rulepress.document.schema import ID, build_meta
@@ -21,7 +28,7 @@ from rulepress.document.yamlines import KeyPath
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
-EXAMPLE_RESERVED = {"id", "title", "claims", "text"}
+EXAMPLE_RESERVED = {"id", "title", "claims", "text", "edition"}
 _FENCE = re.compile(r"^---\s*$")
 # Digits in example prose must come from the data; only {{ ... }} and {% ... %} may hold them.
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -88,6 +95,7 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         diagnostics += file_diags
     headings: list[Heading] = []
     examples: list[Example] = []
+    marks: list[Mark] = []
     taken: set[str] = set()
     ids: set[str] = set()
     for part in parts:
@@ -97,6 +105,19 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         examples += found_examples
         diagnostics += example_diags
         diagnostics += _raw_html(tokens, part)
+        block_marks, mark_diags = _block_marks(tokens, part)
+        marks += block_marks
+        diagnostics += mark_diags
+    for h in headings:
+        if h.edition is not None:
+            if marker_problem(h.edition):
+                diagnostics.append(error(h.loc, f"heading '{h.text}': {marker_problem(h.edition)}"))
+            else:
+                marks.append(Mark(h.loc, h.edition, h.level, 0))
+    spans = section_spans(
+        marks, [(h.loc, h.level) for h in headings],
+        [(p.path, p.first_line + p.text.count("\n")) for p in parts],
+    )
     if not headings:
         diagnostics.append(error(parts[0].loc(0), "the rules text has no heading"))
     for ex in examples:
@@ -104,7 +125,8 @@ def read_document(path: Path, slug: str | None = None) -> Document:
             diagnostics.append(error(ex.loc, f"example id '{ex.id}' clashes with a heading anchor"))
     if diagnostics or meta is None:
         raise RulepressError(sorted(diagnostics, key=lambda d: d.loc or SourceLoc(path, 0)))
-    return Document(slug, path, meta, tuple(parts), tuple(headings), tuple(examples))
+    return Document(slug, path, meta, tuple(parts), tuple(headings), tuple(examples),
+                    tuple(spans))
 
 
 def _more_parts(
@@ -174,10 +196,25 @@ def _headings(tokens: list[Token], part: Part, taken: set[str]) -> list[Heading]
     out: list[Heading] = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
-            text = _inline_text(tokens[i + 1]).strip()
+            text, edition = heading_marker(_inline_text(tokens[i + 1]).strip())
             anchor = unique(slugify(text), taken)
-            out.append(Heading(int(tok.tag[1]), text, anchor, _loc(tok, part)))
+            out.append(Heading(int(tok.tag[1]), text, anchor, _loc(tok, part), edition))
     return out
+
+
+def _block_marks(tokens: list[Token], part: Part) -> tuple[list[Mark], list[Diagnostic]]:
+    """The ``::: edition`` blocks; any other name is an error at its line."""
+    marks: list[Mark] = []
+    diags: list[Diagnostic] = []
+    for tok in tokens:
+        if tok.type == f"container_{CONTAINER}_open" and tok.map is not None:
+            name = tok.info.strip()
+            problem = marker_problem(name) if name else "a ':::' block needs an edition name"
+            if problem:
+                diags.append(error(_loc(tok, part), problem))
+            else:
+                marks.append(Mark(_loc(tok, part), name, 0, part.first_line + tok.map[1] - 1))
+    return marks, diags
 
 
 def _raw_html(tokens: Iterable[Token], part: Part) -> list[Diagnostic]:
@@ -247,10 +284,13 @@ def _example(content: str, loc: SourceLoc) -> Example:
                 "example text shows a bare number; take it from the data, e.g. "
                 "{{ claims.score }}, so words and numbers cannot disagree",
             ))
+    edition = data.get("edition")
+    if edition is not None and marker_problem(str(edition)):
+        diags.append(error(at("edition"), f"example edition: {marker_problem(str(edition))}"))
     if diags:
         raise RulepressError(diags)
     payload: dict[str, Any] = {k: v for k, v in data.items() if k not in EXAMPLE_RESERVED}
     return Example(
         id=str(ex_id), title=str(data["title"]), loc=loc, data=payload, claims=claims,
-        text=str(text), lines=lines,
+        text=str(text), lines=lines, edition=None if edition is None else str(edition),
     )

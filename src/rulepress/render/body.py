@@ -17,6 +17,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import EXAMPLE_INFO
@@ -77,6 +78,11 @@ def _table_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options:
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
+def _nothing(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+             env: MutableMapping[str, Any]) -> str:
+    return ""  # a ::: edition block that is kept prints its content and nothing of its own
+
+
 def _raw(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
          env: MutableMapping[str, Any]) -> str:
     return tokens[idx].content  # our own pre-rendered HTML (components table)
@@ -91,6 +97,8 @@ def render_parser() -> MarkdownIt:
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
     md.add_render_rule("rp_raw", _raw)
+    md.add_render_rule(f"container_{CONTAINER}_open", _nothing)
+    md.add_render_rule(f"container_{CONTAINER}_close", _nothing)
     return md
 
 
@@ -153,27 +161,57 @@ def _raw_token(content: str) -> Token:
     return Token("rp_raw", "", 0, content=content, block=True)
 
 
-def parse_parts(doc: Document) -> list[Token]:
-    """The tokens of every part of the body, in order, images inlined; each block token that
-    starts a source line carries its SourceLoc in ``meta["loc"]``."""
+def parse_parts(doc: Document, edition: str) -> list[Token]:
+    """The tokens of every part of the body that ``edition`` prints, in order, images inlined;
+    each block token that starts a source line carries its SourceLoc in ``meta["loc"]``."""
     md = render_parser()
     tokens: list[Token] = []
     for part in doc.parts:
         found = md.parse(part.text)
-        _inline_images(found, doc.folder, part.path, part.first_line)
         for token in found:
             if token.map is not None:
                 token.meta["loc"] = part.loc(token.map[0])
-        tokens += found
+        kept = _in_edition(doc, found, edition)
+        _inline_images(kept, doc.folder, part.path, part.first_line)
+        tokens += kept
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            _drop_marker(tokens[i + 1])
     return tokens
 
 
-def render_body(doc: Document, example_box: ExampleBox, components_html: str) -> Body:
+def _in_edition(doc: Document, tokens: Sequence[Token], edition: str) -> list[Token]:
+    """The tokens ``edition`` prints: a block whose first line it leaves out goes whole."""
+    kept: list[Token] = []
+    skip = 0  # nesting depth of the block being left out
+    for token in tokens:
+        if skip:
+            skip += token.nesting
+            continue
+        loc = token.meta.get("loc")
+        if loc is not None and not doc.keeps(edition, loc):
+            skip = max(token.nesting, 0)
+            continue
+        kept.append(token)
+    return kept
+
+
+def _drop_marker(inline: Token) -> None:
+    """'Clarifications {.reference}' prints as 'Clarifications'."""
+    children = inline.children or []
+    if children and children[-1].type == "text":
+        children[-1].content = heading_marker(children[-1].content)[0]
+        inline.content = heading_marker(inline.content)[0]
+
+
+def render_body(
+    doc: Document, example_box: ExampleBox, components_html: str, edition: str = REFERENCE
+) -> Body:
     """Render the body: anchors from the reader's headings, example fences as boxes, the
     components table at the end of a "Components" section (or as its own section before the
     first one), and a leading ``# <title>`` dropped in favour of the cover."""
     md = render_parser()
-    tokens = parse_parts(doc)
+    tokens = parse_parts(doc, edition)
     by_loc = {h.loc: h for h in doc.headings}
     examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.examples}
 
@@ -238,7 +276,7 @@ def render_body(doc: Document, example_box: ExampleBox, components_html: str) ->
         example = examples_at.get(token.meta["loc"])
         if example is None:
             raise RulepressError.at(token.meta["loc"], "example block not read")
-        return example_box(example)
+        return example_box(example) if doc.has_example(example, edition) else ""
 
     rendered = md.renderer.render(out, md.options, {"example_box": box})
     return Body(str(rendered), tuple(toc), title_anchor)

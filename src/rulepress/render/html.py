@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from rulepress.diagnostics import RulepressError
+from rulepress.document.editions import REFERENCE
 from rulepress.document.model import Component, Document, Example
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
@@ -112,8 +113,8 @@ class _Box:
     status_label: str
     prose: Markup
     figures: tuple[_Fig, ...]
-    moves: tuple[str, ...]
-    claims: tuple[tuple[str, str], ...]
+    moves: tuple[str, ...]  # empty in the player edition: it explains no notation
+    claims: tuple[tuple[str, str], ...]  # empty in the player edition
 
 
 def _component_row(c: Component) -> dict[str, str]:
@@ -138,14 +139,16 @@ def _nest(toc: Sequence[TocEntry]) -> list[tuple[TocEntry, list[TocEntry]]]:
 
 
 def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
-                links: Mapping[str, str] | None = None, fonts_href: str | None = None) -> str:
-    """The rulebook of ``doc`` as one self-contained HTML page.
+                edition: str = REFERENCE, links: Mapping[str, str] | None = None,
+                fonts_href: str | None = None) -> str:
+    """The ``edition`` of the rulebook of ``doc`` as one self-contained HTML page.
 
     ``examples``: the check phase's rendering of each example, by id. ``links``: label -> relative
     href shown on the cover (e.g. {"PDF (A4)": "pigeon-race-a4.pdf"}). ``fonts_href``: a relative
     folder holding the Carlito TTFs for browsers without Carlito (None: the font stack alone).
     """
     folder = doc.path.parent
+    proof = edition == REFERENCE
     env = game_environment(folder)
     box_macro = env.get_template("example.html.j2").module.example_box  # type: ignore[attr-defined]
 
@@ -154,30 +157,34 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
         if rendered is None:
             raise RulepressError.at(example.loc, f"example '{example.id}' has no checked rendering")
         status_class, status_label = STATUS[rendered.status]
+        if not proof and rendered.status is Status.PROVEN:
+            status_label = ""  # the player edition shows no proof machinery
         box = _Box(
             anchor=example_anchor(example.id),
             title=rendered.title,
             status_class=status_class,
             status_label=status_label,
-            prose=Markup(render_markdown(rendered.prose, folder, doc.path, prose_line(example))),
+            prose=Markup(render_markdown(rendered.prose, folder, example.loc.path,
+                                         prose_line(example))),
             figures=tuple(
                 _Fig(_figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}"), f.caption)
                 for n, f in enumerate(rendered.figures, 1)
             ),
-            moves=rendered.moves,
-            claims=rendered.claims,
+            moves=rendered.moves if proof else (),
+            claims=rendered.claims if proof else (),
         )
         return str(box_macro(box))
 
     components = [_component_row(c) for c in doc.meta.components]
     components_html = (env.get_template("components.html.j2").render(components=components)
                        if components else "")
-    body = render_body(doc, example_box, components_html)
+    body = render_body(doc, example_box, components_html, edition)
     # The author may have written a section of that name already; two would confuse the contents.
     titles = {entry.text.casefold() for entry in body.toc}
     credits_title = CREDITS_TITLE if CREDITS_TITLE.casefold() not in titles else COLOPHON_TITLE
     return env.get_template("rulebook.html.j2").render(
         lang="en",
+        edition=edition,
         meta=doc.meta,
         title_anchor=body.title_anchor,
         links=list((links or {}).items()),
@@ -194,12 +201,11 @@ class IndexEntry:
     """One game on build/index.html; every href is relative to build/."""
 
     title: str
-    html: str
+    html: str  # the page the title links to
     subtitle: str = ""
     players: str = ""
     duration: str = ""
-    pdfs: Mapping[str, str] = field(default_factory=dict)  # label -> href: "A4" -> "x/x-a4.pdf"
-    kits: Mapping[str, str] = field(default_factory=dict)  # print-and-play PDFs, same shape
+    links: tuple[tuple[str, str], ...] = ()  # (label, href): every book, PDF and kit
 
 
 def render_index(entries: Sequence[IndexEntry], *, title: str = "rulepress rulebooks") -> str:

@@ -8,7 +8,7 @@ Each refusal is a diagnostic at the reference's file:line, so the build stops be
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.document.editions import EDITIONS
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
 
@@ -132,9 +133,12 @@ def prose_line(example: Example) -> int:
     return example.line_of(("text",)).line + 1
 
 
-def known_anchors(doc: Document) -> frozenset[str]:
-    examples = {example_anchor(e.id) for e in doc.examples}
-    return frozenset({h.anchor for h in doc.headings} | examples | RESERVED_IDS)
+def known_anchors(doc: Document, edition: str | None = None) -> frozenset[str]:
+    """The anchors of the page of ``edition`` (None: of either edition)."""
+    examples = {example_anchor(e.id) for e in doc.examples
+                if edition is None or doc.has_example(e, edition)}
+    headings = {h.anchor for h in doc.headings if edition is None or doc.keeps(edition, h.loc)}
+    return frozenset(headings | examples | RESERVED_IDS)
 
 
 def _judge(ref: Reference, folder: Path, anchors: frozenset[str]) -> str | None:
@@ -161,14 +165,26 @@ def _col(lines: Sequence[str], index: int, url: str) -> int:
 
 
 def check_markdown(markdown: str, path: Path, first_line: int, folder: Path,
-                   anchors: frozenset[str]) -> list[Diagnostic]:
-    """Diagnostics for ``markdown`` whose first line is line ``first_line`` of ``path``."""
+                   anchors: frozenset[str],
+                   editions: Callable[[SourceLoc], Mapping[str, frozenset[str]]] | None = None,
+                   ) -> list[Diagnostic]:
+    """Diagnostics for ``markdown`` whose first line is line ``first_line`` of ``path``.
+
+    ``anchors``: every anchor of the page. ``editions(loc)``: the anchors of each edition that
+    prints the line at ``loc``, so a link to what one of them leaves out is refused there.
+    """
     lines = markdown.split("\n")
     found: list[Diagnostic] = []
     for ref in iter_references(markdown):
+        loc = SourceLoc(path, first_line + ref.line, _col(lines, ref.line, ref.url))
         reason = _judge(ref, folder, anchors)
+        if reason is None and editions is not None and ref.kind == "link":
+            target = unquote(ref.url[1:]) if ref.url.startswith("#") else None
+            left_out = [name for name, kept in editions(loc).items()
+                        if target is not None and target not in kept]
+            if left_out:
+                reason = f"the {left_out[0]} edition leaves '#{target}' out but prints this link"
         if reason is not None:
-            loc = SourceLoc(path, first_line + ref.line, _col(lines, ref.line, ref.url))
             what = {"image": "image", "link": "link", "html": "reference"}[ref.kind]
             shown = f" '{ref.url}'" if ref.url else ""
             found.append(error(loc, f"refused {what}{shown}: {reason}"))
@@ -179,10 +195,20 @@ def check_references(doc: Document) -> list[Diagnostic]:
     """Every refused reference of ``doc`` (body, examples' prose, licence link), in file order."""
     folder = doc.folder
     anchors = known_anchors(doc)
-    found = [d for part in doc.parts
-             for d in check_markdown(part.text, part.path, part.first_line, folder, anchors)]
+    per_edition = {name: known_anchors(doc, name) for name in EDITIONS}
+
+    def printed_by(loc: SourceLoc) -> dict[str, frozenset[str]]:
+        return {name: kept for name, kept in per_edition.items() if doc.keeps(name, loc)}
+
+    found = [d for part in doc.parts for d in check_markdown(
+        part.text, part.path, part.first_line, folder, anchors, printed_by)]
     for example in doc.examples:
-        found.extend(check_markdown(example.text, doc.path, prose_line(example), folder, anchors))
+        def in_example(loc: SourceLoc, example: Example = example) -> dict[str, frozenset[str]]:
+            return {name: kept for name, kept in per_edition.items()
+                    if doc.has_example(example, name)}
+
+        found.extend(check_markdown(example.text, example.loc.path, prose_line(example), folder,
+                                    anchors, in_example))
     url = doc.meta.licence.url
     if url and urlsplit(url).scheme.lower() not in ("http", "https"):
         found.append(error(SourceLoc(doc.path, 1),
