@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulepress.games.pigeon.cards import DECK, Card, NotationError, parse_cards
+from rulepress.games.base import NotationError
+from rulepress.games.pigeon.cards import DECK, Card, parse_cards
 from rulepress.games.pigeon.rules import (
     DRAW,
     DREW_LAST,

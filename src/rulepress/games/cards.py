@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Protocol, TypeVar
 
+from rulepress.games.base import NotationError
+
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades
 RED_SUITS = frozenset({"D", "H"})
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -70,9 +72,9 @@ def not_a_card(text: object) -> str:
     )
 
 
-def parse_card(table: Mapping[str, CardT], text: object, error: type[Exception]) -> CardT:
-    """Look ``text`` up in a notation_table; unknown text raises the game's own ``error``."""
+def parse_card(table: Mapping[str, CardT], text: object) -> CardT:
+    """Look ``text`` up in a notation_table; text that names no card is a NotationError."""
     card = table.get(str(text).strip().upper())
     if card is None:
-        raise error(not_a_card(text))
+        raise NotationError(not_a_card(text))
     return card

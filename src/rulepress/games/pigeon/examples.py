@@ -31,8 +31,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError
-from rulepress.games.pigeon.cards import DECK, Card, NotationError, parse_cards
+from rulepress.games.base import ExampleDataError, NotationError
+from rulepress.games.pigeon.cards import DECK, Card, parse_cards
 from rulepress.games.pigeon.rules import (
     HAND_LIMIT,
     OPENING_ORDER,

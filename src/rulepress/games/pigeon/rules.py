@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass, field, fields
 from itertools import combinations
 
-from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, NotationError, parse_cards
+from rulepress.games.base import NotationError
+from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, parse_cards
 
 HAND_LIMIT = 5
 PENALTY_LIMIT = 4
