@@ -7,6 +7,7 @@ What a rank is worth is each game's business, so ranks here may count the ace as
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Protocol, TypeVar
 
@@ -78,3 +79,15 @@ def parse_card(table: Mapping[str, CardT], text: object) -> CardT:
     if card is None:
         raise NotationError(not_a_card(text))
     return card
+
+
+def misplaced(deck: Iterable[CardT], held: Iterable[CardT]) -> str | None:
+    """None when ``held`` is every card of ``deck`` once; else which are doubled and missing
+    (an invariant of any state that deals the whole deck)."""
+    count = Counter(held)
+    cards = list(deck)
+    doubled = [str(c) for c in cards if count[c] > 1]
+    missing = [str(c) for c in cards if count[c] == 0]
+    if not doubled and not missing and count.total() == len(cards):
+        return None
+    return f"every card is in one place: doubled {doubled}, missing {missing}"

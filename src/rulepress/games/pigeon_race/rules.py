@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rulepress.games.base import GameState, IllegalMove, NotationError, Outcome, Variant, derive
+from rulepress.games.cards import misplaced
 from rulepress.games.pigeon_race.cards import DECK, Card
 
 PIGEONS = (1, 2, 3, 4, 5, 6)
@@ -500,11 +500,9 @@ RULES = PigeonRaceRules()
 def invariants(state: State) -> list[str]:
     """What is wrong with ``state``, each in a sentence; empty when every invariant holds."""
     broken: list[str] = []
-    cards = Counter(all_cards(state))
-    doubled = [str(c) for c in DECK if cards[c] > 1]
-    missing = [str(c) for c in DECK if cards[c] == 0]
-    if doubled or missing or sum(cards.values()) != len(DECK):
-        broken.append(f"every card is in one place: doubled {doubled}, missing {missing}")
+    lost = misplaced(DECK, all_cards(state))
+    if lost:
+        broken.append(lost)
     pos = state.positions
     if len(pos) != len(PIGEONS) or any(not START <= x <= SQUARES and x != HOME for x in pos):
         broken.append(f"each pigeon is on the start line, a square 1-30 or home: {pos}")
