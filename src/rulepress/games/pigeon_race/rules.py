@@ -530,10 +530,12 @@ def invariants(state: State) -> list[str]:
         last = (state.to_move - 1) % n
         full = [HAND_SIZE - (seat == last) for seat in range(n)]
         if len(state.finished) < FINISHERS_TO_END or sizes not in (full, [HAND_SIZE] * n):
-            broken.append(f"three pigeons home, hands {sizes}: {state.finished}")
+            broken.append(f"three pigeons home ended the race, yet {state.finished}, hands {sizes}")
     elif state.end == END_DECK_EMPTY:
         if state.deck or len(state.finished) >= FINISHERS_TO_END or sizes != [HAND_SIZE] * n:
-            broken.append(f"deck empty, yet {len(state.deck)} cards and hands {sizes}")
+            broken.append(
+                f"an empty deck ended the race, yet {len(state.deck)} cards to draw, hands {sizes}"
+            )
     else:
         broken.append(f"'{state.end}' is not a way the race ends")
     return broken
