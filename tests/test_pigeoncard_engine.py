@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from rulepress.games.pigeon.cards import DECK, Card, NotationError, parse_cards
+from rulepress.games.base import IllegalMove, NotationError, Outcome
+from rulepress.games.pigeon.cards import DECK, Card, parse_cards
 from rulepress.games.pigeon.rules import (
     DRAW,
     DREW_LAST,
     NO_MOVE,
     PIGEON,
-    IllegalMove,
+    RULES,
+    Move,
     Phase,
     Pile,
     Play,
@@ -19,10 +23,10 @@ from rulepress.games.pigeon.rules import (
     State,
     Sweep,
     deal,
-    new_game,
     parse_move,
     play_error,
     plays_from,
+    seeded_deal,
     shuffled_deck,
 )
 
@@ -88,12 +92,12 @@ def test_bad_notation_is_a_notation_error(text: str) -> None:
 
 
 def test_deal_splits_the_shuffled_deck_and_draws_five_each() -> None:
-    state = new_game(7)
+    state = seeded_deal(7)
     order = shuffled_deck(7)
     assert state.seats[0].hand == order[:5] and state.seats[1].hand == order[26:31]
     assert len(state.seats[0].deck) == len(state.seats[1].deck) == 21
     assert state.phase is Phase.OPENING and state.to_move == 0 and state.pigeon is None
-    assert new_game(7) == new_game(7) and new_game(7) != new_game(8)
+    assert seeded_deal(7) == seeded_deal(7) and seeded_deal(7) != seeded_deal(8)
 
 
 def test_opening_lays_four_piles_from_the_hands_then_refills_and_player_2_starts() -> None:
@@ -299,7 +303,7 @@ def test_drawing_the_last_card_wins_at_once() -> None:
     state = position({"A": "7C"}, "8H 9H 3S 5D JC", deck="KD")
     after = state.apply(parse_move("8H 9H > A"))
     assert after.phase is Phase.OVER and after.winner == 0 and after.win_reason == DREW_LAST
-    assert after.legal_moves() == ()
+    assert list(after.legal_moves()) == []
     assert illegal(after, "3S > new") == Reason.GAME_OVER
 
 
@@ -314,7 +318,7 @@ def test_holding_the_pigeon_at_limit_four_is_never_stuck() -> None:
     piles = {"A": "5C", "B": "10H", "C": "2S"}
     stuck = position(piles, "9S 3D 6H JC QC", other="KC KD 5H 5S", other_limit=4, pigeon=1)
     after = stuck.apply(parse_move("9S > B"))
-    assert after.winner is None and after.legal_moves() == (PIGEON,)
+    assert after.winner is None and list(after.legal_moves()) == [PIGEON]
 
 
 def test_a_hand_limit_of_five_always_has_a_move() -> None:
@@ -325,8 +329,8 @@ def test_a_hand_limit_of_five_always_has_a_move() -> None:
 
 def test_legal_moves_are_all_legal_and_has_legal_move_agrees() -> None:
     for seed in range(20):
-        state = new_game(seed)
-        while not state.over:
+        state = seeded_deal(seed)
+        while not state.is_over():
             moves = state.legal_moves()
             assert moves and len(set(moves)) == len(moves)
             assert state.has_legal_move()
@@ -336,7 +340,7 @@ def test_legal_moves_are_all_legal_and_has_legal_move_agrees() -> None:
 
 
 def test_a_player_view_hides_the_opponents_hand_and_the_deck_order() -> None:
-    state = new_game(3)
+    state = seeded_deal(3)
     view = state.view(0)
     assert view.hand == state.seats[0].hand
     assert view.opponent_hand_size == 5 and view.deck_sizes == (21, 21)
@@ -376,3 +380,85 @@ def test_finishing_a_pile_while_holding_the_pigeon_keeps_it() -> None:
     state = position({"A": "QC", "B": "5D", "C": "8S"}, "KH 2S 4D 9C JH", pigeon=0)
     after = state.apply(parse_move("KH > A"))
     assert after.pigeon == 0 and after.completed == ("A",) and after.to_move == 1
+
+
+# --- the rules protocol ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["7H 8H 9H > B", "7H > new", "force KS > A", "sweep AC AD AS", "pigeon", "draw"]
+)
+def test_every_kind_of_move_pastes_back_from_its_repr(text: str) -> None:
+    move = RULES.parse_move(text)
+    assert repr(move) == f"Move.parse({text!r})"
+    assert eval(repr(move), {"Move": Move}) == move
+
+
+def test_legal_moves_are_a_lazy_sequence_in_a_fixed_order() -> None:
+    state = position({"A": "5C", "B": "10H"}, "6H 7H 9S JC QC")
+    moves = state.legal_moves()
+    listed = list(moves)
+    assert len(moves) == len(listed) > 10 and len(set(listed)) == len(listed)
+    assert moves[-1] == listed[-1] and moves[2:5] == tuple(listed[2:5])
+    assert listed[0] == parse_move("6H > A") and listed[-1] == parse_move("force QC JC > B")
+    with pytest.raises(IndexError):
+        moves[len(moves)]
+
+
+def test_turns_count_the_opening_as_three_then_each_whole_turn() -> None:
+    state = deal(DECK[:26], DECK[26:])
+    for _ in range(4):
+        state = state.apply(state.legal_moves()[0])
+    assert state.turn() == 3 and state.phase is Phase.PLAY
+    mid = position({"A": "4C", "B": "10S"}, "KH 2C 3D 9S JC", pigeon=0).apply(
+        parse_move("force KH > A")
+    )
+    assert mid.turn() == 0 and mid.current_player() == 0, "the turn goes on to the draw"
+    assert mid.apply(PIGEON).turn() == 1 and mid.apply(DRAW).turn() == 1
+
+
+def test_outcome_names_the_winner_and_how_the_game_ended() -> None:
+    running = position({"A": "7C"}, "8H 9H 3S 5D JC", deck="KD")
+    assert running.outcome() is None and running.chance_outcomes() == ()
+    drew = running.apply(parse_move("8H 9H > A"))
+    assert drew.outcome() == Outcome((0,), (1, 0), DREW_LAST)
+    stuck = position(
+        {"A": "5C", "B": "10H", "C": "2S"}, "9S 3D 6H JC QC", other="KC KD 5H 5S", other_limit=4
+    ).apply(parse_move("9S > B"))
+    assert stuck.outcome() == Outcome((0,), (1, 0), NO_MOVE)
+
+
+def test_new_game_is_the_seeded_deal_for_two_players_only() -> None:
+    assert RULES.new_game(2, 7) == seeded_deal(7) and seeded_deal(7).turn() == 0
+    assert [v.name for v in RULES.variants()] == ["standard"]
+    with pytest.raises(ValueError, match="for 2 players"):
+        RULES.new_game(3, 7)
+    with pytest.raises(ValueError, match="no variant"):
+        RULES.new_game(2, 7, "solo")
+
+
+def test_invariants_name_what_is_broken() -> None:
+    good = position({"A": "4D"}, "7S 2H 2D JH", limit=4, pigeon=0)
+    good = replace(good, out=tuple(c for c in DECK if c not in every_card(good)))
+    assert RULES.invariants(good) == []
+    doubled = replace(good, out=good.out + (Card.parse("4D"),))
+    assert RULES.invariants(doubled) == [
+        "every card is in one place: doubled ['4D'], missing []"
+    ]
+    seat = good.seats[0]
+    over = replace(good, seats=(Seat(seat.deck[1:], seat.hand + seat.deck[:1], 4), good.seats[1]))
+    assert RULES.invariants(over) == ["Player 1 holds 5 cards, over the limit 4"]
+    twice = replace(good, piles=(Pile("A", cards("4D")), Pile("A", ())), out=good.out)
+    assert RULES.invariants(twice) == ["piles have different letters and a card at least: "
+                                       "['A', 'A']"]
+    drawing = replace(good, phase=Phase.DRAW, pigeon=None)
+    assert any("stops before drawing" in b for b in RULES.invariants(drawing))
+    lost = replace(good, phase=Phase.OVER, winner=1, win_reason=NO_MOVE)
+    assert RULES.invariants(lost) == ["the loser had no legal move, yet has one"]
+    odd = replace(good, phase=Phase.OVER, winner=1, win_reason="rain")
+    assert RULES.invariants(odd) == ["'rain' is not a way the game ends"]
+
+
+def every_card(state: State) -> set[Card]:
+    held = {c for seat in state.seats for c in seat.deck + seat.hand}
+    return held | {c for pile in state.piles for c in pile.cards} | set(state.out)

@@ -7,8 +7,11 @@ What a rank is worth is each game's business, so ranks here may count the ace as
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Protocol, TypeVar
+
+from rulepress.games.base import NotationError
 
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades
 RED_SUITS = frozenset({"D", "H"})
@@ -70,9 +73,21 @@ def not_a_card(text: object) -> str:
     )
 
 
-def parse_card(table: Mapping[str, CardT], text: object, error: type[Exception]) -> CardT:
-    """Look ``text`` up in a notation_table; unknown text raises the game's own ``error``."""
+def parse_card(table: Mapping[str, CardT], text: object) -> CardT:
+    """Look ``text`` up in a notation_table; text that names no card is a NotationError."""
     card = table.get(str(text).strip().upper())
     if card is None:
-        raise error(not_a_card(text))
+        raise NotationError(not_a_card(text))
     return card
+
+
+def misplaced(deck: Iterable[CardT], held: Iterable[CardT]) -> str | None:
+    """None when ``held`` is every card of ``deck`` once; else which are doubled and missing
+    (an invariant of any state that deals the whole deck)."""
+    count = Counter(held)
+    cards = list(deck)
+    doubled = [str(c) for c in cards if count[c] > 1]
+    missing = [str(c) for c in cards if count[c] == 0]
+    if not doubled and not missing and count.total() == len(cards):
+        return None
+    return f"every card is in one place: doubled {doubled}, missing {missing}"

@@ -1,8 +1,8 @@
 """Pigeon, the two-player card game (Zumzu.dev, CC BY-NC-SA 4.0).
 
-``ENGINE`` is what the compiler uses; the rules themselves live in :mod:`.rules`, the example
-schema in :mod:`.examples`, the diagrams in :mod:`.diagrams` and the print-and-play art in
-:mod:`.pnp`.
+``ENGINE`` is what rulepress uses: the rules (:mod:`.rules`, following the protocol of
+:mod:`rulepress.games.base`), the example schema and replay (:mod:`.examples`), the diagrams
+(:mod:`.diagrams`), the print-and-play art (:mod:`.pnp`) and heuristic players (:mod:`.agents`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Drawer, Figure
+from rulepress.games.base import Agent, Drawer, Engine, Figure
 from rulepress.games.pigeon.cards import DECK
+from rulepress.games.pigeon.rules import RULES, PigeonRules
 
 # Component ids as sources/pigeon/rules.md declares them.
 COMPONENTS = {
@@ -22,8 +23,11 @@ COMPONENTS = {
 }
 
 
-class PigeonEngine:
+class PigeonEngine(Engine):
     name = "pigeon"
+
+    def rules(self) -> PigeonRules:
+        return RULES
 
     def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         from rulepress.games.pigeon.examples import evaluate
@@ -43,6 +47,11 @@ class PigeonEngine:
         from rulepress.games.pigeon.pnp import DRAWERS
 
         return DRAWERS
+
+    def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        from rulepress.games.pigeon.agents import AGENTS
+
+        return AGENTS
 
 
 ENGINE = PigeonEngine()

@@ -7,14 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulepress.games.cards import RED_SUITS, SUITS, card_text, face, notation_table
-from rulepress.games.cards import parse_card as _parse_card
+from rulepress.games.cards import RED_SUITS, SUITS, card_text, face, notation_table, parse_card
 
 ACE, KING = 1, 13
-
-
-class NotationError(ValueError):
-    """Text that is not a card or a move in Pigeon notation."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -49,7 +44,7 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        return _parse_card(_BY_NAME, text, NotationError)
+        return parse_card(_BY_NAME, text)
 
 
 # Canonical deck order: clubs A..K, diamonds, hearts, spades. Cards are interned, so

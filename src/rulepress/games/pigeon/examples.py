@@ -31,14 +31,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError
-from rulepress.games.pigeon.cards import DECK, Card, NotationError, parse_cards
+from rulepress.games.base import ExampleDataError, IllegalMove, NotationError
+from rulepress.games.pigeon.cards import DECK, Card, parse_cards
 from rulepress.games.pigeon.rules import (
     HAND_LIMIT,
     OPENING_ORDER,
     PENALTY_LIMIT,
     PILE_LABELS,
-    IllegalMove,
     Move,
     Phase,
     Pile,
@@ -46,9 +45,9 @@ from rulepress.games.pigeon.rules import (
     Seat,
     State,
     Sweep,
-    new_game,
     parse_move,
     play_kind,
+    seeded_deal,
 )
 
 Path = tuple[str | int, ...]
@@ -256,7 +255,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
         seed = example["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ExampleDataError("a seed is a whole number", ("seed",))
-        state = new_game(seed)
+        state = seeded_deal(seed)
     else:
         state = build_state(example.get("setup"))
     moves = example.get("moves", [])
@@ -320,7 +319,7 @@ def facts(r: Replay) -> dict[str, Any]:
         "drawn": drawn,
         "out": len(s.out),
         "phase": s.phase.value,
-        "turn": None if s.over else s.to_move + 1,
+        "turn": None if s.is_over() else s.to_move + 1,
         "winner": _who(s.winner),
         "win_reason": s.win_reason or None,
         "legal_moves": legal_moves,

@@ -1,18 +1,43 @@
 """The rules of Pigeon, the two-player card game: pure, deterministic, immutable states.
 
-Seats are 0 and 1 inside the engine and "Player 1" / "Player 2" in the rulebook. Chance is an
-input: a seed (``new_game``) or explicit deck orders (``deal``). Every decision the seed texts
-leave open is recorded in the rulebook's Clarifications appendix; the short reasons are below.
+The engine follows the rules protocol of :mod:`rulepress.games.base`. Seats are 0 and 1 inside
+the engine and "Player 1" / "Player 2" in the rulebook. Chance is an input: :data:`RULES` shuffles
+from a seed (``new_game``), or the decks are given in order (``deal``); nothing is left to
+chance later, so ``chance_outcomes()`` is empty. A turn may take several moves: the action, then
+(for the holder of the Pigeon at a hand limit of four) "pigeon" or "draw"; ``turn()`` counts
+whole turns, the opening's three included.
+
+A game ends in one of two ways, the rulebook's: a player draws the last card of their deck
+(:data:`DREW_LAST`), or the player to move has no legal move and the opponent wins
+(:data:`NO_MOVE`). It cannot lock up in Forceplays: every turn draws a card except a one-card
+Forceplay from a full hand at limit 5, which leaves its player at limit 4, and only a Pigeon
+discard brings the limit back to 5, in a turn that draws. So a player's turns without a draw
+are at most one more than their turns with one, and a deck of 19 cards after the opening
+bounds a game to :data:`MAX_TURNS` turns.
+
+Every decision the seed texts leave open is recorded in the rulebook's Clarifications
+appendix; the short reasons are below.
 """
 
 from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any, overload
 
-from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, NotationError, parse_cards
+from rulepress.games.base import (
+    GameState,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Variant,
+    derive,
+)
+from rulepress.games.cards import misplaced
+from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, parse_cards
 
 HAND_LIMIT = 5
 PENALTY_LIMIT = 4
@@ -22,6 +47,16 @@ FREE_NEW_PILE_BELOW = 3  # a new pile may start anywhere while fewer piles than 
 # The opening: Player 1 lays one pile, Player 2 two, Player 1 the last (seats 0, 1, 1, 0).
 OPENING_ORDER = (0, 1, 1, 0)
 PILE_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# After the opening each deck holds 19 cards (26, less the five drawn and the two refilled after
+# laying two piles). A player has at most 19 turns that draw (the last card ends the game) and
+# one more that does not (see the module's doc); the opening adds three turns (Player 1,
+# Player 2 laying two piles, Player 1).
+DECK_AFTER_OPENING = DECK_SIZE - HAND_LIMIT - len(OPENING_ORDER) // 2
+MAX_TURNS = 3 + 2 * (2 * DECK_AFTER_OPENING + 1)
+
+# How a game ends, as the rulebook words it.
+DREW_LAST = "drew the last card of their deck"
+NO_MOVE = "the opponent had no legal move"
 
 
 class Phase(enum.Enum):
@@ -51,22 +86,28 @@ class Reason:
     NOT_IN_OPENING = "only single cards laid as new piles are played in the opening"
     DRAW_FIRST = "the action is done: draw, or discard the Pigeon and draw"
     NO_DRAW = "drawing follows the action; there is nothing to draw yet"
-
-
-class IllegalMove(Exception):
-    """A well-formed move the rules forbid in this position; ``reason`` is a Reason text."""
-
-    def __init__(self, move: Move, reason: str) -> None:
-        super().__init__(f"{move}: {reason}")
-        self.move = move
-        self.reason = reason
+    NOT_A_MOVE = "not a move of Pigeon"
 
 
 # --- moves ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Move:
+    """What every move of Pigeon is: a frozen value whose text ``parse_move`` reads back, and
+    whose repr pastes back as ``Move.parse('7H 8H > B')``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        return parse_move(text)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Play(Move):
     """A Set or String (cards bottom first) onto ``pile``, or a new pile when ``pile`` is None."""
 
     cards: tuple[Card, ...]
@@ -78,27 +119,26 @@ class Play:
         return f"{'force ' if self.force else ''}{played} > {self.pile or 'new'}"
 
 
-@dataclass(frozen=True, slots=True)
-class Sweep:
+@dataclass(frozen=True, slots=True, repr=False)
+class Sweep(Move):
     cards: tuple[Card, ...]
 
     def __str__(self) -> str:
         return "sweep " + " ".join(str(c) for c in self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardPigeon:
+@dataclass(frozen=True, slots=True, repr=False)
+class DiscardPigeon(Move):
     def __str__(self) -> str:
         return "pigeon"
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+@dataclass(frozen=True, slots=True, repr=False)
+class Draw(Move):
     def __str__(self) -> str:
         return "draw"
 
 
-Move = Play | Sweep | DiscardPigeon | Draw
 PIGEON = DiscardPigeon()
 DRAW = Draw()
 
@@ -231,13 +271,30 @@ class State:
     opening_step: int = 0
     winner: int | None = None
     win_reason: str = ""
+    turns: int = 0  # whole turns completed
     completed: tuple[str, ...] = field(default=(), compare=False)  # labels completed so far
 
-    # -- queries --
+    # -- the rules protocol (apply is below, with the moves) --
 
-    @property
-    def over(self) -> bool:
+    def current_player(self) -> int:
+        return self.to_move
+
+    def chance_outcomes(self) -> tuple[()]:
+        return ()  # the decks were shuffled before the deal
+
+    def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None:
+            return None
+        scores = tuple(int(seat == self.winner) for seat in (0, 1))
+        return Outcome((self.winner,), scores, self.win_reason)
+
+    def turn(self) -> int:
+        return self.turns
+
+    # -- queries --
 
     def pile(self, label: str) -> Pile | None:
         for p in self.piles:
@@ -252,27 +309,24 @@ class State:
             raise NotationError("every letter A-Z already names a pile: a new pile has no name")
         return label
 
-    def legal_moves(self) -> tuple[Move, ...]:
+    def legal_moves(self) -> MoveList:
         """Every legal move in a fixed order: Pigeon discard or draw, Sets and Strings onto
-        piles and as new piles (in the opening: single cards as new piles), Forceplays, Sweeps."""
-        g = self._groups()
-        return tuple(g.at(k) for k in range(g.count))
-
-    def _groups(self) -> _MoveGroups:
+        piles and as new piles (in the opening: single cards as new piles), Forceplays, Sweeps.
+        A lazy sequence: Forceplays are made only when asked for."""
         seat = self.seats[self.to_move]
         special: list[Move] = []
         placed: list[tuple[tuple[Card, ...], str | None]] = []
         sweeps: list[Move] = []
         if self.phase is Phase.OVER:
-            return _MoveGroups(special, placed, (), (), sweeps)
+            return MoveList(special, placed, (), (), sweeps)
         if self.phase is Phase.OPENING:
             placed.extend(((c,), None) for c in seat.hand)
-            return _MoveGroups(special, placed, (), (), sweeps)
+            return MoveList(special, placed, (), (), sweeps)
         if self.pigeon == self.to_move and seat.limit == PENALTY_LIMIT:
             special.append(PIGEON)
         if self.phase is Phase.DRAW:
             special.append(DRAW)
-            return _MoveGroups(special, placed, (), (), sweeps)
+            return MoveList(special, placed, (), (), sweeps)
         plays = plays_from(seat.hand)
         piles = self.piles
         free_new = len(piles) < FREE_NEW_PILE_BELOW
@@ -290,7 +344,7 @@ class State:
             same = [c for c in seat.hand if c.rank == rank]
             sweeps.extend(Sweep(trio) for trio in combinations(same, 3))
         force_piles = tuple(p.label for p in piles) if seat.limit == HAND_LIMIT else ()
-        return _MoveGroups(special, placed, plays, force_piles, sweeps)
+        return MoveList(special, placed, plays, force_piles, sweeps)
 
     def has_legal_move(self) -> bool:
         """Cheaper than ``legal_moves`` for the loss test at the start of a turn."""
@@ -331,15 +385,8 @@ class State:
     def at_turn_start(self) -> State:
         """This state, or the end of the game if the player to move has no legal move."""
         if self.phase is Phase.PLAY and not self.has_legal_move():
-            return self._but(phase=Phase.OVER, winner=1 - self.to_move, win_reason=NO_MOVE)
+            return derive(self, phase=Phase.OVER, winner=1 - self.to_move, win_reason=NO_MOVE)
         return self
-
-    def _but(self, **changes: object) -> State:
-        """``dataclasses.replace`` without its per-call introspection (the hot path)."""
-        new = object.__new__(State)
-        for name in _STATE_FIELDS:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
-        return new
 
     # -- moves --
 
@@ -350,7 +397,7 @@ class State:
         if isinstance(move, Draw):
             if self.phase is not Phase.DRAW:
                 raise IllegalMove(move, Reason.NO_DRAW)
-            return self._end_turn()
+            return self._end_turn(self.seats[self.to_move])
         if isinstance(move, DiscardPigeon):
             return self._discard_pigeon(move)
         if self.phase is Phase.DRAW:
@@ -359,7 +406,9 @@ class State:
             return self._open(move)
         if isinstance(move, Sweep):
             return self._sweep(move)
-        return self._play(move)
+        if isinstance(move, Play):
+            return self._play(move)
+        raise IllegalMove(move, Reason.NOT_A_MOVE)
 
     def _hand_without(self, move: Move, cards: tuple[Card, ...]) -> tuple[Card, ...]:
         hand = self.seats[self.to_move].hand
@@ -379,10 +428,10 @@ class State:
             raise IllegalMove(move, Reason.NO_PIGEON)
         if seat.limit != PENALTY_LIMIT:
             raise IllegalMove(move, Reason.PIGEON_LIMIT)
-        after = self._but(
-            seats=self._with_seat(Seat(seat.deck, seat.hand, HAND_LIMIT)), pigeon=None
-        )
-        return after._end_turn() if self.phase is Phase.DRAW else after
+        restored = Seat(seat.deck, seat.hand, HAND_LIMIT)
+        if self.phase is Phase.DRAW:
+            return self._end_turn(restored, pigeon=None)
+        return derive(self, seats=self._with_seat(restored), pigeon=None)
 
     def _open(self, move: Move) -> State:
         if not (isinstance(move, Play) and move.pile is None and not move.force):
@@ -393,12 +442,19 @@ class State:
         seat = Seat(self.seats[self.to_move].deck, hand, self.seats[self.to_move].limit)
         step = self.opening_step + 1
         piles = (*self.piles, Pile(self.next_label(), move.cards))
-        state = self._but(seats=self._with_seat(seat), piles=piles, opening_step=step)
+        seats = self._with_seat(seat)
+        phase = self.phase
         if step < len(OPENING_ORDER):
-            return state._but(to_move=OPENING_ORDER[step])
-        # Both refill to five (7 of 26 cards drawn: no deck can empty here); Player 2 starts.
-        seats = (_refill(state.seats[0])[0], _refill(state.seats[1])[0])
-        return state._but(seats=seats, phase=Phase.PLAY, to_move=1)
+            after = OPENING_ORDER[step]
+        else:
+            # Both refill to five (7 of 26 cards drawn: no deck can empty here); Player 2 starts.
+            seats = (_refill(seats[0])[0], _refill(seats[1])[0])
+            phase, after = Phase.PLAY, 1
+        turns = self.turns + (after != self.to_move)  # Player 2 lays two piles in one turn
+        return derive(
+            self, seats=seats, piles=piles, opening_step=step, phase=phase, to_move=after,
+            turns=turns,
+        )
 
     def _sweep(self, move: Sweep) -> State:
         ranks = {c.rank for c in move.cards}
@@ -407,8 +463,7 @@ class State:
         hand = self._hand_without(move, move.cards)
         swept = tuple(c for p in self.piles for c in p.cards)
         seat = Seat(self.seats[self.to_move].deck, hand, self.seats[self.to_move].limit)
-        state = self._but(seats=self._with_seat(seat), piles=(), out=self.out + move.cards + swept)
-        return state._after_action()
+        return self._after_action(seat, piles=(), out=self.out + move.cards + swept)
 
     def _play(self, move: Play) -> State:
         seat = self.seats[self.to_move]
@@ -447,30 +502,38 @@ class State:
                     completed += (grown.label,)
                 else:
                     piles[index] = grown
-        seat = Seat(seat.deck, hand, seat.limit)
-        state = self._but(
-            seats=self._with_seat(seat),
+        return self._after_action(
+            Seat(seat.deck, hand, seat.limit),
             piles=tuple(piles),
             pigeon=pigeon,
             out=out,
             completed=completed,
         )
-        return state._after_action()
 
-    def _after_action(self) -> State:
-        seat = self.seats[self.to_move]
-        if self.pigeon == self.to_move and seat.limit == PENALTY_LIMIT:
-            return self._but(phase=Phase.DRAW)  # the Pigeon may still be discarded
-        return self._end_turn()
+    # One derive a move: the action's changes ride along to where the turn goes next.
 
-    def _end_turn(self) -> State:
-        seat, emptied = _refill(self.seats[self.to_move])
+    def _after_action(self, seat: Seat, **changes: Any) -> State:
+        """The state once the action has left the player with ``seat`` and made ``changes``:
+        the holder of the Pigeon at limit 4 may still discard it before drawing; anyone else
+        draws, and the turn ends."""
+        if changes.get("pigeon", self.pigeon) == self.to_move and seat.limit == PENALTY_LIMIT:
+            return derive(self, seats=self._with_seat(seat), phase=Phase.DRAW, **changes)
+        return self._end_turn(seat, **changes)
+
+    def _end_turn(self, seat: Seat, **changes: Any) -> State:
+        """Draw ``seat`` up to its limit and pass the turn, with the action's ``changes``."""
+        seat, emptied = _refill(seat)
         seats = self._with_seat(seat)
+        turns = self.turns + 1
         if emptied:
-            return self._but(
-                seats=seats, phase=Phase.OVER, winner=self.to_move, win_reason=DREW_LAST
+            return derive(
+                self, seats=seats, phase=Phase.OVER, winner=self.to_move, win_reason=DREW_LAST,
+                turns=turns, **changes,
             )
-        return self._but(seats=seats, phase=Phase.PLAY, to_move=1 - self.to_move).at_turn_start()
+        after = derive(
+            self, seats=seats, phase=Phase.PLAY, to_move=1 - self.to_move, turns=turns, **changes
+        )
+        return after.at_turn_start()
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,40 +553,56 @@ class PlayerView:
     winner: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class _MoveGroups:
-    """The legal moves in groups, built lazily: Forceplays (every play onto every pile) far
-    outnumber the rest, and a random game needs only one move."""
+class MoveList(Sequence[Move]):
+    """The legal moves of a position, in their fixed order, made lazily: Forceplays (every play
+    onto every pile) far outnumber the rest, and a random game needs only one move."""
 
-    special: list[Move]  # Pigeon discard, draw
-    placed: list[tuple[tuple[Card, ...], str | None]]  # Set or String onto a pile, or new
-    plays: tuple[tuple[Card, ...], ...]
-    force_piles: tuple[str, ...]
-    sweeps: list[Move]
+    __slots__ = ("_special", "_placed", "_plays", "_force_piles", "_sweeps", "_size")
 
-    @property
-    def count(self) -> int:
-        n = len(self.special) + len(self.placed) + len(self.sweeps)
-        return n + len(self.plays) * len(self.force_piles)
+    def __init__(
+        self,
+        special: list[Move],  # Pigeon discard, draw
+        placed: list[tuple[tuple[Card, ...], str | None]],  # Set or String onto a pile, or new
+        plays: tuple[tuple[Card, ...], ...],  # each forced onto every one of force_piles
+        force_piles: tuple[str, ...],
+        sweeps: list[Move],
+    ) -> None:
+        self._special = special
+        self._placed = placed
+        self._plays = plays
+        self._force_piles = force_piles
+        self._sweeps = sweeps
+        self._size = len(special) + len(placed) + len(plays) * len(force_piles) + len(sweeps)
 
-    def at(self, k: int) -> Move:
-        if k < len(self.special):
-            return self.special[k]
-        k -= len(self.special)
-        if k < len(self.placed):
-            cards, label = self.placed[k]
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, k: int) -> Move: ...
+    @overload
+    def __getitem__(self, k: slice) -> tuple[Move, ...]: ...
+    def __getitem__(self, k: int | slice) -> Move | tuple[Move, ...]:
+        if isinstance(k, slice):
+            return tuple(self[i] for i in range(self._size)[k])
+        if k < 0:
+            k += self._size
+        if not 0 <= k < self._size:
+            raise IndexError(f"move {k} of {self._size}")
+        if k < len(self._special):
+            return self._special[k]
+        k -= len(self._special)
+        if k < len(self._placed):
+            cards, label = self._placed[k]
             return Play(cards, label)
-        k -= len(self.placed)
-        n_force = len(self.plays) * len(self.force_piles)
+        k -= len(self._placed)
+        n_force = len(self._plays) * len(self._force_piles)
         if k < n_force:
-            width = len(self.force_piles)
-            return Play(self.plays[k // width], self.force_piles[k % width], True)
-        return self.sweeps[k - n_force]
+            width = len(self._force_piles)
+            return Play(self._plays[k // width], self._force_piles[k % width], True)
+        return self._sweeps[k - n_force]
 
-
-_STATE_FIELDS = tuple(f.name for f in fields(State))
-DREW_LAST = "drew the last card of their deck"
-NO_MOVE = "the opponent had no legal move"
+    def __iter__(self) -> Iterator[Move]:
+        return (self[k] for k in range(self._size))
 
 
 def _refill(seat: Seat) -> tuple[Seat, bool]:
@@ -554,33 +633,93 @@ def shuffled_deck(seed: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def new_game(seed: int) -> State:
+def seeded_deal(seed: int) -> State:
     """Shuffle the 52 cards with ``seed`` and split them: the first 26 are Player 1's deck."""
     cards = shuffled_deck(seed)
     return deal(cards[:DECK_SIZE], cards[DECK_SIZE:])
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    seed: int
-    moves: tuple[Move, ...]
-    states: tuple[State, ...]  # states[0] is the deal; states[-1] is final
+# --- the rules as a whole ---------------------------------------------------------------------
 
-    @property
-    def final(self) -> State:
-        return self.states[-1]
+STANDARD = Variant("standard", "the game as the rulebook describes it")
 
 
-def random_game(seed: int) -> GameRecord:
-    """A complete game from ``seed``: the deal and each move drawn uniformly from the legal ones."""
-    rng = random.Random(seed)
-    state = new_game(seed)
-    states = [state]
-    moves: list[Move] = []
-    while state.phase is not Phase.OVER:
-        groups = state._groups()
-        move = groups.at(rng.randrange(groups.count))
-        state = state.apply(move)
-        moves.append(move)
-        states.append(state)
-    return GameRecord(seed, tuple(moves), tuple(states))
+class PigeonRules:
+    """Pigeon for the rules protocol: two players, one variant."""
+
+    name = "pigeon"
+    min_players = 2
+    max_players = 2
+
+    def variants(self) -> tuple[Variant, ...]:
+        return (STANDARD,)
+
+    def new_game(self, players: int, seed: int, variant: str | None = None) -> State:
+        """The deal of ``seed``, before the opening."""
+        if players != 2:
+            raise ValueError(f"Pigeon is for 2 players, not {players}")
+        if variant not in (None, STANDARD.name):
+            raise ValueError(f"Pigeon has no variant '{variant}' (only {STANDARD.name})")
+        return seeded_deal(seed)
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+    def invariants(self, state: GameState[Any]) -> list[str]:
+        if not isinstance(state, State):
+            return [f"not a Pigeon state: {type(state).__name__}"]
+        return invariants(state)
+
+
+RULES = PigeonRules()
+
+
+def invariants(state: State) -> list[str]:
+    """What is wrong with ``state``, each in a sentence; empty when every invariant holds."""
+    broken: list[str] = []
+    held = [*state.out, *(c for seat in state.seats for c in seat.deck + seat.hand)]
+    lost = misplaced(DECK, held + [c for pile in state.piles for c in pile.cards])
+    if lost:
+        broken.append(lost)
+    if state.pigeon not in (None, 0, 1) or state.to_move not in (0, 1):
+        broken.append(f"the Pigeon ({state.pigeon}) is aside or with a seat; seat {state.to_move}")
+    labels = [p.label for p in state.piles]
+    if len(set(labels)) != len(labels) or not all(p.cards for p in state.piles):
+        broken.append(f"piles have different letters and a card at least: {labels}")
+    opening = state.phase is Phase.OPENING
+    for i, seat in enumerate(state.seats, 1):
+        if seat.limit not in (PENALTY_LIMIT, HAND_LIMIT):
+            broken.append(f"Player {i}'s hand limit is 4 or 5, not {seat.limit}")
+        elif len(seat.hand) > (HAND_LIMIT if opening else seat.limit):
+            broken.append(f"Player {i} holds {len(seat.hand)} cards, over the limit {seat.limit}")
+    if opening and (state.opening_step != len(state.piles)
+                    or state.to_move != OPENING_ORDER[state.opening_step]):
+        broken.append(f"in the opening, pile {len(state.piles) + 1} is laid by the seat in turn")
+    mover = state.seats[state.to_move]
+    if state.phase is Phase.DRAW and (state.pigeon != state.to_move
+                                      or mover.limit != PENALTY_LIMIT):
+        broken.append("only the holder of the Pigeon at limit 4 stops before drawing")
+    if state.phase is Phase.OVER:
+        broken += _end_broken(state)
+    elif state.winner is not None or not all(seat.deck for seat in state.seats):
+        broken.append("a game with a winner or an empty deck is over")
+    elif state.phase is Phase.PLAY and not state.has_legal_move():
+        broken.append("the player to move has no legal move, yet the game goes on")
+    return broken
+
+
+def _end_broken(state: State) -> list[str]:
+    """What is wrong with how a finished game ended."""
+    winner = state.winner
+    if winner not in (0, 1):
+        return [f"a finished game has a winner, not {winner}"]
+    if state.win_reason == DREW_LAST:
+        if state.seats[winner].deck:
+            return ["the winner drew the last card, yet their deck is not empty"]
+        return []
+    if state.win_reason == NO_MOVE:
+        stuck = derive(state, phase=Phase.PLAY, to_move=1 - winner, winner=None, win_reason="")
+        if stuck.has_legal_move():
+            return ["the loser had no legal move, yet has one"]
+        return []
+    return [f"'{state.win_reason}' is not a way the game ends"]

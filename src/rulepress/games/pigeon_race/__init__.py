@@ -1,6 +1,8 @@
 """Pigeon Race (Panu Kinnari): a card-driven race of six pigeons for 2 to 6 players.
 
-``ENGINE`` is what the compiler uses; the rules themselves live in :mod:`.rules`.
+``ENGINE`` is what rulepress uses: the rules (:mod:`.rules`, following the protocol of
+:mod:`rulepress.games.base`), the examples' replay (:mod:`.examples`), their diagrams
+(:mod:`.diagrams`), the print-and-play art (:mod:`.pnp`) and heuristic players (:mod:`.agents`).
 """
 
 from __future__ import annotations
@@ -8,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Drawer, Figure
+from rulepress.games.base import Agent, Drawer, Engine, Figure
 from rulepress.games.pigeon_race.cards import DECK
-from rulepress.games.pigeon_race.rules import MAX_PLAYERS, PIGEONS
+from rulepress.games.pigeon_race.rules import MAX_PLAYERS, PIGEONS, RULES, PigeonRaceRules
 
 
-class PigeonRaceEngine:
+class PigeonRaceEngine(Engine):
     name = "pigeon_race"
+
+    def rules(self) -> PigeonRaceRules:
+        return RULES
 
     def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         from rulepress.games.pigeon_race.examples import evaluate
@@ -41,6 +46,11 @@ class PigeonRaceEngine:
         from rulepress.games.pigeon_race.pnp import DRAWERS
 
         return DRAWERS
+
+    def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        from rulepress.games.pigeon_race.agents import AGENTS
+
+        return AGENTS
 
 
 ENGINE = PigeonRaceEngine()

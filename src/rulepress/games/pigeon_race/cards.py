@@ -5,18 +5,15 @@ Suits, notation and names come from rulepress.games.cards; only the values are t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from rulepress.games.cards import RED_SUITS, SUITS, card_name, card_text, notation_table
-from rulepress.games.cards import parse_card as _parse_card
-
-
-class CardError(ValueError):
-    """A card written in notation that names no card."""
+from rulepress.games.cards import RED_SUITS, SUITS, card_name, card_text, notation_table, parse_card
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
+    """A card as an immutable pair: a tuple hashes and compares in C, and the race's move loop
+    looks cards up in hands and caches at every turn."""
+
     rank: int  # 2..10, J=11, Q=12, K=13, A=14
     suit: str  # one of SUITS
 
@@ -34,8 +31,8 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """'6H', '10S', 'TS', 'qd' -> Card. Raises CardError."""
-        return _parse_card(_BY_TEXT, text, CardError)
+        """'6H', '10S', 'TS', 'qd' -> Card. Raises NotationError."""
+        return parse_card(_BY_TEXT, text)
 
 
 # The 52 cards, built once and shared, so states only ever hold these objects.

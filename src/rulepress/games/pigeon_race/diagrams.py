@@ -33,8 +33,8 @@ def figures(r: Replay) -> list[Figure]:
     """Before the first move, then after each legal move (with where its pigeons came from)."""
     involved = {s.pigeon for turn in r.steps for s in turn}
     if r.illegal is not None:
-        involved |= {p for p in r.illegal.move.pigeons if p in PIGEONS}
-    if not involved or r.states[-1].over:
+        involved |= {p for p in r.illegal.pigeons if p in PIGEONS}
+    if not involved or r.states[-1].is_over():
         involved = set(PIGEONS)  # every pigeon's place counts once the race is over
     spots = [st.positions[p - 1] for st in r.states for p in involved]
     lo, hi = _window(min(spots), max(spots))

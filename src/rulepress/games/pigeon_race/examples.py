@@ -37,9 +37,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError
+from rulepress.games.base import ExampleDataError, IllegalMove, NotationError
 from rulepress.games.cards import SUITS
-from rulepress.games.pigeon_race.cards import DECK, Card, CardError
+from rulepress.games.pigeon_race.cards import DECK, Card
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
     END_DECK_EMPTY,
@@ -53,16 +53,13 @@ from rulepress.games.pigeon_race.rules import (
     SQUARES,
     START,
     Allotment,
-    IllegalMoveError,
     Move,
-    NotationError,
     SetupError,
     State,
     Step,
     check_allotment,
     first_player,
     half,
-    play,
     tie_broken,
 )
 
@@ -80,7 +77,8 @@ class Replay:
     states: tuple[State, ...]  # states[0] is the setup; one more per legal move
     moves: tuple[Move, ...]  # the legal moves played
     steps: tuple[tuple[Step, ...], ...]  # the movements of each legal move
-    illegal: IllegalMoveError | None
+    illegal: Move | None  # the move the replay stopped at
+    reason: str | None  # why it is illegal
 
 
 # --- small readers that name the offending key ----------------------------------------------
@@ -115,7 +113,7 @@ def _pigeons(value: Any, path: Path) -> tuple[int, ...]:
 def _card(value: Any, path: Path) -> Card:
     try:
         return Card.parse(str(value))
-    except CardError as exc:
+    except NotationError as exc:
         raise ExampleDataError(str(exc), path) from None
 
 
@@ -249,17 +247,17 @@ def race_facts(r: Replay) -> dict[str, Any]:
     seats = [s for s in range(len(names)) if state.orders[s]]
     facts: dict[str, Any] = {
         "legal": r.illegal is None,
-        "illegal_move": str(r.illegal.move) if r.illegal else None,
-        "reason": r.illegal.reason if r.illegal else None,
+        "illegal_move": str(r.illegal) if r.illegal else None,
+        "reason": r.reason,
         "trump": state.trump,
         "positions": {p: _where(state.positions[p - 1]) for p in PIGEONS},
         "moved": _moved(r.steps),
         "push": [half(m.card.rank) for m in r.moves],
         "direction": ["forward" if m.card.red else "backward" for m in r.moves],
         "finished": list(state.finished),
-        "over": state.over,
+        "over": state.is_over(),
         "end": state.end,
-        "to_move": None if state.over else names[state.to_move],
+        "to_move": None if state.is_over() else names[state.to_move],
         "deck": len(state.deck),
         "ranking": list(state.ranking()),
         "places": state.places(),
@@ -269,7 +267,7 @@ def race_facts(r: Replay) -> dict[str, Any]:
         "winners": None,
         "tie_break": None,
     }
-    if state.over and seats:
+    if state.is_over() and seats:
         points = state.points()
         facts["scores"] = {names[s]: sum(points[s]) for s in seats}
         facts["points"] = {names[s]: list(points[s]) for s in seats}
@@ -311,17 +309,15 @@ def replay(example: Mapping[str, Any]) -> Replay:
     states = [state]
     played: list[Move] = []
     steps: list[tuple[Step, ...]] = []
-    illegal: IllegalMoveError | None = None
     for move in moves:
         try:
-            state, turn = play(state, move)
-        except IllegalMoveError as exc:
-            illegal = exc
-            break
+            state, turn = state.play(move)
+        except IllegalMove as exc:
+            return Replay(names, tuple(states), tuple(played), tuple(steps), move, exc.reason)
         states.append(state)
         played.append(move)
         steps.append(turn)
-    return Replay(names, tuple(states), tuple(played), tuple(steps), illegal)
+    return Replay(names, tuple(states), tuple(played), tuple(steps), None, None)
 
 
 def _parse_moves(value: Any) -> list[Move]:

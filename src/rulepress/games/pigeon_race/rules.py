@@ -1,5 +1,12 @@
 """Pigeon Race rules: setup, moves, the race, the end and the scores. Pure and deterministic.
 
+The engine follows the rules protocol of :mod:`rulepress.games.base`. :data:`RULES` sets a race
+up from a seed: the pigeons dealt and picked, the secret orders, the shuffle and the draw for the
+first player all come from it, so a race holds no later chance (``chance_outcomes()`` is empty).
+A :class:`State` lists its legal moves, applies one (one move is one player's whole turn) and,
+once the race is over, gives its :class:`~rulepress.games.base.Outcome`: winners, points and the
+end in the rulebook's words, "three pigeons home" or "deck empty".
+
 Decisions on everything the original leaves open are listed in the rulebook's Clarifications
 appendix (sources/pigeon-race/rules.md); the short tags (PR-n) name them in comments here.
 """
@@ -10,8 +17,11 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from rulepress.games.pigeon_race.cards import DECK, Card, CardError
+from rulepress.games.base import GameState, IllegalMove, NotationError, Outcome, Variant, derive
+from rulepress.games.cards import misplaced
+from rulepress.games.pigeon_race.cards import DECK, Card
 
 PIGEONS = (1, 2, 3, 4, 5, 6)
 SQUARES = 30  # squares 1..30 of each lane; 0 is the start line
@@ -51,25 +61,9 @@ R_PICK_OWN = "the extra pigeon must be one the player was not dealt"
 R_ORDER_PIGEONS = "the finishing order must list the player's own pigeons, each once"
 
 
-class PigeonRaceError(ValueError):
-    """Base of the engine's errors."""
-
-
-class NotationError(PigeonRaceError):
-    """Text that is not a move (bad syntax)."""
-
-
-class IllegalMoveError(PigeonRaceError):
-    """A well-formed move the rules forbid in this position; ``reason`` is stable text."""
-
-    def __init__(self, move: Move, reason: str) -> None:
-        super().__init__(f"{move} is illegal: {reason}")
-        self.move = move
-        self.reason = reason
-
-
-class SetupError(PigeonRaceError):
-    """A setup the rules forbid; ``reason`` is stable text."""
+class SetupError(ValueError):
+    """A setup the rules forbid (an allotment, the draw for the first player); ``reason`` is
+    stable text. Not a move, so not one of the move errors."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(f"{reason}{': ' + detail if detail else ''}")
@@ -103,24 +97,24 @@ class Move:
     def __str__(self) -> str:
         return f"{self.card}>{','.join(map(str, self.pigeons))}"
 
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
     @classmethod
     def parse(cls, text: str) -> Move:
+        """'6H>6', '3C>2,5' -> Move. Raises NotationError."""
         m = _MOVE.match(str(text))
         if not m:
             raise NotationError(
                 f"'{text}' is not a move: write card>pigeon (6H>6) or card>pigeon,pigeon "
                 "for a trump (3C>2,5); pigeons are 1 to 6"
             )
-        try:
-            card = Card.parse(m.group(1))
-        except CardError as exc:
-            raise NotationError(str(exc)) from None
+        card = Card.parse(m.group(1))
         pigeons = (int(m.group(2)),) if m.group(3) is None else (int(m.group(2)), int(m.group(3)))
         return cls(card, pigeons)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One pigeon's movement inside a turn: the card's value (``push`` False) or half of it."""
 
     pigeon: int
@@ -148,9 +142,51 @@ class State:
     def trump(self) -> str:
         return self.trump_card.suit
 
-    @property
-    def over(self) -> bool:
+    # -- the rules protocol --
+
+    def current_player(self) -> int:
+        return self.to_move
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order: hand order, then single pigeons, then ordered
+        pairs."""
+        if self.end is not None:
+            return []
+        trump, finished = self.trump_card.suit, self.finished
+        out: list[Move] = []
+        for card in self.hands[self.to_move]:
+            moves = _MOVES.get((card, trump, finished))
+            out += _moves_for(card, trump, finished) if moves is None else moves
+        return out
+
+    def chance_outcomes(self) -> tuple[()]:
+        return ()  # every shuffle and draw happened at setup, from the seed
+
+    def apply(self, move: Move) -> State:
+        """The state after ``move``: pigeons moved, card discarded, a card drawn, next player.
+        Raises IllegalMove."""
+        return self.play(move)[0]
+
+    def play(self, move: Move) -> tuple[State, tuple[Step, ...]]:
+        """Like apply, also returning the movements (for facts and diagrams)."""
+        check(self, move)
+        steps, positions, finished = resolve(self, move)
+        return _after(self, move, positions, finished), steps
+
+    def is_over(self) -> bool:
         return self.end is not None
+
+    def outcome(self) -> Outcome | None:
+        if self.end is None:
+            return None
+        return Outcome(self.winners(), self.scores(), self.end)
+
+    def turn(self) -> int:
+        """Turns completed: each discards the card it played, so the discard pile counts them
+        (in an example's position, the cards placed nowhere else count as played)."""
+        return len(self.discard)
+
+    # -- places and points --
 
     def ranking(self) -> tuple[int, ...]:
         """Pigeons by place: finishers in crossing order, then the rest by how far they are,
@@ -200,13 +236,17 @@ def tie_broken(state: State) -> bool:
     return bool(scores) and scores.count(max(scores)) > 1
 
 
-def resolve(state: State, move: Move) -> tuple[Step, ...]:
+def resolve(
+    state: State, move: Move
+) -> tuple[tuple[Step, ...], tuple[int, ...], tuple[int, ...]]:
     """The pigeons' movements a legal move makes, in order: the moved pigeon(s) first, then
-    each one's two neighbours, lower number first (PR-17). Order decides finishing order."""
+    each one's two neighbours, lower number first (PR-17). Order decides finishing order.
+    Also the positions and the finishers after them."""
     card = move.card
     sign = 1 if card.red else -1
     pos = list(state.positions)
     steps: list[Step] = []
+    crossed: list[int] = []
 
     def shift(pigeon: int, amount: int, push: bool) -> None:
         start = pos[pigeon - 1]
@@ -217,6 +257,7 @@ def resolve(state: State, move: Move) -> tuple[Step, ...]:
             end = START  # the start line stops a backward move (PR-10)
         elif end > SQUARES:
             end = HOME
+            crossed.append(pigeon)
         pos[pigeon - 1] = end
         steps.append(Step(pigeon, start, end, push))
 
@@ -226,47 +267,31 @@ def resolve(state: State, move: Move) -> tuple[Step, ...]:
     for p in move.pigeons:
         for q in NEIGHBOURS[p]:
             shift(q, amount, True)
-    return tuple(steps)
+    return tuple(steps), tuple(pos), state.finished + tuple(crossed)
 
 
 def check(state: State, move: Move) -> None:
-    """Raise IllegalMoveError unless ``move`` is legal for the player to move."""
+    """Raise IllegalMove unless ``move`` is legal for the player to move."""
     if state.end is not None:
-        raise IllegalMoveError(move, R_GAME_OVER)
+        raise IllegalMove(move, R_GAME_OVER)
     if move.card not in state.hands[state.to_move]:
-        raise IllegalMoveError(move, R_NOT_IN_HAND)
+        raise IllegalMove(move, R_NOT_IN_HAND)
     n = len(move.pigeons)
     if move.card.suit != state.trump_card.suit:
         if n != 1:
-            raise IllegalMoveError(move, R_ONE_PIGEON)
+            raise IllegalMove(move, R_ONE_PIGEON)
     elif n not in (1, 2) or (n == 2 and move.pigeons[0] == move.pigeons[1]):
-        raise IllegalMoveError(move, R_TWO_DIFFERENT)
+        raise IllegalMove(move, R_TWO_DIFFERENT)
     for p in move.pigeons:
         if p not in PIGEONS:
-            raise IllegalMoveError(move, "there are only pigeons 1 to 6")
+            raise IllegalMove(move, "there are only pigeons 1 to 6")
         if state.positions[p - 1] == HOME:
-            raise IllegalMoveError(move, R_FINISHED)
+            raise IllegalMove(move, R_FINISHED)
 
 
-def apply_move(state: State, move: Move) -> State:
-    """The state after ``move``: pigeons moved, card discarded, a card drawn, next player."""
-    return play(state, move)[0]
-
-
-def play(state: State, move: Move) -> tuple[State, tuple[Step, ...]]:
-    """Like apply_move, also returning the movements (for facts and diagrams)."""
-    check(state, move)
-    steps = resolve(state, move)
-    return _apply(state, move, steps), steps
-
-
-def _apply(state: State, move: Move, steps: tuple[Step, ...]) -> State:
-    pos = list(state.positions)
-    finished = state.finished
-    for s in steps:
-        pos[s.pigeon - 1] = s.end
-        if s.end == HOME:
-            finished += (s.pigeon,)
+def _after(
+    state: State, move: Move, positions: tuple[int, ...], finished: tuple[int, ...]
+) -> State:
     seat = state.to_move
     hand = list(state.hands[seat])
     hand.remove(move.card)
@@ -280,44 +305,30 @@ def _apply(state: State, move: Move, steps: tuple[Step, ...]) -> State:
             deck = deck[1:]
         if not deck:
             end = END_DECK_EMPTY  # the draw took the last card (PR-21)
-    hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
-    return State(
-        positions=tuple(pos),
+    return derive(
+        state,
+        positions=positions,
         finished=finished,
-        hands=hands,
+        hands=state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :],
         deck=deck,
         discard=state.discard + (move.card,),
-        trump_card=state.trump_card,
         to_move=(seat + 1) % len(state.hands),
-        orders=state.orders,
         end=end,
     )
 
 
-# legal_moves is the hot loop of random games: moves are immutable, so build each list once.
-_MOVES_CACHE: dict[tuple[Card, bool, tuple[int, ...]], tuple[Move, ...]] = {}
+# legal_moves is the hot loop of random games: moves are immutable, so build each card's list
+# once for each trump suit and each set of finishers (fewer than three while the race runs).
+_MOVES: dict[tuple[Card, str, tuple[int, ...]], tuple[Move, ...]] = {}
 
 
-def _moves_for(card: Card, trump: bool, movable: tuple[int, ...]) -> tuple[Move, ...]:
-    key = (card, trump, movable)
-    moves = _MOVES_CACHE.get(key)
-    if moves is None:
-        single = [Move(card, (p,)) for p in movable]
-        pairs = [Move(card, (a, b)) for a in movable for b in movable if a != b] if trump else []
-        moves = _MOVES_CACHE[key] = tuple(single + pairs)
+def _moves_for(card: Card, trump: str, finished: tuple[int, ...]) -> tuple[Move, ...]:
+    movable = [p for p in PIGEONS if p not in finished]
+    single = [Move(card, (p,)) for p in movable]
+    pairs = [Move(card, (a, b)) for a in movable for b in movable if a != b]
+    moves = tuple(single + pairs) if card.suit == trump else tuple(single)
+    _MOVES[card, trump, finished] = moves
     return moves
-
-
-def legal_moves(state: State) -> list[Move]:
-    """Every legal move, in a fixed order: hand order, then single pigeons, then ordered pairs."""
-    if state.end is not None:
-        return []
-    movable = tuple(p for p in PIGEONS if state.positions[p - 1] != HOME)
-    trump = state.trump_card.suit
-    out: list[Move] = []
-    for card in state.hands[state.to_move]:
-        out.extend(_moves_for(card, card.suit == trump, movable))
-    return out
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -408,7 +419,7 @@ class Setup:
     state: State
 
 
-def new_game(players: int, rng: random.Random, allotment: Allotment | None = None) -> Setup:
+def set_up(players: int, rng: random.Random, allotment: Allotment | None = None) -> Setup:
     """Set up a race with chance taken from ``rng``: pigeons and secret orders (random unless
     ``allotment`` is given), shuffle, hands, trump and the draw for the first player."""
     check_players(players)
@@ -452,27 +463,82 @@ def new_game(players: int, rng: random.Random, allotment: Allotment | None = Non
     return Setup(allotment, draws, state)
 
 
-@dataclass(frozen=True)
-class Game:
-    """A complete game: its setup, the moves played and the final state."""
+# --- the rules as a whole -----------------------------------------------------------------
 
-    setup: Setup
-    moves: tuple[Move, ...]
-    final: State
+STANDARD = Variant("standard", "the race as the rulebook describes it")
 
 
-def random_game(seed: int, players: int | None = None) -> Game:
-    """A complete game from ``seed``: random setup, then uniformly random legal moves."""
-    rng = random.Random(seed)
-    n = players if players is not None else rng.randint(MIN_PLAYERS, MAX_PLAYERS)
-    setup = new_game(n, rng)
-    state = setup.state
-    moves: list[Move] = []
-    while state.end is None:
-        move = rng.choice(legal_moves(state))
-        moves.append(move)
-        state = _apply(state, move, resolve(state, move))
-    return Game(setup, tuple(moves), state)
+class PigeonRaceRules:
+    """Pigeon Race for the rules protocol: 2 to 6 players, one variant."""
+
+    name = "pigeon_race"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def variants(self) -> tuple[Variant, ...]:
+        return (STANDARD,)
+
+    def new_game(self, players: int, seed: int, variant: str | None = None) -> State:
+        """A race set up with every chance (pigeons, orders, shuffle, first player) from
+        ``seed``."""
+        if variant not in (None, STANDARD.name):
+            raise ValueError(f"Pigeon Race has no variant '{variant}' (only {STANDARD.name})")
+        return set_up(players, random.Random(seed)).state
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def invariants(self, state: GameState[Any]) -> list[str]:
+        if not isinstance(state, State):
+            return [f"not a Pigeon Race state: {type(state).__name__}"]
+        return invariants(state)
+
+
+RULES = PigeonRaceRules()
+
+
+def invariants(state: State) -> list[str]:
+    """What is wrong with ``state``, each in a sentence; empty when every invariant holds."""
+    broken: list[str] = []
+    lost = misplaced(DECK, all_cards(state))
+    if lost:
+        broken.append(lost)
+    pos = state.positions
+    if len(pos) != len(PIGEONS) or any(not START <= x <= SQUARES and x != HOME for x in pos):
+        broken.append(f"each pigeon is on the start line, a square 1-30 or home: {pos}")
+    elif sorted(state.finished) != [p for p in PIGEONS if pos[p - 1] == HOME]:
+        broken.append(f"the finishers {state.finished} are the pigeons home, each once")
+    n = len(state.hands)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS or len(state.orders) != n:
+        return [*broken, f"{n} hands and {len(state.orders)} orders for 2 to 6 players"]
+    if not 0 <= state.to_move < n:
+        broken.append(f"seat {state.to_move} is to move among {n}")
+    size = sum(ALLOTMENT[n])
+    for seat, order in enumerate(state.orders):
+        if order and (len(order) != size or sorted(set(order)) != sorted(order)
+                      or not set(order) <= set(PIGEONS)):
+            broken.append(f"player {seat + 1}'s order lists {size} different pigeons: {order}")
+    sizes = [len(h) for h in state.hands]
+    if state.end is None:
+        if sizes != [HAND_SIZE] * n or not state.deck or len(state.finished) >= FINISHERS_TO_END:
+            broken.append(
+                f"a running race has full hands {sizes}, cards to draw ({len(state.deck)}) "
+                f"and fewer than {FINISHERS_TO_END} pigeons home {state.finished}"
+            )
+    elif state.end == END_THREE_HOME:
+        # The player whose play brought the third pigeon home drew no card.
+        last = (state.to_move - 1) % n
+        full = [HAND_SIZE - (seat == last) for seat in range(n)]
+        if len(state.finished) < FINISHERS_TO_END or sizes not in (full, [HAND_SIZE] * n):
+            broken.append(f"three pigeons home ended the race, yet {state.finished}, hands {sizes}")
+    elif state.end == END_DECK_EMPTY:
+        if state.deck or len(state.finished) >= FINISHERS_TO_END or sizes != [HAND_SIZE] * n:
+            broken.append(
+                f"an empty deck ended the race, yet {len(state.deck)} cards to draw, hands {sizes}"
+            )
+    else:
+        broken.append(f"'{state.end}' is not a way the race ends")
+    return broken
 
 
 def all_cards(state: State) -> list[Card]:

@@ -1,0 +1,44 @@
+"""Heuristic players for simulating Pigeon Race: agents of the rules protocol.
+
+Each picks one of ``state.legal_moves()`` and looks ahead only through ``state.apply``; what it
+knows beyond the protocol is its own secret order, which a player at the table knows too.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rulepress.games.base import GameState
+from rulepress.games.pigeon_race.rules import Move, State, score
+
+
+def greedy(state: GameState[Any], rng: random.Random) -> Move:
+    """The move after which the player's own pigeons would score most if the race ended at
+    once (by the player's secret order); a tie is broken at random."""
+    if not isinstance(state, State):
+        raise TypeError(f"not a Pigeon Race state: {type(state).__name__}")
+    order = state.orders[state.current_player()]
+    best: list[Move] = []
+    top = -1.0
+    for move in state.legal_moves():
+        value = _value(state.apply(move), order)
+        if value > top:
+            best, top = [move], value
+        elif value == top:
+            best.append(move)
+    return best[rng.randrange(len(best))]
+
+
+def _value(state: State, order: tuple[int, ...]) -> float:
+    places = state.places()
+    return float(sum(score(i + 1, places[p]) for i, p in enumerate(order)))
+
+
+AGENTS = {
+    "greedy": (
+        "plays the card and pigeons that would score its own secret order best if the race "
+        "ended now",
+        greedy,
+    ),
+}

@@ -1,0 +1,17 @@
+"""Pigeon Race agents: each plays only legal moves and beats uniform random play."""
+
+from __future__ import annotations
+
+import pytest
+from agent_trials import win_rate
+
+from rulepress.games.pigeon_race import ENGINE
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE.agents()))
+def test_agent_plays_legal_moves_and_beats_random_play(name: str) -> None:
+    description, agent = ENGINE.agents()[name]
+    assert description and "\n" not in description
+    # Against two random players, a random player wins a third of the races; the greedy agent
+    # won 0.77 of these 300 when written.
+    assert win_rate(ENGINE.rules(), agent, players=3, games=300) > 0.55
