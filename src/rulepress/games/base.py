@@ -187,10 +187,12 @@ T = TypeVar("T")
 
 
 @cache
-def _field_names(cls: type) -> tuple[tuple[str, ...], bool, Callable[..., None] | None]:
+def _field_names(
+    cls: type,
+) -> tuple[tuple[str, ...], frozenset[str], bool, Callable[..., None] | None]:
     names = tuple(f.name for f in dataclasses.fields(cls))
     slotted = not hasattr(cls, "__dict__") or "__slots__" in cls.__dict__
-    return names, slotted, getattr(cls, "__post_init__", None)
+    return names, frozenset(names), slotted, getattr(cls, "__post_init__", None)
 
 
 def derive(state: T, **changes: Any) -> T:
@@ -199,9 +201,9 @@ def derive(state: T, **changes: Any) -> T:
     ``cached_property``, a memo) is recomputed on the new state; ``__post_init__`` runs if the
     class has one. An unknown field name is a TypeError, as with ``replace``."""
     cls: type = type(state)
-    names, slotted, post_init = _field_names(cls)
-    if not changes.keys() <= set(names):
-        unknown = ", ".join(sorted(changes.keys() - set(names)))
+    names, known, slotted, post_init = _field_names(cls)
+    if not changes.keys() <= known:
+        unknown = ", ".join(sorted(changes.keys() - known))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
     new: T = object.__new__(cls)
     if slotted:
