@@ -196,3 +196,28 @@ def test_bad_markers_and_links_to_what_an_edition_leaves_out(
     line = 1 + rules.read_text().split("\n").index(
         next(ln for ln in rules.read_text().split("\n") if edit[1].split("\n")[0] in ln))
     assert re.search(rf"rules\.md:{line}:\d+: error: {re.escape(message)}", err), err
+
+
+def test_a_heading_may_ask_for_a_new_page_and_one_edition(tmp_path: Path) -> None:
+    body = BODY.replace("## Quick reference {.player}", "## Quick reference {.player .new-page}")
+    game(tmp_path, body)
+    out = tmp_path / "out"
+    code, err = run("build", "--sources", str(tmp_path / "sources"), "--out", str(out),
+                    "--paper", "a4", "--jobs", "1", "--edition", "player")
+    assert code == 0, err
+    html = (out / "tiny" / "tiny.html").read_text()
+    assert '<h2 id="quick-reference" class="rank-1 new-page">Quick reference</h2>' in html
+    from pypdf import PdfReader
+
+    pages = [p.extract_text() for p in PdfReader(out / "tiny" / "tiny-a4.pdf").pages]
+    starts = [n for n, text in enumerate(pages) if "Quick reference\n" in text[:80]]
+    assert starts and "Move one to three" in pages[starts[-1]]
+
+
+def test_a_heading_in_two_editions_is_an_error(tmp_path: Path) -> None:
+    rules = game(tmp_path, BODY.replace("{.player}", "{.player .reference}"))
+    code, err = run("check", "--sources", str(tmp_path / "sources"))
+    line = 1 + rules.read_text().split("\n").index("## Quick reference {.player .reference}")
+    assert code == 2
+    assert (f"rules.md:{line}:1: error: heading 'Quick reference': a heading belongs to one "
+            "edition, or to both when unmarked") in err

@@ -7,7 +7,8 @@ What is not marked belongs to both. The source marks what belongs to one edition
 - a block: a ``::: reference`` line, the blocks, a ``:::`` line (inside a list item too);
 - an example: ``edition: reference`` among its keys.
 
-``player`` marks the other way. Anything else in a marker is an error at its line.
+``player`` marks the other way. A heading may also ask for a fresh page, ``{.new-page}``
+(``## Quick reference {.player .new-page}``). Anything else in a marker is an error at its line.
 """
 
 from __future__ import annotations
@@ -21,14 +22,27 @@ from rulepress.diagnostics import SourceLoc
 
 PLAYER, REFERENCE = "player", "reference"
 EDITIONS = (PLAYER, REFERENCE)
+NEW_PAGE = "new-page"  # a heading class: its section starts on a fresh page in print
 CONTAINER = "block"  # the markdown-it container plugin's name: container_block_open tokens
-_HEADING_MARK = re.compile(r"\s*\{\.([^{}\s]*)\}\s*$")
+_HEADING_MARK = re.compile(r"\s*\{((?:\s*\.[^{}\s]*)+)\s*\}\s*$")
 
 
-def heading_marker(text: str) -> tuple[str, str | None]:
-    """'Clarifications {.reference}' -> ('Clarifications', 'reference')."""
+def heading_marker(text: str) -> tuple[str, tuple[str, ...]]:
+    """'Quick reference {.player .new-page}' -> ('Quick reference', ('player', 'new-page'))."""
     m = _HEADING_MARK.search(text)
-    return (text[: m.start()], m[1]) if m else (text, None)
+    if not m:
+        return text, ()
+    return text[: m.start()], tuple(c.lstrip(".") for c in m[1].split())
+
+
+def heading_problem(classes: Sequence[str]) -> str | None:
+    """What is wrong with a heading's classes, or None."""
+    unknown = [c for c in classes if c not in (*EDITIONS, NEW_PAGE)]
+    if unknown:
+        return f"'{unknown[0]}' names no edition; mark {' or '.join(EDITIONS)} (or {NEW_PAGE})"
+    if len([c for c in classes if c in EDITIONS]) > 1:
+        return "a heading belongs to one edition, or to both when unmarked"
+    return None
 
 
 def marker_problem(name: str) -> str | None:

@@ -100,6 +100,7 @@ class Heading:
     anchor: str
     loc: SourceLoc
     edition: str | None = None  # the one edition its section belongs to; None: both
+    new_page: bool = False  # its section starts on a fresh page in print
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,11 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document import yamlines
 from rulepress.document.editions import (
     CONTAINER,
+    EDITIONS,
+    NEW_PAGE,
     Mark,
     heading_marker,
+    heading_problem,
     marker_problem,
     section_spans,
 )
@@ -100,7 +103,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
     ids: set[str] = set()
     for part in parts:
         tokens = _parser().parse(part.text)
-        headings += _headings(tokens, part, taken)
+        found_headings, heading_diags = _headings(tokens, part, taken)
+        headings += found_headings
+        diagnostics += heading_diags
         found_examples, example_diags = _examples(tokens, part, ids)
         examples += found_examples
         diagnostics += example_diags
@@ -110,10 +115,7 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         diagnostics += mark_diags
     for h in headings:
         if h.edition is not None:
-            if marker_problem(h.edition):
-                diagnostics.append(error(h.loc, f"heading '{h.text}': {marker_problem(h.edition)}"))
-            else:
-                marks.append(Mark(h.loc, h.edition, h.level, 0))
+            marks.append(Mark(h.loc, h.edition, h.level, 0))
     spans = section_spans(
         marks, [(h.loc, h.level) for h in headings],
         [(p.path, p.first_line + p.text.count("\n")) for p in parts],
@@ -192,14 +194,23 @@ def _inline_text(token: Token) -> str:
     )
 
 
-def _headings(tokens: list[Token], part: Part, taken: set[str]) -> list[Heading]:
+def _headings(
+    tokens: list[Token], part: Part, taken: set[str]
+) -> tuple[list[Heading], list[Diagnostic]]:
     out: list[Heading] = []
+    diags: list[Diagnostic] = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
-            text, edition = heading_marker(_inline_text(tokens[i + 1]).strip())
+            text, classes = heading_marker(_inline_text(tokens[i + 1]).strip())
+            problem = heading_problem(classes)
+            if problem:
+                diags.append(error(_loc(tok, part), f"heading '{text}': {problem}"))
+                classes = ()
+            edition = next((c for c in classes if c in EDITIONS), None)
             anchor = unique(slugify(text), taken)
-            out.append(Heading(int(tok.tag[1]), text, anchor, _loc(tok, part), edition))
-    return out
+            out.append(Heading(int(tok.tag[1]), text, anchor, _loc(tok, part), edition,
+                               NEW_PAGE in classes))
+    return out, diags
 
 
 def _block_marks(tokens: list[Token], part: Part) -> tuple[list[Mark], list[Diagnostic]]:

@@ -225,6 +225,8 @@ def render_body(
             # The reader's anchor; without one (a hand-built fixture) slug it the reader's way.
             anchor = known.anchor if known is not None else unique(slugify(text), taken)
             heads.append((i, int(token.tag[1]), text, anchor))
+            if known is not None and known.new_page:
+                token.meta["new_page"] = True
 
     title_anchor: str | None = None
     drop: set[int] = set()
@@ -268,7 +270,8 @@ def render_body(
             level, text, anchor = head_at[i]
             rank = level - top + 1
             token.attrSet("id", anchor)
-            token.attrSet("class", f"rank-{rank}")
+            token.attrSet("class", f"rank-{rank}" + (" new-page" if token.meta.get("new_page")
+                                                    else ""))
             toc.append(TocEntry(rank, text, anchor))
         out.append(token)
 

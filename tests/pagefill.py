@@ -1,0 +1,71 @@
+"""How full the pages of a rulebook PDF are, measured from the rendered pages themselves.
+
+A page's *blank share* is the part of its type area (inside the @page margins of print.css, so
+without the running header and footer) below its last ink: a page whose text stops halfway is
+50% empty. Run as a script to print the figures of a PDF: ``python tests/pagefill.py book.pdf``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from pypdf import PdfReader
+
+MARGIN_TOP_MM, MARGIN_BOTTOM_MM = 20.0, 19.0  # print.css @page margins
+DPI = 40
+INK = 235  # a pixel darker than this (0-255 grey) is ink; lighter tints count as paper
+
+
+@dataclass(frozen=True)
+class Page:
+    number: int  # 1-based
+    blank: float  # share of the type area below the last ink
+    text: str
+
+
+def blank_shares(pdf: Path) -> list[Page]:
+    doc = pdfium.PdfDocument(str(pdf))
+    reader = PdfReader(pdf)
+    pages = []
+    for n in range(len(doc)):
+        image = doc[n].render(scale=DPI / 72, grayscale=True).to_pil().convert("L")
+        width, height = image.size
+        px_per_mm = DPI / 25.4
+        top, bottom = round(MARGIN_TOP_MM * px_per_mm), height - round(MARGIN_BOTTOM_MM * px_per_mm)
+        data = image.load()
+        assert data is not None
+        last = top - 1
+        for y in range(bottom - 1, top - 1, -1):
+            if any(data[x, y] < INK for x in range(width)):  # type: ignore[operator]
+                last = y
+                break
+        pages.append(Page(n + 1, (bottom - 1 - last) / (bottom - top),
+                          reader.pages[n].extract_text() or ""))
+    return pages
+
+
+def outline_pages(pdf: Path) -> dict[str, int]:
+    """Bookmark title -> its 1-based page (the PDF's outline, flattened)."""
+    reader = PdfReader(pdf)
+    found: dict[str, int] = {}
+
+    def walk(items: list[object]) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                found.setdefault(str(item.title), reader.get_destination_page_number(item) + 1)  # type: ignore[attr-defined]
+
+    walk(reader.outline)  # type: ignore[arg-type]
+    return found
+
+
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        shares = blank_shares(Path(path))
+        print(f"{path}: {len(shares)} pages")
+        for page in shares:
+            print(f"  page {page.number:2d}: {page.blank:5.0%} blank")

@@ -1,0 +1,61 @@
+"""The player editions are books a player would print: within their page budgets, and no page
+more than 40% empty except the cover, the contents, the last page and at most two pages that end
+a part the source starts on a new page ({.new-page})."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pagefill import blank_shares, outline_pages
+
+from rulepress.build import build_rulebooks
+
+ROOT = Path(__file__).resolve().parents[1]
+BUDGETS = {"pigeon-race": 10, "pigeon": 12, "go-stop": 16, "worm-derby": 20}  # A4 pages
+MOST_BLANK = 0.40
+BREAKS_ALLOWED = 2
+
+
+class Quiet:
+    def progress(self, message: str) -> None: ...
+    def diagnostics(self, diagnostics: object) -> None: ...
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("books")
+    build_rulebooks(ROOT / "sources", out, papers=("a4",), editions=("player",), project=ROOT,
+                    reporter=Quiet())
+    return out
+
+
+def new_page_titles(html: str) -> list[str]:
+    return re.findall(r'<h\d [^>]*class="[^"]*\bnew-page\b[^"]*"[^>]*>(.*?)</h\d>', html)
+
+
+def exempt(pdf: Path, html: str, count: int) -> tuple[set[int], set[int]]:
+    """(the cover, the contents and the last page; the pages that end a part before a section
+    the source starts on a new page)."""
+    marks = outline_pages(pdf)
+    contents = marks.get("Contents", 2)
+    first_body = min(n for n in marks.values() if n > contents)
+    always = {1, count, *range(contents, first_body)}
+    before_breaks = {marks[title] - 1 for title in new_page_titles(html) if title in marks}
+    return always, before_breaks - always
+
+
+@pytest.mark.parametrize("game", sorted(BUDGETS))
+def test_the_player_edition_keeps_its_page_budget_and_fills_its_pages(
+    books: Path, game: str
+) -> None:
+    pdf = books / game / f"{game}-a4.pdf"
+    html = (books / game / f"{game}.html").read_text()
+    pages = blank_shares(pdf)
+    assert len(pages) <= BUDGETS[game], f"{game}: {len(pages)} pages, budget {BUDGETS[game]}"
+    always, before_breaks = exempt(pdf, html, len(pages))
+    empty = [p for p in pages if p.number not in always and p.blank > MOST_BLANK]
+    excused = [p for p in empty if p.number in before_breaks][:BREAKS_ALLOWED]
+    left = [f"page {p.number}: {p.blank:.0%} blank" for p in empty if p not in excused]
+    assert not left, f"{game}: " + "; ".join(left)
