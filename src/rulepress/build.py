@@ -187,9 +187,14 @@ def build_kits(
     bleed_mm: float = 3.0,
     project: Path | None = None,
     reporter: Progress,
+    proof: bool = False,
 ) -> list[Path]:
-    """Check every game as build does, draw every kit, and only then write them all."""
+    """Check every game as build does, draw every kit, and only then write them all.
+    ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
+    (out/<game>/<game>-proof.pdf)."""
+    from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import draw_kits
+    from rulepress.pnp.proof import proof as proof_page
 
     if not 0 <= bleed_mm <= 10:
         raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
@@ -201,9 +206,16 @@ def build_kits(
         doc = result.doc
         if not any(c.in_kit for c in doc.meta.components):
             continue
-        reporter.progress(f"drawing the {doc.slug} kit")
         drawers = result.engine.drawers() if result.engine is not None else {}
-        outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex)
+        tables = engine_tables(result.engine)
+        if proof:
+            reporter.progress(f"drawing the {doc.slug} proof")
+            page = proof_page(doc, drawers, tables, bleed_mm=bleed_mm)
+            outputs[out / doc.slug / f"{doc.slug}-proof.pdf"] = page
+            continue
+        reporter.progress(f"drawing the {doc.slug} kit")
+        outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex,
+                             tables=tables)
     for path in sorted(outputs):
         atomic_write(path, outputs[path])
     return sorted(outputs)

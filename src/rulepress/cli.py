@@ -210,11 +210,16 @@ def build(
     help="The edge your printer flips double-sided pages on.",
 )
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed in mm.")
+@click.option(
+    "--proof", is_flag=True,
+    help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
+         "face once at 1:1 with its trim and safe-area lines.",
+)
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, duplex: str, bleed: float,
+    paper: str | None, duplex: str, bleed: float, proof: bool,
 ) -> None:
-    """Draw the print-and-play kits."""
+    """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.build import build_kits
@@ -223,7 +228,7 @@ def pnp(
         target = out or where.project.path(where.project.pnp)
         written = build_kits(
             where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
-            bleed_mm=bleed, project=where.project.root, reporter=reporter,
+            bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
         )
         reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK

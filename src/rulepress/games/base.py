@@ -11,6 +11,9 @@ default for every part). Every part is optional:
 - ``diagrams(example)``: SVG figures drawn from the example's states.
 - ``component_counts()``: counts the rules rely on, cross-checked with the declared components.
 - ``drawers()``: print-and-play drawers for art that needs code.
+- ``tables()``: the engine's own data as tables (lists of rows), for printed parts drawn from
+  layouts: a scoring table, the counts a slip asks for. Rules printed on a part come from here
+  or from the rulebook, never from a second copy.
 - ``agents()``: heuristic players for simulation (uniform random play needs none).
 
 The rules protocol, in the manner of python-chess and OpenSpiel:
@@ -312,6 +315,10 @@ class GameEngine(Protocol):
         """Heuristic players by name: (one line saying how it plays, the agent)."""
         ...
 
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """Data tables by name, each a list of rows (mappings of field to value)."""
+        ...
+
 
 class Engine:
     """A plug-in with every part empty: override the parts the game has."""
@@ -334,4 +341,7 @@ class Engine:
         return {}
 
     def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        return {}
+
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
         return {}
