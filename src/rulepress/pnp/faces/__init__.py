@@ -96,6 +96,7 @@ class Art:
         meta = self.doc.meta
         return {
             "game": {"title": meta.title, "subtitle": meta.subtitle, "players": meta.players,
+                     "min_players": meta.players_min, "max_players": meta.players_max,
                      "duration": meta.duration, "ages": meta.ages, "designer": meta.designer},
             "component": {"id": comp.id, "name": comp.name, "count": comp.count},
             "rules": self.rulebook,
