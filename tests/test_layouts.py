@@ -198,3 +198,21 @@ def test_check_reports_every_problem_at_once(game: Path) -> None:
     found = kit_diagnostics(doc, {})
     messages = " ".join(d.message for d in found)
     assert "symbl" in messages and "bolt" in messages
+
+
+def test_a_back_per_row_shows_each_rows_fields(game: Path) -> None:
+    edit(game / "rules.md", "    data: data/cards.csv\n", "    data: data/cards.csv\n"
+                                                           "    back_varies: true\n")
+    edit(game / "layouts" / "back.yml", 'text: "{{ game.title }}"', 'text: "back of {{ rank }}"')
+    kit = build_kit(read_document(game / "rules.md"), {}, "a4")
+    words = text_of(kit.pdf)
+    assert words.count("back of A") == 2 and words.count("back of K") == 1
+    assert kit.backs["deck"] == 4
+
+
+def test_a_shared_back_sees_no_row(game: Path) -> None:
+    edit(game / "layouts" / "back.yml", 'text: "{{ game.title }}"', 'text: "back of {{ rank }}"')
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 2
+    assert "deck/layouts/back.yml:5:" in err
+    assert "'rank' is not defined; this face is the same on every copy" in err

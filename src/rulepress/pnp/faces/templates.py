@@ -51,9 +51,11 @@ def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
         message = f"'{name}' is not defined{where}" + (
             f" (did you mean '{hint[0]}'?)" if hint else ""
         )
-        fields = sorted(ctx.get("row") or {})
-        if fields:
-            message += f"; the row's fields are {', '.join(fields)}"
+        if "row" in ctx:
+            message += f"; the row's fields are {', '.join(sorted(ctx['row']))}"
+        elif name not in names_in(ctx):
+            message += ("; this face is the same on every copy, so it sees no row (a back "
+                        "with one face per row needs back_varies: true)")
         return message
     return message + where
 
