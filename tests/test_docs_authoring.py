@@ -87,7 +87,7 @@ def test_the_example_deck_builds_as_the_page_says(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     reader = pypdf.PdfReader(io.BytesIO((out / "omens" / "omens-a4.pdf").read_bytes()))
     words = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
-    assert "Omen cards 7 63.5 x 88.9 mm double-sided" in words  # counted from the rows
+    assert "Omen cards 7 63.5 x 88.9 mm front and back" in words  # counted from the rows
     for said in ("Take one card from the player on your left.", "you too",
                  "Reveal an omen and do what it says."):
         assert said in words

@@ -74,11 +74,50 @@ def marks(page: Any) -> list[tuple[float, float, float, float]]:
     ]
 
 
+def cut_lines(page: Any) -> list[tuple[str, float, float, float]]:
+    """The cuts a ruler makes joining facing crop marks: ("x", x, y0, y1) for a vertical cut
+    from y0 to y1, ("y", y, x0, x1) for a horizontal one. Marks on one line are joined two by
+    two in order along it, each pair's gap being one cut."""
+    by_line: dict[tuple[str, float], list[tuple[float, float]]] = {}
+    for x0, y0, x1, y1 in marks(page):
+        if abs(x0 - x1) < 1e-6:
+            by_line.setdefault(("x", round(x0, 3)), []).append((min(y0, y1), max(y0, y1)))
+        else:
+            by_line.setdefault(("y", round(y0, 3)), []).append((min(x0, x1), max(x0, x1)))
+    found = []
+    for (axis, at), spans in by_line.items():
+        spans.sort()
+        found += [(axis, at, a[1], b[0]) for a, b in zip(spans, spans[1:], strict=False)]
+    return found
+
+
 def cuts(page: Any) -> tuple[list[float], list[float]]:
-    ms = marks(page)
-    xs = sorted({round(m[0], 3) for m in ms if abs(m[0] - m[2]) < 1e-6})
-    ys = sorted({round(m[1], 3) for m in ms if abs(m[1] - m[3]) < 1e-6})
-    return xs, ys
+    """Every x of a vertical cut and every y of a horizontal one."""
+    lines = cut_lines(page)
+    return (sorted({c[1] for c in lines if c[0] == "x"}),
+            sorted({c[1] for c in lines if c[0] == "y"}))
+
+
+REVERSE = ("backs:", "printer check, back", "back of the cover")
+
+
+def paper_sheets(pdf: Any) -> int:
+    """Sheets of paper: every page but those printed on the reverse of another (by footer)."""
+    return sum(1 for page in pdf.pages
+               if not any(r in (page.extract_text() or "") for r in REVERSE))
+
+
+def cut_size(page: Any, f: FaceSeen) -> tuple[float, float]:
+    """The piece the cuts around a face leave: the nearest cuts on each side that run the whole
+    length of the face's edge."""
+    tx0, ty0, tx1, ty1 = f.trim
+    cx, cy = f.centre
+    lines = cut_lines(page)
+    xs = [c[1] for c in lines if c[0] == "x" and c[2] <= ty0 + 0.05 and c[3] >= ty1 - 0.05]
+    ys = [c[1] for c in lines if c[0] == "y" and c[2] <= tx0 + 0.05 and c[3] >= tx1 - 0.05]
+    w = min(x for x in xs if x > cx) - max(x for x in xs if x < cx)
+    h = min(y for y in ys if y > cy) - max(y for y in ys if y < cy)
+    return w, h
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
@@ -99,13 +138,10 @@ def test_every_trimmed_face_has_its_declared_size(pdf: Any) -> None:
     declared = _declared(G.standard())
     seen = 0
     for page in pdf.pages:
-        xs, ys = cuts(page)
         for f in faces(page):
             comp = declared[COMPONENT_OF_KIND[f.kind]]
-            cx, cy = f.centre
-            # The trimmed piece is what the cut lines around it leave.
-            w = min(x for x in xs if x > cx) - max(x for x in xs if x < cx)
-            h = min(y for y in ys if y > cy) - max(y for y in ys if y < cy)
+            # The trimmed piece is what the cuts around it leave, and no cut crosses a face.
+            w, h = cut_size(page, f)
             want = comp.size.points
             assert (abs(w - want[0]) < TOL and abs(h - want[1]) < TOL) or (
                 abs(w - want[1]) < TOL and abs(h - want[0]) < TOL
@@ -115,6 +151,23 @@ def test_every_trimmed_face_has_its_declared_size(pdf: Any) -> None:
             assert abs(f.y1 - f.y0 - h - 2 * BLEED) < TOL
             seen += 1
     assert seen > 0
+
+
+def test_no_cut_crosses_a_face(pdf: Any) -> None:
+    for page in pdf.pages:
+        trims = [f.trim for f in faces(page)]
+        for axis, at, a, b in cut_lines(page):
+            seg = (at, a, at, b) if axis == "x" else (a, at, b, at)
+            for t in trims:
+                assert not _crosses(seg, t), (page.page_number, axis, at, t)
+
+
+def test_small_pieces_share_sheets(kit: Kit, pdf: Any) -> None:
+    """Coins, tiles and both decks are packed together: fewer sheets than one per component."""
+    kinds = [{f.kind for f in faces(page) if not f.back} for page in pdf.pages]
+    assert any(len(k) >= 2 for k in kinds)
+    assert kit.sheets == paper_sheets(pdf)
+    assert all(0 < f <= 1 for f in kit.fill)
 
 
 def test_counts_drawn_equal_the_declared_counts(kit: Kit, pdf: Any) -> None:
@@ -197,22 +250,28 @@ def _pairs(pdf: Any) -> list[tuple[Any, Any]]:
     ]
 
 
+def _registered(front: Any, back: Any, flip: Any) -> None:
+    """Every back on ``back`` lies exactly behind its own front (shared backs: behind a front
+    of their kind), and every front of a kind with backs has one behind it."""
+    fronts = {(f.kind, f.index): flip(*f.centre) for f in faces(front)}
+    backs = faces(back)
+    assert backs
+    for f in backs:
+        x, y = f.centre
+        if f.kind in G.SHARED_BACK:
+            want = [c for (kind, _), c in fronts.items() if kind == f.kind]
+        else:
+            want = [fronts[(f.kind, f.index)]]
+        assert any(abs(x - wx) < 0.01 and abs(y - wy) < 0.01 for wx, wy in want), (f, want)
+    with_backs = {f.kind for f in backs}
+    assert len(backs) == sum(1 for kind, _ in fronts if kind in with_backs)
+
+
 def test_each_back_lies_behind_its_front_long_edge(pdf: Any) -> None:
     pairs = _pairs(pdf)
-    assert len(pairs) >= 3
+    assert pairs
     for front, back in pairs:
-        w = front.width
-        fronts = {(f.kind, f.index): f.centre for f in faces(front)}
-        backs = [f for f in faces(back)]
-        assert len(backs) == len(fronts)
-        if backs[0].kind in G.SHARED_BACK:  # one shared art: match places only
-            want = sorted((round(w - x, 2), round(y, 2)) for x, y in fronts.values())
-            got = sorted((round(f.centre[0], 2), round(f.centre[1], 2)) for f in backs)
-            assert got == want
-        else:
-            for f in backs:
-                x, y = fronts[(f.kind, f.index)]
-                assert abs(f.centre[0] - (w - x)) < 0.01 and abs(f.centre[1] - y) < 0.01
+        _registered(front, back, lambda x, y, w=front.width: (w - x, y))
 
 
 def test_short_edge_backs_mirror_y() -> None:
@@ -221,12 +280,7 @@ def test_short_edge_backs_mirror_y() -> None:
     pairs = _pairs(pdf)
     assert pairs
     for front, back in pairs:
-        fronts = {(f.kind, f.index): f.centre for f in faces(front)}
-        for f in faces(back):
-            if f.kind in G.SHARED_BACK:
-                continue
-            x, y = fronts[(f.kind, f.index)]
-            assert abs(f.centre[0] - x) < 0.01 and abs(f.centre[1] - (front.height - y)) < 0.01
+        _registered(front, back, lambda x, y, h=front.height: (x, h - y))
 
 
 def test_trim_and_bleed_boxes_on_every_page(kit: Kit, pdf: Any) -> None:
@@ -261,17 +315,21 @@ def test_shared_back_is_one_form_placed_many_times(kit: Kit) -> None:
 def test_cover_lists_components_and_instructions(pdf: Any) -> None:
     text = pdf.pages[0].extract_text()
     for needle in ("Poker deck", "Coins", "Tiles", "Track", "Rule sheet", "not in the kit",
-                   "read the rulebook instead", "100%", "long edge", "Cutting"):
+                   "read the rulebook instead", "100%", "long edge", "Cutting", "Printer check",
+                   "Boards:", "Backs are printed behind their fronts"):
         assert needle in text, needle
-    assert "Printer check" in pdf.pages[2].extract_text()
+    assert "Printer check, back" in pdf.pages[1].extract_text()
 
 
 def test_footer_names_game_component_sheet_and_paper(kit: Kit, pdf: Any) -> None:
     label = PAPERS[kit.paper].label
-    for page in pdf.pages[4:]:
+    for page in pdf.pages:
         bottom = page.crop((0, page.height - MARGIN - mm(5), page.width, page.height))
         text = bottom.extract_text()
-        assert "Fixture Game" in text and label in text and "sheet" in text, text
+        assert "Fixture Game" in text and label in text, text
+        if faces(page):
+            assert "sheet" in text and any(n in text for n in ("Poker deck", "Coins", "Tiles",
+                                                               "Big deck")), text
 
 
 def test_builds_are_byte_identical(kit: Kit) -> None:
@@ -312,10 +370,11 @@ def test_missing_drawers_are_errors_at_their_lines() -> None:
 
 
 def test_a_different_count_drawn_fails_at_the_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulepress.pnp.layout as layout
+    import rulepress.pnp.kit as kit
 
-    real = layout.Plan.drawn
-    monkeypatch.setattr(layout.Plan, "drawn", lambda self: real(self) - 1)
+    real = kit.drawn_in
+    monkeypatch.setattr(kit, "drawn_in", lambda printed: {k: n - 1 for k, n in
+                                                         real(printed).items()})
     diags = kit_diagnostics(G.standard(), G.DRAWERS)
     assert [d.loc.line for d in diags if d.loc] == [10, 18, 26, 32, 36]
     assert "draws 10 of 'deck'" in diags[0].message and "declares 11" in diags[0].message
@@ -325,7 +384,7 @@ def test_zero_bleed_butts_faces_and_still_marks_every_edge() -> None:
     doc = G.document(replace(G.standard().meta.components[0], count=9))
     kit = build_kit(doc, G.DRAWERS, "a4", bleed_mm=0)
     pdf = pdfplumber.open(io.BytesIO(kit.pdf))
-    page = pdf.pages[4]
+    page = pdf.pages[2]
     xs, ys = cuts(page)
     assert len(faces(page)) == 9 and len(xs) == 4 and len(ys) == 4  # shared cut lines
 
@@ -348,7 +407,7 @@ def test_a_long_component_list_flows_over_the_cover_and_keeps_sheets_paired() ->
 
 
 def test_printer_check_has_true_rulers_and_a_back_target_behind_the_front_one(pdf: Any) -> None:
-    check, back = pdf.pages[2], pdf.pages[3]
+    check, back = pdf.pages[0], pdf.pages[1]
     lengths = [ln["x1"] - ln["x0"] for ln in check.lines if ln["top"] == ln["bottom"]]
     assert any(abs(n - mm(100)) < 1e-3 for n in lengths)
     assert any(abs(n - mm(101.6)) < 1e-3 for n in lengths)
@@ -378,13 +437,10 @@ def test_a_size_variant_is_a_kit_of_its_own_at_that_size(tmp_path: Path) -> None
     for path in written:
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
-                xs, ys = cuts(page)
                 for f in faces(page):
                     if f.kind != "card" or f.back:
                         continue
-                    cx, cy = f.centre
-                    w = min(x for x in xs if x > cx) - max(x for x in xs if x < cx)
-                    h = min(y for y in ys if y > cy) - max(y for y in ys if y < cy)
+                    w, h = cut_size(page, f)
                     dims = tuple(sorted((round(w / mm(1), 1), round(h / mm(1), 1))))
                     sizes.setdefault(path.name, set()).add(dims)  # type: ignore[arg-type]
     assert sizes[f"{doc.slug}-a4.pdf"] == {(63.5, 88.9)}

@@ -128,7 +128,7 @@ def test_the_new_project_proves_builds_and_prints_with_its_own_engine(scaffolded
     code, err = run("pnp", "--project", str(scaffolded), "--paper", "a4")
     assert code == 0, err
     kit = PdfReader(scaffolded / "pnp" / "pig-dice" / "pig-dice-a4.pdf")
-    pad = [page.extract_text() for page in kit.pages[4:] if "score pad" in page.extract_text()]
+    pad = [page.extract_text() for page in kit.pages[2:] if "score pad" in page.extract_text()]
     assert pad and all(f"P{seat}" in pad[0] for seat in range(1, 7))  # a column per player
 
 

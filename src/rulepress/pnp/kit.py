@@ -1,12 +1,14 @@
 """Print-and-play kits: one PDF per game and paper, from the components a source declares.
 
-Page order (always front/back pairs, so the whole kit prints double-sided in one go):
-cover, its blank back; the printer check, its back (the duplex target); then for each printed
-component in declaration order, each sheet of fronts followed by its backs or a blank page.
+Page order: the cover, with the printer check at its foot (two-sided: its back holds the
+duplex target, and the cover's pages come in front/back pairs); then every small piece packed
+onto shared sheets (pack.py), sheets with backs first, each followed by its backs, then sheets
+with nothing on the back; then the tiles of boards too large for one sheet. Single-sided
+(``sides="one"``) prints no backs: a component with a back is printed as gutter-fold pairs.
 
 Page boxes: on a sheet of components the TrimBox is the union of the trims on it and the
-BleedBox the union of the artwork as clipped (trims plus outer bleed); on the cover, the
-printer check and blank pages both are the whole page (nothing there is cut).
+BleedBox the union of the artwork as clipped (trims plus outer bleed); on the cover and blank
+pages both are the whole page (nothing there is cut).
 """
 
 from __future__ import annotations
@@ -18,21 +20,53 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
-from rulepress.pnp import layout, marks, pages
+from rulepress.pnp import layout, marks, pack, pages
 from rulepress.pnp.api import Face
-from rulepress.pnp.draw import saved
+from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import Art, Tables, is_layout
 from rulepress.pnp.faces.layoutfile import did_you_mean
 from rulepress.pnp.fonts import register_fonts
+from rulepress.pnp.ink import INKS, KitCanvas
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
 
 DEFAULT_BLEED_MM = 3.0
+
+
+SIDES = ("two", "one")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to print a kit. ``sides``: "two" prints backs on the reverse of their sheet, "one"
+    prints fronts only, each component with a back as gutter-fold pairs. ``only``: component
+    ids to print (None: all)."""
+
+    sides: str = "two"
+    duplex: str = "long"  # the edge the printer flips on (two-sided only)
+    ink: str = "normal"  # or "low": outlines and light tints
+    only: frozenset[str] | None = None
+    bleed_mm: float = DEFAULT_BLEED_MM
+
+    def __post_init__(self) -> None:
+        layout.sheet_flip(layout.PAPERS["a4"], self.duplex)  # rejects an unknown edge
+        for name, value, allowed in (("sides", self.sides, SIDES), ("ink", self.ink, INKS)):
+            if value not in allowed:
+                raise ValueError(f"unknown {name} '{value}': use {' or '.join(allowed)}")
+        if self.bleed_mm < 0:
+            raise ValueError("bleed cannot be negative")
+
+    @property
+    def suffix(self) -> str:
+        """What the kit's file name adds for these options ("" for the defaults)."""
+        parts = ["one-sided"] if self.sides == "one" else []
+        parts += ["low-ink"] if self.ink == "low" else []
+        parts += [f"only-{'+'.join(sorted(self.only))}"] if self.only else []
+        return "".join(f"-{part}" for part in parts)
 
 
 @dataclass(frozen=True)
@@ -43,12 +77,23 @@ class Kit:
     pages: int
     drawn: Mapping[str, int]  # component id -> distinct fronts drawn
     backs: Mapping[str, int] = field(default_factory=dict)  # component id -> backs placed
+    sheets: int = 0  # sheets of paper
+    fill: tuple[float, ...] = ()  # per sheet of pieces: trimmed faces / printable area
+    duplex_pages: int = 0  # pages 1 to this print double-sided, the rest single-sided
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One sheet of pieces: its fronts, their backs (two-sided), the board it tiles, if any."""
+
+    front: Sheet
+    back: Sheet | None = None
+    board: tuple[Component, Plan] | None = None
 
 
 @dataclass(frozen=True)
 class _Job:
     component: Component
-    plan: Plan
     front: Drawer
     back: Drawer | None
 
@@ -77,56 +122,109 @@ def side_drawer(
     return None
 
 
-def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
-    """Impose one printed component on a paper; RulepressError at its line if it cannot be."""
-    if comp.size is None:
-        raise RulepressError.at(comp.loc, f"component '{comp.id}' is printed but has no size")
-    w, h = comp.size.points
-    try:
-        return layout.grid_plan(p, w, h, bleed, comp.count)
-    except layout.DoesNotFit as exc:
-        room = exc
-    if not comp.tileable:
-        raise RulepressError.at(
-            comp.loc,
-            f"component '{comp.id}' ({comp.size}) does not fit on {p.label} paper ({room} inside "
-            "the printable margin with bleed and crop marks); declare it `tileable: true` to "
-            "split it over several sheets, or make it smaller",
-        )
-    if comp.back is not None:
-        raise RulepressError.at(
-            comp.loc,
-            f"component '{comp.id}' must be tiled on {p.label} paper, and a tiled board "
-            "cannot have a back: remove `back` or make it smaller",
-        )
-    try:
-        return layout.tile_plan(p, w, h, bleed, comp.count)
-    except layout.DoesNotFit as exc:
-        raise RulepressError.at(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}") from None
+def _chosen(doc: Document, opts: Options) -> list[Component]:
+    return [c for c in doc.meta.components
+            if c.in_kit and (opts.only is None or c.id in opts.only)]
+
+
+def _too_big(comp: Component, p: Paper, bleed: float, what: str, fix: str) -> Diagnostic:
+    room_w, room_h = layout.block_area(p, bleed)
+    return error(comp.loc, (
+        f"component '{comp.id}' ({comp.size}){what} does not fit on {p.label} paper (room "
+        f"{room_w / mm(1):.1f} x {room_h / mm(1):.1f} mm inside the printable margin with bleed "
+        f"and crop marks); {fix}"))
+
+
+def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
+    """Every sheet of pieces of the kit, in print order: sheets with backs (two-sided), then
+    sheets without, then board tiles. RulepressError at each component that cannot be placed."""
+    bleed = mm(opts.bleed_mm)
+    problems: list[Diagnostic] = []
+    pieces: list[pack.Piece] = []
+    boards: list[tuple[Component, Plan]] = []
+    for comp in _chosen(doc, opts):
+        if comp.size is None:
+            problems.append(error(comp.loc, f"component '{comp.id}' is printed but has no size"))
+            continue
+        w, h = comp.size.points
+        pair = opts.sides == "one" and comp.back is not None
+        if pack.fits(p, pack.Piece(comp.id, 0, w, h, pair), bleed):
+            pieces += [pack.Piece(comp.id, i, w, h, pair) for i in range(comp.count)]
+        elif pair and pack.fits(p, pack.Piece(comp.id, 0, w, h), bleed):
+            problems.append(_too_big(comp, p, bleed, " beside its back (a gutter-fold pair)",
+                                     "print it double-sided (--sides two) or make it smaller"))
+        elif not comp.tileable:
+            problems.append(_too_big(comp, p, bleed, "", "declare it `tileable: true` to split "
+                                                         "it over several sheets, or make it "
+                                                         "smaller"))
+        elif comp.back is not None:
+            problems.append(error(comp.loc, (
+                f"component '{comp.id}' must be tiled on {p.label} paper, and a tiled board "
+                "cannot have a back: remove `back` or make it smaller")))
+        else:
+            try:
+                boards.append((comp, layout.tile_plan(p, w, h, bleed, comp.count)))
+            except layout.DoesNotFit as exc:
+                problems.append(error(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}"))
+    if problems:
+        raise RulepressError(problems)
+    sheets = pack.pack(p, pieces, bleed)
+    backed = {c.id for c in doc.meta.components if c.back is not None}
+    two = opts.sides == "two"
+    with_backs = [s for s in sheets if two and any(x.component in backed for x in s.slots)]
+    printed = [Printed(s, s.flipped(p, opts.duplex, backed)) for s in with_backs]
+    printed += [Printed(s) for s in sheets if s not in with_backs]
+    for comp, plan in boards:
+        for sheet in plan.sheets:
+            slots = tuple(replace(x, component=comp.id) for x in sheet.slots)
+            printed.append(Printed(replace(sheet, slots=slots), board=(comp, plan)))
+    return printed
 
 
 def _jobs(
-    doc: Document, drawers: Mapping[str, Drawer], p: Paper, bleed: float, tables: Tables | None
-) -> list[_Job]:
-    """Every printed component planned; all problems reported together."""
+    doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None, opts: Options
+) -> dict[str, _Job]:
+    """The drawers of every printed component; all problems reported together."""
     problems: list[Diagnostic] = []
-    jobs = []
+    jobs = {}
     art = Art(doc, tables or {})
-    for comp in doc.meta.components:
-        if comp.front is None:
-            continue
+    for comp in _chosen(doc, opts):
         front = side_drawer(comp, False, drawers, art, problems)
         back = side_drawer(comp, True, drawers, art, problems) if comp.back else None
-        try:
-            plan = plan_component(comp, p, bleed)
-        except RulepressError as exc:
-            problems += exc.diagnostics
-            continue
         if front is not None and (back is not None or comp.back is None):
-            jobs.append(_Job(comp, plan, front, back))
+            jobs[comp.id] = _Job(comp, front, back)
     if problems:
         raise RulepressError(problems)
     return jobs
+
+
+def _prepared(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None, p: Paper,
+              opts: Options) -> tuple[dict[str, _Job], list[Printed]]:
+    """The drawers and the sheets of a kit; every problem of either reported together."""
+    problems: list[Diagnostic] = []
+    jobs: dict[str, _Job] = {}
+    printed: list[Printed] = []
+    try:
+        jobs = _jobs(doc, drawers, tables, opts)
+    except RulepressError as exc:
+        problems += exc.diagnostics
+    try:
+        printed = plan_kit(doc, p, opts)
+    except RulepressError as exc:
+        problems += exc.diagnostics
+    if problems:
+        raise RulepressError(problems)
+    return jobs, printed
+
+
+def drawn_in(printed: Sequence[Printed]) -> dict[str, int]:
+    """Distinct copies of each component drawn (a tiled board counts once)."""
+    seen: dict[str, set[int]] = {}
+    for sheet in printed:
+        for slot in sheet.front.slots:
+            if not slot.back:
+                seen.setdefault(slot.component, set()).add(slot.index)
+    return {cid: len(ix) for cid, ix in seen.items()}
 
 
 def count_drawn(
@@ -136,16 +234,18 @@ def count_drawn(
     *,
     bleed_mm: float = DEFAULT_BLEED_MM,
     tables: Tables | None = None,
+    options: Options | None = None,
 ) -> dict[str, int]:
     """How many copies of each printed component the kit draws (the fewest over the papers).
 
     Cheap: plans the sheets without drawing. Raises RulepressError as build_kit would.
     """
+    opts = replace(options or Options(), bleed_mm=bleed_mm)
     counts: dict[str, int] = {}
     for key in papers:
-        for job in _jobs(doc, drawers, layout.paper(key), mm(bleed_mm), tables):
-            n = job.plan.drawn()
-            counts[job.component.id] = min(n, counts.get(job.component.id, n))
+        _, printed = _prepared(doc, drawers, tables, layout.paper(key), opts)
+        for cid, n in drawn_in(printed).items():
+            counts[cid] = min(n, counts.get(cid, n))
     return counts
 
 
@@ -173,20 +273,24 @@ def kit_diagnostics(
     return found
 
 
+def _sheet_count(opts: Options, cover_pages: int, printed: Sequence[Printed]) -> tuple[int, int]:
+    """(sheets of paper, pages printed double-sided) for a kit whose cover takes
+    ``cover_pages`` pages (two-sided: the printer check's back included)."""
+    if opts.sides == "one":
+        return cover_pages + len(printed), 0
+    duplex = cover_pages + cover_pages % 2 + 2 * sum(1 for x in printed if x.back is not None)
+    return duplex // 2 + sum(1 for x in printed if x.back is None), duplex
+
+
 class _Renderer:
-    def __init__(self, doc: Document, p: Paper, duplex: str, bleed: float) -> None:
-        self.doc, self.p, self.duplex, self.bleed = doc, p, duplex, bleed
-        self.buf = io.BytesIO()
-        c = Canvas(self.buf, pagesize=(p.width, p.height), invariant=1, pageCompression=1)
-        c.setTitle(f"{doc.meta.title}: print-and-play kit ({p.label})")
-        c.setAuthor(doc.meta.designer)
-        c.setSubject("Print-and-play kit")
-        c.setCreator("rulepress")
-        c.setKeywords(f"print-and-play, {p.key}")
-        self.c = c
+    def __init__(self, doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
+                 canvas: KitCanvas) -> None:
+        self.doc, self.p, self.opts, self.jobs = doc, p, opts, jobs
+        self.bleed = mm(opts.bleed_mm)
+        self.c = canvas
         self.pages = 0
-        self.drawn: dict[str, set[int]] = {}
         self.backs: dict[str, int] = {}
+        self.forms: dict[str, str] = {}
 
     def page(self, trim: layout.Rect | None = None, bleed: layout.Rect | None = None) -> None:
         whole = (0.0, 0.0, self.p.width, self.p.height)
@@ -196,81 +300,84 @@ class _Renderer:
 
     def footer(self, left: str, *, back: bool = False) -> None:
         """The sheet's footer; a short-edge back mirrors the band to the top of the page."""
-        marks.footer(self.c, self.p, left, self.p.label, top=back and self.duplex == "short")
-
-    def blank(self, text: str, footer: str) -> None:
-        pages.blank(self.c, self.p, text)
-        self.footer(footer, back=True)
-        self.page()
+        top = back and self.opts.sides == "two" and self.opts.duplex == "short"
+        marks.footer(self.c, self.p, left, self.p.label, top=top)
 
     def face(self, slot: Slot, draw: Callable[..., None], *args: object) -> None:
         c = self.c
+        comp = self.jobs[slot.component].component
+        w, h = comp.size.points if comp.size else (0.0, 0.0)
         with saved(c):
             x0, y0, x1, y1 = slot.clip
             # The clip as literal text: same operators as clipPath, without ReportLab's slow
             # per-number formatting (the face's artwork is cut to its bleed here).
             c.addLiteral(f"{x0:.3f} {y0:.3f} {x1 - x0:.3f} {y1 - y0:.3f} re W n")
             c.transform(*slot.transform)
-            draw(*args)
+            with c.low_ink(w, h, self.opts.ink == "low"):
+                draw(*args)
 
-    def component(self, job: _Job) -> None:
-        comp, plan, c = job.component, job.plan, self.c
+    def slot(self, slot: Slot) -> None:
+        job = self.jobs[slot.component]
+        comp = job.component
         w, h = comp.size.points if comp.size else (0.0, 0.0)
-        title, n = self.doc.meta.title, len(plan.sheets)
-        form = None
-        for k, sheet in enumerate(plan.sheets, 1):
-            label = f" \u00b7 tile {sheet.slots[0].label}" if plan.tiled else ""
-            several = plan.tiled and comp.count > 1
-            copies = f" \u00b7 copy {sheet.slots[0].index + 1}" if several else ""
-            where = f"sheet {k} of {n}"
-            for slot in sheet.slots:
-                face = Face(slot.index, comp.count, w, h, self.bleed)
-                self.face(slot, job.front, c, face)
-                self.drawn.setdefault(comp.id, set()).add(slot.index)
-            marks.glue_strips(c, sheet.glue)
-            marks.crop_marks(c, sheet.marks)
-            left = f"{title} \u00b7 {comp.name} \u00b7 fronts{label}{copies} \u00b7 {where}"
-            self.footer(left)
-            if plan.tiled:
-                cols, rows = plan.tiles
-                cell = mm(2.8)
-                x = (self.p.width - cols * cell) / 2 + mm(30)
-                marks.tile_map(c, x, layout.MARGIN + mm(0.6), cols, rows, cell,
-                               sheet.slots[0].label)
-            self.page(sheet.trim_box, sheet.bleed_box)
-            if job.back is None:
-                self.blank("(back of the previous sheet: intentionally blank)",
-                           f"{title} \u00b7 {comp.name} \u00b7 blank back \u00b7 {where}")
-                continue
-            if form is None and not comp.back_varies:
-                form = self._form(comp, job.back, w, h)
-            self.back_sheet(job, sheet.flipped(self.p, self.duplex, w), form, w, h, where)
+        if not slot.back:
+            self.face(slot, job.front, self.c, Face(slot.index, comp.count, w, h, self.bleed))
+            return
+        self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
+        assert job.back is not None
+        if comp.back_varies:
+            face = Face(slot.index, comp.count, w, h, self.bleed, back=True)
+            self.face(slot, job.back, self.c, face)
+        else:
+            self.face(slot, self.c.doForm, self._form(job, w, h))
 
-    def _form(self, comp: Component, drawer: Drawer, w: float, h: float) -> str:
-        """The shared back, drawn once into a form and placed by reference."""
+    def _form(self, job: _Job, w: float, h: float) -> str:
+        """A shared back, drawn once into a form and placed by reference."""
+        comp = job.component
         name = f"rpBack_{comp.id.replace('-', '_')}"
-        b = self.bleed
-        self.c.beginForm(name, -b, -b, w + b, h + b)
-        drawer(self.c, Face(0, comp.count, w, h, b, back=True))
-        self.c.endForm()
+        if name not in self.forms:
+            b = self.bleed
+            self.c.beginForm(name, -b, -b, w + b, h + b)
+            assert job.back is not None
+            with self.c.low_ink(w, h, self.opts.ink == "low"):
+                job.back(self.c, Face(0, comp.count, w, h, b, back=True))
+            self.c.endForm()
+            self.forms[name] = name
         return name
 
-    def back_sheet(
-        self, job: _Job, sheet: Sheet, form: str | None, w: float, h: float, where: str
-    ) -> None:
-        comp, c, back = job.component, self.c, job.back
-        assert back is not None
+    def sheet(self, printed: Printed, number: int, total: int) -> None:
+        c, sheet = self.c, printed.front
         for slot in sheet.slots:
-            if form is not None:
-                self.face(slot, c.doForm, form)
-            else:
-                face = Face(slot.index, comp.count, w, h, self.bleed, back=True)
-                self.face(slot, back, c, face)
-            self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
+            self.slot(slot)
+        marks.glue_strips(c, sheet.glue)
         marks.crop_marks(c, sheet.marks)
-        left = f"{self.doc.meta.title} \u00b7 {comp.name} \u00b7 backs \u00b7 {where}"
-        self.footer(left, back=True)
+        marks.fold_marks(c, sheet.folds)
+        title, where = self.doc.meta.title, f"sheet {number} of {total}"
+        if printed.board is not None:
+            comp, plan = printed.board
+            label = sheet.slots[0].label
+            copy = f" \u00b7 copy {sheet.slots[0].index + 1}" if comp.count > 1 else ""
+            self.footer(f"{title} \u00b7 {comp.name} \u00b7 tile {label}{copy} \u00b7 {where}")
+            cols, rows = plan.tiles
+            cell = mm(2.8)
+            x = (self.p.width - cols * cell) / 2 + mm(30)
+            marks.tile_map(c, x, layout.MARGIN + mm(0.6), cols, rows, cell, label)
+        else:
+            names = self._names(sheet)
+            side = "fronts" if printed.back is not None else "pieces"
+            self.footer(f"{title} \u00b7 {side}: {names} \u00b7 {where}")
         self.page(sheet.trim_box, sheet.bleed_box)
+        if printed.back is not None:
+            for slot in printed.back.slots:
+                self.slot(slot)
+            marks.crop_marks(c, printed.back.marks)
+            self.footer(f"{title} \u00b7 backs: {self._names(printed.back)} \u00b7 {where}",
+                        back=True)
+            self.page(printed.back.trim_box, printed.back.bleed_box)
+
+    def _names(self, sheet: Sheet) -> str:
+        ids = dict.fromkeys(s.component for s in sheet.slots)
+        return ", ".join(self.jobs[i].component.name for i in ids)
 
 
 def build_kit(
@@ -281,17 +388,18 @@ def build_kit(
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
     tables: Tables | None = None,
+    options: Options | None = None,
 ) -> Kit:
-    """Draw one game's kit on one paper ("a4" or "letter"); duplex is "long" or "short"."""
+    """Draw one game's kit on one paper ("a4" or "letter"). ``options`` says how (sides, ink,
+    only); ``bleed_mm`` and ``duplex`` are kept for callers that set only those."""
     p = layout.paper(paper)
-    layout.sheet_flip(p, duplex)  # rejects an unknown edge before any work
-    if bleed_mm < 0:
-        raise ValueError("bleed cannot be negative")
-    bleed = mm(bleed_mm)
-    jobs = _jobs(doc, drawers, p, bleed, tables)
+    opts = options or Options(duplex=duplex, bleed_mm=bleed_mm)
+    jobs, printed = _prepared(doc, drawers, tables, p, opts)
+    other = replace(opts, sides="one" if opts.sides == "two" else "two")
+    other_printed = plan_kit(doc, p, other)
     register_fonts()
     with _binary_streams():
-        return _render(doc, jobs, p, duplex, bleed)
+        return _render(doc, p, opts, jobs, printed, other_printed)
 
 
 @contextmanager
@@ -308,43 +416,197 @@ def _binary_streams() -> Iterator[None]:
         rl_config.useA85 = saved
 
 
-def _render(doc: Document, jobs: list[_Job], p: Paper, duplex: str, bleed: float) -> Kit:
-    r = _Renderer(doc, p, duplex, bleed)
-    planned = {j.component.id: j.plan for j in jobs}
-    entries = [pages.Entry(comp, planned.get(comp.id)) for comp in doc.meta.components]
-    title = doc.meta.title
-    cover_footer = f"{title} \u00b7 print-and-play kit \u00b7 cover"
+def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:
+    c = KitCanvas(buf, pagesize=(p.width, p.height), invariant=1, pageCompression=1,
+                  initialFontName=REGULAR)
+    c.setTitle(f"{doc.meta.title}: print-and-play kit ({p.label})")
+    c.setAuthor(doc.meta.designer)
+    c.setSubject("Print-and-play kit")
+    c.setCreator("rulepress")
+    c.setKeywords(f"print-and-play, {p.key}")
+    return c
 
-    def turn() -> None:
-        r.footer(cover_footer)
+
+def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
+            printed: list[Printed], other: list[Printed]) -> Kit:
+    cover_pages = 2 if opts.sides == "two" else 1
+    for _ in range(3):  # the cover's length and the page numbers it quotes settle at once
+        text = _cover_text(doc, p, opts, printed, other, cover_pages)
+        counted = _draw_cover(KitCanvas(io.BytesIO()), doc, p, opts, text)
+        if counted == cover_pages:
+            break
+        cover_pages = counted
+    buf = io.BytesIO()
+    c = _canvas(doc, p, buf)
+    r = _Renderer(doc, p, opts, jobs, c)
+    _draw_cover(c, doc, p, opts, text, r)
+    if opts.sides == "two" and r.pages % 2:  # every sheet of pieces starts on a front
+        pages.blank(c, p, "(back of the cover: intentionally blank)")
+        r.footer(f"{doc.meta.title} \u00b7 back of the cover", back=True)
         r.page()
-
-    pages.cover(r.c, doc, p, entries, duplex, turn)
-    turn()
-    if r.pages % 2:  # keep every later sheet's front on an odd page
-        r.blank("(back of the cover: intentionally blank)", f"{title} \u00b7 back of the cover")
-    pages.calibration(r.c, doc, p)
-    r.footer(f"{title} \u00b7 printer check")
-    r.page()
-    pages.calibration_back(r.c, p, duplex)
-    r.footer(f"{title} \u00b7 printer check, back", back=True)
-    r.page()
-    for job in jobs:
-        r.component(job)
-    r.c.save()
+    first = r.pages // 2 if opts.sides == "two" else r.pages
+    total, duplex_pages = _sheet_count(opts, cover_pages, printed)
+    for k, sheet in enumerate(printed, first + 1):
+        r.sheet(sheet, k, total)
+    c.save()
+    printable = (p.width - 2 * layout.MARGIN) * (p.height - 2 * layout.MARGIN)
     return Kit(
         doc.slug,
         p.key,
-        r.buf.getvalue(),
+        buf.getvalue(),
         r.pages,
-        {cid: len(ix) for cid, ix in r.drawn.items()},
+        drawn_in(printed),
         dict(r.backs),
+        total,
+        tuple(x.front.area() / printable for x in printed),
+        duplex_pages,
     )
 
 
-def kit_path(out_dir: Path, slug: str, paper: str, variant: str = "") -> Path:
-    suffix = f"-{variant}" if variant else ""
-    return out_dir / slug / f"{slug}-{paper}{suffix}.pdf"
+def _sheets_of(printed: Sequence[Printed], first: int) -> dict[str, str]:
+    """Component id -> the sheet numbers it is printed on ("3", "2, 3", "4-6")."""
+    found: dict[str, list[int]] = {}
+    for k, sheet in enumerate(printed, first):
+        for slot in sheet.front.slots:
+            numbers = found.setdefault(slot.component, [])
+            if k not in numbers:
+                numbers.append(k)
+    out = {}
+    for cid, numbers in found.items():
+        run = len(numbers) > 2 and numbers[-1] - numbers[0] == len(numbers) - 1
+        out[cid] = (f"{numbers[0]}\u2013{numbers[-1]}" if run
+                    else ", ".join(str(n) for n in numbers))
+    return out
+
+
+def _pages(first: int, last: int) -> str:
+    return f"page {first}" if first == last else f"pages {first}\u2013{last}"
+
+
+def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printed],
+                other: Sequence[Printed], cover_pages: int) -> pages.CoverText:
+    """What the cover says, from what this kit holds: nothing about parts it does not have."""
+    two = opts.sides == "two"
+    total, duplex_pages = _sheet_count(opts, cover_pages, printed)
+    first = (cover_pages + cover_pages % 2) // 2 + 1 if two else cover_pages + 1
+    on = _sheets_of(printed, first)
+    boards = {x.board[0].id: x.board[1] for x in printed if x.board is not None}
+    pairs = {x.component for sheet in printed for x in sheet.front.slots if x.back}
+    rows = []
+    for comp in doc.meta.components:
+        size = "" if comp.size is None else f"{comp.size.width:g} x {comp.size.height:g} mm"
+        if comp.id not in on:
+            why = "not in the kit" if not comp.in_kit else "not chosen (--only)"
+            rows.append(pages.Row(comp.name, comp.count, size, why, "", comp.note))
+            continue
+        if comp.id in boards:
+            cols, tiles = boards[comp.id].tiles
+            how = f"{cols} x {tiles} tiles"
+        elif comp.id in pairs:
+            how = "gutter-fold pairs"
+        else:
+            how = "front and back" if comp.back is not None and two else "front only"
+        rows.append(pages.Row(comp.name, comp.count, size, how, on[comp.id], comp.note))
+    mode = f"Print-and-play kit, {p.label} paper, " + (
+        f"double-sided (flip on the {opts.duplex} edge)" if two else "single-sided")
+    mode += ", low ink" if opts.ink == "low" else ""
+    other_total, _ = _sheet_count(replace(opts, sides="one" if two else "two"),
+                                  cover_pages - 1 if two else cover_pages + 1, other)
+    paper = (f"This kit: {total} sheet{'s' * (total != 1)} of {p.label} paper.",
+             f"The same kit printed {'single' if two else 'double'}-sided (rulepress pnp "
+             f"--sides {'one' if two else 'two'}) takes {other_total} sheet"
+             f"{'s' * (other_total != 1)}.")
+    printing = ["Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling."]
+    covers = cover_pages + cover_pages % 2 if two else cover_pages
+    if two:
+        printing.append(f"Print {_pages(1, covers)} first, double-sided, flipping on the "
+                        f"{opts.duplex} edge, and do the printer check at the foot of page 1.")
+        if duplex_pages > covers:
+            printing.append(f"Then print {_pages(covers + 1, duplex_pages)} double-sided: each "
+                            "sheet of fronts is followed by its backs.")
+        if total > duplex_pages // 2:
+            last = duplex_pages + total - duplex_pages // 2
+            printing.append(f"Print {_pages(duplex_pages + 1, last)} single-sided: nothing is "
+                            "printed on their backs.")
+    else:
+        printing.append("Print page 1 first and do the printer check at its foot.")
+        if total > covers:
+            printing.append(f"Then print {_pages(covers + 1, covers + total - covers)} "
+                            "single-sided.")
+    return pages.CoverText(mode, tuple(rows), paper, tuple(printing),
+                           _cutting(opts, printed),
+                           tuple((x.board[0].name, x.board[1].tiles) for x in printed
+                                 if x.board is not None and x.front.slots[0].label == "A1"
+                                 and x.front.slots[0].index == 0))
+
+
+def _cutting(opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
+    """Cutting and folding steps for the kinds of piece this kit has."""
+    pieces = [x for x in printed if x.board is None]
+    steps = []
+    if pieces:
+        steps.append("Cut along the lines that join facing crop marks, with a ruler and a sharp "
+                     "blade; cut the long lines across a block first, then the short ones.")
+        butting = any(_butts(x.front) for x in pieces)
+        if butting:
+            steps.append("Where two pieces touch, one cut separates both.")
+        if opts.bleed_mm > 0:
+            steps.append("The artwork runs past every cut (bleed), so a slightly off cut shows "
+                         "no white edge.")
+    if any(x.back is not None for x in printed):
+        steps.append("Backs are printed behind their fronts: cut with the fronts facing you.")
+    if any(x.front.folds for x in printed):
+        steps.append("Gutter-fold pieces (front and back side by side): cut out the pair on its "
+                     "outer crop marks, fold it on the line the dashed marks show, and glue "
+                     "the two halves back to back.")
+    if any(x.board is not None for x in printed):
+        steps.append("Boards: cut each tile on its crop marks; glue the tiles in label order "
+                     "(A1, A2, ..., B1, ...), each tile laid over its neighbour's shaded glue "
+                     "strip with its edge on the dashed line.")
+    return tuple(steps)
+
+
+def _butts(sheet: Sheet) -> bool:
+    """Whether any two faces on the sheet share a cut (touch without a gutter)."""
+    trims = [s.trim for s in sheet.slots if not s.back]
+    return any(
+        (abs(a[2] - b[0]) < 1e-3 or abs(b[2] - a[0]) < 1e-3) and min(a[3], b[3]) > max(a[1], b[1])
+        or (abs(a[3] - b[1]) < 1e-3 or abs(b[3] - a[1]) < 1e-3) and min(a[2], b[2]) > max(a[0],
+                                                                                         b[0])
+        for i, a in enumerate(trims) for b in trims[i + 1:]
+    )
+
+
+def _draw_cover(c: KitCanvas, doc: Document, p: Paper, opts: Options, text: pages.CoverText,
+                r: _Renderer | None = None) -> int:
+    """Draw the cover (with the printer check's back, two-sided); its number of pages."""
+    two = opts.sides == "two"
+    count = 0
+    footer = f"{doc.meta.title} \u00b7 print-and-play kit \u00b7 cover"
+
+    def end_page(text: str, back: bool = False) -> None:
+        nonlocal count
+        if r is not None:
+            r.footer(text, back=back)
+            r.page()
+        else:
+            c.showPage()
+        count += 1
+
+    def turn() -> None:
+        end_page(footer, back=two and count % 2 == 1)
+        if two and count == 1:
+            pages.check_back(c, p, opts.duplex)
+            end_page(f"{doc.meta.title} \u00b7 printer check, back", back=True)
+
+    pages.cover(c, doc, p, text, turn, opts.duplex if two else None)
+    turn()
+    return count
+
+
+def kit_path(out_dir: Path, slug: str, paper: str, variant: str = "", suffix: str = "") -> Path:
+    tail = f"-{variant}" if variant else ""
+    return out_dir / slug / f"{slug}-{paper}{tail}{suffix}.pdf"
 
 
 def variant_names(doc: Document) -> list[str]:
@@ -377,13 +639,15 @@ def draw_kits(
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
     tables: Tables | None = None,
+    options: Options | None = None,
 ) -> dict[Path, bytes]:
     """Every kit of ``doc`` by the path it goes to: out_dir/<slug>/<slug>-<paper>.pdf for each
-    paper, and <slug>-<paper>-<variant>.pdf for each size variant. Nothing is written."""
+    paper, and <slug>-<paper>-<variant>.pdf for each size variant (the options add to the
+    name: -one-sided, -low-ink, -only-<ids>). Nothing is written."""
+    opts = options or Options(duplex=duplex, bleed_mm=bleed_mm)
     outputs: dict[Path, bytes] = {}
     for variant, version in versions(doc):
         for key in papers:
-            kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex,
-                            tables=tables)
-            outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
+            kit = build_kit(version, drawers, key, tables=tables, options=opts)
+            outputs[kit_path(out_dir, doc.slug, kit.paper, variant, opts.suffix)] = kit.pdf
     return outputs

@@ -22,6 +22,7 @@ Imposition rules (the kit's tests measure them from the PDF):
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.pagesizes import A4, LETTER
@@ -119,6 +120,15 @@ class Slot:
     trim: Rect  # page coordinates
     clip: Rect  # trim plus the bleed the face may show here
     label: str = ""  # tile label (A1, B2...) for boards
+    component: str = ""  # the component's id (sheets mix components)
+    back: bool = False  # the reverse side: a duplex back, or a gutter-fold half
+
+    @property
+    def face_width(self) -> float:
+        """The face's own width, whatever way it is turned on the page."""
+        a, b = self.transform[0], self.transform[1]
+        x0, y0, x1, y1 = self.trim
+        return (x1 - x0) / abs(a) if abs(a) > 1e-9 else (y1 - y0) / abs(b)
 
 
 @dataclass(frozen=True)
@@ -137,27 +147,37 @@ class Sheet:
     trim_box: Rect  # union of the trims on the sheet
     bleed_box: Rect  # union of the clipped artwork on the sheet
     glue: tuple[Glue, ...] = ()
+    folds: tuple[Line, ...] = ()  # fold marks of gutter-fold pairs
 
-    def flipped(self, p: Paper, duplex: str, face_w: float) -> Sheet:
-        """The matching back sheet: every face behind its front."""
+    def flipped(self, p: Paper, duplex: str, keep: Collection[str] | None = None) -> Sheet:
+        """The matching back sheet: each face (of the components in ``keep``, default all)
+        behind its front, upright relative to it."""
         flip = sheet_flip(p, duplex)
-        mirror_face: Affine = (-1.0, 0.0, 0.0, 1.0, face_w, 0.0)
         slots = tuple(
             Slot(
                 s.index,
-                compose(flip, compose(s.transform, mirror_face)),
+                compose(flip, compose(s.transform, (-1.0, 0.0, 0.0, 1.0, s.face_width, 0.0))),
                 map_rect(flip, s.trim),
                 map_rect(flip, s.clip),
                 s.label,
+                s.component,
+                True,
             )
             for s in self.slots
+            if keep is None or s.component in keep
         )
+        if not slots:
+            raise ValueError("a back sheet needs at least one face")
         return Sheet(
             slots,
             tuple(map_line(flip, m) for m in self.marks),
-            map_rect(flip, self.trim_box),
-            map_rect(flip, self.bleed_box),
+            _union([s.trim for s in slots]),
+            _union([s.clip for s in slots]),
         )
+
+    def area(self) -> float:
+        """The area of the trimmed faces on the sheet (a gutter-fold half counts)."""
+        return sum((t[2] - t[0]) * (t[3] - t[1]) for t in (s.trim for s in self.slots))
 
 
 @dataclass(frozen=True)
@@ -264,21 +284,50 @@ def _sheet(p: Paper, slots: tuple[Slot, ...], bleed: float, glue: tuple[Glue, ..
     return Sheet(slots, crop_marks(p, trims, bleed), box, _union([s.clip for s in slots]), glue)
 
 
-def crop_marks(p: Paper, trims: list[Rect], bleed: float) -> tuple[Line, ...]:
-    """Every cut line extended outside the block of trims, on both ends."""
-    bx0, by0, bx1, by1 = _union(trims)
-    lo_x, lo_y, hi_x, hi_y = mark_area(p)
-    reach = reserve(bleed) + MARK_EXTRA
+def crop_marks(
+    p: Paper, trims: list[Rect], bleed: float, obstacles: Sequence[Rect] = ()
+) -> tuple[Line, ...]:
+    """Every cut line extended outside the block of trims, on both ends, stopping short of
+    any obstacle (another block's room on a shared sheet)."""
     xs = sorted({round(v, 4) for r in trims for v in (r[0], r[2])})
     ys = sorted({round(v, 4) for r in trims for v in (r[1], r[3])})
+    return edge_marks(p, _union(trims), xs, ys, bleed, obstacles)
+
+
+def edge_marks(
+    p: Paper, box: Rect, xs: Sequence[float], ys: Sequence[float], bleed: float,
+    obstacles: Sequence[Rect] = (),
+) -> tuple[Line, ...]:
+    """Short lines continuing the vertical lines ``xs`` and horizontal lines ``ys`` of a block
+    outside its ``box``, from MARK_START past it to the mark area's edge or an obstacle."""
+    bx0, by0, bx1, by1 = box
+    lo_x, lo_y, hi_x, hi_y = mark_area(p)
+    reach = reserve(bleed) + MARK_EXTRA
     marks: list[Line] = []
     for x in xs:
-        marks.append((x, by1 + MARK_START, x, min(by1 + reach, hi_y)))
-        marks.append((x, by0 - MARK_START, x, max(by0 - reach, lo_y)))
+        marks.append(_stop((x, by1 + MARK_START, x, min(by1 + reach, hi_y)), obstacles))
+        marks.append(_stop((x, by0 - MARK_START, x, max(by0 - reach, lo_y)), obstacles))
     for y in ys:
-        marks.append((bx0 - MARK_START, y, max(bx0 - reach, lo_x), y))
-        marks.append((bx1 + MARK_START, y, min(bx1 + reach, hi_x), y))
-    return tuple(marks)
+        marks.append(_stop((bx0 - MARK_START, y, max(bx0 - reach, lo_x), y), obstacles))
+        marks.append(_stop((bx1 + MARK_START, y, min(bx1 + reach, hi_x), y), obstacles))
+    return tuple(m for m in marks if abs(m[2] - m[0]) + abs(m[3] - m[1]) > 1e-6)
+
+
+def _stop(mark: Line, obstacles: Sequence[Rect]) -> Line:
+    """The mark, from its start, cut where it would enter an obstacle."""
+    x0, y0, x1, y1 = mark
+    for ox0, oy0, ox1, oy1 in obstacles:
+        if x0 == x1 and ox0 < x0 < ox1:  # vertical, running up or down
+            if y1 > y0 and oy0 >= y0:
+                y1 = max(y0, min(y1, oy0))
+            elif y1 < y0 and oy1 <= y0:
+                y1 = min(y0, max(y1, oy1))
+        elif y0 == y1 and oy0 < y0 < oy1:
+            if x1 > x0 and ox0 >= x0:
+                x1 = max(x0, min(x1, ox0))
+            elif x1 < x0 and ox1 <= x0:
+                x1 = min(x0, max(x1, ox1))
+    return x0, y0, x1, y1
 
 
 def tile_label(row: int, col: int) -> str:

@@ -38,6 +38,20 @@ def crop_marks(c: Canvas, marks: Sequence[Line]) -> None:
     c.restoreState()
 
 
+def fold_marks(c: Canvas, folds: Sequence[Line]) -> None:
+    """Dashed marks continuing a gutter-fold pair's fold line outside the pair."""
+    if not folds:
+        return
+    path = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l" for x0, y0, x1, y1 in folds)
+    c.saveState()
+    c.setLineCap(0)
+    c.setStrokeColor(black)
+    c.setLineWidth(MARK_WIDTH)
+    c.setDash(mm(0.8), mm(0.6))
+    c.addLiteral(f"{path} S")
+    c.restoreState()
+
+
 def glue_strips(c: Canvas, strips: Sequence[Glue]) -> None:
     """Shade each glue strip and dash the edge the covering tile lines up with."""
     for g in strips:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reportlab.lib.colors import black
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.document.model import Component, Document
+from rulepress.document.model import Document
 from rulepress.pnp.draw import BOLD, REGULAR
-from rulepress.pnp.layout import FOOTER, MARGIN, Paper, Plan, apply, sheet_flip
+from rulepress.pnp.layout import FOOTER, MARGIN, Paper, apply, sheet_flip
 from rulepress.pnp.marks import INK, tile_map
 from rulepress.units import mm
 
@@ -19,26 +19,45 @@ LEFT = MARGIN + mm(12)
 
 
 @dataclass(frozen=True)
-class Entry:
+class Row:
     """A component as the cover lists it."""
 
-    component: Component
-    plan: Plan | None  # None: not in the kit
+    name: str
+    count: int
+    size: str
+    printed: str  # "front and back", "front only", "gutter-fold pairs", "not in the kit"...
+    sheets: str  # the sheets it is on
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CoverText:
+    """Everything the cover says, built from what the kit holds (kit.py)."""
+
+    mode: str  # the kit's paper and mode, in words
+    rows: tuple[Row, ...]
+    paper: tuple[str, ...]  # how many sheets, in this mode and the other
+    printing: tuple[str, ...]
+    cutting: tuple[str, ...]
+    boards: tuple[tuple[str, tuple[int, int]], ...]  # tiled boards: name, (columns, rows)
 
 
 class _Text:
     """A top-down text cursor with wrapping; ``turn`` ends a full page and starts the next."""
 
-    def __init__(self, c: Canvas, p: Paper, turn: Callable[[], None] | None = None) -> None:
+    def __init__(self, c: Canvas, p: Paper, turn: Callable[[], None] | None = None,
+                 bottom: float = 0.0) -> None:
         self.c, self.p, self.turn = c, p, turn
         self.top = p.height - MARGIN - mm(14)
         self.y = self.top
         self.width = p.width - 2 * LEFT
+        self.bottom = max(bottom, MARGIN + FOOTER + mm(4))  # the first page's floor
 
     def need(self, points: float) -> None:
-        if self.turn is not None and self.y - points < MARGIN + FOOTER + mm(4):
+        if self.turn is not None and self.y - points < self.bottom:
             self.turn()
             self.y = self.top
+            self.bottom = MARGIN + FOOTER + mm(4)
 
     def line(
         self, text: str, size: float = 10, font: str = REGULAR, gap: float = 1.3, indent: float = 0
@@ -54,89 +73,51 @@ class _Text:
         self.y -= points
 
 
-def _size(c: Component) -> str:
-    return "" if c.size is None else f"{c.size.width:g} x {c.size.height:g} mm"
+CHECK_TOP = mm(82)  # the printer check's band at the foot of the cover, from the page bottom
 
 
-def cover(
-    c: Canvas,
-    doc: Document,
-    p: Paper,
-    entries: Sequence[Entry],
-    duplex: str,
-    turn: Callable[[], None],
-) -> None:
-    """The kit's first page (and more when the list is long: ``turn`` starts a page).
-
-    ``duplex`` is the flip edge, "long" or "short", as build_kit checked it.
-    """
+def cover(c: Canvas, doc: Document, p: Paper, text: CoverText, turn: Callable[[], None],
+          duplex: str | None) -> None:
+    """The kit's first page, with the printer check at its foot (and more pages when the list
+    is long: ``turn`` ends a page). ``duplex``: the flip edge of a two-sided kit, else None."""
     meta = doc.meta
-    t = _Text(c, p, turn)
+    check(c, doc, p, duplex)
+    t = _Text(c, p, turn, bottom=CHECK_TOP + mm(4))
     c.setFillColor(black)
     t.line(meta.title, 24, BOLD, 1.2)
-    t.line(f"Print-and-play kit, {p.label} paper", 13, REGULAR, 1.6)
-    credit = f"Designed by {meta.designer}. {meta.licence.name}"
-    t.line(credit, 9)
+    t.line(text.mode, 12, REGULAR, 1.6)
+    t.line(f"Designed by {meta.designer}. {meta.licence.name}", 9)
     if meta.licence.notice:
         t.line(meta.licence.notice, 8)
-    t.space(mm(4))
+    t.space(mm(3))
     t.line("Components", 13, BOLD, 1.5)
-    col = [LEFT, LEFT + mm(82), LEFT + mm(98), LEFT + mm(128), LEFT + mm(154)]
-    heads = ["Component", "Count", "Size", "Sides", "Sheets"]
+    col = [LEFT, LEFT + mm(74), LEFT + mm(86), LEFT + mm(112), LEFT + mm(145)]
     c.setFont(BOLD, 9)
-    for x, h in zip(col, heads, strict=True):
+    for x, h in zip(col, ["Component", "Count", "Size", "Printed", "Sheets"], strict=True):
         c.drawString(x, t.y, h)
     t.space(12)
-    tiled: list[tuple[str, Plan]] = []
-    for e in entries:
-        comp = e.component
+    for row in text.rows:
         t.need(24)
         c.setFillColor(black)
         c.setFont(REGULAR, 9)
-        name = simpleSplit(comp.name, REGULAR, 9, col[1] - col[0] - mm(2))[0]
-        c.drawString(col[0], t.y, name)
-        c.drawString(col[1], t.y, str(comp.count))
-        c.drawString(col[2], t.y, _size(comp))
-        if e.plan is None:
-            c.drawString(col[3], t.y, "not in the kit")
-        else:
-            c.drawString(col[3], t.y, "double-sided" if comp.back else "single-sided")
-            sheets = str(len(e.plan.sheets))
-            if e.plan.tiled:
-                sheets += f" ({e.plan.tiles[0]} x {e.plan.tiles[1]} tiles)"
-                tiled.append((comp.name, e.plan))
-            c.drawString(col[4], t.y, sheets)
+        c.drawString(col[0], t.y, simpleSplit(row.name, REGULAR, 9, col[1] - col[0] - mm(2))[0])
+        for x, value in zip(col[1:], (str(row.count), row.size, row.printed, row.sheets),
+                            strict=True):
+            c.drawString(x, t.y, value)
         t.space(10)
-        if e.plan is None and comp.note:
-            t.line(comp.note, 7.5, REGULAR, 1.25, indent=mm(4))
+        if row.note:
+            t.line(row.note, 7.5, REGULAR, 1.25, indent=mm(4))
         t.space(2)
-    t.space(mm(4))
-    t.line("Printing", 13, BOLD, 1.5)
-    for step in (
-        "Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling.",
-        "Print the printer check sheet first: its rulers must measure exactly 100 mm and 4 in, "
-        "and its two targets must line up when the sheet is held against a light.",
-        f"Print double-sided, flipping on the {duplex} edge. Every sheet of fronts is followed by "
-        "its backs (or a blank page), so the whole kit can be printed in one go.",
-        "Greyscale printing works: pieces differ by shape and label, not colour alone.",
-    ):
-        t.line(f"\u2022 {step}", 9.5)
-    t.space(mm(3))
-    t.line("Cutting", 13, BOLD, 1.5)
-    for step in (
-        "Cut along the lines that join facing crop marks, with a ruler and a sharp blade.",
-        "Cut the long lines across the whole sheet first, then the short ones: where two pieces "
-        "touch, one cut separates both. The artwork runs past every cut (bleed), so a slightly "
-        "off cut shows no white edge.",
-        "Boards: cut each tile on its crop marks; glue the tiles in label order (A1, A2, ..., "
-        "B1, ...), each tile laid over its neighbour's shaded glue strip with its edge on the "
-        "dashed line.",
-    ):
-        t.line(f"\u2022 {step}", 9.5)
-    for name, plan in tiled:
+    for title, steps in (("Paper", text.paper), ("Printing", text.printing),
+                         ("Cutting and folding", text.cutting)):
+        if steps:
+            t.space(mm(3))
+            t.line(title, 13, BOLD, 1.5)
+            for step in steps:
+                t.line(f"\u2022 {step}", 9.5)
+    for name, (cols, rows) in text.boards:
         t.space(mm(3))
-        cols, rows = plan.tiles
-        cell = mm(9)
+        cell = mm(7)
         t.need(rows * cell + 20)
         t.line(f"Assembly of {name}", 10, BOLD, 1.4)
         t.space(rows * cell)
@@ -186,43 +167,53 @@ def _ruler(c: Canvas, x: float, y: float, ticks: int, step: float, every: int, l
     c.restoreState()
 
 
-TARGET_AT = (mm(45), mm(70))  # asymmetric on purpose: a duplex offset shows as a gap
+TARGET_AT = (mm(36), mm(38))  # asymmetric on purpose: a duplex offset shows as a gap
 
 
-def calibration(c: Canvas, doc: Document, p: Paper) -> None:
-    t = _Text(c, p)
+def check(c: Canvas, doc: Document, p: Paper, duplex: str | None) -> None:
+    """The printer check at the foot of the cover: two rulers, and for a two-sided kit the
+    front target whose ringed twin is printed on the back of this page."""
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(mm(0.2))
+    c.line(LEFT, CHECK_TOP, p.width - LEFT, CHECK_TOP)
     c.setFillColor(black)
-    t.line("Printer check", 20, BOLD, 1.3)
-    t.line(f"{doc.meta.title}: print this sheet first, double-sided, at 100%.", 10)
-    t.space(mm(12))
-    _ruler(c, LEFT, t.y, 100, mm(1), 10, "100 mm: the long ticks must be exactly 1 cm apart")
-    t.space(mm(22))
-    _ruler(c, LEFT, t.y, 32, mm(25.4) / 8, 8, "4 in: the long ticks must be exactly 1 in apart")
-    t.space(mm(14))
-    for line in (
-        "If a ruler measures short or long, the printer is scaling the page: choose \"actual "
-        "size\" or 100% and switch off \"fit to page\", then print this sheet again.",
-        "Duplex check: hold the printed sheet against a light. The target below and the ringed "
-        "target on the back should coincide; the rings are 1, 2 and 3 mm. An offset of up to "
-        "1 mm is harmless thanks to the bleed.",
-    ):
-        t.line(line, 9.5)
-    _target(c, *TARGET_AT, rings=False)
-    c.setFont(REGULAR, 8)
-    c.drawString(TARGET_AT[0] + mm(10), TARGET_AT[1] - 3, "front target")
+    c.setFont(BOLD, 12)
+    c.drawString(LEFT, CHECK_TOP - mm(6), "Printer check")
+    c.restoreState()
+    x = p.width - LEFT - mm(101.6) if duplex else LEFT
+    _ruler(c, x, CHECK_TOP - mm(27), 100, mm(1), 10, "100 mm: the long ticks are exactly 1 cm "
+                                                        "apart")
+    _ruler(c, x, CHECK_TOP - mm(49), 32, mm(25.4) / 8, 8, "4 in: the long ticks are exactly 1 in "
+                                                           "apart")
+    t = _Text(c, p)
+    t.y = CHECK_TOP - mm(11)
+    t.width = p.width - 2 * LEFT
+    t.line(f"{doc.meta.title}: print this page first, at 100% (\"actual size\", no \"fit to "
+           "page\"). If a ruler measures short or long, the printer is scaling the page.", 9)
+    if duplex:
+        _target(c, *TARGET_AT, rings=False)
+        c.setFont(REGULAR, 7.5)
+        c.drawCentredString(TARGET_AT[0], TARGET_AT[1] - mm(12), "front target")
 
 
-def calibration_back(c: Canvas, p: Paper, duplex: str) -> None:
+def check_back(c: Canvas, p: Paper, duplex: str) -> None:
+    """The back of the cover: the ringed target that must sit behind the front one."""
     x, y = apply(sheet_flip(p, duplex), *TARGET_AT)
     _target(c, x, y, rings=True)
+    t = _Text(c, p)
+    t.y = p.height / 2 + mm(20)  # clear of the target, top or bottom
     c.setFillColor(black)
-    c.setFont(REGULAR, 8)
-    # Text on the side facing the page centre, so it stays inside the margin either way.
-    text = "back target: it should sit right behind the front one"
-    if x > p.width / 2:
-        c.drawRightString(x - mm(10), y - 3, text)
-    else:
-        c.drawString(x + mm(10), y - 3, text)
+    t.line("Printer check, back", 16, BOLD, 1.4)
+    for line in (
+        "Hold this sheet against a light: the target on the cover should sit right behind the "
+        "ringed target on this side. The rings are 1, 2 and 3 mm; an offset of up to 1 mm is "
+        "harmless thanks to the bleed.",
+        f"If they are further apart, your printer shifts its backs: try flipping on the other "
+        f"edge (this kit flips on the {duplex} edge; rulepress pnp --duplex), or print the kit "
+        "single-sided (rulepress pnp --sides one), which folds each front onto its back.",
+    ):
+        t.line(line, 9.5)
 
 
-__all__ = ["Entry", "blank", "calibration", "calibration_back", "cover"]
+__all__ = ["CoverText", "Row", "blank", "check", "check_back", "cover"]

@@ -1,0 +1,302 @@
+"""Mixed sheets: every small face of a kit packed onto shared sheets, pure geometry.
+
+A *piece* is one face, or a gutter-fold pair (front and back side by side, butting on the fold).
+Pieces of one size (whatever their component) form *blocks*: grids laid out as in
+``layout.grid_plan``, butting or with a 2 x bleed gutter. Each block keeps ``reserve(bleed)`` of
+room on every side for its bleed and crop marks, so a block's marks never reach another block.
+
+Blocks are placed by a guillotine packer: a sheet starts as one free rectangle; each step puts
+the block that covers the most area (the earliest free rectangle, then the largest pieces, on
+ties) at the top-left of a free rectangle and splits what is left into the strip to its right
+and the band below. Each sheet is filled twice, once with blocks whose last row may be short
+and once with full rectangles only, and keeps whichever covers more. A first pass fills sheets
+greedily; two more cap each size at a fair share per sheet (of all the sheets, or of the ones
+the first pass spread it on), so the last sheet is not a lone card; the kit takes the pass with
+the fewest sheets, then the fullest emptiest sheet. Everything is ordered by explicit keys: the
+same kit gives the same sheets, byte for byte.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rulepress.pnp.layout import (
+    FOOTER,
+    MARGIN,
+    Affine,
+    Line,
+    Paper,
+    Rect,
+    Sheet,
+    Slot,
+    compose,
+    edge_marks,
+    map_line,
+    map_rect,
+    reserve,
+)
+
+EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class Piece:
+    component: str
+    index: int  # which copy of the component
+    width: float  # the face's own size, points
+    height: float
+    pair: bool = False  # a gutter-fold pair: the back to the right of the front
+
+    @property
+    def unit(self) -> tuple[float, float]:
+        return (2 * self.width if self.pair else self.width), self.height
+
+
+def content(p: Paper) -> Rect:
+    """Where blocks and their reserved room go: inside the margin, above the footer."""
+    return MARGIN, MARGIN + FOOTER, p.width - MARGIN, p.height - MARGIN
+
+
+def fits(p: Paper, piece: Piece, bleed: float) -> bool:
+    """Whether one piece fits an empty sheet (either way round)."""
+    x0, y0, x1, y1 = content(p)
+    room = 2 * reserve(bleed)
+    w, h = piece.unit
+    return any(a + room <= x1 - x0 + EPS and b + room <= y1 - y0 + EPS for a, b in ((w, h), (h, w)))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    rotated: bool
+    gap: float
+    cols: int
+    rows: int
+    cell: tuple[float, float]  # a unit's size as placed
+
+    @property
+    def size(self) -> tuple[float, float]:
+        cw, ch = self.cell
+        g = self.gap
+        return self.cols * cw + (self.cols - 1) * g, self.rows * ch + (self.rows - 1) * g
+
+
+@dataclass(frozen=True)
+class _Block:
+    pieces: tuple[Piece, ...]
+    shape: _Shape
+    x0: float  # top-left corner of the block's trims, page coordinates
+    top: float
+
+    def footprint(self, room: float) -> Rect:
+        w, h = self.shape.size
+        return self.x0 - room, self.top - h - room, self.x0 + w + room, self.top + room
+
+    def moved(self, dx: float, dy: float) -> _Block:
+        return _Block(self.pieces, self.shape, self.x0 + dx, self.top + dy)
+
+
+def _fit(avail: float, size: float, gap: float) -> int:
+    return 0 if size > avail + EPS else int((avail + gap + EPS) // (size + gap))
+
+
+def _shape(
+    free: Rect, unit: tuple[float, float], n: int, bleed: float, holes: bool
+) -> tuple[int, _Shape] | None:
+    """The best block of at most ``n`` units in a free rectangle: (units, shape)."""
+    room = reserve(bleed)
+    aw, ah = free[2] - free[0] - 2 * room, free[3] - free[1] - 2 * room
+    best: tuple[tuple[float, ...], int, _Shape] | None = None
+    for rotated in (False, True) if unit[0] != unit[1] else (False,):
+        cw, ch = (unit[1], unit[0]) if rotated else unit
+        for gap in (2 * bleed, 0.0) if bleed > 0 else (0.0,):
+            cols, rows = _fit(aw, cw, gap), _fit(ah, ch, gap)
+            if cols * rows == 0:
+                continue
+            # As many units as can be, then the fewest rows (a wide block leaves a wide band
+            # below). ``holes``: the last row may be short; else a full rectangle, and what is
+            # left goes into another block.
+            c, r = max(((c, min(rows, -(-n // c) if holes else n // c))
+                        for c in range(1, min(cols, n) + 1)),
+                       key=lambda cr: (min(n, cr[0] * cr[1]), -cr[1]))
+            k = min(n, c * r)
+            shape = _Shape(rotated, gap, c, r, (cw, ch))
+            w, h = shape.size
+            key = (k, gap > 0, -w * h, not rotated)
+            if best is None or key > best[0]:
+                best = (key, k, shape)
+    return None if best is None else (best[1], best[2])
+
+
+def _groups(pieces: Sequence[Piece]) -> list[list[Piece]]:
+    """Pieces by unit size, largest first, then in declaration order."""
+    groups: dict[tuple[float, float], list[Piece]] = {}
+    for piece in pieces:
+        w, h = piece.unit
+        groups.setdefault((round(min(w, h), 3), round(max(w, h), 3)), []).append(piece)
+    return sorted(groups.values(), key=lambda g: -g[0].unit[0] * g[0].unit[1])
+
+
+def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
+                caps: Sequence[int] | None, holes: bool) -> list[_Block]:
+    """Blocks for one sheet, taken from the front of the queues."""
+    room = reserve(bleed)
+    free = [content(p)]
+    blocks: list[_Block] = []
+    used = [0] * len(queues)
+    while True:
+        best: tuple[tuple[float, ...], int, int, int, _Shape] | None = None
+        for fi, rect in enumerate(free):
+            for gi, queue in enumerate(queues):
+                n = len(queue) if caps is None else min(len(queue), caps[gi] - used[gi])
+                if n <= 0:
+                    continue
+                got = _shape(rect, queue[0].unit, n, bleed, holes)
+                if got is None:
+                    continue
+                k, shape = got
+                key = (k * queue[0].unit[0] * queue[0].unit[1], -fi, -gi)
+                if best is None or key > best[0]:
+                    best = (key, fi, gi, k, shape)
+        if best is None:
+            return blocks
+        _, fi, gi, k, shape = best
+        x0, y0, x1, y1 = free.pop(fi)
+        w, h = shape.size
+        blocks.append(_Block(tuple(queues[gi][:k]), shape, x0 + room, y1 - room))
+        del queues[gi][:k]
+        used[gi] += k
+        fw, fh = w + 2 * room, h + 2 * room
+        right = (x0 + fw, y1 - fh, x1, y1)
+        below = (x0, y0, x1, y1 - fh)
+        free += [r for r in (right, below) if r[2] - r[0] > EPS and r[3] - r[1] > EPS]
+        free.sort(key=lambda r: (-r[3], r[0]))
+
+
+def _pass(p: Paper, pieces: Sequence[Piece], bleed: float,
+          caps: Sequence[int] | None) -> list[list[_Block]]:
+    queues = _groups(pieces)
+    sheets = []
+    while any(queues):
+        # Blocks with a short last row, or only full rectangles: whichever covers more.
+        tries = []
+        for holes in (False, True):
+            left = [list(q) for q in queues]
+            blocks = _fill_sheet(p, left, bleed, caps, holes)
+            area = sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)
+            tries.append((area, not holes, blocks, left))
+        area, _, blocks, queues = max(tries, key=lambda t: t[:2])
+        if not blocks:
+            raise ValueError("a piece does not fit an empty sheet")
+        sheets.append(blocks)
+    return sheets
+
+
+def _centred(p: Paper, blocks: list[_Block], bleed: float) -> list[_Block]:
+    room = reserve(bleed)
+    boxes = [b.footprint(room) for b in blocks]
+    x0, y0, x1, y1 = content(p)
+    ux0, uy0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    ux1, uy1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    dx, dy = (x0 + x1 - ux0 - ux1) / 2, (y0 + y1 - uy0 - uy1) / 2
+    return [b.moved(dx, dy) for b in blocks]
+
+
+def pack(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
+    """Every piece on as few sheets as the packer finds, each sheet's blocks centred."""
+    if not pieces:
+        return ()
+    greedy = _pass(p, pieces, bleed, None)
+    spread: dict[int, set[int]] = {}
+    queues = _groups(pieces)
+    first = {id(q[0]): gi for gi, q in enumerate(queues)}
+    group_of = {id(piece): first[id(q[0])] for q in queues for piece in q}
+    for n, blocks in enumerate(greedy):
+        for block in blocks:
+            spread.setdefault(group_of[id(block.pieces[0])], set()).add(n)
+    tries = [greedy]
+    for share in (len(greedy), None):  # over all the sheets, or over those it was on
+        caps = [math.ceil(len(q) / (share or len(spread[gi]))) if len(spread[gi]) > 1
+                else len(q) for gi, q in enumerate(queues)]
+        tries.append(_pass(p, pieces, bleed, caps))
+
+    def lowest(sheets: list[list[_Block]]) -> float:
+        return min(sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)
+                   for blocks in sheets)
+
+    chosen = min(tries, key=lambda t: (len(t), -lowest(t)))
+    return tuple(_sheet(p, _centred(p, blocks, bleed), bleed) for blocks in chosen)
+
+
+def _sheet(p: Paper, blocks: list[_Block], bleed: float) -> Sheet:
+    room = reserve(bleed)
+    slots: list[Slot] = []
+    marks: list[Line] = []
+    folds: list[Line] = []
+    for k, block in enumerate(blocks):
+        others = [b.footprint(room) for j, b in enumerate(blocks) if j != k]
+        got, units, fold_lines = _block_slots(block, bleed)
+        slots += got
+        box = (min(u[0] for u in units), min(u[1] for u in units),
+               max(u[2] for u in units), max(u[3] for u in units))
+        xs = sorted({round(v, 4) for u in units for v in (u[0], u[2])})
+        ys = sorted({round(v, 4) for u in units for v in (u[1], u[3])})
+        marks += edge_marks(p, box, xs, ys, bleed, others)
+        fx = sorted({round(f[0], 4) for f in fold_lines if abs(f[0] - f[2]) < EPS})
+        fy = sorted({round(f[1], 4) for f in fold_lines if abs(f[1] - f[3]) < EPS})
+        folds += edge_marks(p, box, fx, fy, bleed, others)
+    trims = [s.trim for s in slots]
+    clips = [s.clip for s in slots]
+    return Sheet(
+        tuple(slots),
+        tuple(marks),
+        (min(t[0] for t in trims), min(t[1] for t in trims), max(t[2] for t in trims),
+         max(t[3] for t in trims)),
+        (min(c[0] for c in clips), min(c[1] for c in clips), max(c[2] for c in clips),
+         max(c[3] for c in clips)),
+        folds=tuple(folds),
+    )
+
+
+def _intersect(a: Rect, b: Rect) -> Rect:
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+
+
+def _block_slots(block: _Block, bleed: float) -> tuple[list[Slot], list[Rect], list[Line]]:
+    """The faces of a block (both halves of a pair), each unit's trim, and the fold lines."""
+    shape = block.shape
+    cw, ch = shape.cell
+    gap = shape.gap
+    occupied = {(k // shape.cols, k % shape.cols) for k in range(len(block.pieces))}
+    slots: list[Slot] = []
+    units: list[Rect] = []
+    folds: list[Line] = []
+    for k, piece in enumerate(block.pieces):
+        row, col = divmod(k, shape.cols)
+        sx = block.x0 + col * (cw + gap)
+        sy = block.top - (row + 1) * ch - row * gap
+        trim = (sx, sy, sx + cw, sy + ch)
+        units.append(trim)
+        # Bleed on a side unless a unit butts against it there.
+        left, below, right, above = (
+            bleed if gap > 0 or (row + dr, col + dc) not in occupied else 0.0
+            for dr, dc in ((0, -1), (1, 0), (0, 1), (-1, 0))
+        )
+        clip = (sx - left, sy - below, sx + cw + right, sy + ch + above)
+        t: Affine = (0.0, 1.0, -1.0, 0.0, sx + cw, sy) if shape.rotated else (
+            1.0, 0.0, 0.0, 1.0, sx, sy)
+        w, h = piece.width, piece.height
+        if not piece.pair:
+            slots.append(Slot(piece.index, t, trim, clip, component=piece.component))
+            continue
+        big = bleed + 1.0
+        back_t = compose(t, (1.0, 0.0, 0.0, 1.0, w, 0.0))
+        for side_t, half, back in ((t, (-big, -big, w, h + big), False),
+                                   (t, (w, -big, 2 * w + big, h + big), True)):
+            own = back_t if back else side_t
+            slots.append(Slot(piece.index, own, map_rect(own, (0.0, 0.0, w, h)),
+                              _intersect(clip, map_rect(side_t, half)),
+                              component=piece.component, back=back))
+        folds.append(map_line(t, (w, 0.0, w, h)))
+    return slots, units, folds
