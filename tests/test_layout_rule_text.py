@@ -137,3 +137,59 @@ def test_changing_the_engines_table_changes_the_card(
 def test_the_six_pigeons_on_the_cards_are_the_engines() -> None:
     pigeons = RACE.tables()["pigeons"]
     assert [p["number"] for p in pigeons] == list(PIGEONS)
+
+
+def test_the_player_aid_prints_the_quick_reference_and_agrees_with_the_engine() -> None:
+    from rulepress.games.cards import FACES
+    from rulepress.games.pigeon_race.cards import DECK as RACE_DECK
+    from rulepress.games.pigeon_race.rules import half
+    from rulepress.pnp.faces.rulebook import RuleBook
+
+    doc = doc_of("pigeon-race")
+    printed = " ".join(lines(card(doc, "player-aid", RACE.tables())))
+    quick = RuleBook(doc).section("quick-reference")
+    for part in ("Your turn", "The end", "Scoring"):
+        first = " ".join(quick.part(part).split()[:6])
+        assert first in printed, part
+    # What the card states, checked against the engine's own values.
+    courts = sorted({c.rank for c in RACE_DECK if c.rank > 10})
+    assert ", ".join(f"{FACES[(r - 1) % 13]} {r}" for r in courts) in printed
+    assert half(3) == 2 and "half the value, rounded up" in printed
+    exact, *misses = SCORE_TABLE[0]
+    assert f"{exact} if exact, then {', '.join(map(str, misses))}" in printed
+    assert " · ".join(map(str, SCORE_TABLE[0])) in printed
+
+
+def test_editing_the_rulebook_changes_the_player_aid(tmp_path: Path) -> None:
+    game = tmp_path / "pigeon-race"
+    shutil.copytree(SOURCES / "pigeon-race", game)
+    rules = game / "rules.md"
+    text = rules.read_text()
+    old = "- Discard, draw one card."
+    assert old in text
+    rules.write_text(text.replace(old, "- Discard, then draw two cards and sing."))
+    printed = " ".join(lines(card(read_document(rules), "player-aid", RACE.tables())))
+    assert "then draw two cards and sing." in printed
+
+
+def test_the_pigeon_token_agrees_with_the_rulebook_and_the_engines_limits() -> None:
+    from rulepress.pnp.faces.rulebook import RuleBook
+
+    doc = doc_of("pigeon")
+    printed = " ".join(lines(card(doc, "pigeon-card", PIGEON.tables())))
+    row = next(r for r in RuleBook(doc).section("quick-reference").table()
+               if r["Step or action"] == "Pigeon")
+    assert " ".join(row["What to do"].split()[:5]) in printed
+    assert f"limit {PENALTY_LIMIT} \u2192 {HAND_LIMIT}" in printed
+
+
+def test_editing_the_rulebook_changes_the_pigeon_token(tmp_path: Path) -> None:
+    game = tmp_path / "pigeon"
+    shutil.copytree(SOURCES / "pigeon", game)
+    rules = game / "rules.md"
+    text = rules.read_text()
+    old = "| Pigeon | Won by finishing a pile,"
+    assert old in text
+    rules.write_text(text.replace(old, "| Pigeon | Flies home to roost when a pile is done,"))
+    printed = " ".join(lines(card(read_document(rules), "pigeon-card", PIGEON.tables())))
+    assert "Flies home to roost" in printed

@@ -76,7 +76,7 @@ def draw_alone(name: str) -> tuple[bytes, float, float]:
     return buf.getvalue(), w, h
 
 
-@pytest.mark.parametrize("name", ["board", "pigeon", "scoring-card", "order-slips", "player_aid"])
+@pytest.mark.parametrize("name", ["board", "pigeon", "scoring-card", "order-slips", "player-aid"])
 def test_artwork_fills_the_bleed(name: str) -> None:
     pdf, w, h = draw_alone(name)
     with pdfplumber.open(io.BytesIO(pdf)) as doc:

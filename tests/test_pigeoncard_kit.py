@@ -65,7 +65,7 @@ def test_sizes_are_poker_cards_and_a_coin() -> None:
         ("card_front", 0),
         ("card_front", 37),
         ("card_back", 0),
-        ("pigeon_card", 0),
+        ("pigeon-card", 0),
         ("reference", 1),
     ],
 )
@@ -165,9 +165,12 @@ def test_reference_card_marks_the_hand_limit_below_the_rules() -> None:
     assert below == {"Upright:", "hand", "limit", "5", "·", "Sideways:", "4"}
 
 
-def test_pigeon_token_says_only_a_finished_pile_wins_it() -> None:
-    pdf, _, _ = draw_alone("pigeon_card")
+def test_pigeon_token_states_the_quick_references_pigeon_row() -> None:
+    from rulepress.pnp.faces.rulebook import RuleBook
+
+    row = next(r for r in RuleBook(DOC).section("quick-reference").table()
+               if r["Step or action"] == "Pigeon")
+    pdf, _, _ = draw_alone("pigeon-card")
     with pdf:
         text = " ".join((pdf.pages[0].extract_text() or "").split())
-    assert "Set or String finishes a pile" in text
-    assert "from 4 back to 5" in text
+    assert row["What to do"] in text

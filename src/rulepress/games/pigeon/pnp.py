@@ -1,5 +1,6 @@
-"""Print-and-play art for Pigeon: the 52 cards, their back and the Pigeon token (the reference
-card is a layout, sources/pigeon/layouts/reference.yml: its text is the rulebook's).
+"""Print-and-play art for Pigeon: the 52 cards, their back and the round Pigeon token. The
+reference card and the card-sized Pigeon token are layouts (sources/pigeon/layouts/): their
+text is the rulebook's Quick reference.
 
 Every drawer draws one face in its own coordinates (origin at the trim's bottom-left, points)
 and fills the bleed. Red and black stay apart in greyscale: red suits are printed as hollow
@@ -28,7 +29,6 @@ RED = HexColor(suits.RED)
 NAVY = HexColor("#1f3a5f")
 SLATE = HexColor("#5d7285")
 PALE = HexColor("#e8eef4")
-DOVE = HexColor("#8a99a8")  # pigeon grey
 
 
 # --- the deck ---------------------------------------------------------------------------------
@@ -186,35 +186,6 @@ def _pigeon(
         c.circle(*p(85, 76), 2.6 * u, stroke=0, fill=1)
 
 
-def pigeon_card(c: Canvas, face: Face) -> None:
-    regular, bold = fonts()
-    w, h = face.width, face.height
-    with saved(c):
-        fill_bleed(c, face, PALE)
-        s = face.safe
-        c.setStrokeColor(NAVY)
-        c.setLineWidth(1.2)
-        c.roundRect(s - 3, s - 3, w - 2 * s + 6, h - 2 * s + 6, 8, stroke=1, fill=0)
-        c.setFillColor(NAVY)
-        c.setFont(bold, 22)
-        c.drawCentredString(w / 2, h - s - 24, "THE PIGEON")
-        c.setFillColor(white)
-        c.circle(w / 2, h / 2 + 12, w * 0.34, stroke=0, fill=1)
-        _pigeon(c, w / 2, h / 2 + 14, w * 0.52, body=DOVE, wing=SLATE, eye=INK)
-        c.setFillColor(INK)
-        lines = (
-            "Take it when your Set or String",
-            "finishes a pile with an Ace or King.",
-            "Discard it to raise your hand",
-            "limit from 4 back to 5.",
-        )
-        c.setFont(regular, 9.5)
-        y = s + 44
-        for line in lines:
-            c.drawCentredString(w / 2, y, line)
-            y -= 11.5
-
-
 def pigeon_coin(c: Canvas, face: Face) -> None:
     """The round token: the circle fills the trim and runs on into the bleed."""
     _, bold = fonts()
@@ -235,6 +206,5 @@ def pigeon_coin(c: Canvas, face: Face) -> None:
 DRAWERS: dict[str, Drawer] = {
     "card_front": card_front,
     "card_back": card_back,
-    "pigeon_card": pigeon_card,
     "pigeon_coin": pigeon_coin,
 }

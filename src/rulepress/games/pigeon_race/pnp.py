@@ -1,6 +1,7 @@
-"""Print-and-play drawers for Pigeon Race: board, pigeon standees, player aid. Each draws one
-face in its own coordinates (origin at the trim's bottom-left). The scoring card and the order
-slips are layouts (sources/pigeon-race/layouts/), filled from the engine's tables.
+"""Print-and-play drawers for Pigeon Race: the board and the pigeon standees. Each draws one
+face in its own coordinates (origin at the trim's bottom-left). The scoring card, the order
+slips and the player aid are layouts (sources/pigeon-race/layouts/): their rules are the
+rulebook's Quick reference, their numbers the engine's tables.
 
 Sizes come from the source's components (the face); layouts scale to them.
 """
@@ -8,10 +9,7 @@ Sizes come from the source's components (the face); layouts scale to them.
 from __future__ import annotations
 
 from reportlab.lib.colors import Color, white
-from reportlab.lib.enums import TA_LEFT
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Frame, Paragraph
 
 from rulepress.games.base import Drawer
 from rulepress.games.pigeon_race.rules import PIGEONS, SQUARES
@@ -270,117 +268,7 @@ def _silhouette(c: Canvas, cx: float, cy: float, r: float, fill: Color) -> None:
         c.drawPath(tail, stroke=0, fill=1)
 
 
-# --- the player aid ----------------------------------------------------------------------------
-
-
-def _card_frame(c: Canvas, face: Face, title: str) -> float:
-    """Paper background, a coloured title band; returns the y of the band's bottom."""
-    _, bold = fonts()
-    fill_bleed(c, face, colour(PAPER))
-    band = max(face.height * 0.14, 9 * MM)
-    b = face.bleed
-    c.setFillColor(colour(START_COLOUR))
-    c.rect(-b, face.height - band, face.width + 2 * b, band + b, stroke=0, fill=1)
-    c.setFillColor(white)
-    c.setFont(bold, band * 0.45)
-    c.drawString(face.safe + 1 * MM, face.height - band * 0.66, title)
-    return face.height - band
-
-
-AID_TEXT = (
-    (
-        "Your turn",
-        [
-            "Play one card on any pigeon still on the board. A <b>trump</b> may move two "
-            "different pigeons.",
-            "<b>Red</b> forward, <b>black</b> backward. 2\u201310 face value, "
-            "J 11, Q 12, K 13, A 14.",
-            "The pigeon moves the full value; its two neighbours move <b>half, rounded up</b>, "
-            "the same way.",
-            "Neighbours: pigeon n pushes n\u22121 and n+1. "
-            "Walls: 1 pushes 2 and 3; 6 pushes 4 and 5.",
-            "Nothing goes behind the start line. Past square 30 a pigeon is home: it takes the "
-            "first free home box (1st, 2nd, ...) and never moves again.",
-            "Discard, draw one card. The player on the left goes next.",
-        ],
-    ),
-    (
-        "The end",
-        [
-            "The third pigeon home (finish the whole play), or the last card drawn.",
-            "Places: home pigeons in the order they crossed, then the rest by position; "
-            "on a shared square the lower number first.",
-        ],
-    ),
-    (
-        "Scoring",
-        [
-            "Each pigeon on your slip: exact place 6, then 4, 3, 2, 1, 0 as it is 1\u20135 places "
-            "out. Ties: best-placed pigeon on the slip wins.",
-        ],
-    ),
-)
-
-
-def player_aid(c: Canvas, face: Face) -> None:
-    regular, bold = fonts()
-    top = _card_frame(c, face, "Pigeon Race")
-    s = face.safe
-    # The six lanes along the bottom, with the wall rule spelled out under them.
-    r = min(2.4 * MM, (face.width - 2 * s) / 14)
-    gap = (face.width - 2 * s - 12 * r) / 5
-    for i, p in enumerate(PIGEONS):
-        pigeon_disc(c, s + r + i * (2 * r + gap), s + 3.6 * MM + r, r, p)
-    c.setFillColor(colour(INK))
-    c.setFont(regular, 6)
-    c.drawCentredString(
-        face.width / 2,
-        s + 0.8 * MM,
-        "lanes 1 to 6 \u00b7 walls: 1 pushes 2 and 3, 6 pushes 4 and 5",
-    )
-    bottom = s + 4.8 * MM + 2 * r
-    head = ParagraphStyle(
-        "aid-head",
-        fontName=bold,
-        fontSize=8,
-        leading=9.5,
-        textColor=colour(START_COLOUR),
-        spaceBefore=2.5,
-        spaceAfter=0.5,
-    )
-    body = ParagraphStyle(
-        "aid-body",
-        fontName=regular,
-        fontSize=6.3,
-        leading=7.25,
-        textColor=colour(INK),
-        alignment=TA_LEFT,
-        leftIndent=6,
-        bulletIndent=0,
-        spaceAfter=0.8,
-    )
-    flow: list[Paragraph] = []
-    for title, items in AID_TEXT:
-        flow.append(Paragraph(title, head))
-        flow.extend(Paragraph(t, body, bulletText="\u2022") for t in items)
-    frame = Frame(
-        s,
-        bottom,
-        face.width - 2 * s,
-        top - bottom - 1 * MM,
-        leftPadding=1,
-        rightPadding=1,
-        topPadding=0,
-        bottomPadding=0,
-        showBoundary=0,
-    )
-    frame.addFromList(flow, c)
-    if flow:  # the text did not fit the card: a layout bug, not a user error
-        raise RuntimeError("player aid text overflows its card")
-
-
 DRAWERS: dict[str, Drawer] = {
     "board": board,
     "pigeon": pigeon,
-    "player_aid": player_aid,
 }
