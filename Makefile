@@ -10,7 +10,7 @@ export SOURCE_DATE_EPOCH ?= 1767225600
 SOURCES := $(shell find sources templates -type f 2>/dev/null)
 CODE := $(shell find src -name '*.py' 2>/dev/null)
 
-.PHONY: all build pnp test bench check clean lint
+.PHONY: all build pnp test bench check clean lint kit-report
 
 all: build/.done pnp/.done
 
@@ -56,6 +56,10 @@ lint: $(TEST_STAMP)
 
 bench: $(TEST_STAMP)
 	@for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done
+
+# Sheets, fill and ink of every bundled kit, both papers and modes, measured from the PDFs.
+kit-report: $(TEST_STAMP)
+	$(PY) benchmarks/kit_report.py
 
 clean:
 	rm -rf build pnp .pytest_cache

@@ -2,6 +2,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
@@ -11,3 +14,26 @@ from tiny_engine import ENGINE  # noqa: E402
 from rulepress.games import register_engine  # noqa: E402
 
 register_engine("tiny_race", ENGINE)
+
+
+@pytest.fixture(scope="session")
+def bundled() -> dict[str, tuple[Any, Any]]:
+    """Every bundled game's A4 kit, drawn once per session, with a function that draws it
+    again with other options: slug -> (rebuild(options), kit)."""
+    from rulepress.document.reader import read_sources
+    from rulepress.games import load_engine
+    from rulepress.pnp.faces import engine_tables
+    from rulepress.pnp.kit import Options, build_kit
+
+    out = {}
+    for doc in read_sources(TESTS.parent / "sources", ()):
+        engine = load_engine(doc.meta.engine) if doc.meta.engine else None
+        drawers = engine.drawers() if engine else {}
+        tables = engine_tables(engine)
+
+        def rebuild(options: Any, doc: Any = doc, drawers: Any = drawers,
+                    tables: Any = tables) -> Any:
+            return build_kit(doc, drawers, "a4", tables=tables, options=options)
+
+        out[doc.slug] = (rebuild, rebuild(Options()))
+    return out

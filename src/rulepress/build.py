@@ -188,23 +188,31 @@ def build_kits(
     project: Path | None = None,
     reporter: Progress,
     proof: bool = False,
+    sides: str = "two",
+    ink: str = "normal",
+    only: Sequence[str] | None = None,
 ) -> list[Path]:
     """Check every game as build does, draw every kit, and only then write them all.
     ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
-    (out/<game>/<game>-proof.pdf)."""
+    (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options."""
     from rulepress.pnp.faces import engine_tables
-    from rulepress.pnp.kit import draw_kits
+    from rulepress.pnp.kit import draw_kits, kit_options
     from rulepress.pnp.proof import proof as proof_page
 
     if not 0 <= bleed_mm <= 10:
         raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
 
     docs = read_sources(sources, games)
+    options = kit_options(docs, sides=sides, ink=ink, duplex=duplex, bleed_mm=bleed_mm,
+                          only=only)
     report = check_phase(docs, project, reporter)
     outputs: dict[Path, bytes] = {}
+    problems: list[Diagnostic] = []
     for result in report.documents:
         doc = result.doc
-        if not any(c.in_kit for c in doc.meta.components):
+        chosen = [c for c in doc.meta.components if c.in_kit and (
+            options.only is None or c.id in options.only)]
+        if not chosen:
             continue
         drawers = result.engine.drawers() if result.engine is not None else {}
         tables = engine_tables(result.engine)
@@ -214,8 +222,12 @@ def build_kits(
             outputs[out / doc.slug / f"{doc.slug}-proof.pdf"] = page
             continue
         reporter.progress(f"drawing the {doc.slug} kit")
-        outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex,
-                             tables=tables)
+        try:
+            outputs |= draw_kits(doc, drawers, papers, out, tables=tables, options=options)
+        except RulepressError as exc:
+            problems += exc.diagnostics
+    if problems:  # every game drawn first: all problems at once, nothing written
+        raise RulepressError(problems)
     for path in sorted(outputs):
         atomic_write(path, outputs[path])
     return sorted(outputs)

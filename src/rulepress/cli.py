@@ -209,6 +209,19 @@ def build(
     "--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
     help="The edge your printer flips double-sided pages on.",
 )
+@click.option(
+    "--sides", type=click.Choice(["two", "one"]), default="two", show_default=True,
+    help="two: backs printed on the reverse (duplex); one: fronts only, each piece with a back "
+         "printed beside it as a gutter-fold pair.",
+)
+@click.option(
+    "--ink", type=click.Choice(["normal", "low"]), default="normal", show_default=True,
+    help="low: outlines and light tints, no full-bleed backgrounds.",
+)
+@click.option(
+    "--only", metavar="ID[,ID]", default=None,
+    help="Print only these components (ids from the front matter), e.g. a spare deck.",
+)
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed in mm.")
 @click.option(
     "--proof", is_flag=True,
@@ -217,7 +230,8 @@ def build(
 )
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, duplex: str, bleed: float, proof: bool,
+    paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
+    proof: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -226,9 +240,11 @@ def pnp(
 
         where = Where.of(project, sources, games)
         target = out or where.project.path(where.project.pnp)
+        chosen = None if only is None else tuple(i.strip() for i in only.split(","))
         written = build_kits(
             where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
             bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
+            sides=sides, ink=ink, only=chosen,
         )
         reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK

@@ -4,11 +4,12 @@ tints, so every engine's art (and any plug-in's) saves ink without code of its o
 While a face is drawn in low ink:
 
 - a fill covering the whole face (a full-bleed background) is left out: the paper shows;
-- any other fill darker than ``LIGHT`` is mixed with white up to ``LIGHT`` (the hue stays, so
-  colours still tell things apart) and outlined thinly in its own colour, so shapes, pips and
-  patterns keep their edges;
-- thick lines are lightened (patterns stay visible), white lines meant for a dark ground turn
-  grey, and text drawn light on a dark ground turns dark; text stays in its fonts.
+- a small fill (a pip, a symbol: at most ``SMALL`` of the face and 7 mm) keeps its colour, so
+  what colour tells apart stays apart, in greyscale too;
+- any other fill darker than ``LIGHT`` is mixed with white up to ``LIGHT`` (the hue stays) and
+  outlined thinly in its own colour, so shapes and bands keep their edges;
+- lines are lightened to mid tones (patterns stay visible), white lines meant for a dark ground
+  turn grey, and text drawn light on a dark ground turns dark; text stays in its fonts.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from reportlab.lib.colors import Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
 INKS = ("normal", "low")
-LIGHT = 0.9  # the darkest a filled area may be in low ink (luminance, 0 black - 1 white)
-THICK = 1.5  # points: lines at least this wide are lightened
-THICK_LIGHT = 0.62
+LIGHT = 0.97  # the darkest a filled area may be in low ink (luminance, 0 black - 1 white)
+LINE_LIGHT = 0.6  # the darkest a thin line may be (the outlines low ink adds excepted)
+WIDE = 1.0  # points: lines this wide or wider (patterns, hatching) are lighter still
+WIDE_LIGHT = 0.82
 OUTLINE = 0.45  # points
+SMALL = 0.04  # fills within this share of the face keep their colour (pips, symbols)
+SMALL_SIDE = 20.0  # points (7 mm): and no longer than this (a table cell is no pip)
 TEXT_DARK = Color(0.16, 0.16, 0.16)
 _RGB = re.compile(r"(?<![\w.])(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) rg")
 _GRAY = re.compile(r"(?<![\w.])(-?[\d.]+) g(?![\w])")
@@ -112,8 +116,8 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
     def _stroke_shown(self) -> Color:
         c = self._want_stroke
         if luminance(c) > 0.85:
-            return Color(0.7, 0.7, 0.7)
-        return lightened(c, THICK_LIGHT) if self._lineWidth >= THICK else c
+            return Color(0.75, 0.75, 0.75)
+        return lightened(c, WIDE_LIGHT if self._lineWidth >= WIDE else LINE_LIGHT)
 
     # -- painting -------------------------------------------------------------------------------
     def _covers_face(self, x0: float, y0: float, x1: float, y1: float) -> bool:
@@ -127,9 +131,17 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
         if not self._face or not fill:
             draw(stroke, fill)
             return
+        w, h = self._face
         if box is not None and self._covers_face(*box):
             if stroke:
                 draw(stroke, 0)
+            return
+        if box is not None and _small(box, w * h):
+            # A pip, a symbol, a numeral: little ink, and its colour may be what it says.
+            super().saveState()
+            Canvas.setFillColor(self, self._want_fill)
+            draw(stroke, fill)
+            super().restoreState()
             return
         if stroke or luminance(self._want_fill) >= LIGHT:
             draw(stroke, fill)
@@ -148,21 +160,23 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
     def roundRect(self, x: float, y: float, width: float, height: float, radius: float,
                   stroke: int = 1, fill: int = 0) -> None:
         self._paint(lambda s, f: Canvas.roundRect(self, x, y, width, height, radius, stroke=s,
-                                                  fill=f), stroke, fill, None)
+                                                  fill=f), stroke, fill,
+                    (x, y, x + width, y + height))
 
     def circle(self, x_cen: float, y_cen: float, r: float, stroke: int = 1,
                fill: int = 0) -> None:
         self._paint(lambda s, f: Canvas.circle(self, x_cen, y_cen, r, stroke=s, fill=f),
-                    stroke, fill, None)
+                    stroke, fill, (x_cen - r, y_cen - r, x_cen + r, y_cen + r))
 
     def ellipse(self, x1: float, y1: float, x2: float, y2: float, stroke: int = 1,
                 fill: int = 0) -> None:
         self._paint(lambda s, f: Canvas.ellipse(self, x1, y1, x2, y2, stroke=s, fill=f),
-                    stroke, fill, None)
+                    stroke, fill, (x1, y1, x2, y2))
 
     def drawPath(self, aPath: Any, stroke: int = 1, fill: int = 0, fillMode: Any = None) -> None:
         self._paint(lambda s, f: Canvas.drawPath(self, aPath, stroke=s, fill=f,
-                                                 fillMode=fillMode), stroke, fill, None)
+                                                 fillMode=fillMode), stroke, fill,
+                    _bounds(aPath))
 
     def drawText(self, aTextObject: Any) -> None:
         if not self._face:
@@ -172,6 +186,18 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
         code = _RGB.sub(lambda m: _rgb(text_colour(Color(*map(float, m.groups())))), code)
         code = _GRAY.sub(lambda m: _rgb(text_colour(Color(*[float(m.group(1))] * 3))), code)
         self._code.append(f"q {_rgb(text_colour(self._want_fill))} {code} Q")
+
+
+def _small(box: tuple[float, ...], face_area: float) -> bool:
+    bw, bh = abs(box[2] - box[0]), abs(box[3] - box[1])
+    return max(bw, bh) <= SMALL_SIDE and bw * bh <= SMALL * face_area
+
+
+def _bounds(path: Any) -> tuple[float, float, float, float] | None:
+    """The box of a ReportLab path's points (its control points: a little generous)."""
+    numbers = [float(v) for op in path._code for v in op.split()[:-1]]
+    xs, ys = numbers[0::2], numbers[1::2]
+    return (min(xs), min(ys), max(xs), max(ys)) if xs and ys else None
 
 
 def _rgb(c: Color) -> str:

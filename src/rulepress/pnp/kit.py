@@ -69,6 +69,27 @@ class Options:
         return "".join(f"-{part}" for part in parts)
 
 
+def kit_options(docs: Sequence[Document], *, sides: str = "two", ink: str = "normal",
+                duplex: str = "long", bleed_mm: float = DEFAULT_BLEED_MM,
+                only: Sequence[str] | None = None) -> Options:
+    """The options of ``rulepress pnp``, checked against the games: a value it does not know,
+    or an --only id no game prints, is a usage error naming the option."""
+    try:
+        opts = Options(sides=sides, duplex=duplex, ink=ink, bleed_mm=bleed_mm,
+                       only=None if only is None else frozenset(only))
+    except ValueError as exc:
+        raise RulepressError.at(None, f"pnp: {exc}") from None
+    if only is not None:
+        printed = sorted({c.id for d in docs for c in d.meta.components if c.in_kit})
+        unknown = [i for i in only if i not in printed]
+        if unknown or not only:
+            hint = did_you_mean(unknown[0], printed) if unknown else ""
+            raise RulepressError.at(None, (
+                f"--only: no printed component '{unknown[0] if unknown else ''}'{hint}; the "
+                f"games chosen print {', '.join(printed) or 'nothing'}"))
+    return opts
+
+
 @dataclass(frozen=True)
 class Kit:
     slug: str
@@ -395,8 +416,11 @@ def build_kit(
     p = layout.paper(paper)
     opts = options or Options(duplex=duplex, bleed_mm=bleed_mm)
     jobs, printed = _prepared(doc, drawers, tables, p, opts)
-    other = replace(opts, sides="one" if opts.sides == "two" else "two")
-    other_printed = plan_kit(doc, p, other)
+    try:  # for the cover: how many sheets the other mode takes
+        other_printed: list[Printed] | None = plan_kit(doc, p, replace(
+            opts, sides="one" if opts.sides == "two" else "two"))
+    except RulepressError:
+        other_printed = None
     register_fonts()
     with _binary_streams():
         return _render(doc, p, opts, jobs, printed, other_printed)
@@ -428,7 +452,7 @@ def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:
 
 
 def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
-            printed: list[Printed], other: list[Printed]) -> Kit:
+            printed: list[Printed], other: list[Printed] | None) -> Kit:
     cover_pages = 2 if opts.sides == "two" else 1
     for _ in range(3):  # the cover's length and the page numbers it quotes settle at once
         text = _cover_text(doc, p, opts, printed, other, cover_pages)
@@ -484,7 +508,7 @@ def _pages(first: int, last: int) -> str:
 
 
 def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printed],
-                other: Sequence[Printed], cover_pages: int) -> pages.CoverText:
+                other: Sequence[Printed] | None, cover_pages: int) -> pages.CoverText:
     """What the cover says, from what this kit holds: nothing about parts it does not have."""
     two = opts.sides == "two"
     total, duplex_pages = _sheet_count(opts, cover_pages, printed)
@@ -510,12 +534,15 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
     mode = f"Print-and-play kit, {p.label} paper, " + (
         f"double-sided (flip on the {opts.duplex} edge)" if two else "single-sided")
     mode += ", low ink" if opts.ink == "low" else ""
-    other_total, _ = _sheet_count(replace(opts, sides="one" if two else "two"),
-                                  cover_pages - 1 if two else cover_pages + 1, other)
-    paper = (f"This kit: {total} sheet{'s' * (total != 1)} of {p.label} paper.",
-             f"The same kit printed {'single' if two else 'double'}-sided (rulepress pnp "
-             f"--sides {'one' if two else 'two'}) takes {other_total} sheet"
-             f"{'s' * (other_total != 1)}.")
+    how = (f"The same kit printed {'single' if two else 'double'}-sided (rulepress pnp "
+           f"--sides {'one' if two else 'two'})")
+    if other is None:
+        said = f"{how} is not possible: a piece is too large to sit beside its back."
+    else:
+        other_total, _ = _sheet_count(replace(opts, sides="one" if two else "two"),
+                                      cover_pages - 1 if two else cover_pages + 1, other)
+        said = f"{how} takes {other_total} sheet{'s' * (other_total != 1)}."
+    paper = (f"This kit: {total} sheet{'s' * (total != 1)} of {p.label} paper.", said)
     printing = ["Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling."]
     covers = cover_pages + cover_pages % 2 if two else cover_pages
     if two:

@@ -6,14 +6,17 @@ Pieces of one size (whatever their component) form *blocks*: grids laid out as i
 room on every side for its bleed and crop marks, so a block's marks never reach another block.
 
 Blocks are placed by a guillotine packer: a sheet starts as one free rectangle; each step puts
-the block that covers the most area (the earliest free rectangle, then the largest pieces, on
-ties) at the top-left of a free rectangle and splits what is left into the strip to its right
-and the band below. Each sheet is filled twice, once with blocks whose last row may be short
-and once with full rectangles only, and keeps whichever covers more. A first pass fills sheets
-greedily; two more cap each size at a fair share per sheet (of all the sheets, or of the ones
-the first pass spread it on), so the last sheet is not a lone card; the kit takes the pass with
-the fewest sheets, then the fullest emptiest sheet. Everything is ordered by explicit keys: the
-same kit gives the same sheets, byte for byte.
+a block at the top-left of a free rectangle and splits what is left into the strip to its right
+and the band below. The block chosen is the one covering the most area (the earliest free
+rectangle, then the largest pieces, on ties), or in a *small-first* pass the first size that
+fits. Each sheet is filled four ways (blocks whose last row may be short, or full rectangles
+only; gutters or butting faces preferred) and keeps whichever covers more.
+
+A first pass fills sheets greedily; two more cap each size at a fair share per sheet (of all
+the sheets, or of the ones the first pass spread it on), so the last sheet is not a lone card;
+each is run again small-first, so small pieces share a sheet with big ones. The kit takes the
+pass with the fewest sheets, then the fullest emptiest sheet. Everything is ordered by
+explicit keys: the same kit gives the same sheets, byte for byte.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ def _fit(avail: float, size: float, gap: float) -> int:
 
 
 def _shape(
-    free: Rect, unit: tuple[float, float], n: int, bleed: float, holes: bool
+    free: Rect, unit: tuple[float, float], n: int, bleed: float, holes: bool, gutter: bool
 ) -> tuple[int, _Shape] | None:
     """The best block of at most ``n`` units in a free rectangle: (units, shape)."""
     room = reserve(bleed)
@@ -123,7 +126,7 @@ def _shape(
             k = min(n, c * r)
             shape = _Shape(rotated, gap, c, r, (cw, ch))
             w, h = shape.size
-            key = (k, gap > 0, -w * h, not rotated)
+            key = (k, (gap > 0) == gutter, -w * h, -h, not rotated)
             if best is None or key > best[0]:
                 best = (key, k, shape)
     return None if best is None else (best[1], best[2])
@@ -139,8 +142,10 @@ def _groups(pieces: Sequence[Piece]) -> list[list[Piece]]:
 
 
 def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
-                caps: Sequence[int] | None, holes: bool) -> list[_Block]:
-    """Blocks for one sheet, taken from the front of the queues."""
+                caps: Sequence[int] | None, holes: bool, gutter: bool,
+                in_order: bool) -> list[_Block]:
+    """Blocks for one sheet, taken from the front of the queues (``in_order``: the first
+    queue that fits first, else the block that covers most)."""
     room = reserve(bleed)
     free = [content(p)]
     blocks: list[_Block] = []
@@ -152,11 +157,12 @@ def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
                 n = len(queue) if caps is None else min(len(queue), caps[gi] - used[gi])
                 if n <= 0:
                     continue
-                got = _shape(rect, queue[0].unit, n, bleed, holes)
+                got = _shape(rect, queue[0].unit, n, bleed, holes, gutter)
                 if got is None:
                     continue
                 k, shape = got
-                key = (k * queue[0].unit[0] * queue[0].unit[1], -fi, -gi)
+                area = k * queue[0].unit[0] * queue[0].unit[1]
+                key = (-gi, area, -fi) if in_order else (area, -fi, -gi)
                 if best is None or key > best[0]:
                     best = (key, fi, gi, k, shape)
         if best is None:
@@ -174,19 +180,21 @@ def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
         free.sort(key=lambda r: (-r[3], r[0]))
 
 
-def _pass(p: Paper, pieces: Sequence[Piece], bleed: float,
-          caps: Sequence[int] | None) -> list[list[_Block]]:
-    queues = _groups(pieces)
+def _pass(p: Paper, pieces: Sequence[Piece], bleed: float, caps: Sequence[int] | None,
+          small_first: bool = False) -> list[list[_Block]]:
+    queues = _groups(pieces)[::-1] if small_first else _groups(pieces)
     sheets = []
     while any(queues):
-        # Blocks with a short last row, or only full rectangles: whichever covers more.
+        # Blocks with a short last row or full rectangles only, gutters or butting faces
+        # preferred: whichever covers more (full rectangles with gutters on a tie).
         tries = []
         for holes in (False, True):
-            left = [list(q) for q in queues]
-            blocks = _fill_sheet(p, left, bleed, caps, holes)
-            area = sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)
-            tries.append((area, not holes, blocks, left))
-        area, _, blocks, queues = max(tries, key=lambda t: t[:2])
+            for gutter in (True, False):
+                left = [list(q) for q in queues]
+                blocks = _fill_sheet(p, left, bleed, caps, holes, gutter, small_first)
+                area = sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)
+                tries.append((round(area, 3), not holes, gutter, blocks, left))
+        *_, blocks, queues = max(tries, key=lambda t: t[:3])
         if not blocks:
             raise ValueError("a piece does not fit an empty sheet")
         sheets.append(blocks)
@@ -220,6 +228,8 @@ def pack(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
         caps = [math.ceil(len(q) / (share or len(spread[gi]))) if len(spread[gi]) > 1
                 else len(q) for gi, q in enumerate(queues)]
         tries.append(_pass(p, pieces, bleed, caps))
+        tries.append(_pass(p, pieces, bleed, caps[::-1], small_first=True))
+    tries.append(_pass(p, pieces, bleed, None, small_first=True))
 
     def lowest(sheets: list[list[_Block]]) -> float:
         return min(sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)

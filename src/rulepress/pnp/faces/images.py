@@ -137,4 +137,7 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
     if drawing is None or not drawing.width or not drawing.height:
         raise ImageProblem(f"image '{name}' has no size: give the svg a width and height or "
                            "a viewBox")
+    # Its text is refused above; this keeps ReportLab's default (Helvetica, never embedded) out
+    # of the PDF's fonts.
+    drawing.initialFontName = "Carlito"
     return Picture(digest, float(drawing.width), float(drawing.height), drawing=drawing)
