@@ -44,7 +44,7 @@ def with_print_css(html: str, css: str) -> str:
 
 
 _SVG_TAG = re.compile(r"<(/?)svg\b[^>]*?(/?)>", re.I)
-_FIGURE_SVG = re.compile(r"<figure>\s*(?=<svg\b)", re.I)
+_FIGURE_SVG = re.compile(r"<figure\b[^>]*>\s*(?:<div\b[^>]*>\s*)?(?=<svg\b)", re.I)
 SVG_NS = "http://www.w3.org/2000/svg"
 
 
