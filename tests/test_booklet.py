@@ -10,13 +10,11 @@ from typing import Any
 
 import pdfplumber
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
+from test_build_pipeline import ROOTS, run
 
-from rulepress.cli import main
 from rulepress.render.booklet import PRINTING, saddle_order
 
-ROOTS = Path(__file__).parent / "fixtures" / "roots"
 FOOTER = re.compile(r"page (\d+) of (\d+)")
 # Landscape sheet and the booklet page on each half, in points.
 PT_PER_MM = 72 / 25.4
@@ -46,12 +44,6 @@ def test_saddle_order_folds_back_into_reading_order(pages: int) -> None:
 def test_saddle_order_of_eight_pages() -> None:
     assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
     assert saddle_order(5) == [(None, 1), (2, None), (None, 3), (4, 5)]
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stderr
 
 
 @pytest.fixture(scope="module")

@@ -46,6 +46,9 @@ def test_a_figure_is_named_by_the_compiler_over_what_the_engine_said() -> None:
     ('<text font-size="4">a<tspan font-size="10">b</tspan></text>', 675),
     ("<text>a</text>", 169),  # no size anywhere: CSS 'medium', 16 px
     ('<rect width="9" height="9"/>', None),  # nothing to read
+    ('<g transform="scale(0)"><text font-size="2">a</text></g><text font-size="10">b</text>',
+     270),  # a text scaled to nothing is not a label
+    ("<g>" * 5000 + '<text font-size="10">a</text>' + "</g>" * 5000, 270),
 ])
 def test_legible_width(body: str, width: int | None) -> None:
     assert legible_width(SVG.format(body)) == width

@@ -44,8 +44,8 @@ def legible_width(svg: str) -> int | None:
     except ElementTree.ParseError:
         return None
     width = _view_width(root)
-    smallest = min(_label_sizes(root, INITIAL_FONT_PX, 1.0), default=None)
-    if width is None or smallest is None or smallest <= 0:
+    smallest = min((size for size in _label_sizes(root) if size > 0), default=None)
+    if width is None or smallest is None:
         return None
     return math.ceil(width * MIN_LABEL_PX / smallest - 1e-9)
 
@@ -88,15 +88,18 @@ def _scale(el: ElementTree.Element) -> float:
     return area
 
 
-def _label_sizes(el: ElementTree.Element, inherited: float, area: float) -> list[float]:
-    """Rendered size, in the figure's user units, of every text in ``el`` that shows letters."""
-    size = _font_size(el, inherited)
-    area *= _scale(el)
+def _label_sizes(root: ElementTree.Element) -> list[float]:
+    """Rendered size, in the figure's user units, of every text that shows letters (walked
+    without recursion: an engine's figure may nest deeper than Python's stack)."""
     sizes = []
-    if _local(el.tag) in TEXT_TAGS:
-        own = (el.text or "") + "".join(child.tail or "" for child in el)
-        if own.strip():
-            sizes.append(size * math.sqrt(abs(area)))
-    for child in el:
-        sizes += _label_sizes(child, size, area)
+    stack = [(root, INITIAL_FONT_PX, 1.0)]
+    while stack:
+        el, inherited, area = stack.pop()
+        size = _font_size(el, inherited)
+        area *= _scale(el)
+        if _local(el.tag) in TEXT_TAGS:
+            own = (el.text or "") + "".join(child.tail or "" for child in el)
+            if own.strip():
+                sizes.append(size * math.sqrt(abs(area)))
+        stack += [(child, size, area) for child in el]
     return sizes
