@@ -112,7 +112,7 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
     assert not small, f"{len(small)} diagram labels under {MIN_LABEL_PX} px, e.g. {small[:3]}"
     for fig in figures:
         assert fig["role"] == "img", fig
-        assert fig["name"] == (fig["caption"] or fig["title"]) or (
-            not fig["caption"] and fig["name"].startswith(fig["title"] + " (figure ")), fig
+        assert fig["name"] in (f"{fig['title']}: {fig['caption']}", fig["title"]) or (
+            not fig["caption"] and fig["name"].startswith(fig["title"] + ": figure ")), fig
     if name != "index.html":
         assert figures and labels  # every bundled book has diagrams

@@ -67,7 +67,7 @@ def test_figures_are_named_framed_and_sized_in_the_page(tmp_path: Path) -> None:
     page = render_html(doc, {"x": RenderedExample("x", "Two moves", "p", (), (), figures,
                                                     Status.PROVEN)})
     assert re.findall(r'<svg role="img" aria-label="([^"]*)"', page) == [
-        "Two moves (figure 1 of 3)", "Two moves (figure 2 of 3)", "after"]
+        "Two moves: figure 1 of 3", "Two moves: figure 2 of 3", "Two moves: after"]
     # track_svg: 240 units wide, labels of 9: 240 px at the least, in a frame that scrolls
     assert page.count('<figure style="--legible-width: 240px">\n      '
                       '<div class="figure-frame" tabindex="0"><svg role="img"') == 3
