@@ -158,14 +158,19 @@ class Ink:
 
 def _rounded(x: float, y: float, w: float, h: float, r: float = CORNER) -> str:
     return (
-        f"M{x + r:.1f},{y:.1f} h{w - 2 * r:.1f} a{r},{r} 0 0 1 {r},{r} v{h - 2 * r:.1f} "
-        f"a{r},{r} 0 0 1 {-r},{r} h{2 * r - w:.1f} a{r},{r} 0 0 1 {-r},{-r} "
-        f"v{2 * r - h:.1f} a{r},{r} 0 0 1 {r},{-r} Z"
+        f"M{x + r:.1f},{y:.1f} h{w - 2 * r:.1f} {_turn(1, 1, r)} v{h - 2 * r:.1f} "
+        f"{_turn(-1, 1, r, down=True)} h{2 * r - w:.1f} {_turn(-1, -1, r)} "
+        f"v{2 * r - h:.1f} {_turn(1, -1, r, down=True)} Z"
     )
 
 
-def _circle(cx: float, cy: float, r: float) -> str:
-    return f"M{cx + r:.1f},{cy:.1f} a{r},{r} 0 1 0 {-2 * r:.1f},0 a{r},{r} 0 1 0 {2 * r:.1f},0 Z"
+def _turn(sx: int, sy: int, r: float, down: bool = False) -> str:
+    """A rounded corner of radius ``r``, as a cubic (cheaper than an arc), ending ``sx * r``
+    across and ``sy * r`` down; it sets off along x, or along y when ``down``."""
+    k = suits.KAPPA * r
+    c1 = (0, sy * k) if down else (sx * k, 0)
+    c2 = (sx * (r - k), sy * r) if down else (sx * r, sy * (r - k))
+    return f"c{c1[0]:.2f},{c1[1]:.2f} {c2[0]:.2f},{c2[1]:.2f} {sx * r},{sy * r}"
 
 
 def _suit(ink: Ink, card: Card, cx: float, cy: float, size: float) -> None:
@@ -189,18 +194,18 @@ def _spread(ink: Ink, x: float, y: float, cards: Sequence[Card], dx: float, dy: 
     for i, card in enumerate(cards):
         left, top = x + i * dx, y + i * dy
         if i and dy:  # where a card covers the one before: its top edge, or its left edge
-            ink.path("edge", f"M{left:.1f},{top + r:.1f} a{r},{r} 0 0 1 {r},{-r} "
-                             f"h{CARD_W - 2 * r:.1f} a{r},{r} 0 0 1 {r},{r}")
+            ink.path("edge", f"M{left:.1f},{top + r:.1f} {_turn(1, -1, r, down=True)} "
+                             f"h{CARD_W - 2 * r:.1f} {_turn(1, 1, r)}")
         elif i:
-            ink.path("edge", f"M{left + r:.1f},{top:.1f} a{r},{r} 0 0 0 {-r},{r} "
-                             f"v{CARD_H - 2 * r:.1f} a{r},{r} 0 0 0 {r},{r}")
+            ink.path("edge", f"M{left + r:.1f},{top:.1f} {_turn(-1, 1, r)} "
+                             f"v{CARD_H - 2 * r:.1f} {_turn(1, 1, r, down=True)}")
         _index(ink, left, top, card)
     _suit(ink, cards[-1], left + CARD_W / 2, top + CARD_H * 0.62, 20)
 
 
 def _coin(ink: Ink, cx: float, cy: float, r: float = 9) -> None:
     """The kit's round Pigeon token: the white bird on navy."""
-    ink.path("navy", _circle(cx, cy, r))
+    ink.path("navy", suits.svg_circle(cx, cy, r))
     u = r * 1.25 / 100
 
     def at(p: suits.Point) -> suits.Point:
@@ -413,10 +418,10 @@ def _arrow(ink: Ink, x: float, y: float, refused: bool) -> None:
 
 
 def _stuck_hand(ink: Ink, x: float, y: float, seat: int, hand: Sequence[Card]) -> float:
-    """Under the last stage, the hand that cannot move; returns the height drawn."""
+    """The hand that cannot move, named on its left; returns the width drawn."""
     w = ink.text(x, y + 13, f"{_who(seat)} holds", NOTE)
     _spread(ink, x + w + 8, y, hand, FAN, 0)
-    return CARD_H + 4
+    return w + 8 + CARD_W + (len(hand) - 1) * FAN
 
 
 def figure(r: Replay) -> Figure:
@@ -445,10 +450,13 @@ def figure(r: Replay) -> Figure:
     height = y + stage_h
     winner = r.final.winner
     if winner is not None:
-        if r.final.win_reason == NO_MOVE:
+        x, y = 8.0, height + 16
+        if r.final.win_reason == NO_MOVE:  # the hand that cannot move, the win beside it
             loser = 1 - winner
-            height += 6 + _stuck_hand(ink, 8, height + 6, loser, r.final.seats[loser].hand)
-        width = max(width, 8 + ink.text(8, height + 16, f"{_who(winner)} wins", STRONG))
+            x += 16 + _stuck_hand(ink, x, height + 6, loser, r.final.seats[loser].hand)
+            y = height + 6 + CARD_H / 2 + 4
+            height += 6 + CARD_H - ROW
+        width = max(width, x + ink.text(x, y, f"{_who(winner)} wins", STRONG))
         height += ROW
     return Figure(caption=caption(r), svg=ink.svg(width + 8, height + 8))
 
