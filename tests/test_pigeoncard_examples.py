@@ -174,6 +174,13 @@ def test_a_finish_is_drawn_in_three_stages_as_on_the_web_page() -> None:
     assert laid.state.pigeon == before.state.pigeon == 1  # the Pigeon moves in the last stage
 
 
+def test_only_the_stage_right_after_a_play_marks_its_cards() -> None:
+    forced, discarded = stages(replay(example("force-then-pigeon").data))[1:]
+    assert forced.piles[0] == PileView("A", parse_cards("4C KH"), "forced", 1)
+    assert discarded.piles[0] == PileView("A", parse_cards("4C KH"))
+    assert discarded.state.pigeon is None and discarded.state.seats[0].limit == 5
+
+
 @pytest.mark.parametrize(
     ("data", "path"),
     [

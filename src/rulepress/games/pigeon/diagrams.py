@@ -306,7 +306,7 @@ def stages(r: Replay) -> list[Stage]:
         elif isinstance(step.move, Sweep):
             out += [Stage((), step.before, step.move.cards), Stage((), after)]
         elif out[-1].state.pigeon != after.pigeon or _limits(out[-1].state) != _limits(after):
-            out.append(Stage(out[-1].piles, after))  # the Pigeon discarded: tokens only
+            out.append(Stage(_views(after.piles), after))  # the Pigeon discarded: tokens only
     return out
 
 
