@@ -135,8 +135,8 @@ def test_reference_cards_cover_the_whole_turn() -> None:
     with pdf:
         text = pdf.pages[0].extract_text() or ""
     for word in (
-        "Win",
-        "Turn",
+        "Aim",
+        "Your turn",
         "Connection",
         "Set",
         "String",
@@ -169,8 +169,8 @@ def test_pigeon_token_states_the_quick_references_pigeon_row() -> None:
     from rulepress.pnp.faces.rulebook import RuleBook
 
     row = next(r for r in RuleBook(DOC).section("quick-reference").table()
-               if r["Step or action"] == "Pigeon")
+               if r["Rule"] == "Pigeon")
     pdf, _, _ = draw_alone("pigeon-card")
     with pdf:
         text = " ".join((pdf.pages[0].extract_text() or "").split())
-    assert row["What to do"] in text
+    assert row["In short"] in text

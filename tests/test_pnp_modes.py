@@ -248,10 +248,16 @@ def test_a_chosen_component_prints_alone(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     (written,) = (out / "pigeon-race").iterdir()
     assert written.name == "pigeon-race-a4-only-pigeons.pdf"
+    from rulepress.document.reader import read_document
+
+    names = {c.id: c.name for c in read_document(SOURCES / "pigeon-race" / "rules.md")
+             .meta.components}
     with pdfplumber.open(written) as pdf:
         text = " ".join(page.extract_text() for page in pdf.pages)
-    assert "Pigeon pawns" in text and "Race board" in text  # listed, but only pawns printed
-    assert len(pdf.pages) == 3  # cover, check back, one sheet of pawns
+        assert len(pdf.pages) == 3  # cover, check back, one sheet of pawns
+        footer = pdf.pages[2].extract_text().splitlines()[-1]
+    assert names["pigeons"] in text and names["board"] in text  # all listed on the cover
+    assert f"pieces: {names['pigeons']} \u00b7 sheet 2 of 2" in footer  # only pawns printed
 
 
 def test_options_reject_unknown_values() -> None:

@@ -175,11 +175,17 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
     help="The player edition (teaches), the reference edition (everything), or both. "
          "Default: the project's editions (both).",
 )
+@click.option(
+    "--booklet", is_flag=True,
+    help="Also write the player edition as a saddle-stitched booklet per paper "
+         "(<game>-a4-booklet.pdf: A5 pages on A4; -letter-booklet.pdf: half-letter pages on "
+         "Letter). Print both sides, flipping on the short edge; fold and staple.",
+)
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, edition: str | None, draft: bool, jobs: int,
+    paper: str | None, edition: str | None, booklet: bool, draft: bool, jobs: int,
 ) -> None:
     """Build HTML and PDF rulebooks into the output folder."""
 
@@ -191,7 +197,7 @@ def build(
         written = build_rulebooks(
             where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
             jobs=jobs, editions=where.editions(edition), project=where.project.root,
-            title=where.project.title, reporter=reporter,
+            title=where.project.title, booklet=booklet, reporter=reporter,
         )
         reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK
