@@ -40,6 +40,7 @@ MARK_START = mm(1.0)  # gap between a trim edge and its crop mark
 MARK_MIN = mm(2.0)  # shortest useful crop mark
 MARK_EXTRA = mm(3.0)  # how far a mark runs past the bleed when there is room
 MARK_WIDTH = mm(0.25)
+MARK_HALO = mm(0.6)  # the white line under each mark, so it shows on dark bleed too
 GLUE = mm(10.0)  # overlap between neighbouring tiles of a board
 IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
@@ -316,13 +317,14 @@ def edge_marks(
 def _stop(mark: Line, obstacles: Sequence[Rect]) -> Line:
     """The mark, from its start, cut where it would enter an obstacle."""
     x0, y0, x1, y1 = mark
+    h = MARK_HALO / 2  # the mark's halo must stay off the obstacle too
     for ox0, oy0, ox1, oy1 in obstacles:
-        if x0 == x1 and ox0 < x0 < ox1:  # vertical, running up or down
+        if x0 == x1 and ox0 - h < x0 < ox1 + h:  # vertical, running up or down
             if y1 > y0 and oy0 >= y0:
                 y1 = max(y0, min(y1, oy0))
             elif y1 < y0 and oy1 <= y0:
                 y1 = min(y0, max(y1, oy1))
-        elif y0 == y1 and oy0 < y0 < oy1:
+        elif y0 == y1 and oy0 - h < y0 < oy1 + h:
             if x1 > x0 and ox0 >= x0:
                 x1 = max(x0, min(x1, ox0))
             elif x1 < x0 and ox1 <= x0:

@@ -11,6 +11,7 @@ from rulepress.pnp.draw import BOLD, REGULAR
 from rulepress.pnp.layout import (
     FOOTER,
     MARGIN,
+    MARK_HALO,
     MARK_WIDTH,
     Glue,
     Line,
@@ -31,7 +32,7 @@ def crop_marks(c: Canvas, marks: Sequence[Line]) -> None:
     path = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l" for x0, y0, x1, y1 in marks)
     c.saveState()
     c.setLineCap(0)
-    for colour, width in ((white, mm(0.6)), (black, MARK_WIDTH)):
+    for colour, width in ((white, MARK_HALO), (black, MARK_WIDTH)):
         c.setStrokeColor(colour)
         c.setLineWidth(width)
         c.addLiteral(f"{path} S")

@@ -1,0 +1,75 @@
+"""The mixed-sheet packer's invariants, for any mix of piece sizes, counts and bleeds."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulepress.pnp import pack
+from rulepress.pnp.layout import MARK_HALO, PAPERS, Rect, mark_area
+from rulepress.units import mm
+
+HALO = MARK_HALO / 2
+
+kinds = st.tuples(st.floats(8, 120), st.floats(8, 120), st.integers(1, 14), st.booleans())
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1e-6 and min(a[3], b[3]) - max(a[1], b[1]) > 1e-6
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(kinds, min_size=1, max_size=5), st.floats(0, 5),
+       st.sampled_from(["a4", "letter"]))
+def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
+    specs: list[tuple[float, float, int, bool]], bleed_mm: float, paper: str,
+) -> None:
+    p = PAPERS[paper]
+    bleed = mm(bleed_mm)
+    pieces = [pack.Piece(f"c{k}", i, mm(w), mm(h), pair)
+              for k, (w, h, n, pair) in enumerate(specs) for i in range(n)]
+    pieces = [x for x in pieces if pack.fits(p, x, bleed)]
+    dims = {f"c{k}": (mm(w), mm(h)) for k, (w, h, _, _) in enumerate(specs)}
+    sheets = pack.pack(p, pieces, bleed)
+    placed = sorted((s.component, s.index, s.back) for sheet in sheets for s in sheet.slots)
+    want = sorted([(x.component, x.index, False) for x in pieces]
+                  + [(x.component, x.index, True) for x in pieces if x.pair])
+    assert placed == want
+    assert pack.pack(p, pieces, bleed) == sheets  # deterministic
+    lo_x, lo_y, hi_x, hi_y = mark_area(p)
+    for sheet in sheets:
+        trims = [s.trim for s in sheet.slots]
+        for s in sheet.slots:
+            x0, y0, x1, y1 = s.clip
+            assert x0 >= lo_x - 1e-6 and y0 >= lo_y - 1e-6 and x1 <= hi_x + 1e-6
+            assert y1 <= hi_y + 1e-6
+            size = sorted((s.trim[2] - s.trim[0], s.trim[3] - s.trim[1]))
+            assert size == pytest.approx(sorted(dims[s.component]), abs=1e-6)
+        for i, a in enumerate(trims):
+            assert not any(_overlap(a, b) for b in trims[i + 1:])
+        for m in (*sheet.marks, *sheet.folds):
+            x0, x1 = sorted((m[0], m[2]))
+            y0, y1 = sorted((m[1], m[3]))
+            vertical = x0 == x1
+            for s in sheet.slots:
+                t = s.trim
+                assert not (x0 < t[2] - 1e-6 and x1 > t[0] + 1e-6 and y0 < t[3] - 1e-6
+                            and y1 > t[1] + 1e-6), (m, t)
+                # A mark (and its white halo, on both sides of it) may run over a face's bleed
+                # only on that face's own edge line.
+                c = s.clip
+                hx, hy = (HALO, 0.0) if vertical else (0.0, HALO)
+                if (x0 - hx < c[2] - 1e-6 and x1 + hx > c[0] + 1e-6 and y0 - hy < c[3] - 1e-6
+                        and y1 + hy > c[1] + 1e-6):
+                    own = (t[0], t[2]) if vertical else (t[1], t[3])
+                    assert any(abs((x0 if vertical else y0) - e) < 1e-3 for e in own), (m, s)
+
+
+def test_a_deck_and_a_few_odd_pieces_share_sheets_without_a_lone_card() -> None:
+    """55 poker cards and a coin on A4: eight to a sheet, not six full sheets and one card."""
+    p = PAPERS["a4"]
+    cards = [pack.Piece("deck", i, mm(63.5), mm(88.9)) for i in range(55)]
+    sheets = pack.pack(p, [*cards, pack.Piece("coin", 0, mm(32), mm(32))], mm(3))
+    assert len(sheets) == 7
+    assert min(len(s.slots) for s in sheets) >= 7
