@@ -73,7 +73,7 @@ class _Text:
         self.y -= points
 
 
-CHECK_TOP = mm(82)  # the printer check's band at the foot of the cover, from the page bottom
+CHECK_TOP = mm(72)  # the printer check's band at the foot of the cover, from the page bottom
 
 
 def cover(c: Canvas, doc: Document, p: Paper, text: CoverText, turn: Callable[[], None],
@@ -111,18 +111,21 @@ def cover(c: Canvas, doc: Document, p: Paper, text: CoverText, turn: Callable[[]
     for title, steps in (("Paper", text.paper), ("Printing", text.printing),
                          ("Cutting and folding", text.cutting)):
         if steps:
-            t.space(mm(3))
+            t.space(mm(2))
             t.line(title, 13, BOLD, 1.5)
             for step in steps:
                 t.line(f"\u2022 {step}", 9.5)
-    for name, (cols, rows) in text.boards:
-        t.space(mm(3))
-        cell = mm(7)
-        t.need(rows * cell + 20)
-        t.line(f"Assembly of {name}", 10, BOLD, 1.4)
+    for name, (cols, rows) in text.boards:  # a small map beside its caption
+        cell = mm(5)
+        t.space(mm(2))
+        t.need(rows * cell)
+        caption = f"Assembly of {name}:"
+        c.setFont(BOLD, 9.5)
+        c.setFillColor(black)
+        c.drawString(LEFT, t.y, caption)
+        tile_map(c, LEFT + c.stringWidth(caption, BOLD, 9.5) + mm(3), t.y - rows * cell + 9,
+                 cols, rows, cell, "")
         t.space(rows * cell)
-        tile_map(c, LEFT, t.y + 8, cols, rows, cell, "")
-        t.space(mm(3))
 
 
 def blank(c: Canvas, p: Paper, text: str) -> None:
@@ -182,9 +185,9 @@ def check(c: Canvas, doc: Document, p: Paper, duplex: str | None) -> None:
     c.drawString(LEFT, CHECK_TOP - mm(6), "Printer check")
     c.restoreState()
     x = p.width - LEFT - mm(101.6) if duplex else LEFT
-    _ruler(c, x, CHECK_TOP - mm(27), 100, mm(1), 10, "100 mm: the long ticks are exactly 1 cm "
+    _ruler(c, x, CHECK_TOP - mm(24), 100, mm(1), 10, "100 mm: the long ticks are exactly 1 cm "
                                                         "apart")
-    _ruler(c, x, CHECK_TOP - mm(49), 32, mm(25.4) / 8, 8, "4 in: the long ticks are exactly 1 in "
+    _ruler(c, x, CHECK_TOP - mm(43), 32, mm(25.4) / 8, 8, "4 in: the long ticks are exactly 1 in "
                                                            "apart")
     t = _Text(c, p)
     t.y = CHECK_TOP - mm(11)
