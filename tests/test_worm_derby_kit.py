@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.reader import read_document
 from rulepress.games.worm_derby import ENGINE
+from rulepress.pnp.api import Face
+from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit
 
 SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
@@ -24,7 +27,7 @@ def mm(points: float) -> float:
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
 def kit(request: pytest.FixtureRequest) -> tuple[bytes, dict[str, int]]:
-    k = build_kit(DOC, ENGINE.drawers(), request.param)
+    k = build_kit(DOC, ENGINE.drawers(), request.param, tables=ENGINE.tables())
     return k.pdf, dict(k.drawn)
 
 
@@ -63,4 +66,41 @@ def test_pieces_measure_right(kit: tuple[bytes, dict[str, int]]) -> None:
 
 def test_every_drawer_is_declared() -> None:
     names = {n for c in DOC.meta.components for n in (c.front, c.back) if n}
-    assert names == set(ENGINE.drawers())
+    assert {n for n in names if not n.endswith(".yml")} == set(ENGINE.drawers())
+
+
+def coin_sides() -> list[tuple[str, str]]:
+    """(suit side's text, value side's text) of each coin, drawn from its layouts."""
+    comp = next(c for c in DOC.meta.components if c.id == "coins")
+    assert comp.size is not None
+    w, h = comp.size.points
+    art = Art(DOC, ENGINE.tables())
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w, h))
+    for i in range(comp.count):
+        for back in (False, True):
+            art.drawer(comp, back)(c, Face(i, comp.count, w, h, 3 * PT_PER_MM, back=back))
+            c.showPage()
+    c.save()
+    with pdfplumber.open(io.BytesIO(buf.getvalue())) as pdf:
+        texts = ["".join(ch["text"] for ch in page.chars) for page in pdf.pages]
+    return list(zip(texts[0::2], texts[1::2], strict=True))
+
+
+def test_the_coins_are_the_engines_suits_and_die_faces() -> None:
+    from rulepress.games.worm_derby.moves import ACE, FACES, NULL
+    from rulepress.games.worm_derby.rules import SUITS
+
+    signs = {"suns": "\u2600", "moons": "\u263e", "crowns": "\u265b", "arms": "\u269c"}
+    want = [(signs[suit], "" if f == NULL else "A" if f == ACE else str(f))
+            for suit in SUITS for f in FACES]
+    assert coin_sides() == want
+
+
+def test_changing_the_engines_coin_table_changes_the_coins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tables = {k: [dict(r) for r in v] for k, v in ENGINE.tables().items()}
+    tables["coins"][1]["value"] = "Z"
+    monkeypatch.setattr(type(ENGINE), "tables", lambda self: tables)
+    assert coin_sides()[1][1] == "Z"

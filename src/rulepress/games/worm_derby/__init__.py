@@ -41,6 +41,16 @@ class WormDerbyEngine:
     def component_counts(self) -> Mapping[str, int]:
         return {"tiles": TILES, "coins": COINS, "dice": DICE, "pawns": PAWNS}
 
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """The coins, as the rules count them: one for each suit and die face (null, ace, 2 to
+        5), in piecepack order; ``value`` is what the coin shows (nothing for the null)."""
+        from rulepress.games.worm_derby.moves import ACE, FACES, NULL, face_name
+        from rulepress.games.worm_derby.rules import SUITS
+
+        shown = {NULL: "", ACE: "A"}
+        return {"coins": [{"suit": suit, "face": face_name(f), "value": shown.get(f, str(f))}
+                          for suit in SUITS for f in FACES]}
+
     def drawers(self) -> Mapping[str, Drawer]:
         from rulepress.games.worm_derby.pnp import DRAWERS
 

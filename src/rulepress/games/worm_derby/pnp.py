@@ -1,4 +1,5 @@
-"""Print-and-play drawers for a complete piecepack: tiles, coins, dice nets and pawn standees.
+"""Print-and-play drawers for a piecepack: tiles, dice nets and pawn standees. The coins are a
+layout (sources/worm-derby/layouts/coin-*.yml), one per row of the engine's coin table.
 
 Each drawer draws one face in its own coordinates (origin at the trim's bottom-left) and scales
 to the size the source declares. Suits differ by symbol as well as colour, so a greyscale print
@@ -161,35 +162,6 @@ def tile_back(c: Canvas, face: Face) -> None:
         c.rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=1, fill=0)
 
 
-# -- coins ----------------------------------------------------------------------------------
-def _coin(c: Canvas, face: Face, suit: str) -> tuple[float, float, float]:
-    w, h = face.width, face.height
-    fill_bleed(c, face, SUIT_TINT[suit])
-    r = min(w, h) / 2
-    c.setFillColor(PAPER)
-    c.setStrokeColor(SUIT_COLOUR[suit])
-    c.setLineWidth(0.8)
-    c.circle(w / 2, h / 2, r, stroke=1, fill=1)  # the cut line
-    return w / 2, h / 2, r
-
-
-def coin_suit(c: Canvas, face: Face) -> None:
-    suit, _ = piece(face.index)
-    with saved(c):
-        x, y, r = _coin(c, face, suit)
-        draw_suit(c, suit, x, y, r * 0.62, SUIT_COLOUR[suit])
-
-
-def coin_value(c: Canvas, face: Face) -> None:
-    suit, rank = piece(face.index)
-    with saved(c):
-        x, y, r = _coin(c, face, suit)
-        c.setStrokeColor(SUIT_COLOUR[suit])
-        c.setLineWidth(0.5)
-        c.circle(x, y, r * 0.82, stroke=1, fill=0)
-        draw_value(c, rank, x, y, r * 1.1, SUIT_COLOUR[suit])
-
-
 # -- dice: a cross-shaped net of six faces, 3 faces wide and 4 high --------------------------------
 # (column, row) of each face from the bottom-left; opposite faces: ace/3, 2/null, 4/5
 NET = {(1, 0): "3", (1, 1): "2", (1, 2): "ace", (1, 3): "null", (0, 2): "4", (2, 2): "5"}
@@ -281,8 +253,6 @@ def pawn(c: Canvas, face: Face) -> None:
 DRAWERS: dict[str, Drawer] = {
     "tile_face": tile_face,
     "tile_back": tile_back,
-    "coin_suit": coin_suit,
-    "coin_value": coin_value,
     "die_net": die_net,
     "pawn": pawn,
 }
