@@ -101,7 +101,8 @@ def proof(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None = 
     bleed = mm(bleed_mm)
     spots, pw, ph = _place(shown, bleed)
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(pw, max(ph, mm(40))), invariant=1, pageCompression=1)
+    c = Canvas(buf, pagesize=(pw, max(ph, mm(40))), invariant=1, pageCompression=1,
+               initialFontName=REGULAR)
     c.setTitle(f"{doc.meta.title}: proof of every face")
     c.setCreator("rulepress")
     top = c._pagesize[1] - MARGIN
