@@ -51,7 +51,7 @@ def test_each_refused_reference_is_reported_at_its_line(game: Path) -> None:
         (line["file:"], "refused link 'file:///etc/passwd'"),
         (line["127.0.0.1"], "refused image 'http://127.0.0.1:9/probe.png'"),
         (line["../../"], "refused image '../../etc/passwd.png'"),
-        (line["attachment"], "attachments are refused"),
+        (line["attachment"], "raw HTML is not allowed in rules"),
         (line["no-such"], "no heading or example has the anchor '#no-such-anchor'"),
         (line["no-such"], "refused image 'missing.png'"),
     ]

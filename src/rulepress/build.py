@@ -90,7 +90,7 @@ def build_rulebooks(
         outputs[folder / f"{doc.slug}.html"] = html
         source_folder = doc.path.parent.resolve()
         roots = (source_folder, templates_dir())
-        jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots) for paper in papers]
+        jobs_list += [PdfJob(doc.slug, paper, html, doc.path.parent, roots) for paper in papers]
         entries.append(IndexEntry(
             title=doc.meta.title,
             subtitle=doc.meta.subtitle,
