@@ -16,7 +16,7 @@ from rulepress.document import yamlines
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example, Heading
 from rulepress.document.schema import ID, build_meta
-from rulepress.document.slug import slugify, unique
+from rulepress.document.slug import game_name_problem, slugify, unique
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
@@ -47,6 +47,10 @@ def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
     docs: list[Document] = []
     diagnostics: list[Diagnostic] = []
     for slug in chosen:
+        problem = game_name_problem(slug)
+        if problem is not None:
+            diagnostics.append(error(SourceLoc(sources / slug / RULES_FILE, 1), problem))
+            continue
         try:
             docs.append(read_document(sources / slug / RULES_FILE, slug))
         except RulepressError as exc:

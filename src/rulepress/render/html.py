@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from rulepress.document.model import Component, Document, Example
 from rulepress.limits import MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
-from rulepress.render.references import example_anchor, prose_line
+from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
 
@@ -165,8 +165,9 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     """The rulebook of ``doc`` as one self-contained HTML page.
 
     ``examples``: the check phase's rendering of each example, by id. ``links``: label -> relative
-    href shown on the cover (e.g. {"PDF (A4)": "pigeon-race-a4.pdf"}). ``fonts_href``: a relative
-    folder holding the Carlito TTFs for browsers without Carlito (None: the font stack alone).
+    path shown on the cover (e.g. {"PDF (A4)": "pigeon-race-a4.pdf"}), encoded here.
+    ``fonts_href``: a relative folder holding the Carlito TTFs for browsers without Carlito
+    (None: the font stack alone).
     """
     env = game_environment(doc.path.parent)
     return run_templates(env, "rulebook.html.j2",
@@ -209,7 +210,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample],
         lang="en",
         meta=doc.meta,
         title_anchor=body.title_anchor,
-        links=list(links.items()),
+        links=[(label, href(path)) for label, path in links.items()],
         toc=_nest((*body.toc, TocEntry(1, credits_title, "rp-credits"))),
         credits_title=credits_title,
         body=Markup(body.html),
@@ -220,7 +221,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample],
 
 @dataclass(frozen=True)
 class IndexEntry:
-    """One game on build/index.html; every href is relative to build/."""
+    """One game on build/index.html; every path is relative to build/ (encoded when rendered)."""
 
     title: str
     html: str
@@ -234,5 +235,7 @@ class IndexEntry:
 def render_index(entries: Sequence[IndexEntry], *, title: str = "rulepress rulebooks") -> str:
     """build/index.html listing every game, its rulebook page, PDFs and print-and-play files."""
     env = environment(None)
+    encoded = [replace(e, html=href(e.html), pdfs={k: href(v) for k, v in e.pdfs.items()},
+                       kits={k: href(v) for k, v in e.kits.items()}) for e in entries]
     return run_templates(env, "index.html.j2", lambda: env.get_template("index.html.j2").render(
-        title=title, entries=list(entries)))
+        title=title, entries=encoded))

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -105,6 +105,12 @@ def link_reason(url: str, anchors: frozenset[str]) -> str | None:
     if scheme:
         return f"{scheme}: links are not allowed; link to a #anchor or an http(s) address"
     return "links to files are not allowed; link to a #anchor or an http(s) address"
+
+
+def href(path: str) -> str:
+    """A relative path made of file and folder names as an href: each name percent-encoded, so
+    no name can become a scheme (``javascript:``), a query or a fragment."""
+    return quote(path, safe="/")
 
 
 def example_anchor(example_id: str) -> str:
