@@ -14,6 +14,7 @@ MAX_SOURCE_BYTES = 2_000_000
 # nested aliases ("billion laughs") cannot become gigabytes; and nesting, so deep brackets cannot
 # exhaust the stack. The largest bundled example has about 400 nodes and depth 6.
 MAX_YAML_NODES = 50_000
+MAX_YAML_CHARS = 2_000_000
 MAX_YAML_DEPTH = 32
 
 # Markdown: inline nesting (emphasis in emphasis ...) as parsed; the typesetter recurses per level.
@@ -32,12 +33,14 @@ MAX_PAGE_CHARS = 20_000_000
 
 # How much a render of prose or templates may grow the process (it grows by a few MB): past it
 # allocation fails with a clear error instead of the machine swapping or the kernel killing it.
-MAX_RENDER_MEMORY = 256 * 2**20
+MAX_RENDER_MEMORY = 128 * 2**20
 
 # Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
+# Sheets are counted per component and paper (fronts; backs double them).
 MAX_COMPONENT_COUNT = 1000
 MIN_LENGTH_MM = 5.0
 MAX_LENGTH_MM = 1000.0
+MAX_SHEETS_PER_COMPONENT = 250
 
 # Images: bytes read, decoded pixels (a 4 KB PNG can declare 40 000 x 40 000), SVG elements.
 MAX_IMAGE_BYTES = 10_000_000

@@ -38,13 +38,16 @@ UNSAFE_FILTERS = ("center", "indent", "wordwrap", "format", "slice", "random", "
 
 
 class TemplateProblem(Exception):
-    """A template or prose that cannot be rendered: message, and where (file, line) if known."""
+    """A template or prose that cannot be rendered: message, and where (file, line) if known.
+    ``limit``: it broke a limit or the sandbox (rather than naming something that is missing)."""
 
-    def __init__(self, message: str, filename: str | None = None, line: int | None = None):
+    def __init__(self, message: str, filename: str | None = None, line: int | None = None,
+                 *, limit: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.filename = filename
         self.line = line
+        self.limit = limit
 
 
 class RefusedTemplate(jinja2.TemplateError):
@@ -142,11 +145,14 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
         with _deadline(seconds), _memory_ceiling():
             text = produce()
     except _Timeout:
-        raise TemplateProblem(f"{what} takes longer than {seconds:g} s to render") from None
+        raise TemplateProblem(f"{what} takes longer than {seconds:g} s to render",
+                              limit=True) from None
     except MemoryError:
-        raise TemplateProblem(f"{what} needs too much memory to render") from None
+        raise TemplateProblem(f"{what} needs too much memory to render", limit=True) from None
     except RecursionError:
-        raise TemplateProblem(f"{what} recurses too deeply") from None
+        raise TemplateProblem(f"{what} recurses too deeply", limit=True) from None
+    except SecurityError as exc:
+        raise _located(exc.message or str(exc), exc, env, limit=True) from None
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateProblem(exc.message or str(exc), exc.filename, exc.lineno) from None
     except RefusedTemplate as exc:
@@ -158,17 +164,18 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
         raise _located(message or type(exc).__name__, exc, env) from None
     if len(text) > max_chars:
         raise TemplateProblem(f"{what} renders {len(text):,} characters, more than the limit "
-                              f"of {max_chars:,}")
+                              f"of {max_chars:,}", limit=True)
     return text
 
 
-def _located(message: str, exc: BaseException, env: jinja2.Environment) -> TemplateProblem:
+def _located(message: str, exc: BaseException, env: jinja2.Environment, *,
+             limit: bool = False) -> TemplateProblem:
     """The innermost frame of ``exc`` that ran template code names the file and line."""
     wanted = {"<template>", *(t.filename for t in (env.cache or {}).values() if t.filename)}
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename in wanted:
-            return TemplateProblem(message, frame.filename, frame.lineno)
-    return TemplateProblem(message)
+            return TemplateProblem(message, frame.filename, frame.lineno, limit=limit)
+    return TemplateProblem(message, limit=limit)
 
 
 @contextmanager

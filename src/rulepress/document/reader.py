@@ -8,23 +8,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document import yamlines
-from rulepress.document.markdown import make_parser
+from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
 from rulepress.document.model import Document, Example, Heading
 from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import game_name_problem, slugify, unique
+from rulepress.jail import Refused, read_regular
+from rulepress.prose import shows_a_number
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
 EXAMPLE_RESERVED = {"id", "title", "claims", "text"}
 _FENCE = re.compile(r"^---\s*$")
-# Digits in example prose must come from the data; only {{ ... }} and {% ... %} may hold them.
-_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
-_DIGIT = re.compile(r"\d")
 
 
 def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
@@ -63,9 +63,11 @@ def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
 def read_document(path: Path, slug: str | None = None) -> Document:
     slug = slug or path.parent.name
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
+    except Refused as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -102,6 +104,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
     examples, example_diags = _examples(tokens, path, body_line)
     diagnostics += example_diags
     diagnostics += _raw_html(tokens, path, body_line)
+    deep = too_deep(tokens)
+    if deep is not None:
+        diagnostics.append(error(SourceLoc(path, body_line + deep), TOO_DEEP))
     if not headings:
         diagnostics.append(error(SourceLoc(path, body_line), "the rules text has no heading"))
     taken = {h.anchor for h in headings}
@@ -202,7 +207,11 @@ def _example(content: str, loc: SourceLoc) -> Example:
         diags.append(error(at("claims"), "example claims must be a mapping of facts to values"))
     text = data.get("text")
     if isinstance(text, str):
-        bare = _DIGIT.search(_JINJA.sub("", text))
+        try:
+            bare = shows_a_number(text)
+        except TemplateSyntaxError as exc:
+            diags.append(error(at("text"), f"example text: {exc.message} (its line {exc.lineno})"))
+            bare = False
         if bare:
             diags.append(error(
                 at("text"),

@@ -11,6 +11,8 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Component, Licence, Meta, Provenance
 from rulepress.document.yamlines import KeyPath, closest_line
+from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_COMPONENT_COUNT
 from rulepress.units import Size, UnitError
 
 TOP_KEYS = {
@@ -72,12 +74,15 @@ class _Checker:
             self.fail(key, f"'{_dotted(key)}' must not be empty")
         return str(value)
 
-    def integer(self, value: Any, key: KeyPath, minimum: int) -> int:
+    def integer(self, value: Any, key: KeyPath, minimum: int, maximum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(key, f"'{_dotted(key)}' must be a whole number, not {value!r}")
             return minimum
         if value < minimum:
             self.fail(key, f"'{_dotted(key)}' must be at least {minimum}, not {value}")
+        elif maximum is not None and value > maximum:
+            self.fail(key, f"'{_dotted(key)}' must be at most {maximum}, not {value}")
+            return maximum
         return value
 
     def flag(self, value: Any, key: KeyPath) -> bool:
@@ -165,8 +170,8 @@ def _licence_text(c: _Checker, name: Any) -> str:
         c.fail(key, f"licence text '{name}' must be a file inside {folder.name}/")
         return ""
     try:
-        return target.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_regular(target).decode("utf-8")
+    except (OSError, Refused, UnicodeDecodeError) as exc:
         c.fail(key, f"licence text '{name}' cannot be read as UTF-8 text: {exc}")
         return ""
 
@@ -187,7 +192,7 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
         if cid in ids:
             c.fail((*key, "id"), f"component id '{cid}' is declared twice")
         ids.add(cid)
-        count = c.integer(item["count"], (*key, "count"), 1)
+        count = c.integer(item["count"], (*key, "count"), 1, MAX_COMPONENT_COUNT)
         size = None
         if "size" in item:
             try:
@@ -199,7 +204,7 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
         for name, value in (("front", front), ("back", back)):
             if value is not None and not (isinstance(value, str) and value.strip()):
                 c.fail((*key, name), f"component '{cid}': {name} must name a drawer")
-        if (front or back) and size is None:
+        if (front or back) and "size" not in item:
             c.fail(key, f"component '{cid}' is printed in the kit, so it needs a size")
         if back and not front:
             c.fail((*key, "back"), f"component '{cid}' has a back drawer but no front drawer")

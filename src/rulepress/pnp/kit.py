@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
+from rulepress.limits import MAX_SHEETS_PER_COMPONENT
 from rulepress.pnp import layout, marks, pages
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import saved
@@ -69,7 +70,7 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' is printed but has no size")
     w, h = comp.size.points
     try:
-        return layout.grid_plan(p, w, h, bleed, comp.count)
+        return _within_limit(comp, p, layout.grid_plan(p, w, h, bleed, comp.count))
     except layout.DoesNotFit as exc:
         room = exc
     if not comp.tileable:
@@ -86,9 +87,21 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
             "cannot have a back: remove `back` or make it smaller",
         )
     try:
-        return layout.tile_plan(p, w, h, bleed, comp.count)
+        return _within_limit(comp, p, layout.tile_plan(p, w, h, bleed, comp.count))
     except layout.DoesNotFit as exc:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}") from None
+
+
+def _within_limit(comp: Component, p: Paper, plan: Plan) -> Plan:
+    if len(plan.sheets) > MAX_SHEETS_PER_COMPONENT:
+        raise TooManySheets([error(
+            comp.loc, f"component '{comp.id}' needs {len(plan.sheets)} sheets of {p.label} "
+            f"paper, more than the limit of {MAX_SHEETS_PER_COMPONENT}")])
+    return plan
+
+
+class TooManySheets(RulepressError):
+    """A kit past the sheet limit: bad input, not a count the check may disagree with."""
 
 
 def _jobs(doc: Document, drawers: Mapping[str, Drawer], p: Paper, bleed: float) -> list[_Job]:
@@ -102,6 +115,8 @@ def _jobs(doc: Document, drawers: Mapping[str, Drawer], p: Paper, bleed: float) 
         back = _drawer(comp, comp.back, drawers, "back", problems) if comp.back else None
         try:
             plan = plan_component(comp, p, bleed)
+        except TooManySheets:
+            raise
         except RulepressError as exc:
             problems += exc.diagnostics
             continue
@@ -139,6 +154,8 @@ def kit_diagnostics(doc: Document, drawers: Mapping[str, Drawer]) -> list[Diagno
         kit = f" ({variant} kit)" if variant else ""
         try:
             drawn = count_drawn(version, drawers)
+        except TooManySheets:
+            raise
         except RulepressError as exc:
             found += [d for d in exc.diagnostics if d not in found]
             continue

@@ -16,7 +16,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from rulepress.diagnostics import RulepressError, SourceLoc
-from rulepress.document.markdown import make_parser
+from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import EXAMPLE_INFO
 from rulepress.document.slug import slugify, unique
@@ -135,6 +135,9 @@ def render_markdown(markdown: str, folder: Path, path: Path, first_line: int) ->
     """Markdown (an example's prose) to HTML, images inlined; headings get no anchors."""
     md = render_parser()
     tokens = md.parse(markdown)
+    deep = too_deep(tokens)
+    if deep is not None:
+        raise RulepressError.at(SourceLoc(path, first_line + deep), TOO_DEEP)
     _inline_images(tokens, folder, path, first_line)
     return str(md.renderer.render(tokens, md.options, {}))
 
