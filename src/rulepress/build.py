@@ -1,4 +1,4 @@
-"""The pipeline: read everything, check everything, render, then write every file atomically."""
+"""The pipeline: read everything, check everything, render, then write the whole set at once."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Protocol
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, Severity
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources
+from rulepress.signals import worker_started
 from rulepress.validate.check import CheckReport, check_documents
-from rulepress.write import atomic_write
+from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 if TYPE_CHECKING:
     from rulepress.games.base import Drawer
@@ -107,9 +108,7 @@ def build_rulebooks(
     # The HTML pages use the same bundled fonts as the PDFs.
     for font in sorted((templates_dir() / "fonts").iterdir()):
         outputs[out / "fonts" / font.name] = font.read_bytes()
-    for path in sorted(outputs):
-        atomic_write(path, outputs[path])
-    return sorted(outputs)
+    return write_set(out, outputs)
 
 
 def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
@@ -133,7 +132,13 @@ def paper_name(paper: str) -> str:
 def _render_pdf(job: PdfJob) -> bytes:
     from rulepress.render import render_pdf
 
-    return render_pdf(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+    try:
+        with scratch_folder():
+            return render_pdf(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+    except OSError as exc:  # a full or unwritable temporary folder
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise RulepressError.at(None, f"cannot render {job.slug} ({job.paper}): "
+                                      f"{exc.strerror or exc}{where}") from None
 
 
 def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[bytes]:
@@ -148,8 +153,24 @@ def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[b
 
     reporter.progress(f"rendering {len(jobs)} PDFs on {workers} processes")
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    others = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=worker_started, initargs=(os.getpid(),))
+    try:
         return list(pool.map(_render_pdf, jobs))
+    except BaseException:  # a failed job, Ctrl-C, SIGTERM: the other workers stop now
+        _stop(set(multiprocessing.active_children()) - others)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop(workers: set[multiprocessing.process.BaseProcess]) -> None:
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
+    clear_stale_scratch()
 
 
 def build_kits(
@@ -162,21 +183,20 @@ def build_kits(
     bleed_mm: float = 3.0,
     reporter: Progress,
 ) -> list[Path]:
-    from rulepress.pnp.kit import write_kits
+    from rulepress.pnp.kit import kit_outputs
 
     if not 0 <= bleed_mm <= 10:
         raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
 
     docs = read_sources(sources, games)
-    written: list[Path] = []
+    outputs: dict[Path, bytes | str] = {}
     for doc in docs:
         if not any(c.in_kit for c in doc.meta.components):
             continue
         reporter.progress(f"drawing the {doc.slug} kit")
-        written += write_kits(
-            doc, drawers_for(doc), papers, out, bleed_mm=bleed_mm, duplex=duplex
-        )
-    return written
+        outputs |= kit_outputs(doc, drawers_for(doc), papers, out, bleed_mm=bleed_mm,
+                               duplex=duplex)
+    return write_set(out, outputs) if outputs else []
 
 
 def drawers_for(doc: Document) -> dict[str, Drawer]:

@@ -30,7 +30,7 @@ from rulepress.pnp.draw import saved
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
-from rulepress.write import atomic_write
+from rulepress.write import write_set
 
 DEFAULT_BLEED_MM = 3.0
 
@@ -362,6 +362,25 @@ def with_variant(doc: Document, variant: str) -> Document:
     return replace(doc, meta=replace(doc.meta, components=comps))
 
 
+def kit_outputs(
+    doc: Document,
+    drawers: Mapping[str, Drawer],
+    papers: Sequence[str],
+    out_dir: Path,
+    *,
+    bleed_mm: float = DEFAULT_BLEED_MM,
+    duplex: str = "long",
+) -> dict[Path, bytes | str]:
+    """out_dir/<slug>/<slug>-<paper>.pdf for each paper, and <slug>-<paper>-<variant>.pdf for
+    each size variant, drawn (not written)."""
+    outputs: dict[Path, bytes | str] = {}
+    for variant, version in versions(doc):
+        for key in papers:
+            kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex)
+            outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
+    return outputs
+
+
 def write_kits(
     doc: Document,
     drawers: Mapping[str, Drawer],
@@ -371,13 +390,6 @@ def write_kits(
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
 ) -> list[Path]:
-    """Write out_dir/<slug>/<slug>-<paper>.pdf for each paper, and <slug>-<paper>-<variant>.pdf
-    for each size variant; returns the paths written. Nothing is written unless every kit draws."""
-    outputs: dict[Path, bytes] = {}
-    for variant, version in versions(doc):
-        for key in papers:
-            kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex)
-            outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
-    for path, pdf in outputs.items():
-        atomic_write(path, pdf)
-    return list(outputs)
+    """Write one game's kits as one set (nothing unless every kit draws); returns the paths."""
+    return write_set(out_dir, kit_outputs(doc, drawers, papers, out_dir, bleed_mm=bleed_mm,
+                                          duplex=duplex))
