@@ -27,3 +27,15 @@ def test_minimal_game_checks_with_one_not_checkable_example(tmp_path: Path) -> N
     assert result.exit_code == 0, result.stderr
     assert "first-flick: not checkable" in result.stderr
     assert "0 proven, 0 failed, 1 not checkable" in result.stderr
+
+
+def test_every_limit_is_documented_with_its_value() -> None:
+    from rulepress import limits
+
+    section = DOC.read_text().split("## Limits", 1)[1]
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `([A-Z_]+)` \| ([^|]+) \|", section, re.M)}
+    names = {n: v for n, v in vars(limits).items() if n.isupper()}
+    assert set(rows) == set(names)
+    for name, value in names.items():
+        shown = rows[name].split()[0].replace(",", "")
+        assert float(shown) == value, (name, rows[name], value)

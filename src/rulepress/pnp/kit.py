@@ -70,7 +70,9 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' is printed but has no size")
     w, h = comp.size.points
     try:
-        return _within_limit(comp, p, layout.grid_plan(p, w, h, bleed, comp.count))
+        plan = layout.grid_plan(p, w, h, bleed, comp.count)
+        _within_limit(comp, p, len(plan.sheets))
+        return plan
     except layout.DoesNotFit as exc:
         room = exc
     if not comp.tileable:
@@ -87,17 +89,18 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
             "cannot have a back: remove `back` or make it smaller",
         )
     try:
-        return _within_limit(comp, p, layout.tile_plan(p, w, h, bleed, comp.count))
+        one = layout.tile_plan(p, w, h, bleed, 1)  # the sheets of one copy, counted first
+        _within_limit(comp, p, len(one.sheets) * comp.count)
+        return layout.tile_plan(p, w, h, bleed, comp.count)
     except layout.DoesNotFit as exc:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}") from None
 
 
-def _within_limit(comp: Component, p: Paper, plan: Plan) -> Plan:
-    if len(plan.sheets) > MAX_SHEETS_PER_COMPONENT:
+def _within_limit(comp: Component, p: Paper, sheets: int) -> None:
+    if sheets > MAX_SHEETS_PER_COMPONENT:
         raise TooManySheets([error(
-            comp.loc, f"component '{comp.id}' needs {len(plan.sheets)} sheets of {p.label} "
-            f"paper, more than the limit of {MAX_SHEETS_PER_COMPONENT}")])
-    return plan
+            comp.loc, f"component '{comp.id}' needs {sheets} sheets of {p.label} paper, more "
+            f"than the limit of {MAX_SHEETS_PER_COMPONENT}")])
 
 
 class TooManySheets(RulepressError):
