@@ -13,9 +13,10 @@ import pytest
 from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
 
 from rulepress.diagnostics import RulepressError
-from rulepress.pnp.kit import Kit, build_kit, count_drawn, kit_diagnostics, write_kits
+from rulepress.pnp.kit import Kit, build_kit, count_drawn, kit_diagnostics, kit_outputs
 from rulepress.pnp.layout import PAPERS
 from rulepress.units import Size, mm
+from rulepress.write import write_set
 
 MARGIN = mm(6.35)
 TOL = mm(0.1)
@@ -279,8 +280,8 @@ def test_builds_are_byte_identical(kit: Kit) -> None:
     assert again.pdf == kit.pdf
 
 
-def test_write_kits_writes_one_pdf_per_paper(tmp_path: Path) -> None:
-    paths = write_kits(G.standard(), G.DRAWERS, ["a4", "letter"], tmp_path)
+def test_kit_outputs_are_one_pdf_per_paper(tmp_path: Path) -> None:
+    paths = write_set(tmp_path, kit_outputs(G.standard(), G.DRAWERS, ["a4", "letter"], tmp_path))
     assert paths == [tmp_path / "fixture" / "fixture-a4.pdf", tmp_path / "fixture" /
                      "fixture-letter.pdf"]
     assert all(p.read_bytes().startswith(b"%PDF") for p in paths)
@@ -369,7 +370,7 @@ def test_a_size_variant_is_a_kit_of_its_own_at_that_size(tmp_path: Path) -> None
         for c in doc.meta.components
     )
     doc = replace(doc, meta=replace(doc.meta, components=comps))
-    written = write_kits(doc, G.DRAWERS, ["a4"], tmp_path)
+    written = write_set(tmp_path, kit_outputs(doc, G.DRAWERS, ["a4"], tmp_path))
     assert sorted(p.name for p in written) == [f"{doc.slug}-a4-mini.pdf", f"{doc.slug}-a4.pdf"]
     sizes: dict[str, set[tuple[float, float]]] = {}
     for path in written:

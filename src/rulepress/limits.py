@@ -20,20 +20,21 @@ MAX_YAML_DEPTH = 32
 # Markdown: inline nesting (emphasis in emphasis ...) as parsed; the typesetter recurses per level.
 MAX_MARKDOWN_NESTING = 32
 
-# Example prose, a Jinja expression language over the example's data: its rendered size, how long
-# it may run, and the largest string or list an operator may build (``'ab' * n``).
+# Example prose, a Jinja expression language over the example's data: its rendered size, the CPU
+# time it may take, and the largest string or list an operator may build (``'ab' * n``).
 MAX_PROSE_CHARS = 20_000
 PROSE_SECONDS = 1.0
 MAX_SEQUENCE = 100_000
 
-# A game's template overrides (rulebook.html.j2, print.css ...): render time (the largest
+# A game's template overrides (rulebook.html.j2, print.css ...): CPU time for a page (the largest
 # bundled rulebook page renders in 0.05 s) and page size (the largest is 0.5 MB).
 TEMPLATE_SECONDS = 2.0
 MAX_PAGE_CHARS = 20_000_000
 
-# How much a render of prose or templates may grow the process (it grows by a few MB): past it
-# allocation fails with a clear error instead of the machine swapping or the kernel killing it.
-MAX_RENDER_MEMORY = 128 * 2**20
+# How much a render of prose or templates may grow the process (a bundled rulebook: a few MB;
+# a page at MAX_PAGE_CHARS, its images inlined, some copies of that): past it allocation fails
+# with a clear error instead of the machine swapping or the kernel killing the build.
+MAX_RENDER_MEMORY = 512 * 2**20
 
 # Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
 # Sheets are counted per component and paper (fronts; backs double them).

@@ -145,7 +145,7 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
         with _deadline(seconds), _memory_ceiling():
             text = produce()
     except _Timeout:
-        raise TemplateProblem(f"{what} takes longer than {seconds:g} s to render",
+        raise TemplateProblem(f"{what} takes more than {seconds:g} s of CPU time to render",
                               limit=True) from None
     except MemoryError:
         raise TemplateProblem(f"{what} needs too much memory to render", limit=True) from None
@@ -180,7 +180,8 @@ def _located(message: str, exc: BaseException, env: jinja2.Environment, *,
 
 @contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
-    """SIGALRM after ``seconds`` interrupts the render (main thread only: signals go there)."""
+    """SIGPROF after ``seconds`` of CPU time interrupts the render (main thread only: signals
+    go there). CPU time, not the clock: a busy shared machine must not fail a good render."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -188,13 +189,13 @@ def _deadline(seconds: float) -> Iterator[None]:
     def expire(signum: int, frame: FrameType | None) -> None:
         raise _Timeout
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def _address_space() -> int | None:

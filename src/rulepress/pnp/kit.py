@@ -30,7 +30,6 @@ from rulepress.pnp.draw import saved
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
-from rulepress.write import write_set
 
 DEFAULT_BLEED_MM = 3.0
 
@@ -383,16 +382,3 @@ def kit_outputs(
             outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
     return outputs
 
-
-def write_kits(
-    doc: Document,
-    drawers: Mapping[str, Drawer],
-    papers: Sequence[str],
-    out_dir: Path,
-    *,
-    bleed_mm: float = DEFAULT_BLEED_MM,
-    duplex: str = "long",
-) -> list[Path]:
-    """Write one game's kits as one set (nothing unless every kit draws); returns the paths."""
-    return write_set(out_dir, kit_outputs(doc, drawers, papers, out_dir, bleed_mm=bleed_mm,
-                                          duplex=duplex))
