@@ -24,6 +24,7 @@ from reportlab import rl_config
 from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
+from rulepress.limits import MAX_SHEETS_PER_COMPONENT
 from rulepress.pnp import layout, marks, pack, pages
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
@@ -170,6 +171,9 @@ def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
         w, h = comp.size.points
         pair = opts.sides == "one" and comp.back is not None
         if pack.fits(p, pack.Piece(comp.id, 0, w, h, pair), bleed):
+            # Counted alone first: what it would take on sheets of its own bounds the packing.
+            unit = pack.Piece(comp.id, 0, w, h, pair).unit
+            _within_limit(comp, p, len(layout.grid_plan(p, *unit, bleed, comp.count).sheets))
             pieces += [pack.Piece(comp.id, i, w, h, pair) for i in range(comp.count)]
         elif pair and pack.fits(p, pack.Piece(comp.id, 0, w, h), bleed):
             problems.append(_too_big(comp, p, bleed, " beside its back (a gutter-fold pair)",
@@ -184,6 +188,8 @@ def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
                 "cannot have a back: remove `back` or make it smaller")))
         else:
             try:
+                one = layout.tile_plan(p, w, h, bleed, 1)  # the sheets of one copy, counted first
+                _within_limit(comp, p, len(one.sheets) * comp.count)
                 boards.append((comp, layout.tile_plan(p, w, h, bleed, comp.count)))
             except layout.DoesNotFit as exc:
                 problems.append(error(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}"))
@@ -200,6 +206,17 @@ def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
             slots = tuple(replace(x, component=comp.id) for x in sheet.slots)
             printed.append(Printed(replace(sheet, slots=slots), board=(comp, plan)))
     return printed
+
+
+def _within_limit(comp: Component, p: Paper, sheets: int) -> None:
+    if sheets > MAX_SHEETS_PER_COMPONENT:
+        raise TooManySheets([error(
+            comp.loc, f"component '{comp.id}' needs {sheets} sheets of {p.label} paper, more "
+            f"than the limit of {MAX_SHEETS_PER_COMPONENT}")])
+
+
+class TooManySheets(RulepressError):
+    """A kit past the sheet limit: bad input, not a count the check may disagree with."""
 
 
 def _jobs(
@@ -231,6 +248,8 @@ def _prepared(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | Non
         problems += exc.diagnostics
     try:
         printed = plan_kit(doc, p, opts)
+    except TooManySheets:
+        raise
     except RulepressError as exc:
         problems += exc.diagnostics
     if problems:
@@ -281,6 +300,8 @@ def kit_diagnostics(
         kit = f" ({variant} kit)" if variant else ""
         try:
             drawn = count_drawn(version, drawers, tables=tables)
+        except TooManySheets:
+            raise
         except RulepressError as exc:
             found += [d for d in exc.diagnostics if d not in found]
             continue

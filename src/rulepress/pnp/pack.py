@@ -141,11 +141,11 @@ def _groups(pieces: Sequence[Piece]) -> list[list[Piece]]:
     return sorted(groups.values(), key=lambda g: -g[0].unit[0] * g[0].unit[1])
 
 
-def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
+def _fill_sheet(p: Paper, queues: list[list[Piece]], start: list[int], bleed: float,
                 caps: Sequence[int] | None, holes: bool, gutter: bool,
                 in_order: bool) -> list[_Block]:
-    """Blocks for one sheet, taken from the front of the queues (``in_order``: the first
-    queue that fits first, else the block that covers most)."""
+    """Blocks for one sheet, taken from each queue from ``start`` on (advanced as it goes):
+    ``in_order``, the first queue that fits first, else the block that covers most."""
     room = reserve(bleed)
     free = [content(p)]
     blocks: list[_Block] = []
@@ -154,7 +154,8 @@ def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
         best: tuple[tuple[float, ...], int, int, int, _Shape] | None = None
         for fi, rect in enumerate(free):
             for gi, queue in enumerate(queues):
-                n = len(queue) if caps is None else min(len(queue), caps[gi] - used[gi])
+                n = len(queue) - start[gi]
+                n = n if caps is None else min(n, caps[gi] - used[gi])
                 if n <= 0:
                     continue
                 got = _shape(rect, queue[0].unit, n, bleed, holes, gutter)
@@ -170,8 +171,9 @@ def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
         _, fi, gi, k, shape = best
         x0, y0, x1, y1 = free.pop(fi)
         w, h = shape.size
-        blocks.append(_Block(tuple(queues[gi][:k]), shape, x0 + room, y1 - room))
-        del queues[gi][:k]
+        blocks.append(_Block(tuple(queues[gi][start[gi]:start[gi] + k]), shape, x0 + room,
+                             y1 - room))
+        start[gi] += k
         used[gi] += k
         fw, fh = w + 2 * room, h + 2 * room
         right = (x0 + fw, y1 - fh, x1, y1)
@@ -183,18 +185,19 @@ def _fill_sheet(p: Paper, queues: list[list[Piece]], bleed: float,
 def _pass(p: Paper, pieces: Sequence[Piece], bleed: float, caps: Sequence[int] | None,
           small_first: bool = False) -> list[list[_Block]]:
     queues = _groups(pieces)[::-1] if small_first else _groups(pieces)
+    start = [0] * len(queues)
     sheets = []
-    while any(queues):
+    while any(n < len(q) for n, q in zip(start, queues, strict=True)):
         # Blocks with a short last row or full rectangles only, gutters or butting faces
         # preferred: whichever covers more (full rectangles with gutters on a tie).
         tries = []
         for holes in (False, True):
             for gutter in (True, False):
-                left = [list(q) for q in queues]
-                blocks = _fill_sheet(p, left, bleed, caps, holes, gutter, small_first)
+                moved = list(start)
+                blocks = _fill_sheet(p, queues, moved, bleed, caps, holes, gutter, small_first)
                 area = sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)
-                tries.append((round(area, 3), not holes, gutter, blocks, left))
-        *_, blocks, queues = max(tries, key=lambda t: t[:3])
+                tries.append((round(area, 3), not holes, gutter, blocks, moved))
+        *_, blocks, start = max(tries, key=lambda t: t[:3])
         if not blocks:
             raise ValueError("a piece does not fit an empty sheet")
         sheets.append(blocks)
