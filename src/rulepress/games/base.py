@@ -187,10 +187,17 @@ T = TypeVar("T")
 
 
 @cache
-def _field_names(cls: type) -> tuple[tuple[str, ...], bool, Callable[..., None] | None]:
+def _field_names(
+    cls: type,
+) -> tuple[tuple[str, ...], frozenset[str], bool, Callable[..., None] | None]:
     names = tuple(f.name for f in dataclasses.fields(cls))
     slotted = not hasattr(cls, "__dict__") or "__slots__" in cls.__dict__
-    return names, slotted, getattr(cls, "__post_init__", None)
+    return names, frozenset(names), slotted, getattr(cls, "__post_init__", None)
+
+
+def _no_field(cls: type, changes: Mapping[str, Any], known: frozenset[str]) -> TypeError:
+    unknown = ", ".join(sorted(changes.keys() - known))
+    return TypeError(f"{cls.__name__} has no field {unknown}")
 
 
 def derive(state: T, **changes: Any) -> T:
@@ -199,20 +206,27 @@ def derive(state: T, **changes: Any) -> T:
     ``cached_property``, a memo) is recomputed on the new state; ``__post_init__`` runs if the
     class has one. An unknown field name is a TypeError, as with ``replace``."""
     cls: type = type(state)
-    names, slotted, post_init = _field_names(cls)
-    if not changes.keys() <= set(names):
-        unknown = ", ".join(sorted(changes.keys() - set(names)))
-        raise TypeError(f"{cls.__name__} has no field {unknown}")
+    names, known, slotted, post_init = _field_names(cls)
     new: T = object.__new__(cls)
     if slotted:
+        if not changes.keys() <= known:
+            raise _no_field(cls, changes, known)
         for name in names:
             value = changes[name] if name in changes else getattr(state, name)
             object.__setattr__(new, name, value)
     else:
+        # The instance's dict holds every field and whatever was derived and cached since: it
+        # is copied whole when it holds nothing more (the common case, and the fast one). The
+        # new dict is a plain one, not sharing the class's keys: faster to copy again.
         old = state.__dict__
-        values = {name: old[name] for name in names}
-        values.update(changes)
-        new.__dict__.update(values)
+        if len(old) == len(names):
+            fields = {**old, **changes}
+        else:
+            fields = {name: old[name] for name in names}
+            fields.update(changes)
+        if len(fields) != len(names):  # a change named something that is not a field
+            raise _no_field(cls, changes, known)
+        object.__setattr__(new, "__dict__", fields)
     if post_init is not None:
         post_init(new)
     return new
