@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulepress.games.base import NotationError
+
 # Month by month, slot by slot: the standard hwatu deck in the seed's value letters.
 DECK_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("A", "C+", "Da", "Db"),  # 1 pine: crane bright, red poetry ribbon
@@ -77,10 +79,6 @@ def card_text(card: int) -> str:
 
 
 _BY_TEXT = {card_text(c): c for c in range(CARDS)}
-
-
-class NotationError(ValueError):
-    pass
 
 
 def parse_card(text: object) -> int:
