@@ -60,6 +60,7 @@ CARD_SUBJECTS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 CARDS = 48
+MASK_BYTES = CARDS // 8  # a set of cards as bytes: two numbers a byte, low nibble first
 VALUES = ("A", "B+", "B", "C+", "C", "C-", "C--", "D", "D+")
 
 
@@ -189,7 +190,6 @@ def points_of(mask: int) -> Points:
 # bit: brights (3 bits), animals (4), birds (2); ribbons (4), the red, blue and grass ribbons
 # (2 each); junk (5). The total is then three table lookups, one per group of fields that
 # score together, each table built from points_from_counts.
-_BYTES = CARDS // 8
 _SHIFTS = (0, 3, 7, 9, 13, 15, 17, 19)
 
 
@@ -199,7 +199,7 @@ def _packed(mask: int) -> int:
 
 # The packed counts of each byte's cards, byte by byte.
 _C0, _C1, _C2, _C3, _C4, _C5 = (
-    tuple(_packed(b << 8 * i) for b in range(256)) for i in range(_BYTES)
+    tuple(_packed(b << 8 * i) for b in range(256)) for i in range(MASK_BYTES)
 )
 _ANIMAL_POINTS = tuple(
     points_from_counts(x & 7, x >> 3 & 15, x >> 7, 0, 0, 0).total for x in range(1 << 9)
@@ -213,6 +213,6 @@ _JUNK_POINTS = tuple(points_from_counts(0, 0, 0, 0, 0, x).total for x in range(1
 
 def card_points(mask: int) -> int:
     """The same total as points_of(mask).total, from the packed counts (hot path)."""
-    b0, b1, b2, b3, b4, b5 = mask.to_bytes(_BYTES, "little")
+    b0, b1, b2, b3, b4, b5 = mask.to_bytes(MASK_BYTES, "little")
     x = _C0[b0] + _C1[b1] + _C2[b2] + _C3[b3] + _C4[b4] + _C5[b5]
     return _ANIMAL_POINTS[x & 511] + _RIBBON_POINTS[x >> 9 & 1023] + _JUNK_POINTS[x >> 19]

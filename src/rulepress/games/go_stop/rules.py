@@ -32,6 +32,7 @@ from rulepress.games.go_stop.cards import (
     CARDS,
     DOUBLE_JUNK,
     JUNK,
+    MASK_BYTES,
     MONTH_MASK,
     card_points,
     card_text,
@@ -193,8 +194,8 @@ class State:
             out: list[Move] = []
             at = 0  # the table's index of the byte's first number
             # A byte of the hand's mask (and of the row's) holds two numbers, low nibble first.
-            hand = self.hands[p].to_bytes(_BYTES, "little")
-            row = self.row.to_bytes(_BYTES, "little")
+            hand = self.hands[p].to_bytes(MASK_BYTES, "little")
+            row = self.row.to_bytes(MASK_BYTES, "little")
             for h, r in zip(hand, row, strict=True):
                 if h:
                     if h & 15:
@@ -417,7 +418,6 @@ def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
 
 # (number, hand cards of it, row cards of it) -> moves, so legal_moves is a few lookups.
 _MONTH_MOVES = tuple(_month_moves(m, h, r) for m in range(12) for h in range(16) for r in range(16))
-_BYTES = CARDS // 8
 
 
 Event = tuple[int, str, Any]  # (player, what, detail)
