@@ -621,10 +621,14 @@ def _draw(
         rare["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
         if ev is not None:
             ev.append((p, ANIMAL_RESERVE, 0))
-    cp = card_points(mine)
     gos = s.gos[p]
     phase, to_move = PLAY, (p + 1) % n
-    if cp + (gos if gos < 2 else 2) >= THRESHOLD[n] and (gos == 0 or cp > s.last_go[p]):
+    # Points reach the threshold, or pass the last go, only on a turn that takes cards.
+    if (
+        take
+        and (cp := card_points(mine)) + (gos if gos < 2 else 2) >= THRESHOLD[n]
+        and (gos == 0 or cp > s.last_go[p])
+    ):
         phase, to_move = DECIDE, p
     elif drawn >= len(s.stock):
         phase, to_move = OVER, p
