@@ -51,7 +51,9 @@ def main() -> None:
     report("go_stop_games_per_s", wall)
     report("go_stop_games_per_cpu_s", cpu)
     report("go_stop_games_per_cpu_s_random_agent", games_per_second(2, random_agent)[0])
-    report("go_stop_3p_games_per_s", games_per_second(3)[1])
+    cpu, wall = games_per_second(3)
+    report("go_stop_3p_games_per_s", wall)
+    report("go_stop_3p_games_per_cpu_s", cpu)
 
 
 if __name__ == "__main__":
