@@ -19,10 +19,12 @@ from reportlab.pdfgen.canvas import Canvas
 from rulepress.document.model import Document
 from rulepress.document.reader import read_document
 from rulepress.games.base import GameEngine
+from rulepress.games.go_stop import ENGINE as GO_STOP
 from rulepress.games.pigeon import ENGINE as PIGEON
 from rulepress.games.pigeon.rules import HAND_LIMIT, PENALTY_LIMIT
 from rulepress.games.pigeon_race import ENGINE as RACE
 from rulepress.games.pigeon_race.rules import ALLOTMENT, PIGEONS, SCORE_TABLE
+from rulepress.games.worm_derby import ENGINE as WORM_DERBY
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 
@@ -97,6 +99,10 @@ def test_the_reference_card_prints_the_rulebooks_quick_reference_and_the_engines
      "**Scoring.** Every bird you bet on scores", "Every bird you bet on scores"),
     (RACE, "pigeon-race", "player-aid", "Discard, draw one card.",
      "Discard, then draw two cards and sing.", "then draw two cards and sing."),
+    (GO_STOP, "go-stop", "reference-cards", "| Bomb | 1 junk from each other player, 2 passes |",
+     "| Bomb | a loud bang and 3 passes |", "a loud bang and 3 passes"),
+    (GO_STOP, "go-stop", "reserve-cards", "| Reserve card | doubles the final score, each |",
+     "| Reserve card | squares your score |", "squares your score"),
 ])
 def test_editing_the_rulebook_changes_the_card(
     tmp_path: Path, engine: GameEngine, game: str, cid: str, old: str, new: str, seen: str,
@@ -116,6 +122,8 @@ def test_editing_the_rulebook_changes_the_card(
     (RACE, "pigeon-race", "scoring-card", "scores", ("1st", "2nd", 9), "9"),
     (RACE, "pigeon-race", "order-slips", "allotment", (0, "write", 7), "7th"),
     (PIGEON, "pigeon", "reference", "hand_limit", (0, "lowered", 3), "Sideways: limit 3"),
+    (GO_STOP, "go-stop", "reserve-cards", "markers", (0, "mark", "\u00d73"), "\u00d73"),
+    (WORM_DERBY, "worm-derby", "coins", "coins", (0, "suit", "arms"), "\u269c"),
 ])
 def test_changing_the_engines_table_changes_the_card(
     monkeypatch: pytest.MonkeyPatch, engine: GameEngine, game: str, cid: str, table: str,

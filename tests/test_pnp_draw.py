@@ -65,7 +65,7 @@ def test_missing_fonts_raise_instead_of_falling_back() -> None:
 @pytest.mark.parametrize(
     ("game", "drawer"),
     [
-        ("go_stop", "reference_card"),
+        ("go_stop", "player_card"),
         ("pigeon", "card_front"),
         ("pigeon_race", "board"),
         ("worm_derby", "tile_face"),

@@ -42,6 +42,19 @@ class GoStopEngine(Engine):
             "reference-cards": 3,
         }
 
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """What the reserve and additional point cards print large, as the engine scores
+        them: a reserve card multiplies a final score by ``×2``, an additional point card adds
+        ``+1`` to the points (each measured on a fresh game with one go said)."""
+        from rulepress.games.base import derive
+
+        fresh = RULES.new_game(2, seed=0)
+        one_go = derive(fresh, gos=(1, 0))
+        added = one_go.current_points(0) - fresh.current_points(0)
+        times = derive(one_go, reserves=(1, 0)).final_score(0) // one_go.final_score(0)
+        return {"markers": [{"component": "reserve-cards", "mark": f"\u00d7{times}"},
+                            {"component": "additional-point-cards", "mark": f"+{added}"}]}
+
     def drawers(self) -> Mapping[str, Drawer]:
         from rulepress.games.go_stop.pnp import DRAWERS
 

@@ -1,5 +1,7 @@
-"""Print-and-play faces for Go-Stop: the 48 player cards, their shared back, reserve cards,
-additional point cards, player tokens and the scoring reference card.
+"""Print-and-play faces for Go-Stop: the 48 player cards, their shared back and the player
+tokens. The reserve and additional point cards and the scoring reference card are layouts
+(sources/go-stop/layouts/): their words are the rulebook's Quick reference, their marks the
+engine's scoring.
 
 Each drawer draws one face in its own coordinates (origin at the trim's bottom-left) and scales
 everything from the face size it is given, so hwatu-size and poker-size cards both work.
@@ -503,38 +505,6 @@ def card_back(c: Canvas, face: Face) -> None:
         c.drawCentredString(w / 2, h / 2 - 10 * u, "STOP")
 
 
-def _marker(
-    c: Canvas, face: Face, big: str, title: str, lines: tuple[str, ...], hue: str
-) -> None:
-    w, h, s = face.width, face.height, face.safe
-    u = _hwatu_unit(face)
-    regular, bold = fonts()
-    with saved(c):
-        fill_bleed(c, face, colour(PAPER))
-        c.setFillColor(colour(hue))
-        c.rect(-face.bleed, h * 0.72, w + 2 * face.bleed, h * 0.28 + face.bleed, stroke=0, fill=1)
-        c.rect(
-            -face.bleed, -face.bleed, w + 2 * face.bleed, h * 0.08 + face.bleed, stroke=0, fill=1
-        )
-        c.setFillColor(white)
-        c.setFont(bold, fit_text(c, title, bold, 10 * u, w - 2 * s))
-        c.drawCentredString(w / 2, h * 0.8, title)
-        c.setFillColor(colour(INK))
-        c.setFont(bold, 40 * u)
-        c.drawCentredString(w / 2, h * 0.43, big)
-        for i, line in enumerate(lines):
-            c.setFont(regular, fit_text(c, line, regular, 7.5 * u, w - 2 * s))
-            c.drawCentredString(w / 2, h * 0.3 - i * 9 * u, line)
-
-
-def reserve_card(c: Canvas, face: Face) -> None:
-    _marker(c, face, "×2", "RESERVE", ("doubles your", "final score"), "#5b2c83")
-
-
-def point_card(c: Canvas, face: Face) -> None:
-    _marker(c, face, "+1", "ADDITIONAL POINT", ("adds one point", "at once"), "#1f6f5c")
-
-
 def player_token(c: Canvas, face: Face) -> None:
     player = face.index % len(PLAYER_STYLES)
     hue, shape = PLAYER_STYLES[player]
@@ -567,79 +537,8 @@ def player_token(c: Canvas, face: Face) -> None:
         c.drawCentredString(cx, ty, str(player + 1))
 
 
-REFERENCE = (
-    ("Brights A", "3 → 3 · 4 → 4 · 5 → 15"),
-    ("Animals B, B+", "5 → 1, +1 per extra card"),
-    ("Birds: all 3 B+", "+5"),
-    ("Ribbon set", "3 of C+, C or C− → 3 each"),
-    ("Ribbons, all C", "5 → 1, +1 per extra card"),
-    ("Junk D (D+ = 2)", "10 → 1, +1 per extra card"),
-    ("+1 card", "+1 point at once"),
-    ("Reserve card", "× 2 final score, each"),
-)
-REFERENCE_EVENTS = (
-    ("Shake", "reserve card"),
-    ("Bomb", "1 D each, 2 passes"),
-    ("Empty row", "1 D each"),
-    ("Three for one", "1 D each"),
-    ("Own column", "2 D each"),
-    ("Other's column", "1 D each"),
-    ("8th animal", "reserve card"),
-    ("Go 1, 2 / 3+", "+1 card / reserve"),
-)
-
-REFERENCE_FOOTER = (
-    "Threshold: 7 points (2 players), 3 (3 players)",
-    "Go or stop: on first reaching it; later only",
-    "when your storage beats its worth at your last go.",
-    "Last turn: stop only. Nobody stops: no winner.",
-    "Who stops wins: points, doubled per reserve card",
-)
-
-
-def reference_card(c: Canvas, face: Face) -> None:
-    w, h, s = face.width, face.height, face.safe
-    u = min(w / 180, h / 252)  # 1 at poker size (63.5 x 88.9 mm)
-    regular, bold = fonts()
-    with saved(c):
-        fill_bleed(c, face, colour(PAPER))
-        c.setFillColor(colour("#8e1f2a"))
-        c.rect(-face.bleed, h - 24 * u, w + 2 * face.bleed, 24 * u + face.bleed, stroke=0, fill=1)
-        c.setFillColor(white)
-        c.setFont(bold, 13 * u)
-        c.drawString(s, h - 17 * u, "Go-Stop · scoring")
-        y = h - 34 * u
-        line = 9 * u  # tight enough for the go/stop lines below the two tables
-        for title, rows in (("Cards in storage", REFERENCE), ("Bonuses", REFERENCE_EVENTS)):
-            c.setFillColor(colour("#8e1f2a"))
-            c.setFont(bold, 8.5 * u)
-            c.drawString(s, y, title.upper())
-            y -= line
-            for i, (left, right) in enumerate(rows):
-                if i % 2 == 0:
-                    c.setFillColor(tint("#e3b21b", 0.8))
-                    c.rect(s - 2 * u, y - 2.8 * u, w - 2 * s + 4 * u, line, stroke=0, fill=1)
-                c.setFillColor(colour(INK))
-                c.setFont(bold, 7.6 * u)
-                c.drawString(s, y, left)
-                c.setFont(regular, fit_text(c, right, regular, 7.6 * u, w * 0.55 - s))
-                c.drawString(w * 0.45, y, right)
-                y -= line
-            y -= 4 * u
-        c.setFont(bold, 7.6 * u)
-        c.setFillColor(colour(INK))
-        c.drawString(s, y, REFERENCE_FOOTER[0])
-        for text in REFERENCE_FOOTER[1:]:
-            y -= line
-            c.setFont(regular, fit_text(c, text, regular, 7.6 * u, w - 2 * s))
-            c.drawString(s, y, text)
-
-
 DRAWERS: dict[str, Drawer] = {
     "player_card": player_card,
     "card_back": card_back,
-    "reserve_card": reserve_card,
-    "point_card": point_card,
     "player_token": player_token,
-    "reference_card": reference_card,
 }
