@@ -154,6 +154,27 @@ def test_every_trimmed_face_has_its_declared_size(pdf: Any) -> None:
     assert seen > 0
 
 
+def test_faces_of_one_size_either_way_round_share_sheets_each_turned_right() -> None:
+    """Portrait and landscape cards of one size pack together; each is turned by its own
+    size, so its art covers its own cell and its cuts leave its declared size."""
+    doc = G.document(
+        G.component("deck", 3, name="Poker deck", count=4, size=Size(63.5, 88.9),
+                    front="card_front"),
+        G.component("tiles", 4, name="Tiles", count=3, size=Size(88.9, 63.5), front="tile"),
+    )
+    kit = build_kit(doc, G.DRAWERS, "a4")
+    pdf = pdfplumber.open(io.BytesIO(kit.pdf))
+    sizes = {"card": (63.5, 88.9), "tile": (88.9, 63.5)}
+    mixed = 0
+    for page in pdf.pages:
+        for f in faces(page):
+            w, h = cut_size(page, f)
+            assert sorted((round(w / mm(1), 1), round(h / mm(1), 1))) == sorted(sizes[f.kind])
+            assert abs(f.x1 - f.x0 - w - 2 * BLEED) < TOL and abs(f.y1 - f.y0 - h - 2 * BLEED) < TOL
+        mixed += len({f.kind for f in faces(page)}) == 2
+    assert mixed and kit.sheets == 2  # the cover, and one sheet of seven
+
+
 def test_no_cut_crosses_a_face(pdf: Any) -> None:
     for page in pdf.pages:
         trims = [f.trim for f in faces(page)]

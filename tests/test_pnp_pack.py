@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulepress.pnp import pack
-from rulepress.pnp.layout import MARK_HALO, PAPERS, Rect, mark_area
+from rulepress.pnp.layout import MARK_HALO, PAPERS, Rect, map_rect, mark_area
 from rulepress.units import mm
 
 HALO = MARK_HALO / 2
@@ -27,6 +27,7 @@ def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
 ) -> None:
     p = PAPERS[paper]
     bleed = mm(bleed_mm)
+    specs = [*specs, *((h, w, n, pair) for w, h, n, pair in specs[:1])]  # one turned twin
     pieces = [pack.Piece(f"c{k}", i, mm(w), mm(h), pair)
               for k, (w, h, n, pair) in enumerate(specs) for i in range(n)]
     pieces = [x for x in pieces if pack.fits(p, x, bleed)]
@@ -44,8 +45,9 @@ def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
             x0, y0, x1, y1 = s.clip
             assert x0 >= lo_x - 1e-6 and y0 >= lo_y - 1e-6 and x1 <= hi_x + 1e-6
             assert y1 <= hi_y + 1e-6
-            size = sorted((s.trim[2] - s.trim[0], s.trim[3] - s.trim[1]))
-            assert size == pytest.approx(sorted(dims[s.component]), abs=1e-6)
+            # The face, in its own coordinates, lands exactly on its trim (turned or not).
+            w, h = dims[s.component]
+            assert map_rect(s.transform, (0.0, 0.0, w, h)) == pytest.approx(s.trim, abs=1e-6)
         for i, a in enumerate(trims):
             assert not any(_overlap(a, b) for b in trims[i + 1:])
         for m in (*sheet.marks, *sheet.folds):

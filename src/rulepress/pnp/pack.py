@@ -297,7 +297,10 @@ def _block_slots(block: _Block, bleed: float) -> tuple[list[Slot], list[Rect], l
             for dr, dc in ((0, -1), (1, 0), (0, 1), (-1, 0))
         )
         clip = (sx - left, sy - below, sx + cw + right, sy + ch + above)
-        t: Affine = (0.0, 1.0, -1.0, 0.0, sx + cw, sy) if shape.rotated else (
+        # Each unit turned by its own size: a block may hold a size both ways round.
+        uw, uh = piece.unit
+        turned = abs(uw - cw) > EPS or abs(uh - ch) > EPS
+        t: Affine = (0.0, 1.0, -1.0, 0.0, sx + cw, sy) if turned else (
             1.0, 0.0, 0.0, 1.0, sx, sy)
         w, h = piece.width, piece.height
         if not piece.pair:
