@@ -171,10 +171,13 @@ def _corner(ink: Ink, x: float, y: float, card: int) -> None:
 
 
 def _foot(ink: Ink, x: float, y: float, card: int, width: float) -> None:
-    """The band at a card's foot, ``width`` of it showing, with the value at its left."""
+    """The band at a card's foot, ``width`` of it showing. A card half covered in a hand or a
+    storage shows its value there; a whole card only in its top corner (WeasyPrint lays out
+    every letter on its own, so each one saved counts)."""
     kind, value, fill = _lettering(card)
     ink.path(f"band-{kind}", _box(x + 0.4, y + CH - BAND - 0.4, width - 0.8, BAND))
-    ink.letter(x + 2.5, y + CH - 3, value, fill)
+    if width < CW:
+        ink.letter(x + 2.5, y + CH - 3, value, fill)
 
 
 def column(ink: Ink, x: float, y: float, cards: Sequence[int]) -> None:
