@@ -46,13 +46,6 @@ def test_the_issue_s_examples_are_all_there() -> None:
     assert variants == {"basic", "slalom", "cannibal"}
 
 
-def test_a_whole_course_is_one_figure() -> None:
-    (fig,) = ENGINE.diagrams(EXAMPLES["course-basic"].data)
-    root = ET.fromstring(fig.svg)
-    obstacles = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#8d8a80"]
-    assert len(obstacles) == ENGINE.evaluate(EXAMPLES["course-basic"].data)["obstacle_count"]
-
-
 @pytest.mark.parametrize(("change", "path"), [
     ({"moves": ["f10-f11-zz"]}, ("moves", 0)),
     ({"rolls": [7]}, ("rolls", 0)),

@@ -38,9 +38,7 @@ class WormDerbyEngine(Engine):
 
         if "setup" not in example:
             return []
-        setup = example["setup"]
-        whole = isinstance(setup, Mapping) and "standard" in setup
-        return figures(replay(example), whole=whole)
+        return figures(replay(example), example.get("moves") or [])
 
     def component_counts(self) -> Mapping[str, int]:
         return {"tiles": TILES, "coins": COINS, "dice": DICE, "pawns": PAWNS}
