@@ -1,4 +1,13 @@
-"""Build benchmarks: whole-build time against WeasyPrint's own floor, parallel speed-up, check time.
+"""Build benchmarks, each figure a ratio of runs made alternately in this one run.
+
+- build_over_nocss_floor: a full serial build over WeasyPrint alone typesetting the same final
+  HTML (figures as the build gives them) with no stylesheet at all; build_over_floor: the same
+  over WeasyPrint with our stylesheets (what render_pdf does, without the rest of the build).
+- rebuild_one_over_full: after a full build, one game's rules.md gets a real text change and
+  `rulepress build` runs again (the cache rebuilds that game only), over the full build.
+- serve_reload_s: `rulepress serve` running, the median time from saving a change to the
+  largest game's rules.md to the served page holding the new text (5 edits).
+- parallel_over_serial, check_s, noop_make_s.
 
 Prints one JSON object per line: {"name", "value", "unit"}.
 """
@@ -7,30 +16,41 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 RULEPRESS = [PY, "-m", "rulepress.cli"]
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600", "CI": "1"}
+ROUNDS = 2
 
 FLOOR = """
-import sys, time
+import re, sys
 from pathlib import Path
 import weasyprint
-from rulepress.render import render_pdf
-t = time.perf_counter()
-for html_path in sys.argv[2:]:
-    html = Path(html_path).read_text()
-    base = Path(sys.argv[1]) / Path(html_path).parent.name
+from rulepress.paths import templates_dir
+from rulepress.render.fetcher import JailedFetcher
+from rulepress.render.pdf import figures_as_images, print_css, with_print_css
+styled = sys.argv[1] == "css"
+for html_path in sys.argv[3:]:
+    game = Path(sys.argv[2]) / Path(html_path).parent.name
+    page = figures_as_images(Path(html_path).read_text())
     for paper in ("a4", "letter"):
-        out = Path(html_path).with_suffix(f".floor-{paper}.pdf")
-        roots = (base, Path("templates").resolve())
-        out.write_bytes(render_pdf(html, paper, base_url=base, allowed_roots=roots))
+        if styled:
+            final = with_print_css(page, print_css(game, paper))
+        else:
+            final = re.sub(r"<style\\b.*?</style>", "", page, flags=re.S)
+        fetcher = JailedFetcher([game, templates_dir()])
+        weasyprint.HTML(string=final, base_url=game.as_uri() + "/",
+                        url_fetcher=fetcher).write_pdf()
 """
 
 
@@ -38,29 +58,92 @@ def emit(name: str, value: float, unit: str) -> None:
     print(json.dumps({"name": name, "value": round(value, 4), "unit": unit}), flush=True)
 
 
-def timed(cmd: list[str]) -> float:
+def timed(cmd: list[str], cwd: Path = ROOT) -> float:
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, env=ENV, check=True, capture_output=True)
+    subprocess.run(cmd, cwd=cwd, env=ENV, check=True, capture_output=True)
     return time.perf_counter() - start
 
 
-def best(cmd: list[str], runs: int = 3) -> float:
-    return min(timed(cmd) for _ in range(runs))
+def largest_game(sources: Path) -> Path:
+    return max(sources.glob("*/rules.md"), key=lambda p: p.stat().st_size)
+
+
+def edit(rules: Path, marker: str) -> None:
+    """A real text change: a sentence added before the second heading."""
+    text = rules.read_text(encoding="utf-8")
+    text = re.sub(r"\n(## )", f"\n{marker} is a new sentence.\n\n\\1", text, count=1)
+    rules.write_text(text, encoding="utf-8")
+
+
+def build_rounds(tmp: Path, sources: Path) -> None:
+    rules = largest_game(sources)
+    serial, parallel, one, css, nocss = [], [], [], [], []
+    for n in range(ROUNDS):
+        out = tmp / f"serial-{n}"
+        serial.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out", str(out),
+                             "--jobs", "1"]))
+        htmls = sorted(str(p) for p in out.glob("*/*.html"))
+        nocss.append(timed([PY, "-c", FLOOR, "nocss", str(sources), *htmls]))
+        css.append(timed([PY, "-c", FLOOR, "css", str(sources), *htmls]))
+        out = tmp / f"parallel-{n}"
+        parallel.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out",
+                               str(out), "--jobs", "2"]))
+        edit(rules, f"Bench{n}")
+        one.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out", str(out),
+                          "--jobs", "2"]))
+    emit("build_s", min(serial), "s")
+    emit("weasyprint_nocss_floor_s", min(nocss), "s")
+    emit("build_over_nocss_floor", min(serial) / min(nocss), "ratio")
+    emit("weasyprint_floor_s", min(css), "s")
+    emit("build_over_floor", min(serial) / min(css), "ratio")
+    emit("parallel_build_s", min(parallel), "s")
+    emit("parallel_over_serial", min(parallel) / min(serial), "ratio")
+    emit("rebuild_one_s", min(one), "s")
+    emit("rebuild_one_over_full", min(one) / min(parallel), "ratio")
+    print(json.dumps({"name": "rebuild_one_game", "value": rules.parent.name}), flush=True)
+
+
+def serve_reload(tmp: Path, sources: Path) -> None:
+    rules = largest_game(sources)
+    out = tmp / "served"
+    proc = subprocess.Popen([*RULEPRESS, "serve", "--sources", str(sources), "--out", str(out),
+                             "--port", "0"], cwd=ROOT, env=ENV, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stderr is not None
+        url = None
+        while url is None:
+            line = proc.stderr.readline()
+            if not line:
+                raise SystemExit("rulepress serve stopped before serving")
+            found = re.search(r"serving (http://\S+/)index\.html", line)
+            url = found[1] if found else None
+        page = f"{url}{rules.parent.name}/{rules.parent.name}.html"
+        times = []
+        for n in range(5):
+            marker = f"Served{n}"
+            time.sleep(0.5)
+            start = time.perf_counter()
+            edit(rules, marker)
+            while marker not in urllib.request.urlopen(page, timeout=30).read().decode():
+                if time.perf_counter() - start > 60:
+                    raise SystemExit(f"the served page never showed {marker}")
+                time.sleep(0.01)
+            times.append(time.perf_counter() - start)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    emit("serve_reload_s", statistics.median(times), "s")
+    emit("serve_reload_max_s", max(times), "s")
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        serial = best([*RULEPRESS, "build", "--out", str(out / "s"), "--jobs", "1"])
-        parallel = best([*RULEPRESS, "build", "--out", str(out / "p"), "--jobs", "2"])
-        htmls = sorted(str(p) for p in (out / "s").glob("*/*.html"))
-        floor = best([PY, "-c", FLOOR, str(ROOT / "sources"), *htmls])
-    emit("build_s", serial, "s")
-    emit("weasyprint_floor_s", floor, "s")
-    emit("build_over_floor", serial / floor, "ratio")
-    emit("serial_build_s", serial, "s")
-    emit("parallel_build_s", parallel, "s")
-    emit("parallel_over_serial", parallel / serial, "ratio")
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        sources = tmp / "sources"
+        shutil.copytree(ROOT / "sources", sources)
+        build_rounds(tmp, sources)
+        serve_reload(tmp, sources)
 
     from rulepress.document.reader import read_sources
     from rulepress.validate.check import check_documents

@@ -4,24 +4,49 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, Severity, exit_status
+from rulepress.cache import GameInputs, Manifest, Record, digest, file_digest, game_inputs
+from rulepress.diagnostics import (
+    Diagnostic,
+    ExitStatus,
+    RulepressError,
+    Severity,
+    counted,
+    exit_status,
+)
 from rulepress.document.editions import EDITIONS, PLAYER, REFERENCE
 from rulepress.document.model import Document
-from rulepress.document.reader import read_sources
+from rulepress.document.reader import read_sources, source_games
 from rulepress.project import DEFAULT_TITLE
+from rulepress.render import IndexEntry, render_html, render_index, templates_dir
 from rulepress.signals import worker_started
 from rulepress.validate.check import CheckReport, check_documents
+from rulepress.validate.results import RenderedExample, Status
 from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 
 class Progress(Protocol):
+    """Where a command says what it does: ``progress`` gets a plain message, or a Step."""
+
     def progress(self, message: str) -> None: ...
     def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
+
+
+class Step(str):
+    """A progress message that also says how far its task is: 'rendering 3/8 PDFs (go-stop
+    letter)' with done=3, total=8. A str, so a reporter may show it as any message."""
+
+    done: int
+    total: int
+
+    def __new__(cls, text: str, done: int, total: int) -> Step:
+        step = super().__new__(cls, text)
+        step.done, step.total = done, total
+        return step
 
 
 @dataclass(frozen=True)
@@ -33,6 +58,8 @@ class PdfJob:
     roots: tuple[Path, ...]
     target: Path
     booklet: bool = False  # typeset on half sheets and imposed as a saddle-stitched booklet
+    label: str = ""  # what progress calls it: 'go-stop letter'
+    key: str = ""  # the key of its inputs, recorded in the manifest
 
 
 def check_phase(
@@ -46,7 +73,8 @@ def check_phase(
     """The check every command runs before writing anything: on any error, raise with every
     diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
     through as warnings (bad input still stops)."""
-    reporter.progress(f"checking {len(docs)} game{'s' if len(docs) != 1 else ''}")
+    if docs:
+        reporter.progress(f"checking {len(docs)} game{_s(len(docs))}")
     report = check_documents(docs, project=project, draw=draw)
     shown = [
         Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
@@ -57,6 +85,59 @@ def check_phase(
         raise RulepressError(shown, status)
     reporter.diagnostics(shown)
     return report
+
+
+@dataclass(frozen=True)
+class BookFile:
+    """One file of a game's rulebooks: its path inside the output folder and what it holds."""
+
+    name: str
+    edition: str
+    paper: str | None = None  # None: the HTML page
+    booklet: bool = False
+
+    @property
+    def label(self) -> str:
+        """'go-stop letter', 'go-stop reference a4', 'go-stop a4 booklet'."""
+        slug = self.name.split("/")[0]
+        parts = [slug, *([self.edition] if self.edition != PLAYER else []), self.paper or "html"]
+        return " ".join(parts + (["booklet"] if self.booklet else []))
+
+
+def book_files(slug: str, editions: Sequence[str], papers: Sequence[str],
+               booklet: bool) -> list[BookFile]:
+    files = []
+    for edition in editions:
+        files.append(BookFile(f"{slug}/{book_name(slug, edition)}", edition))
+        files += [BookFile(f"{slug}/{book_name(slug, edition, p)}", edition, p) for p in papers]
+        if booklet and edition == PLAYER:
+            files += [BookFile(f"{slug}/{booklet_name(slug, p)}", edition, p, booklet=True)
+                      for p in papers]
+    return files
+
+
+@dataclass
+class Built:
+    """What a build or pnp run did: files written, files left as they were (their inputs
+    unchanged), the games it checked and those it skipped."""
+
+    out: Path
+    written: list[Path]
+    unchanged: int
+    report: CheckReport
+    skipped: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        wrote = f"wrote {len(self.written)} file{_s(len(self.written))} to {self.out}"
+        if self.unchanged:
+            wrote += f", {self.unchanged} unchanged"
+        if self.skipped:
+            wrote += f" (inputs unchanged: {', '.join(self.skipped)})"
+        return f"{wrote}; {counted(self.report.diagnostics, self.report.count(Status.PROVEN))}"
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
 
 
 def build_rulebooks(
@@ -72,11 +153,18 @@ def build_rulebooks(
     title: str = DEFAULT_TITLE,
     booklet: bool = False,
     reporter: Progress,
-) -> list[Path]:
+    pdf: bool = True,
+    only: Collection[str] | None = None,
+    force: bool = False,
+) -> Built:
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
-    out/index.html linking them all (with the kits `pnp` writes). ``booklet`` adds the player
-    edition imposed as a booklet per paper."""
-    from rulepress.render import IndexEntry, render_html, render_index, templates_dir
+    out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
+    ``booklet`` adds the player edition imposed as a booklet per paper.
+
+    Outputs whose inputs are unchanged (cache.py) are neither rendered nor rewritten; a game
+    whose outputs are all unchanged is not even read. ``force``: rebuild everything.
+    ``pdf=False``: the HTML pages only (their links to the PDFs stay). ``only``: the outputs,
+    by path inside ``out``, to make; the others are left as they are."""
     from rulepress.render.pdf import FALLBACK_EPOCH
 
     if booklet and PLAYER not in editions:
@@ -85,59 +173,118 @@ def build_rulebooks(
 
     # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
+    options = {"papers": list(papers), "editions": list(editions), "booklet": booklet,
+               "draft": draft, "epoch": os.environ["SOURCE_DATE_EPOCH"]}
+    slugs = source_games(sources, games)
+    manifest = Manifest(out) if force else Manifest.load(out)
+    wanted = {slug: [f for f in book_files(slug, editions, papers, booklet)
+                     if (pdf or f.paper is None) and (only is None or f.name in only)]
+              for slug in slugs}
+    inputs = {slug: game_inputs(sources / slug, (out,)) for slug in slugs}
+    skipped = tuple(slug for slug in slugs
+                    if _game_fresh(manifest, inputs[slug], wanted[slug], project, options))
+    if skipped:
+        reporter.progress(f"unchanged: {', '.join(skipped)}")
 
-    docs = read_sources(sources, games)
+    stale = [slug for slug in slugs if slug not in skipped]
+    docs = read_sources(sources, stale) if stale else []
     report = check_phase(docs, project, reporter, draw=True, draft=draft)
-
+    available = frozenset(source_games(sources))
+    record = Record(keep_games=available)
     outputs: dict[Path, bytes | str] = {}
     jobs_list: list[PdfJob] = []
-    entries = []
+    unchanged = sum(len(wanted[slug]) for slug in skipped)
     for result in report.documents:
         doc = result.doc
-        folder = out / doc.slug
-        source_folder = doc.folder.resolve()
-        roots = (source_folder, templates_dir())
-        kits = kit_links(doc, papers)
-        index_links: list[tuple[str, str]] = []
-        for edition in editions:
-            pdfs = {paper: book_name(doc.slug, edition, paper) for paper in papers}
-            booklets = ({paper: booklet_name(doc.slug, paper) for paper in papers}
-                        if booklet and edition == PLAYER else {})
-            links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
-            links |= {f"Booklet ({paper_name(p)})": name for p, name in booklets.items()}
-            links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
-                      for other in editions if other != edition}
-            links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
-            html = render_html(doc, result.examples, edition=edition, links=links,
-                               fonts_href="../fonts")
-            outputs[folder / book_name(doc.slug, edition)] = html
-            jobs_list += [PdfJob(doc.slug, paper, html, doc.folder, roots,
-                                 folder / name) for paper, name in pdfs.items()]
-            jobs_list += [PdfJob(doc.slug, paper, html, doc.folder, roots, folder / name,
-                                 booklet=True) for paper, name in booklets.items()]
-            index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
-                                f"{doc.slug}/{book_name(doc.slug, edition)}"))
-            index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
-                             f"{doc.slug}/{name}") for p, name in pdfs.items()]
-            index_links += [(f"{EDITION_NAMES[edition]}, booklet ({paper_name(p)})",
-                             f"{doc.slug}/{name}") for p, name in booklets.items()]
-        index_links += [(f"Print-and-play kit ({k})", v) for k, v in kits.items()]
-        entries.append(IndexEntry(
-            title=doc.meta.title,
-            subtitle=doc.meta.subtitle,
-            players=doc.meta.players,
-            duration=doc.meta.duration,
-            html=index_links[0][1],
-            links=tuple(index_links),
-        ))
+        key = inputs[doc.slug].key(doc.meta.engine, project, options)
+        todo = [f for f in wanted[doc.slug] if not manifest.fresh(f.name, digest(key, f.name))]
+        unchanged += len(wanted[doc.slug]) - len(todo)
+        pages, entry = _render_pages(doc, result.examples, editions, papers, booklet)
+        record.games[doc.slug] = {"engine": doc.meta.engine, "key": key, "entry": asdict(entry)}
+        for f in todo:
+            if f.paper is None:
+                outputs[out / f.name] = pages[f.edition]
+                record.unit(f.name, digest(key, f.name), {f.name: pages[f.edition]})
+            else:
+                jobs_list.append(PdfJob(doc.slug, f.paper, pages[f.edition], doc.folder,
+                                        (doc.folder.resolve(), templates_dir()), out / f.name,
+                                        booklet=f.booklet, label=f.label,
+                                        key=digest(key, f.name)))
 
-    for job, pdf in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
-        outputs[job.target] = pdf
-    outputs[out / "index.html"] = render_index(entries, title=title)
+    for job, data in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
+        outputs[job.target] = data
+        name = job.target.relative_to(out).as_posix()
+        record.unit(name, job.key, {name: data})
+    games_built = {**manifest.games, **record.games}
+    entries = [_entry(games_built[slug]["entry"]) for slug in sorted(games_built)
+               if slug in available and "entry" in games_built[slug]]
+    content: dict[str, bytes | str] = {"index.html": render_index(entries, title=title)}
     # The HTML pages use the same bundled fonts as the PDFs.
     for font in sorted((templates_dir() / "fonts").iterdir()):
-        outputs[out / "fonts" / font.name] = font.read_bytes()
-    return write_set(out, outputs)
+        content[f"fonts/{font.name}"] = font.read_bytes()
+    for name, text in content.items():
+        key = file_digest(text.encode("utf-8") if isinstance(text, str) else text)
+        if manifest.fresh(name, key):
+            unchanged += 1
+        else:
+            outputs[out / name] = text
+            record.unit(name, key, {name: text})
+    written = write_set(out, outputs, record)
+    return Built(out, written, unchanged, report, skipped)
+
+
+def _game_fresh(manifest: Manifest, inputs: GameInputs, files: Sequence[BookFile],
+                project: Path | None, options: Mapping[str, Any]) -> bool:
+    """Whether every file ``files`` lists was made from the game's inputs as they are now. The
+    engine the game named when it was built stands for the one it names now: the folder is
+    hashed whole, so if the name changed, so did the key."""
+    built = manifest.game(inputs.slug)
+    if built is None:
+        return False
+    key = inputs.key(built.get("engine"), project, options)
+    return built.get("key") == key and all(manifest.fresh(f.name, digest(key, f.name))
+                                           for f in files)
+
+
+def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
+                  editions: Sequence[str], papers: Sequence[str],
+                  booklet: bool) -> tuple[dict[str, str], IndexEntry]:
+    """Each edition's HTML page of ``doc``, and its entry on the index."""
+    kits = kit_links(doc, papers)
+    pages: dict[str, str] = {}
+    index_links: list[tuple[str, str]] = []
+    for edition in editions:
+        pdfs = {paper: book_name(doc.slug, edition, paper) for paper in papers}
+        booklets = ({paper: booklet_name(doc.slug, paper) for paper in papers}
+                    if booklet and edition == PLAYER else {})
+        links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
+        links |= {f"Booklet ({paper_name(p)})": name for p, name in booklets.items()}
+        links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+                  for other in editions if other != edition}
+        links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
+        pages[edition] = render_html(doc, examples, edition=edition, links=links,
+                                     fonts_href="../fonts")
+        index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
+                            f"{doc.slug}/{book_name(doc.slug, edition)}"))
+        index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
+                         f"{doc.slug}/{name}") for p, name in pdfs.items()]
+        index_links += [(f"{EDITION_NAMES[edition]}, booklet ({paper_name(p)})",
+                         f"{doc.slug}/{name}") for p, name in booklets.items()]
+    index_links += [(f"Print-and-play kit ({k})", v) for k, v in kits.items()]
+    entry = IndexEntry(
+        title=doc.meta.title,
+        subtitle=doc.meta.subtitle,
+        players=doc.meta.players,
+        duration=doc.meta.duration,
+        html=index_links[0][1],
+        links=tuple(index_links),
+    )
+    return pages, entry
+
+
+def _entry(data: Mapping[str, Any]) -> IndexEntry:
+    """An index entry as the manifest keeps it (JSON: lists for tuples)."""
+    return IndexEntry(**{**data, "links": tuple((k, v) for k, v in data["links"])})
 
 
 def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
@@ -191,26 +338,39 @@ def _render_pdf(job: PdfJob) -> bytes:
 _FORKED_JOBS: list[PdfJob] = []
 
 
-def _render_forked(index: int) -> bytes:
-    return _render_pdf(_FORKED_JOBS[index])
+def _render_forked(index: int) -> tuple[int, bytes]:
+    return index, _render_pdf(_FORKED_JOBS[index])
 
 
 def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[bytes]:
+    """Every job's PDF, in order; a Step for each one finished ('rendering 3/8 PDFs (go-stop
+    letter)')."""
+    if not jobs:
+        return []
     workers = min(workers or os.cpu_count() or 1, len(jobs))
+    results: list[bytes] = [b""] * len(jobs)
+
+    def finished(done: int, index: int) -> None:
+        reporter.progress(Step(f"rendering {done}/{len(jobs)} PDFs ({jobs[index].label})",
+                               done, len(jobs)))
+
+    reporter.progress(Step(f"rendering {len(jobs)} PDFs"
+                           + (f" on {workers} processes" if workers > 1 else ""), 0, len(jobs)))
     if workers <= 1:
-        results = []
-        for job in jobs:
-            reporter.progress(f"rendering {job.target.name}")
-            results.append(_render_pdf(job))
+        for n, job in enumerate(jobs):
+            results[n] = _render_pdf(job)
+            finished(n + 1, n)
         return results
     import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
 
-    reporter.progress(f"rendering {len(jobs)} PDFs on {workers} processes")
     _FORKED_JOBS[:] = jobs
     pool = multiprocessing.get_context("fork").Pool(
         workers, initializer=worker_started, initargs=(os.getpid(),))
     try:
-        results = pool.map(_render_forked, range(len(jobs)), chunksize=1)
+        for done, (index, pdf) in enumerate(
+                pool.imap_unordered(_render_forked, range(len(jobs))), 1):
+            results[index] = pdf
+            finished(done, index)
     except BaseException:  # a failed job, Ctrl-C, SIGTERM: the other workers stop now
         pool.terminate()
         pool.join()
@@ -237,10 +397,15 @@ def build_kits(
     sides: str = "two",
     ink: str = "normal",
     only: Sequence[str] | None = None,
-) -> list[Path]:
+    force: bool = False,
+) -> Built:
     """Check every game as build does, draw every kit, and only then write them all.
     ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
-    (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options."""
+    (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options. A game
+    whose kit's inputs (and these options) are unchanged is skipped; ``force``: draw every kit."""
+    # Every keyword but where to read and write is an option of the kits: all go in their key.
+    options = {name: value for name, value in locals().items()
+               if name not in ("sources", "out", "games", "project", "reporter", "force")}
     from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import draw_kits, kit_options
     from rulepress.pnp.proof import proof as proof_page
@@ -248,30 +413,58 @@ def build_kits(
     if not 0 <= bleed_mm <= 10:
         raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
 
-    docs = read_sources(sources, games)
-    options = kit_options(docs, sides=sides, ink=ink, duplex=duplex, bleed_mm=bleed_mm,
-                          only=only)
-    report = check_phase(docs, project, reporter)
+    slugs = source_games(sources, games)
+    manifest = Manifest(out) if force else Manifest.load(out)
+    inputs = {slug: game_inputs(sources / slug, (out,)) for slug in slugs}
+    docs = read_sources(sources, slugs)
+    kit_opts = kit_options(docs, sides=sides, ink=ink, duplex=duplex, bleed_mm=bleed_mm,
+                           only=only)
+    skipped = tuple(slug for slug in slugs if _kit_fresh(manifest, inputs[slug], project, options))
+    if skipped:
+        reporter.progress(f"unchanged: {', '.join(skipped)}")
+    report = check_phase([d for d in docs if d.slug not in skipped], project, reporter)
+    record = Record()
     outputs: dict[Path, bytes | str] = {}
     problems: list[Diagnostic] = []
     for result in report.documents:
         doc = result.doc
+        key = inputs[doc.slug].key(doc.meta.engine, project, options)
+        record.games[doc.slug] = {"engine": doc.meta.engine, "key": key}
         chosen = [c for c in doc.meta.components if c.in_kit and (
-            options.only is None or c.id in options.only)]
+            kit_opts.only is None or c.id in kit_opts.only)]
         if not chosen:
+            record.dropped.add(doc.slug)
             continue
         drawers = result.engine.drawers() if result.engine is not None else {}
         tables = engine_tables(result.engine)
         if proof:
             reporter.progress(f"drawing the {doc.slug} proof")
-            page = proof_page(doc, drawers, tables, bleed_mm=bleed_mm)
-            outputs[out / doc.slug / f"{doc.slug}-proof.pdf"] = page
-            continue
-        reporter.progress(f"drawing the {doc.slug} kit")
-        try:
-            outputs |= draw_kits(doc, drawers, papers, out, tables=tables, options=options)
-        except RulepressError as exc:
-            problems += exc.diagnostics
+            kit: Mapping[Path, bytes | str] = {
+                out / doc.slug / f"{doc.slug}-proof.pdf":
+                    proof_page(doc, drawers, tables, bleed_mm=bleed_mm)}
+        else:
+            reporter.progress(f"drawing the {doc.slug} kit")
+            try:
+                kit = draw_kits(doc, drawers, papers, out, tables=tables, options=kit_opts)
+            except RulepressError as exc:
+                problems += exc.diagnostics
+                continue
+        outputs |= kit
+        record.unit(doc.slug, key, {p.relative_to(out).as_posix(): d for p, d in kit.items()})
     if problems:  # every game drawn first: all problems at once, nothing written
         raise RulepressError(problems)
-    return write_set(out, outputs) if outputs else []
+    unchanged = sum(len(manifest.units.get(slug, {}).get("files", ())) for slug in skipped)
+    return Built(out, write_set(out, outputs, record), unchanged, report, skipped)
+
+
+def _kit_fresh(manifest: Manifest, inputs: GameInputs, project: Path | None,
+               options: Mapping[str, Any]) -> bool:
+    """Whether the game's kit on disk was drawn from its inputs as they are now (a game with
+    no kit counts as fresh once checked: it has nothing to draw)."""
+    built = manifest.game(inputs.slug)
+    if built is None:
+        return False
+    key = inputs.key(built.get("engine"), project, options)
+    if built.get("key") != key:
+        return False
+    return inputs.slug not in manifest.units or manifest.fresh(inputs.slug, key)

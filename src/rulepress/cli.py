@@ -15,8 +15,10 @@ from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.progress import Progress
     from rich.status import Status
 
+    from rulepress.build import Step
     from rulepress.project import Project
 
 PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
@@ -40,6 +42,10 @@ def out_option(default: str) -> Callable[[Callable[..., None]], Callable[..., No
     )
 
 
+force_option = click.option(
+    "--force", is_flag=True,
+    help="Rebuild every output, even those whose inputs are unchanged since they were written.",
+)
 paper_option = click.option(
     "--paper", type=click.Choice(list(PAPERS)), default=None,
     help="Paper size of the PDFs. Default: the project's papers (both).",
@@ -70,11 +76,28 @@ class Where:
         return EDITIONS if edition == "both" else (edition,)
 
 
-class Reporter:
-    """Diagnostics to stderr; a live status line on a terminal, plain lines otherwise (or in CI)."""
+QUIET = "rulepress.quiet"
 
-    def __init__(self) -> None:
+
+def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    ctx.meta[QUIET] = ctx.meta.get(QUIET, False) or value
+
+
+quiet_option = click.option(
+    "--quiet", "-q", is_flag=True, expose_value=False, callback=_set_quiet,
+    help="Print only diagnostics: no progress, no summary.",
+)
+
+
+class Reporter:
+    """Diagnostics to stderr, always. Progress, unless quiet: on a terminal a status line, and a
+    bar for counted steps (rich); elsewhere (a pipe, CI) one line per message, so a counted task
+    prints a line per finished file."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
         self._status: Status | None = None
+        self._bar: Progress | None = None
         self._console: Console | None = None
         if sys.stderr.isatty() and not os.environ.get("CI"):
             from rich.console import Console
@@ -89,28 +112,52 @@ class Reporter:
                 click.echo(str(d), err=True)
 
     def progress(self, message: str) -> None:
+        from rulepress.build import Step
+
+        if self.quiet:
+            return
         if self._console is None:
             click.echo(message, err=True)
+        elif isinstance(message, Step):
+            self._advance(self._console, message)
         elif self._status is None:
+            self.clear()
             self._status = self._console.status(message)
             self._status.start()
         else:
             self._status.update(message)
 
+    def _advance(self, console: Console, step: Step) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        if self._bar is None:
+            self.clear()
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), console=console, transient=True)
+            self._bar.add_task(step, total=step.total)
+            self._bar.start()
+        self._bar.update(self._bar.task_ids[0], description=step, completed=step.done,
+                         total=step.total)
+
     def clear(self) -> None:
         if self._status is not None:
             self._status.stop()
             self._status = None
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
 
     def done(self, message: str) -> None:
         self.clear()
-        click.echo(message, err=True)
+        if not self.quiet:
+            click.echo(message, err=True)
 
 
 def _run(action: Callable[[Reporter], ExitStatus]) -> None:
     from rulepress.signals import Interrupted, stop_on_signals
 
-    reporter = Reporter()
+    context = click.get_current_context(silent=True)
+    reporter = Reporter(quiet=bool(context and context.meta.get(QUIET)))
     try:
         with stop_on_signals():
             status = action(reporter)
@@ -133,6 +180,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("name")
+@quiet_option
 def new(name: str) -> None:
     """Start a project: NAME/ with rulepress.toml, one game and its engine."""
 
@@ -154,6 +202,7 @@ def new(name: str) -> None:
 @click.argument("games", nargs=-1)
 @project_option
 @sources_option
+@quiet_option
 def check(games: tuple[str, ...], project: Path | None, sources: Path | None) -> None:
     """Run every check (examples, components, references, kits); write nothing."""
 
@@ -190,9 +239,14 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 )
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
+@click.option("--no-pdf", "no_pdf", is_flag=True,
+              help="Only the HTML pages, for a quick look (their links to the PDFs stay).")
+@force_option
+@quiet_option
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, edition: str | None, booklet: bool, draft: bool, jobs: int,
+    no_pdf: bool, force: bool,
 ) -> None:
     """Build HTML and PDF rulebooks into the output folder."""
 
@@ -201,12 +255,13 @@ def build(
 
         where = Where.of(project, sources, games)
         target = out or where.project.path(where.project.build)
-        written = build_rulebooks(
+        built = build_rulebooks(
             where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
             jobs=jobs, editions=where.editions(edition), project=where.project.root,
-            title=where.project.title, booklet=booklet, reporter=reporter,
+            title=where.project.title, booklet=booklet, reporter=reporter, pdf=not no_pdf,
+            force=force,
         )
-        reporter.done(f"wrote {len(written)} files to {target}")
+        reporter.done(built.summary())
         return ExitStatus.OK
 
     _run(action)
@@ -241,10 +296,12 @@ def build(
     help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
          "face once at 1:1 with its trim and safe-area lines.",
 )
+@force_option
+@quiet_option
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    proof: bool,
+    proof: bool, force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -254,12 +311,47 @@ def pnp(
         where = Where.of(project, sources, games)
         target = out or where.project.path(where.project.pnp)
         chosen = None if only is None else tuple(i.strip() for i in only.split(","))
-        written = build_kits(
+        built = build_kits(
             where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
             bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
-            sides=sides, ink=ink, only=chosen,
+            sides=sides, ink=ink, only=chosen, force=force,
         )
-        reporter.done(f"wrote {len(written)} files to {target}")
+        reporter.done(built.summary())
+        return ExitStatus.OK
+
+    _run(action)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@project_option
+@sources_option
+@out_option("build")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="The port on 127.0.0.1 (0: any free one). Default: 8000, else a free one.")
+@quiet_option
+def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
+          port: int | None) -> None:
+    """Preview the rulebooks in a browser: serve their pages on 127.0.0.1, rebuild a game
+    when its files change and reload the page; a PDF is rendered when its link is opened."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.document.reader import source_games
+        from rulepress.serve.builder import Settings
+        from rulepress.serve.server import serve as run_server
+
+        where = Where.of(project, sources, games)
+        settings = Settings(where.sources.resolve(),
+                            (out or where.project.path(where.project.build)).resolve(),
+                            where.project.root, where.papers(None), where.editions(None),
+                            where.project.title)
+        served = source_games(where.sources, where.games)
+
+        def say(line: str) -> None:
+            if not reporter.quiet or ": error: " in line or ": warning: " in line:
+                click.echo(line, err=True)
+
+        run_server(settings, served, port, say)
         return ExitStatus.OK
 
     _run(action)

@@ -65,6 +65,18 @@ def exit_status(diagnostics: list[Diagnostic]) -> ExitStatus:
     return ExitStatus.CHECK_FAILED if errors else ExitStatus.OK
 
 
+def counted(diagnostics: list[Diagnostic], proven: int | None = None) -> str:
+    """'12 examples proven, 1 warning, 0 errors' (without the examples when not counted)."""
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    parts = [] if proven is None else [_plural(proven, "example") + " proven"]
+    parts += [_plural(len(diagnostics) - errors, "warning"), _plural(errors, "error")]
+    return ", ".join(parts)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class RulepressError(Exception):
     """An error the user caused (bad input, failed check). Anything else is a bug."""
 

@@ -13,6 +13,9 @@ renamed into place, with SIGINT and SIGTERM held until the last one, and the sta
 - Files rulepress did not write are never touched. One run at a time writes to a folder (a lock
   on the folder itself), so one run never clears another's staging folder.
 
+The folder's manifest (cache.py: what each output was made from) is one file of the set, so it
+never describes files that are not there.
+
 The promise is about processes stopped or killed, not about power cuts: nothing is fsynced.
 """
 
@@ -28,6 +31,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from rulepress.cache import MANIFEST, Record, manifest_text, read_manifest
 from rulepress.diagnostics import RulepressError
 from rulepress.signals import deferred, raise_if_stopped
 
@@ -39,14 +43,21 @@ SCRATCH_PREFIX = "rulepress-"
 _LEGACY_TMP = re.compile(r"^\..+\.(html|pdf|ttf|txt)\.[a-z0-9_]{8}\.tmp$")
 
 
-def write_set(out: Path, outputs: Mapping[Path, bytes | str]) -> list[Path]:
+def write_set(out: Path, outputs: Mapping[Path, bytes | str],
+              record: Record | None = None) -> list[Path]:
     """Write ``outputs`` (paths inside ``out`` -> content) as one set; returns the paths.
+    ``record``: what to add to the folder's manifest, merged with the one on disk under the
+    folder's lock and written in the same set (not at all when nothing changes).
     An OSError (read-only folder, full disk ...) is a RulepressError naming the path."""
     where = out
     try:
         out.mkdir(parents=True, exist_ok=True)
         with _locked(out):
             recover(out)
+            if record is not None:
+                outputs = _with_manifest(out, outputs, record)
+            if not outputs:
+                return []
             stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
             try:
                 for path, data in sorted(outputs.items()):
@@ -63,7 +74,16 @@ def write_set(out: Path, outputs: Mapping[Path, bytes | str]) -> list[Path]:
                 _finish(out, stage)
     except OSError as exc:
         raise RulepressError.at(None, f"cannot write {where}: {exc.strerror or exc}") from None
-    return sorted(outputs)
+    return sorted(p for p in outputs if p != out / MANIFEST)
+
+
+def _with_manifest(out: Path, outputs: Mapping[Path, bytes | str],
+                   record: Record) -> Mapping[Path, bytes | str]:
+    old = read_manifest(out)
+    text = manifest_text(record.merged(old))
+    if not outputs and (out / MANIFEST).is_file() and text == manifest_text(old):
+        return outputs
+    return {**outputs, out / MANIFEST: text}
 
 
 def recover(out: Path) -> None:

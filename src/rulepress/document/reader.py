@@ -40,6 +40,25 @@ _FENCE = re.compile(r"^---\s*$")
 
 def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
     """Read the named games (all when empty) from a sources folder; raise once for all errors."""
+    docs: list[Document] = []
+    diagnostics: list[Diagnostic] = []
+    for slug in source_games(sources, games):
+        problem = game_name_problem(slug)
+        if problem is not None:
+            diagnostics.append(error(SourceLoc(sources / slug / RULES_FILE, 1), problem))
+            continue
+        try:
+            docs.append(read_document(sources / slug / RULES_FILE, slug))
+        except RulepressError as exc:
+            diagnostics.extend(exc.diagnostics)
+    if diagnostics:
+        raise RulepressError(diagnostics)
+    return docs
+
+
+def source_games(sources: Path, games: Sequence[str] = ()) -> list[str]:
+    """The folder names of the named games (all the folder's games when none is named), once
+    each; an error when the folder or a named game does not exist."""
     if not sources.is_dir():
         raise RulepressError.at(None, f"sources folder '{sources}' does not exist")
     available = sorted(p.parent.name for p in sources.glob(f"*/{RULES_FILE}"))
@@ -54,21 +73,7 @@ def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
             f"unknown game {', '.join(repr(g) for g in unknown)}; "
             f"'{sources}' has: {', '.join(available)}",
         )
-    chosen = list(dict.fromkeys(games)) if games else available
-    docs: list[Document] = []
-    diagnostics: list[Diagnostic] = []
-    for slug in chosen:
-        problem = game_name_problem(slug)
-        if problem is not None:
-            diagnostics.append(error(SourceLoc(sources / slug / RULES_FILE, 1), problem))
-            continue
-        try:
-            docs.append(read_document(sources / slug / RULES_FILE, slug))
-        except RulepressError as exc:
-            diagnostics.extend(exc.diagnostics)
-    if diagnostics:
-        raise RulepressError(diagnostics)
-    return docs
+    return list(dict.fromkeys(games)) if games else available
 
 
 def read_document(path: Path, slug: str | None = None) -> Document:

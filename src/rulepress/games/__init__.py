@@ -46,6 +46,12 @@ def available_engines() -> list[str]:
     return sorted({*_entry_points(), *_REGISTERED})
 
 
+def entry_point_module(name: str) -> str | None:
+    """The module an installed engine's entry point names (not imported)."""
+    found = _entry_points().get(name)
+    return found.module if found is not None else None
+
+
 def is_module_spec(spec: str) -> bool:
     return MODULE.match(spec) is not None
 

@@ -1,0 +1,278 @@
+"""What an output was made from, and whether the one on disk still is what a build would make.
+
+Each output folder keeps a manifest (``<out>/.rulepress/manifest.json``), written by write.py in
+the same staged set as the outputs it describes, so it never describes files that are not there.
+It records, for each unit of work (one rulebook file; one game's kit), the key of its inputs and
+the SHA-256 of every file it wrote. A unit is fresh when its key is the one this run computes and
+every file it wrote is on disk unchanged; anything else (a deleted or hand-edited output, a
+manifest that cannot be read) rebuilds it.
+
+A game's key covers everything its outputs are made from:
+- every file of its source folder (rules, images, layouts, data, template overrides, licence),
+  hashed before the game is read, so a file changed during a run rebuilds next time;
+- its engine's module files (a project module, or every .py of an installed plug-in's package);
+- the theme (templates, CSS, fonts);
+- rulepress's own files as this process loaded them, its version, the versions of the
+  libraries it renders with, and Python's;
+- the command's options (papers, editions, paper size, bleed ...), added by the caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import platform
+import re
+import stat
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from rulepress.paths import templates_dir
+
+MANIFEST = Path(".rulepress") / "manifest.json"
+FORMAT = 1
+_SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".rulepress"})
+
+
+def digest(*parts: object) -> str:
+    """One SHA-256 over ``parts`` as canonical JSON (paths as text)."""
+    text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _files(folder: Path, excluded: Sequence[Path]) -> Iterator[Path]:
+    """Every file under ``folder`` in a fixed order, symlinks as links (never followed)."""
+    for root, dirs, files in os.walk(folder):
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS
+                         and here / d not in excluded and not d.startswith(".staging-"))
+        for name in sorted(files):
+            yield here / name
+        for name in dirs:  # a symlink to a folder is listed, not walked: hash the link
+            if (here / name).is_symlink():
+                yield here / name
+
+
+def tree_digest(folder: Path, excluded: Sequence[Path] = ()) -> str:
+    """SHA-256 over every file's path (relative to ``folder``) and bytes; a symlink counts by
+    its target's name, anything else that is not a regular file (a FIFO, a device) by its
+    kind, never opened. ``excluded``: folders inside it that rulepress writes to."""
+    h = hashlib.sha256()
+    folder = Path(folder).resolve()
+    excluded = [Path(p).resolve() for p in excluded]
+    for path in _files(folder, excluded):
+        h.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+        h.update(_file_part(path) + b"\0")
+    return h.hexdigest()
+
+
+def _file_part(path: Path) -> bytes:
+    try:
+        if path.is_symlink():
+            return b"link:" + os.readlink(path).encode("utf-8", "surrogateescape")
+        # Opened without blocking and checked on the descriptor: a FIFO cannot hang the hash.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as fh:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                return f"kind:{stat.S_IFMT(mode)}".encode()
+            return hashlib.file_digest(fh, "sha256").digest()
+    except OSError as exc:  # unreadable: the build says why; the key just differs
+        return f"unreadable:{exc.errno}".encode()
+
+
+@cache
+def code_digest() -> str:
+    """rulepress's own files as this process found them (its version string never changes in
+    a checkout), its version and the versions of what it renders with. Computed once: a
+    running process keeps the code it imported."""
+    package = Path(__file__).resolve().parent
+    theme = package / "templates"  # hashed on its own, fresh each run (theme_digest)
+    return digest(tree_digest(package, (theme,)), _versions(), platform.python_version())
+
+
+def _versions() -> dict[str, str]:
+    """rulepress and every distribution it requires, directly or not, by version."""
+    seen: dict[str, str] = {}
+    todo = ["rulepress"]
+    while todo:
+        name = _normal(todo.pop())
+        if name in seen:
+            continue
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            seen[name] = "absent"
+            continue
+        seen[name] = dist.version
+        for requirement in dist.requires or ():
+            if "extra ==" in requirement:
+                continue
+            todo.append(re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0])
+    return dict(sorted(seen.items()))
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def theme_digest() -> str:
+    """The bundled theme: templates, stylesheets and fonts."""
+    return tree_digest(templates_dir())
+
+
+def module_files(dotted: str) -> list[Path]:
+    """The files of the module ``dotted`` names (every .py of a package), found without
+    importing it or its packages."""
+    top, *rest = dotted.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations is None:
+        return [Path(spec.origin)] if spec.origin and not rest else []
+    for location in spec.submodule_search_locations:
+        base = Path(location).joinpath(*rest)
+        if base.is_dir():
+            return sorted(p for p in base.rglob("*.py") if "__pycache__" not in p.parts)
+        if base.with_suffix(".py").is_file():
+            return [base.with_suffix(".py")]
+    return []
+
+
+def engine_files(spec: str | None, project: Path | None) -> list[Path]:
+    """The module files of the engine a game names (an entry point or a project module)."""
+    from rulepress.games import MODULE, entry_point_module
+
+    if not spec:
+        return []
+    m = MODULE.match(spec)
+    if m is not None:
+        if project is None:
+            return []
+        path = (project.resolve() / m["path"]).resolve()
+        return [path] if path.is_file() else []
+    module = entry_point_module(spec)
+    return module_files(module) if module is not None else []
+
+
+def engine_digest(spec: str | None, project: Path | None) -> str:
+    h = hashlib.sha256(f"{spec}".encode())
+    for path in engine_files(spec, project):
+        h.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
+        h.update(_file_part(path))
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class GameInputs:
+    """A game's source folder as hashed before reading it; completed into a key by the engine
+    it names."""
+
+    slug: str
+    folder_digest: str
+
+    def key(self, engine: str | None, project: Path | None, options: Mapping[str, Any]) -> str:
+        return digest(FORMAT, self.folder_digest, engine, engine_digest(engine, project),
+                      theme_digest(), code_digest(), dict(options))
+
+
+def game_inputs(folder: Path, excluded: Sequence[Path] = ()) -> GameInputs:
+    return GameInputs(folder.name, tree_digest(folder, excluded))
+
+
+@dataclass
+class Manifest:
+    """The manifest of one output folder: what this run read, and what it will record."""
+
+    out: Path
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _hashes: dict[Path, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, out: Path) -> Manifest:
+        data = read_manifest(out)
+        return cls(out, data["units"], data["games"])
+
+    def fresh(self, unit: str, key: str) -> bool:
+        """Whether ``unit`` was made from ``key`` and every file it wrote is on disk as written."""
+        record = self.units.get(unit)
+        if record is None or record.get("key") != key:
+            return False
+        files = record.get("files")
+        return isinstance(files, dict) and bool(files) and all(
+            self._on_disk(name) == sha for name, sha in files.items())
+
+    def _on_disk(self, name: str) -> str | None:
+        path = self.out / name
+        if path not in self._hashes:
+            try:
+                self._hashes[path] = None if path.is_symlink() else file_digest(path.read_bytes())
+            except OSError:
+                self._hashes[path] = None
+        return self._hashes[path]
+
+    def game(self, slug: str) -> dict[str, Any] | None:
+        record = self.games.get(slug)
+        return record if isinstance(record, dict) else None
+
+
+@dataclass
+class Record:
+    """What one run adds to a manifest: units it made, games it built, games that are gone."""
+
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    keep_games: frozenset[str] | None = None  # when set, drop the games not named
+    dropped: set[str] = field(default_factory=set)  # units that no longer exist
+
+    def unit(self, name: str, key: str, files: Mapping[str, bytes | str]) -> None:
+        self.units[name] = {"key": key, "files": {
+            f: file_digest(d.encode("utf-8") if isinstance(d, str) else d)
+            for f, d in sorted(files.items())}}
+
+    def merged(self, old: Mapping[str, Any]) -> dict[str, Any]:
+        games = {**old["games"], **self.games}
+        if self.keep_games is not None:
+            games = {slug: g for slug, g in games.items() if slug in self.keep_games}
+        units = {name: u for name, u in {**old["units"], **self.units}.items()
+                 if name not in self.dropped}
+        return {"format": FORMAT, "units": dict(sorted(units.items())),
+                "games": dict(sorted(games.items()))}
+
+
+def read_manifest(out: Path) -> dict[str, Any]:
+    """The manifest in ``out``; an empty one if it is missing, unreadable or of another format."""
+    empty: dict[str, Any] = {"format": FORMAT, "units": {}, "games": {}}
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return empty
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return empty
+    units, games = data.get("units"), data.get("games")
+    if not isinstance(units, dict) or not isinstance(games, dict):
+        return empty
+    return {"format": FORMAT, "units": units, "games": games}
+
+
+def manifest_text(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def unchanged_files(units: Iterable[str], manifest: Manifest) -> int:
+    """How many files the fresh ``units`` hold."""
+    return sum(len(manifest.units[u]["files"]) for u in units)

@@ -1,0 +1,232 @@
+"""The preview server: HTTP on 127.0.0.1, a watcher, and rebuilds of the game that changed."""
+
+from __future__ import annotations
+
+import json
+import logging
+import mimetypes
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from multiprocessing.pool import Pool
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from rulepress.build import book_files
+from rulepress.cache import engine_files, read_manifest
+from rulepress.diagnostics import RulepressError
+from rulepress.paths import templates_dir
+from rulepress.serve.builder import Outcome, Settings, build_game, start_pool
+from rulepress.serve.site import EVENTS, Refused, Site, live_page
+from rulepress.signals import raise_if_stopped
+
+WAIT_SECONDS = 25.0  # a reload script's request is answered at least this often
+HOST = "127.0.0.1"
+
+
+@dataclass
+class State:
+    """What the pages show: a version that grows with every rebuild, and each game's problems
+    while its last rebuild failed."""
+
+    version: int = 0
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def update(self, outcomes: Iterable[Outcome]) -> None:
+        with self.changed:
+            for o in outcomes:
+                if o.ok:
+                    self.problems.pop(o.game, None)
+                else:
+                    self.problems[o.game] = o.problems
+            self.version += 1
+            self.changed.notify_all()
+
+    def wait(self, since: int, timeout: float) -> int:
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != since, timeout)
+            return self.version
+
+    def shown_on(self, game: str | None) -> list[str]:
+        """The problems a page shows: its game's, or every game's on a page of none."""
+        with self.changed:
+            if game is not None:
+                return list(self.problems.get(game, []))
+            return [p for g in sorted(self.problems) for p in self.problems[g]]
+
+
+class Preview:
+    """The server's parts: where it reads, the rebuild pool and the pages' state."""
+
+    def __init__(self, settings: Settings, games: Sequence[str], pool: Pool,
+                 say: Callable[[str], None]) -> None:
+        self.settings = settings
+        self.games = tuple(games)
+        self.site = Site.of(settings.project, settings.out)
+        self.pool = pool
+        self.state = State()
+        self.say = say
+        self._pdf_lock = threading.Lock()
+
+    def rebuild(self, games: Sequence[str]) -> list[Outcome]:
+        """Rebuild the pages of ``games``, each on its own (one failing stops no other)."""
+        pending = [self.pool.apply_async(build_game, (self.settings, g)) for g in games]
+        outcomes = [p.get() for p in pending]
+        for o in outcomes:
+            if not o.ok:
+                self.say(f"{o.game}: the rebuild failed; serving the last good pages")
+            for line in o.problems:
+                self.say(line)
+            if o.ok and o.written:
+                self.say(f"{o.game}: rebuilt in {o.seconds:.2f} s ({len(o.written)} files)")
+        self.state.update(outcomes)
+        return outcomes
+
+    def pdf(self, path: Path) -> None:
+        """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
+        served: rendered now if its inputs changed since it was written (or it never was)."""
+        game = self.site.game_of(path)
+        if game is None or game not in self.games:
+            return
+        name = path.relative_to(self.site.out).as_posix()
+        names = {f.name for f in book_files(game, self.settings.editions, self.settings.papers,
+                                            booklet=False)}
+        if name not in names:
+            return
+        with self._pdf_lock:  # one render at a time; a second request waits for the first
+            outcome = self.pool.apply(build_game, (self.settings, game, frozenset({name})))
+        if outcome.written:
+            self.say(f"{game}: rendered {path.name} in {outcome.seconds:.2f} s")
+        if not outcome.ok:
+            self.state.update([outcome])
+
+    def watched(self) -> list[Path]:
+        """The sources, the theme, and the module files of every served game's engine."""
+        engines = read_manifest(self.settings.out)["games"]
+        paths = {self.settings.sources.resolve(), templates_dir()}
+        for game in self.games:
+            spec = engines.get(game, {}).get("engine")
+            paths |= {p.parent for p in engine_files(spec, self.settings.project)}
+        return sorted(paths)
+
+    def affected(self, changed: Iterable[str]) -> list[str]:
+        """The served games a set of changed files may affect: the game whose folder holds
+        them, or every game for a change to the theme or an engine (the cache skips those
+        that did not change)."""
+        sources = self.settings.sources.resolve()
+        games: set[str] = set()
+        for name in changed:
+            path = Path(name)
+            if path.is_relative_to(sources):
+                parts = path.relative_to(sources).parts
+                if parts and parts[0] in self.games:
+                    games.add(parts[0])
+            else:
+                return list(self.games)
+        return sorted(games)
+
+
+def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "rulepress-serve"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass  # the terminal shows rebuilds and diagnostics, not every request
+
+        def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+            if urlsplit(self.path).path == EVENTS:
+                self._events()
+                return
+            try:
+                if preview.site.target(self.path).suffix == ".pdf":
+                    preview.pdf(preview.site.target(self.path))
+                path = preview.site.file_for(self.path)
+            except Refused as refused:
+                self.send_error(refused.status, str(refused))
+                return
+            if path.suffix == ".html" and path.is_relative_to(preview.site.out):
+                page = live_page(path.read_text(encoding="utf-8"), preview.state.version,
+                                 preview.state.shown_on(preview.site.game_of(path)))
+                self._send(page.encode("utf-8"), "text/html; charset=utf-8")
+                return
+            media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            self._send(path.read_bytes(), media)
+
+        def _events(self) -> None:
+            query = parse_qs(urlsplit(self.path).query)
+            try:
+                since = int(query.get("since", ["-1"])[0])
+            except ValueError:
+                self.send_error(HTTPStatus.BAD_REQUEST, "since must be a number")
+                return
+            version = preview.state.wait(since, WAIT_SECONDS)
+            self._send(json.dumps({"version": version}).encode(), "application/json")
+
+        def _send(self, body: bytes, media: str) -> None:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", media)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
+
+
+def serve(settings: Settings, games: Sequence[str], port: int | None,
+          say: Callable[[str], None]) -> None:
+    """Build the served games' pages, serve them, and rebuild on every change until stopped
+    (Interrupted, from stop_on_signals: Ctrl-C or SIGTERM)."""
+    import watchfiles
+
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)  # its word on Ctrl-C: ours is enough
+    pool = start_pool()
+    server: ThreadingHTTPServer | None = None
+    try:
+        preview = Preview(settings, games, pool, say)
+        server = _bind(handler(preview), port)
+        say(f"building the pages of {', '.join(games)}")
+        preview.rebuild(games)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        address = f"http://{HOST}:{server.server_address[1]}"
+        say(f"serving {address}{preview.site.out_url}index.html (Ctrl-C stops)")
+        while True:
+            watched = preview.watched()
+            # The watcher runs the signal handlers: a stop signal ends its loop (it calls
+            # that an interrupt and returns), and the handler remembered which signal it was.
+            for changes in watchfiles.watch(*watched, step=50, debounce=1000,
+                                            raise_interrupt=False):
+                start = time.perf_counter()
+                affected = preview.affected(name for _, name in changes)
+                if affected:
+                    preview.rebuild(affected)
+                    say(f"reloaded in {time.perf_counter() - start:.2f} s")
+                if preview.watched() != watched:
+                    break  # a game now names another engine: watch its files instead
+            raise_if_stopped()
+    finally:
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        pool.terminate()
+        pool.join()
+
+
+def _bind(handler_class: type[BaseHTTPRequestHandler], port: int | None) -> ThreadingHTTPServer:
+    """The server on ``port``, or on 8000 (else any free port) when none is given."""
+    for candidate in ([port] if port is not None else [8000, 0]):
+        try:
+            server = ThreadingHTTPServer((HOST, candidate), handler_class)
+        except OSError as exc:
+            if port is not None:
+                raise RulepressError.at(None, f"cannot serve on port {port}: "
+                                              f"{exc.strerror or exc}") from None
+            continue
+        server.daemon_threads = True
+        return server
+    raise RulepressError.at(None, "no free port to serve on")

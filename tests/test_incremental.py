@@ -1,0 +1,193 @@
+"""Incremental builds: an output is rebuilt exactly when something it is made from changed, and
+then it is byte for byte what a clean build makes.
+
+Each kind of input is changed in turn on a project made by `rulepress new`, run against a copy of
+rulepress itself (its package, theme and metadata on PYTHONPATH), so the theme, a font and
+rulepress's version can change too without touching the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rulepress
+from rulepress.cache import MANIFEST
+from rulepress.cli import main
+from rulepress.scaffold import new_project
+
+ROOTS = Path(__file__).parent / "fixtures" / "roots"
+# One edition on one paper: every kind of output (page, PDF, font, index), quickly.
+BUILD = ["build", "--paper", "a4", "--edition", "player", "-j", "1"]
+WROTE = re.compile(r"wrote (\d+) files? to ")
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of rulepress (the theme copied in, not linked) with its installed metadata."""
+    lib = tmp_path_factory.mktemp("lib")
+    shutil.copytree(Path(rulepress.__file__).parent, lib / "rulepress", symlinks=False,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    dist = metadata.distribution("rulepress")
+    info = Path(str(dist.locate_file(f"rulepress-{dist.version}.dist-info")))
+    if not (info / "METADATA").is_file():
+        pytest.fail(f"rulepress's installed metadata is not at {info}: install it with "
+                    "`make test` (pip install -e .)", pytrace=False)
+    shutil.copytree(info, lib / info.name)
+    return lib
+
+
+def rulepress_in(lib: Path, cwd: Path, *args: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(lib), "CI": "1"}
+    proc = subprocess.run([sys.executable, "-m", "rulepress.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr
+
+
+def replace_in(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_each_kind_of_input_rebuilds_what_it_affects_as_a_clean_build(
+        lib: Path, tmp_path: Path) -> None:
+    rulepress_in(lib, tmp_path, "new", "demo")
+    project = tmp_path / "demo"
+    theme = lib / "rulepress" / "templates"
+    version_file = next(lib.glob("rulepress-*.dist-info")) / "METADATA"
+    changes: list[tuple[str, Callable[[], None]]] = [
+        ("source", lambda: replace_in(project / "sources/demo/rules.md",
+                                      "Be the first", "Be the very first")),
+        ("template", lambda: replace_in(theme / "rulebook.css", "{", "{ letter-spacing: 0.01em;")),
+        ("engine code", lambda: replace_in(project / "engines/demo.py", "\n", "\n# changed\n")),
+        ("font", lambda: shutil.copyfile(theme / "fonts/Carlito-Italic.ttf",
+                                         theme / "fonts/Carlito-Regular.ttf")),
+        ("rulepress version", lambda: replace_in(version_file, "\nVersion: ",
+                                                 "\nVersion: 99.")),
+    ]
+    out = project / "build"
+    assert "wrote 0 files" not in rulepress_in(lib, project, *BUILD)
+    again = rulepress_in(lib, project, *BUILD)
+    assert "wrote 0 files" in again and "inputs unchanged: demo" in again, again
+
+    with ThreadPoolExecutor(2) as pool:
+        for n, (kind, change) in enumerate(changes):
+            before = files_of(out)
+            change()
+            clean = tmp_path / f"clean-{n}"
+            incremental = pool.submit(rulepress_in, lib, project, *BUILD)
+            rulepress_in(lib, project, *BUILD, "--out", str(clean))
+            said = incremental.result()
+            after = files_of(out)
+            assert after == files_of(clean), f"{kind}: not what a clean build makes"
+            wrote = WROTE.search(said)
+            assert wrote and int(wrote[1]) > 0, (kind, said)
+            manifest = MANIFEST.as_posix()
+            assert json.loads(after[manifest]) != json.loads(before[manifest]), kind
+            if kind in ("source", "template", "font"):
+                assert after["demo/demo-a4.pdf"] != before["demo/demo-a4.pdf"], kind
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """Two games of the tiny engine: 'tiny' and 'other'."""
+    sources = tmp_path / "src"
+    shutil.copytree(ROOTS / "good", sources)
+    shutil.copytree(sources / "tiny", sources / "other")
+    replace_in(sources / "other" / "rules.md", "title: Tiny Race", "title: Other Race")
+    return sources
+
+
+def build(sources: Path, out: Path, *more: str) -> str:
+    code, err = run(*BUILD, "--sources", str(sources), "--out", str(out), *more)
+    assert code == 0, err
+    return err
+
+
+def stamps(out: Path) -> dict[str, int]:
+    return {p.relative_to(out).as_posix(): p.stat().st_mtime_ns
+            for p in out.rglob("*") if p.is_file()}
+
+
+def test_unchanged_outputs_are_not_rewritten_and_damaged_ones_are(
+        game: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(game, out)
+    before = stamps(out)
+    assert "wrote 0 files" in build(game, out)
+    assert stamps(out) == before
+    pdf = out / "tiny" / "tiny-a4.pdf"
+    good = pdf.read_bytes()
+    pdf.write_bytes(good[:100])  # edited by hand
+    (out / "other" / "other.html").unlink()
+    said = build(game, out)
+    assert "wrote 2 files" in said, said
+    assert pdf.read_bytes() == good
+    assert (out / "other" / "other.html").is_file()
+    assert "wrote 0 files" not in build(game, out, "--force")
+
+
+def test_building_one_game_keeps_every_game_on_the_index(game: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(game, out)
+    replace_in(game / "tiny" / "rules.md", "Reach square ten", "Reach the tenth square")
+    said = build(game, out, "tiny")
+    assert "wrote 2 files" in said, said  # its page and its PDF; the index is the same
+    index = (out / "index.html").read_text()
+    assert 'href="tiny/tiny.html"' in index and 'href="other/other.html"' in index
+    shutil.rmtree(game / "other")
+    build(game, out, "tiny")
+    assert 'href="other/other.html"' not in (out / "index.html").read_text()
+
+
+def test_no_pdf_writes_the_pages_and_a_later_build_only_the_pdfs(
+        game: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    said = build(game, out, "--no-pdf")
+    assert not list(out.rglob("*.pdf")), said
+    pages = stamps(out)
+    said = build(game, out)
+    assert "wrote 2 files" in said, said
+    assert {n: t for n, t in stamps(out).items() if n in pages and "rulepress" not in n} == \
+        {n: t for n, t in pages.items() if "rulepress" not in n}
+
+
+def test_kits_are_drawn_again_only_when_their_inputs_or_options_change(tmp_path: Path) -> None:
+    project = new_project("demo", tmp_path)
+    kit = ["pnp", "--project", str(project), "--paper", "a4"]
+
+    def wrote(*more: str) -> int:
+        code, err = run(*kit, *more)
+        assert code == 0, err
+        return int(WROTE.search(err)[1])  # type: ignore[index]
+
+    assert wrote() > 0
+    assert wrote() == 0
+    assert wrote("--bleed", "2") > 0
+    assert wrote("--bleed", "2") == 0
+    replace_in(project / "sources/demo/rules.md", "Be the first", "Be the very first")
+    assert wrote("--bleed", "2") > 0

@@ -1,0 +1,180 @@
+"""`rulepress serve` for real: a server in a subprocess on a free port, pages fetched over HTTP,
+sources edited on disk; and the rules for which paths it serves."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from rulepress.scaffold import new_project
+from rulepress.serve.site import Refused, Site, live_page
+
+SERVING = re.compile(r"serving (http://127\.0\.0\.1:\d+)(/\S*)index\.html")
+
+
+def test_paths_outside_the_project_are_refused(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "build" / "game").mkdir(parents=True)
+    (project / "build" / "game" / "game.html").write_text("<p>page</p>")
+    (project / "build" / "index.html").write_text("<p>index</p>")
+    (tmp_path / "secret.txt").write_text("secret")
+    (project / "build" / "out.txt").symlink_to(tmp_path / "secret.txt")
+    site = Site.of(project, project / "build")
+    assert site.file_for("/build/game/game.html") == (project / "build/game/game.html").resolve()
+    assert site.file_for("/build/").name == "index.html"
+    for url in ("/../secret.txt", "/build/../../secret.txt", "/%2e%2e/secret.txt",
+                "/build/%2E%2E/%2e%2e/secret.txt", "/..%2fsecret.txt", "//etc/passwd",
+                "/build/out.txt", f"/{tmp_path}/secret.txt".replace("//", "/"), "/a\\..\\b"):
+        with pytest.raises(Refused) as refused:
+            site.file_for(url)
+        assert refused.value.status in (403, 404), url
+    with pytest.raises(Refused) as refused:
+        site.file_for("/build/out.txt")
+    assert refused.value.status == 403
+
+
+def test_an_output_folder_outside_the_project_is_served_under_its_own_name(
+        tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "index.html").write_text("x")
+    site = Site.of(tmp_path / "project", tmp_path / "out")
+    assert site.out_url == "/_build/"
+    assert site.file_for("/_build/index.html") == (tmp_path / "out" / "index.html").resolve()
+
+
+def test_the_live_page_adds_the_reload_script_and_an_escaped_overlay() -> None:
+    page = live_page("<html><body><p>x</p></body></html>", 3, ["a.md:4:1: error: <b> & co"])
+    assert page.index("rulepress-overlay") < page.index("<script>") < page.index("</body>")
+    assert "a.md:4:1: error: &lt;b&gt; &amp; co" in page
+    assert "since = 3" in page
+    assert "rulepress-overlay" not in live_page("<body></body>", 1, [])
+
+
+class Server:
+    def __init__(self, proc: subprocess.Popen[str], base: str) -> None:
+        self.proc, self.base = proc, base
+        self.lines: list[str] = []
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(self.base + path, timeout=30) as answer:
+                return answer.status, answer.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as exc:
+            return exc.code, ""
+
+    def raw(self, target: str) -> int:
+        """The status of a request sent exactly as written (no client normalises it)."""
+        host, port = self.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.putrequest("GET", target, skip_host=True)
+        connection.putheader("Host", host)
+        connection.endheaders()
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    def until(self, path: str, holds: Callable[[str], bool], seconds: float = 30) -> str:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            status, body = self.get(path)
+            if status == 200 and holds(body):
+                return body
+            time.sleep(0.05)
+        pytest.fail(f"{path} did not change as expected in {seconds} s; the server said:\n"
+                    + "\n".join(self.lines), pytrace=False)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
+    project = new_project("demo", tmp_path)
+    env = {**os.environ, "CI": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
+         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    assert proc.stderr is not None
+    lines: list[str] = []
+    found = None
+    deadline = time.monotonic() + 60
+    while found is None and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line.rstrip())
+        found = SERVING.search(line)
+    if found is None:
+        proc.kill()
+        pytest.fail("rulepress serve did not start:\n" + "\n".join(lines), pytrace=False)
+    server = Server(proc, found[1])
+    server.lines = lines
+    stderr = proc.stderr
+
+    def pump() -> None:
+        for text in stderr:
+            lines.append(text.rstrip())
+
+    threading.Thread(target=pump, daemon=True).start()
+    try:
+        yield server, project
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
+        server: tuple[Server, Path]) -> None:
+    srv, project = server
+    page = "/build/demo/demo.html"
+    rules = project / "sources" / "demo" / "rules.md"
+    status, body = srv.get(page)
+    assert status == 200 and "Be the first to bank 100 points" in body
+    assert "/_rulepress/wait" in body  # the reload script, added when served ...
+    assert "/_rulepress/wait" not in (project / "build/demo/demo.html").read_text()  # ... only
+    status, index = srv.get("/build/index.html")
+    assert status == 200 and 'href="demo/demo-reference.html"' in index
+
+    good = rules.read_text()
+    rules.write_text(good.replace("Be the first", "Be the quickest"))
+    srv.until(page, lambda b: "Be the quickest to bank" in b)
+
+    line = next(n for n, text in enumerate(good.splitlines(), 1) if "banked: [19, 0]" in text)
+    rules.write_text(good.replace("banked: [19, 0]", "banked: [20, 0]"))
+    shown = srv.until(page, lambda b: "rulepress-overlay" in b)
+    assert f"sources/demo/rules.md:{line}:" in shown
+    assert "claims banked" in shown and "the rules give" in shown
+    assert "Be the quickest to bank" in shown  # the last good page, under the overlay
+    rules.write_text(good)
+    srv.until(page, lambda b: "rulepress-overlay" not in b and "Be the first" in b)
+
+    for target in ("/../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+                   "/build/..%2f..%2f..%2fetc/passwd", "//etc/passwd",
+                   f"{srv.base}/../../etc/passwd"):
+        assert srv.raw(target) in (403, 404), target
+    assert srv.get("/etc/passwd")[0] == 404  # the project's own etc/, which it has not
+    (project / "link").symlink_to("/etc")
+    assert srv.raw("/link/passwd") == 403
+
+    pdf = project / "build/demo/demo-a4.pdf"
+    assert not pdf.exists()  # pages only, until a PDF is asked for
+    with urllib.request.urlopen(srv.base + "/build/demo/demo-a4.pdf", timeout=60) as answer:
+        assert answer.read(5) == b"%PDF-"
+    assert pdf.is_file()
+
+    srv.proc.send_signal(signal.SIGINT)
+    assert srv.proc.wait(timeout=30) == 130
+    time.sleep(0.2)
+    said = "\n".join(srv.lines)
+    assert "rulepress: stopped by SIGINT" in said and "Traceback" not in said
