@@ -171,13 +171,17 @@ def test_a_game_that_never_ends_stops_at_the_turn_cap(tmp_path: Path) -> None:
 
 
 def test_check_names_the_game_that_broke_an_invariant(tmp_path: Path) -> None:
-    result = simulate(tmp_path / "out", "-n", "50", "--variant", "broken", "--check", "-q")
-    assert result.exit_code == 1
-    assert result.stderr.strip().splitlines() == [
-        "rulepress: error: coin-race game 0 (2 players, broken, seed 1), after move "
-        f"{_broken_at()}: nobody passes square 4 in the broken race"
-    ]
-    assert not (tmp_path / "out").exists()
+    """Most games of the broken race break the invariant; whichever batch fails first, the
+    error names the first game that does."""
+    for jobs in ("1", "2"):
+        result = simulate(tmp_path / "out", "-n", "400", "--variant", "broken", "--check", "-q",
+                          "-j", jobs)
+        assert result.exit_code == 1
+        assert result.stderr.strip().splitlines() == [
+            "rulepress: error: coin-race game 0 (2 players, broken, seed 1), after move "
+            f"{_broken_at()}: nobody passes square 4 in the broken race"
+        ]
+        assert not (tmp_path / "out").exists()
     unchecked = simulate(tmp_path / "out", "-n", "50", "--variant", "broken", "-q")
     assert unchecked.exit_code == 0
 

@@ -17,6 +17,7 @@ from rulepress.document.editions import (
     CONTAINER,
     EDITIONS,
     NEW_PAGE,
+    REFERENCE,
     Mark,
     heading_marker,
     heading_problem,
@@ -31,6 +32,7 @@ from rulepress.document.yamlines import KeyPath
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
+SIMULATION_INFO = "simulation"  # a playtest report: figures from a simulation's summary
 EXAMPLE_RESERVED = {"id", "title", "claims", "text", "edition"}
 _FENCE = re.compile(r"^---\s*$")
 # Digits in example prose must come from the data; only {{ ... }} and {% ... %} may hold them.
@@ -247,11 +249,11 @@ def _examples(
     out: list[Example] = []
     diags: list[Diagnostic] = []
     for tok in tokens:
-        if tok.type != "fence" or tok.info.strip() != EXAMPLE_INFO:
+        if tok.type != "fence" or tok.info.strip() not in (EXAMPLE_INFO, SIMULATION_INFO):
             continue
         loc = _loc(tok, part)
         try:
-            example = _example(tok.content, loc)
+            example = _example(tok.content, loc, tok.info.strip())
         except RulepressError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -262,7 +264,7 @@ def _examples(
     return out, diags
 
 
-def _example(content: str, loc: SourceLoc) -> Example:
+def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
     first = loc.line + 1
     try:
         data, lines = yamlines.load(content, first_line=first)
@@ -298,10 +300,16 @@ def _example(content: str, loc: SourceLoc) -> Example:
     edition = data.get("edition")
     if edition is not None and marker_problem(str(edition)):
         diags.append(error(at("edition"), f"example edition: {marker_problem(str(edition))}"))
+    if kind == SIMULATION_INFO:
+        if edition not in (None, REFERENCE):
+            diags.append(error(at("edition"), "a playtest report belongs to the reference "
+                                              "edition only"))
+        edition = REFERENCE
     if diags:
         raise RulepressError(diags)
     payload: dict[str, Any] = {k: v for k, v in data.items() if k not in EXAMPLE_RESERVED}
     return Example(
         id=str(ex_id), title=str(data["title"]), loc=loc, data=payload, claims=claims,
         text=str(text), lines=lines, edition=None if edition is None else str(edition),
+        kind=kind,
     )

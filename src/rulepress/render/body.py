@@ -20,7 +20,7 @@ from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
-from rulepress.document.reader import EXAMPLE_INFO
+from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
 from rulepress.render.references import known_anchors, resource_reason
 
@@ -61,7 +61,7 @@ def _escape_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options:
 def _fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
            env: MutableMapping[str, Any]) -> str:
     token = tokens[idx]
-    if token.info.strip() == EXAMPLE_INFO and "example_box" in env:
+    if token.info.strip() in (EXAMPLE_INFO, SIMULATION_INFO) and "example_box" in env:
         box: Callable[[Token], str] = env["example_box"]
         return box(token)
     return RendererHTML.fence(self, tokens, idx, options, env)

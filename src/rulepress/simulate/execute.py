@@ -14,10 +14,10 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from itertools import islice
+from functools import partial
 from typing import Any
 
-from rulepress.simulate.play import engine_of, play_batch, questions_of
+from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, questions_of
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
 
@@ -55,18 +55,43 @@ def _play(spec: RunSpec, batch: Batch) -> Tally:
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
 
 
-def _totals(spec: RunSpec) -> list[Tally]:
-    kinds = {q.name: q.kind for q in questions_of(engine_of(spec))}
-    return [Tally.empty(t.players, kinds) for t in spec.tables]
+class _Collector:
+    """Merges finished batches into the totals, whichever order they finish in. On a failure it
+    hands out no more batches and keeps the earliest game's, so the error names the same game
+    whatever finished first."""
+
+    def __init__(self, spec: RunSpec, progress: Progress) -> None:
+        kinds = {q.name: q.kind for q in questions_of(engine_of(spec))}
+        self.totals = [Tally.empty(t.players, kinds) for t in spec.tables]
+        self.todo = batches(spec)
+        self.progress = progress
+        self.failure: SimulationFailure | None = None
+
+    def next(self) -> Batch | None:
+        return None if self.failure else next(self.todo, None)
+
+    def done(self, batch: Batch, result: Callable[[], Tally]) -> None:
+        try:
+            tally = result()
+        except SimulationFailure as exc:
+            if self.failure is None or exc.order < self.failure.order:
+                self.failure = exc
+            return
+        self.totals[batch.table].merge(tally)
+        self.progress(batch.stop - batch.start)
+
+    def finish(self) -> list[Tally]:
+        if self.failure is not None:
+            raise self.failure
+        return self.totals
 
 
 def run_here(spec: RunSpec, progress: Progress) -> list[Tally]:
     """Every batch in this process, one after the other."""
-    totals = _totals(spec)
-    for batch in batches(spec):
-        totals[batch.table].merge(_play(spec, batch))
-        progress(batch.stop - batch.start)
-    return totals
+    collector = _Collector(spec, progress)
+    while (batch := collector.next()) is not None:
+        collector.done(batch, partial(_play, spec, batch))
+    return collector.finish()
 
 
 def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
@@ -74,27 +99,26 @@ def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1:
         return run_here(spec, progress)
-    totals = _totals(spec)
+    collector = _Collector(spec, progress)
     # Forked workers inherit the engine already loaded (a project's module included).
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        todo = batches(spec)
         pending: dict[Future[Tally], Batch] = {}
 
-        def submit(batch: Batch) -> None:
-            pending[pool.submit(_play, spec, batch)] = batch
+        def submit(count: int) -> None:
+            for _ in range(count):
+                batch = collector.next()
+                if batch is None:
+                    return
+                pending[pool.submit(_play, spec, batch)] = batch
 
-        for batch in islice(todo, jobs * IN_FLIGHT):
-            submit(batch)
+        submit(jobs * IN_FLIGHT)
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                batch = pending.pop(future)
-                totals[batch.table].merge(future.result())
-                progress(batch.stop - batch.start)
-                for more in islice(todo, 1):
-                    submit(more)
-    return totals
+                collector.done(pending.pop(future), future.result)
+                submit(1)
+    return collector.finish()
 
 
 def run_dask(spec: RunSpec, address: str, progress: Progress) -> list[Tally]:
@@ -103,27 +127,25 @@ def run_dask(spec: RunSpec, address: str, progress: Progress) -> list[Tally]:
     try:
         from distributed import as_completed
 
-        totals = _totals(spec)
-        threads = sum(client.nthreads().values()) or 1
-        todo = batches(spec)
+        collector = _Collector(spec, progress)
         pending: dict[str, Batch] = {}
         queue = as_completed(loop=client.loop)  # type: ignore[no-untyped-call]
 
-        def submit(batch: Batch) -> None:
-            future = client.submit(_play, spec, batch, pure=False)
-            pending[future.key] = batch
-            queue.add(future)  # type: ignore[no-untyped-call]
+        def submit(count: int) -> None:
+            for _ in range(count):
+                batch = collector.next()
+                if batch is None:
+                    return
+                future = client.submit(_play, spec, batch, pure=False)
+                pending[future.key] = batch
+                queue.add(future)  # type: ignore[no-untyped-call]
 
-        for batch in islice(todo, threads * IN_FLIGHT):
-            submit(batch)
+        submit((sum(client.nthreads().values()) or 1) * IN_FLIGHT)
         for future in queue:
-            batch = pending.pop(future.key)
-            totals[batch.table].merge(future.result())
+            collector.done(pending.pop(future.key), future.result)
             future.release()
-            progress(batch.stop - batch.start)
-            for more in islice(todo, 1):
-                submit(more)
-        return totals
+            submit(1)
+        return collector.finish()
     finally:
         client.close()
 

@@ -31,7 +31,16 @@ MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times 
 
 class SimulationFailure(Exception):
     """A game broke its own rules: an agent's move the engine refused, or (with --check) a
-    broken invariant. Names the game so it can be played again."""
+    broken invariant. Names the game so it can be played again; ``order`` (the table's place
+    in the run, the game's index) picks the first of several."""
+
+    def __init__(self, message: str, order: tuple[int, int]) -> None:
+        super().__init__(message, order)  # both in args, so the exception pickles whole
+        self.message = message
+        self.order = order
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,7 @@ def play_game(
             who = "chance" if seat == CHANCE else f"seat {seat + 1} ({lineup[seat]})"
             raise SimulationFailure(
                 f"{_where(spec, table, index)}, move {moves + 1}: {who} played '{move}', which "
-                f"the rules refuse: {exc}"
+                f"the rules refuse: {exc}", _order(spec, table, index)
             ) from None
         moves += 1
     if spec.check:
@@ -138,8 +147,13 @@ def _check(spec: RunSpec, rules: Rules, table: Table, index: int, state: GameSta
     broken = rules.invariants(state)
     if broken:
         raise SimulationFailure(
-            f"{_where(spec, table, index)}, after move {moves}: {'; '.join(broken)}"
+            f"{_where(spec, table, index)}, after move {moves}: {'; '.join(broken)}",
+            _order(spec, table, index),
         )
+
+
+def _order(spec: RunSpec, table: Table, index: int) -> tuple[int, int]:
+    return spec.tables.index(table), index
 
 
 def _where(spec: RunSpec, table: Table, index: int) -> str:

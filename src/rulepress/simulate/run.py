@@ -69,19 +69,24 @@ def plan(game: str, sources: Path, project: Path | None, options: Options) -> Pl
     if not doc.meta.engine:
         raise RulepressError.at(SourceLoc(doc.path, 1), f"{game} names no engine in its front "
                                 "matter (engine:), so there is nothing to simulate")
-    spec = RunSpec(game, doc.meta.engine, project, options.games, (), (), ())
+    return plan_for(game, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project, options)
+
+
+def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | None,
+             project: Path | None, options: Options) -> Plan:
+    """As :func:`plan`, for a game already read (its folder name, title and engine)."""
+    spec = RunSpec(game, engine_spec, project, options.games, (), (), ())
     try:
         engine = engine_of(spec)
     except UnknownEngine as exc:
-        raise RulepressError.at(doc.meta.engine_loc, str(exc)) from None
+        raise RulepressError.at(engine_loc, str(exc)) from None
     try:
-        spec = _checked(spec, engine, options, doc.meta.title)
+        spec = _checked(spec, engine, options, title)
         lines = agent_lines(engine)
         questions = _questions(engine)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
-    return Plan(spec, doc.meta.title, {n: lines[n] for n in dict.fromkeys(spec.agents)},
-                questions)
+    return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
 
 
 def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
