@@ -30,6 +30,12 @@ $(TEST_STAMP): $(STAMP)
 	$(PY) -m pip install -q -e '.[test]'
 	@touch $@
 
+# The browser tests drive Debian's Chromium through Playwright: Playwright's own browser download
+# cannot run here, and the distribution's build is the one users have. Installed only when missing.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+
 build/.done: $(STAMP) $(SOURCES) $(CODE)
 	$(RULEPRESS) build
 	@touch $@
@@ -45,7 +51,7 @@ check: $(STAMP)
 	$(RULEPRESS) check
 
 # Lint and types are part of the test: a change that breaks either does not land.
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(CHROMIUM)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m pytest

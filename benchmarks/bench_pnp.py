@@ -4,11 +4,17 @@ pnp_cards_per_s: a 100-card poker-size deck with fronts and a shared back, drawn
 Letter (200 cards) by a fresh Python process, imports and font loading included.
 pnp_cards_per_cpu_s: the same per second of the child's CPU time (steadier on a busy machine).
 pnp_kit_48_kb: the size of a 48-card A4 kit with one shared back.
+layout_faces_per_s: a 100-card deck drawn from data (CSV) and a layout (text, two images, an SVG
+and a PNG, corner indices), every card distinct, drawn on A4 by a fresh process on one core:
+faces per second of CPU time spent drawing the kit (reading the source and loading the fonts
+excluded; the images and text fitting start cold).
+layout_kit_54_kb: the A4 kit of a 54-card data deck whose faces share the two images.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -72,6 +78,67 @@ def deck(count: int) -> Document:
     return Document("bench", path, meta, (), (), ())
 
 
+LAYOUT = """\
+background: "#fffdf8"
+colours: {red: "#c0392b", black: "#222222"}
+elements:
+  band: {type: band, side: bottom, depth: 9mm, fill: "{{ colour }}"}
+  corner: {type: index, value: "{{ rank }}", symbol: "{{ suit }}", colour: "{{ colour }}"}
+  emblem: {type: image, x: 20mm, y: 14mm, width: 23.5mm, height: 23.5mm, src: images/emblem.svg}
+  stamp: {type: image, x: 27mm, y: 40mm, width: 9.5mm, height: 9.5mm, src: images/stamp.png}
+  name: {type: text, x: 8mm, y: 51mm, width: 47.5mm, height: 7mm, text: "{{ name }}",
+         font: bold, size: 13pt, align: center}
+  words: {type: text, x: 8mm, y: 59mm, width: 47.5mm, height: 18mm, text: "{{ text }}",
+          size: 9pt, align: center, valign: middle}
+"""
+EMBLEM = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60" viewBox="0 0 60 60">'
+    '<circle cx="30" cy="30" r="28" fill="#2e86de"/><path d="M10 40 L30 8 L50 40 Z" '
+    'fill="#f6b93b"/><rect x="22" y="36" width="16" height="14" fill="#ffffff"/></svg>'
+)
+
+
+def data_deck(folder: Path, cards: int) -> Path:
+    """A game folder with a ``cards``-card deck drawn from a CSV and a layout."""
+    from PIL import Image, ImageDraw
+
+    game = folder / "deck"
+    for sub in ("layouts", "images", "data"):
+        (game / sub).mkdir(parents=True, exist_ok=True)
+    (game / "layouts" / "card.yml").write_text(LAYOUT)
+    (game / "images" / "emblem.svg").write_text(EMBLEM)
+    img = Image.new("RGB", (64, 64), "#ffffff")
+    ImageDraw.Draw(img).ellipse((6, 6, 58, 58), fill="#8e44ad")
+    img.save(game / "images" / "stamp.png")
+    rows = ["rank,suit,colour,name,text"]
+    for i in range(cards):
+        suit, colour = (("\u2665", "red"), ("\u2660", "black"))[i % 2]
+        rows.append(f"{i % 13 + 1},{suit},{colour},Card {i + 1},"
+                    f"Move {i % 5 + 1} steps forward and draw a card; card {i + 1} of the deck.")
+    (game / "data" / "cards.csv").write_text("\n".join(rows) + "\n")
+    (game / "rules.md").write_text(
+        "---\ntitle: Bench deck\ndesigner: Nobody\nplayers: {min: 2, max: 4}\n"
+        "duration: 5 minutes\nlicence: {name: CC0, url: ''}\n"
+        "provenance: [{title: bench, source: benchmarks}]\ncomponents:\n"
+        "  - {id: deck, name: Deck, size: 63.5mm x 88.9mm, front: layouts/card.yml, "
+        "data: data/cards.csv}\n---\n# Bench deck\n"
+    )
+    return game / "rules.md"
+
+
+def layout_child(folder: str) -> None:
+    """Prints the CPU seconds spent drawing the 100-card data deck's A4 kit."""
+    from rulepress.document.reader import read_document
+    from rulepress.pnp.faces.text import fonts_ready
+    from rulepress.pnp.kit import build_kit
+
+    doc = read_document(data_deck(Path(folder), 100))
+    fonts_ready()
+    start = time.process_time()
+    build_kit(doc, {}, "a4")
+    print(time.process_time() - start)
+
+
 def child(out: str) -> None:
     from rulepress.pnp.kit import draw_kits
     from rulepress.write import atomic_write
@@ -102,10 +169,31 @@ def main() -> None:
     kit = build_kit(deck(48), DRAWERS, "a4")
     print(json.dumps({"name": "pnp_kit_48_kb", "value": round(len(kit.pdf) / 1024, 1),
                       "unit": "KB"}))
+    layouts()
+
+
+def layouts() -> None:
+    from rulepress.document.reader import read_document
+    from rulepress.pnp.kit import build_kit
+
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(RUNS):
+            got = subprocess.run([sys.executable, __file__, "--layout-child", tmp], check=True,
+                                 capture_output=True, text=True, env={**os.environ,
+                                 "OMP_NUM_THREADS": "1"})
+            best = min(best, float(got.stdout.strip()))
+        print(json.dumps({"name": "layout_faces_per_s", "value": round(100 / best, 1),
+                          "unit": "faces/s"}))
+        kit = build_kit(read_document(data_deck(Path(tmp) / "54", 54)), {}, "a4")
+    print(json.dumps({"name": "layout_kit_54_kb", "value": round(len(kit.pdf) / 1024, 1),
+                      "unit": "KB"}))
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--child":
         child(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--layout-child":
+        layout_child(sys.argv[2])
     else:
         main()

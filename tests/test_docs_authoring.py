@@ -56,3 +56,40 @@ def test_the_walkthrough_happens_as_the_page_says(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", "--project", str(tmp_path / "pig")])
     assert result.exit_code == 1
     assert " ".join(quoted.split()) in result.stderr
+
+
+def deck_files() -> dict[str, str]:
+    """The example deck of the layouts section: each fence captioned with its file name."""
+    text = DOC.read_text()
+    section = text[text.index("### Components drawn from data"): text.index("## The rules text")]
+    found = re.findall(r"^```\w+ (\S+)\n(.*?)^```$", section, re.M | re.S)
+    return {name: body for name, body in found}
+
+
+def test_the_example_deck_builds_as_the_page_says(tmp_path: Path) -> None:
+    import io
+
+    import pypdf
+
+    files = deck_files()
+    assert {"rules.md", "data/omens.csv", "layouts/omen.yml", "layouts/back.yml",
+            "layouts/aid.yml", "images/eye.svg"} <= set(files)
+    game = tmp_path / "sources" / "omens"
+    for name, body in files.items():
+        (game / name).parent.mkdir(parents=True, exist_ok=True)
+        (game / name).write_text(body)
+    sources = str(tmp_path / "sources")
+    result = CliRunner().invoke(main, ["check", "--sources", sources])
+    assert result.exit_code == 0, result.stderr
+    out = tmp_path / "pnp"
+    result = CliRunner().invoke(main, ["pnp", "--sources", sources, "--out", str(out),
+                                       "--paper", "a4"])
+    assert result.exit_code == 0, result.stderr
+    reader = pypdf.PdfReader(io.BytesIO((out / "omens" / "omens-a4.pdf").read_bytes()))
+    words = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
+    assert "Omen cards 7 63.5 x 88.9 mm double-sided" in words  # counted from the rows
+    for said in ("Take one card from the player on your left.", "you too",
+                 "Reveal an omen and do what it says."):
+        assert said in words
+    text = DOC.read_text()
+    assert "seven cards (2 + 1 + 4), three distinct faces" in text

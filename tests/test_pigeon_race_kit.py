@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from rulepress.document.reader import read_document
 from rulepress.games.pigeon_race import ENGINE
 from rulepress.pnp.api import Face
+from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
@@ -27,7 +28,7 @@ def mm(points: float) -> float:
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
 def kit_pdf(request: pytest.FixtureRequest) -> tuple[str, bytes, dict[str, int]]:
-    kit = build_kit(DOC, ENGINE.drawers(), request.param)
+    kit = build_kit(DOC, ENGINE.drawers(), request.param, tables=ENGINE.tables())
     return request.param, kit.pdf, dict(kit.drawn)
 
 
@@ -60,19 +61,22 @@ def test_board_squares_are_at_least_18mm(kit_pdf: tuple[str, bytes, dict[str, in
 
 
 def draw_alone(name: str) -> tuple[bytes, float, float]:
-    comp = next(c for c in DOC.meta.components if c.front == name)
+    """One face by its drawer's name, or by its component's id when a layout draws it."""
+    comp = next(c for c in DOC.meta.components if name in (c.front, c.id))
     assert comp.size is not None
     w, h = comp.size.points
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w + 40, h + 40))
     c.translate(20, 20)
-    ENGINE.drawers()[name](c, Face(0, comp.count, w, h, BLEED))
+    drawers = ENGINE.drawers()
+    draw = drawers[name] if name in drawers else Art(DOC, ENGINE.tables()).drawer(comp, False)
+    draw(c, Face(0, comp.count, w, h, BLEED))
     c.showPage()
     c.save()
     return buf.getvalue(), w, h
 
 
-@pytest.mark.parametrize("name", ["board", "pigeon", "scoring_card", "order_slip", "player_aid"])
+@pytest.mark.parametrize("name", ["board", "pigeon", "scoring-card", "order-slips", "player_aid"])
 def test_artwork_fills_the_bleed(name: str) -> None:
     pdf, w, h = draw_alone(name)
     with pdfplumber.open(io.BytesIO(pdf)) as doc:

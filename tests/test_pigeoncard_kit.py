@@ -14,6 +14,7 @@ from rulepress.document.reader import read_document
 from rulepress.games.pigeon import ENGINE
 from rulepress.games.pigeon.cards import DECK
 from rulepress.pnp.api import Face
+from rulepress.pnp.faces import Art
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
 DOC = read_document(SOURCE)
@@ -24,13 +25,16 @@ MARGIN = 20.0
 
 
 def draw_alone(name: str, index: int = 0, back: bool = False) -> tuple[Any, float, float]:
-    comp = next(c for c in DOC.meta.components if name in (c.front, c.back))
+    """One face by its drawer's name, or by its component's id when a layout draws it."""
+    comp = next(c for c in DOC.meta.components if name in (c.front, c.back, c.id))
     assert comp.size is not None
     w, h = comp.size.points
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w + 2 * MARGIN, h + 2 * MARGIN))
     c.translate(MARGIN, MARGIN)
-    ENGINE.drawers()[name](c, Face(index, comp.count, w, h, BLEED, back=back))
+    drawers = ENGINE.drawers()
+    draw = drawers[name] if name in drawers else Art(DOC, ENGINE.tables()).drawer(comp, back)
+    draw(c, Face(index, comp.count, w, h, BLEED, back=back))
     c.showPage()
     c.save()
     return pdfplumber.open(io.BytesIO(buf.getvalue())), w, h
@@ -39,7 +43,7 @@ def draw_alone(name: str, index: int = 0, back: bool = False) -> tuple[Any, floa
 def test_kit_draws_every_component_in_full() -> None:
     from rulepress.pnp.kit import build_kit
 
-    kit = build_kit(DOC, ENGINE.drawers(), "a4")
+    kit = build_kit(DOC, ENGINE.drawers(), "a4", tables=ENGINE.tables())
     drawn = dict(kit.drawn)
     for comp in DOC.meta.components:
         assert drawn.get(comp.id) == comp.count, comp.id
@@ -62,7 +66,7 @@ def test_sizes_are_poker_cards_and_a_coin() -> None:
         ("card_front", 37),
         ("card_back", 0),
         ("pigeon_card", 0),
-        ("reference_card", 1),
+        ("reference", 1),
     ],
 )
 def test_artwork_fills_the_bleed_and_text_stays_safe(name: str, index: int) -> None:
@@ -127,7 +131,7 @@ def test_red_suits_are_hollow_and_black_suits_solid(index: int, red: bool) -> No
 
 
 def test_reference_cards_cover_the_whole_turn() -> None:
-    pdf, _, _ = draw_alone("reference_card")
+    pdf, _, _ = draw_alone("reference")
     with pdf:
         text = pdf.pages[0].extract_text() or ""
     for word in (
@@ -146,7 +150,7 @@ def test_reference_cards_cover_the_whole_turn() -> None:
 
 def test_reference_card_marks_the_hand_limit_below_the_rules() -> None:
     """The card doubles as each player's hand-limit marker; the rules text must not run into it."""
-    pdf, _, _ = draw_alone("reference_card")
+    pdf, _, _ = draw_alone("reference")
     with pdf:
         page = pdf.pages[0]
         words = page.extract_words()

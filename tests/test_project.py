@@ -112,8 +112,10 @@ def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_new_makes_a_project_with_a_game_and_its_engine(scaffolded: Path) -> None:
     files = sorted(str(p.relative_to(scaffolded)) for p in scaffolded.rglob("*") if p.is_file())
     assert files == [".gitignore", "engines/pig_dice.py", "rulepress.toml",
-                     "sources/pig-dice/rules.md"]
-    assert "engine: engines/pig_dice.py:ENGINE" in (scaffolded / files[3]).read_text()
+                     "sources/pig-dice/layouts/score-pad.yml", "sources/pig-dice/rules.md"]
+    rules = (scaffolded / files[4]).read_text()
+    assert "engine: engines/pig_dice.py:ENGINE" in rules
+    assert "front: layouts/score-pad.yml" in rules  # the kit's card needs no code
 
 
 def test_the_new_project_proves_builds_and_prints_with_its_own_engine(scaffolded: Path) -> None:
@@ -126,7 +128,8 @@ def test_the_new_project_proves_builds_and_prints_with_its_own_engine(scaffolded
     code, err = run("pnp", "--project", str(scaffolded), "--paper", "a4")
     assert code == 0, err
     kit = PdfReader(scaffolded / "pnp" / "pig-dice" / "pig-dice-a4.pdf")
-    assert any("Pig Dice" in page.extract_text() for page in kit.pages[4:])
+    pad = [page.extract_text() for page in kit.pages[4:] if "score pad" in page.extract_text()]
+    assert pad and all(f"P{seat}" in pad[0] for seat in range(1, 7))  # a column per player
 
 
 def test_a_wrong_claim_in_the_new_project_is_disproved(scaffolded: Path, tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ class PdfJob:
     base_url: Path
     roots: tuple[Path, ...]
     target: Path
+    booklet: bool = False  # typeset on half sheets and imposed as a saddle-stitched booklet
 
 
 def check_phase(
@@ -69,12 +70,18 @@ def build_rulebooks(
     editions: Sequence[str] = EDITIONS,
     project: Path | None = None,
     title: str = DEFAULT_TITLE,
+    booklet: bool = False,
     reporter: Progress,
 ) -> list[Path]:
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
-    out/index.html linking them all (with the kits `pnp` writes)."""
+    out/index.html linking them all (with the kits `pnp` writes). ``booklet`` adds the player
+    edition imposed as a booklet per paper."""
     from rulepress.render import IndexEntry, render_html, render_index, templates_dir
     from rulepress.render.pdf import FALLBACK_EPOCH
+
+    if booklet and PLAYER not in editions:
+        raise RulepressError.at(None, "--booklet imposes the player edition: build it too "
+                                      "(--edition player or both)")
 
     # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
@@ -94,7 +101,10 @@ def build_rulebooks(
         index_links: list[tuple[str, str]] = []
         for edition in editions:
             pdfs = {paper: book_name(doc.slug, edition, paper) for paper in papers}
+            booklets = ({paper: booklet_name(doc.slug, paper) for paper in papers}
+                        if booklet and edition == PLAYER else {})
             links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
+            links |= {f"Booklet ({paper_name(p)})": name for p, name in booklets.items()}
             links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
                       for other in editions if other != edition}
             links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
@@ -103,10 +113,14 @@ def build_rulebooks(
             outputs[folder / book_name(doc.slug, edition)] = html
             jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots,
                                  folder / name) for paper, name in pdfs.items()]
+            jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots, folder / name,
+                                 booklet=True) for paper, name in booklets.items()]
             index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
                                 f"{doc.slug}/{book_name(doc.slug, edition)}"))
             index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
                              f"{doc.slug}/{name}") for p, name in pdfs.items()]
+            index_links += [(f"{EDITION_NAMES[edition]}, booklet ({paper_name(p)})",
+                             f"{doc.slug}/{name}") for p, name in booklets.items()]
         index_links += [(f"Print-and-play kit ({k})", v) for k, v in kits.items()]
         entries.append(IndexEntry(
             title=doc.meta.title,
@@ -151,14 +165,21 @@ def book_name(slug: str, edition: str, paper: str | None = None) -> str:
     return f"{stem}.html" if paper is None else f"{stem}-{paper}.pdf"
 
 
+def booklet_name(slug: str, paper: str) -> str:
+    """pigeon-a4-booklet.pdf: the player edition, imposed for saddle stitching."""
+    return f"{slug}-{paper}-booklet.pdf"
+
+
 def paper_name(paper: str) -> str:
     return {"a4": "A4", "letter": "US Letter"}[paper]
 
 
 def _render_pdf(job: PdfJob) -> bytes:
+    from rulepress.render.booklet import render_booklet
     from rulepress.render.pdf import render_pdf
 
-    return render_pdf(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+    render = render_booklet if job.booklet else render_pdf
+    return render(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
 
 
 def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[bytes]:
@@ -166,7 +187,7 @@ def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[b
     if workers <= 1:
         results = []
         for job in jobs:
-            reporter.progress(f"rendering {job.slug} ({job.paper})")
+            reporter.progress(f"rendering {job.target.name}")
             results.append(_render_pdf(job))
         return results
     import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
@@ -187,9 +208,14 @@ def build_kits(
     bleed_mm: float = 3.0,
     project: Path | None = None,
     reporter: Progress,
+    proof: bool = False,
 ) -> list[Path]:
-    """Check every game as build does, draw every kit, and only then write them all."""
+    """Check every game as build does, draw every kit, and only then write them all.
+    ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
+    (out/<game>/<game>-proof.pdf)."""
+    from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import draw_kits
+    from rulepress.pnp.proof import proof as proof_page
 
     if not 0 <= bleed_mm <= 10:
         raise RulepressError.at(None, f"--bleed {bleed_mm} mm is out of range (0 to 10)")
@@ -201,9 +227,16 @@ def build_kits(
         doc = result.doc
         if not any(c.in_kit for c in doc.meta.components):
             continue
-        reporter.progress(f"drawing the {doc.slug} kit")
         drawers = result.engine.drawers() if result.engine is not None else {}
-        outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex)
+        tables = engine_tables(result.engine)
+        if proof:
+            reporter.progress(f"drawing the {doc.slug} proof")
+            page = proof_page(doc, drawers, tables, bleed_mm=bleed_mm)
+            outputs[out / doc.slug / f"{doc.slug}-proof.pdf"] = page
+            continue
+        reporter.progress(f"drawing the {doc.slug} kit")
+        outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex,
+                             tables=tables)
     for path in sorted(outputs):
         atomic_write(path, outputs[path])
     return sorted(outputs)

@@ -176,11 +176,17 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
     help="The player edition (teaches), the reference edition (everything), or both. "
          "Default: the project's editions (both).",
 )
+@click.option(
+    "--booklet", is_flag=True,
+    help="Also write the player edition as a saddle-stitched booklet per paper "
+         "(<game>-a4-booklet.pdf: A5 pages on A4; -letter-booklet.pdf: half-letter pages on "
+         "Letter). Print both sides, flipping on the short edge; fold and staple.",
+)
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, edition: str | None, draft: bool, jobs: int,
+    paper: str | None, edition: str | None, booklet: bool, draft: bool, jobs: int,
 ) -> None:
     """Build HTML and PDF rulebooks into the output folder."""
 
@@ -192,7 +198,7 @@ def build(
         written = build_rulebooks(
             where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
             jobs=jobs, editions=where.editions(edition), project=where.project.root,
-            title=where.project.title, reporter=reporter,
+            title=where.project.title, booklet=booklet, reporter=reporter,
         )
         reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK
@@ -211,11 +217,16 @@ def build(
     help="The edge your printer flips double-sided pages on.",
 )
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed in mm.")
+@click.option(
+    "--proof", is_flag=True,
+    help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
+         "face once at 1:1 with its trim and safe-area lines.",
+)
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, duplex: str, bleed: float,
+    paper: str | None, duplex: str, bleed: float, proof: bool,
 ) -> None:
-    """Draw the print-and-play kits."""
+    """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.build import build_kits
@@ -224,7 +235,7 @@ def pnp(
         target = out or where.project.path(where.project.pnp)
         written = build_kits(
             where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
-            bleed_mm=bleed, project=where.project.root, reporter=reporter,
+            bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
         )
         reporter.done(f"wrote {len(written)} files to {target}")
         return ExitStatus.OK

@@ -28,6 +28,30 @@ def parse_length(text: str) -> float:
     return value * MM_PER_UNIT[unit]
 
 
+_OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*([a-z]+|%)?\s*$")
+
+
+def parse_offset(text: str, whole: float | None = None) -> float:
+    """A position or extent inside a face -> millimetres: '3mm', '-2mm', '0', or '50%' of
+    ``whole`` (millimetres) where a percentage makes sense. Zero and negatives are allowed."""
+    m = _OFFSET.match(str(text))
+    if not m:
+        raise UnitError(f"'{text}' is not a length: write a number and a unit, e.g. 3mm")
+    value, unit = float(m.group(1)), m.group(2)
+    if unit is None:
+        if value == 0:
+            return 0.0
+        raise UnitError(f"'{text}' has no unit: write e.g. {m.group(1)}mm")
+    if unit == "%":
+        if whole is None:
+            raise UnitError(f"'{text}': a percentage has no meaning here; use mm, cm, in or pt")
+        return value * whole / 100
+    if unit not in MM_PER_UNIT:
+        raise UnitError(f"'{text}' has unknown unit '{unit}': use one of {', '.join(MM_PER_UNIT)}"
+                        + (" or %" if whole is not None else ""))
+    return value * MM_PER_UNIT[unit]
+
+
 @dataclass(frozen=True)
 class Size:
     """A width x height in millimetres."""

@@ -14,6 +14,26 @@ from rulepress.units import Size
 
 
 @dataclass(frozen=True)
+class Row:
+    """One distinct face of a component drawn from data: its fields, and how many copies."""
+
+    fields: Mapping[str, Any]
+    qty: int
+    loc: SourceLoc  # the CSV line or the front matter line of the row
+
+
+@dataclass(frozen=True)
+class Data:
+    """Where a component's faces take their content: rows read with the source (a CSV file in
+    the game's folder or a list in the front matter), or a table of the game's engine."""
+
+    loc: SourceLoc  # the component's ``data`` key
+    source: str  # as the user wrote it, for messages: "data/cards.csv", "the front matter"
+    rows: tuple[Row, ...] = ()
+    engine: str | None = None  # the engine table's name; its rows are known at check time
+
+
+@dataclass(frozen=True)
 class Component:
     """One declared component: the single source for the components table, kit and cross-check."""
 
@@ -22,12 +42,14 @@ class Component:
     count: int
     loc: SourceLoc
     size: Size | None = None
-    front: str | None = None  # drawer name; None: not in the print-and-play kit
-    back: str | None = None  # drawer name; None: single-sided
+    front: str | None = None  # drawer name or layout file; None: not in the kit
+    back: str | None = None  # drawer name or layout file; None: single-sided
     back_varies: bool = False  # False: one back art shared by every copy
     tileable: bool = False  # may be split across sheets (boards)
     note: str = ""
     variants: Mapping[str, Size] = field(default_factory=dict)  # kit name -> another size
+    data: Data | None = None  # rows of a data-driven face (front and back may be layout files)
+    keys: Mapping[str, SourceLoc] = field(default_factory=dict)  # each key's own line
 
     @property
     def in_kit(self) -> bool:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
-from rulepress.document.model import Component, Licence, Meta, Provenance
+from rulepress.document import rows as data_rows
+from rulepress.document.model import Component, Data, Licence, Meta, Provenance
 from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
 from rulepress.units import Size, UnitError
@@ -23,9 +24,15 @@ LICENCE_KEYS = {"name": True, "url": True, "notice": False, "text": False}
 PROVENANCE_KEYS = {"title": True, "source": True, "author": False, "note": False}
 PLAYERS_KEYS = {"min": True, "max": True}
 COMPONENT_KEYS = {
-    "id": True, "name": True, "count": True, "size": False, "front": False, "back": False,
-    "back_varies": False, "tileable": False, "note": False, "variants": False,
+    "id": True, "name": True, "count": False, "size": False, "front": False, "back": False,
+    "back_varies": False, "tileable": False, "note": False, "variants": False, "data": False,
 }
+LAYOUT_SUFFIXES = (".yml", ".yaml")
+
+
+def is_layout(name: str) -> bool:
+    """A component's front or back names a layout file (else a drawer of the engine)."""
+    return name.lower().endswith(LAYOUT_SUFFIXES)
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 ENGINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -202,7 +209,8 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
         if cid in ids:
             c.fail((*key, "id"), f"component id '{cid}' is declared twice")
         ids.add(cid)
-        count = c.integer(item["count"], (*key, "count"), 1)
+        data = _data(c, item.get("data"), (*key, "data"), cid)
+        count = _count(c, item, key, cid, data)
         size = None
         if "size" in item:
             try:
@@ -213,11 +221,15 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
         back = item.get("back")
         for name, value in (("front", front), ("back", back)):
             if value is not None and not (isinstance(value, str) and value.strip()):
-                c.fail((*key, name), f"component '{cid}': {name} must name a drawer")
+                c.fail((*key, name), f"component '{cid}': {name} must name a drawer of the "
+                                     "engine or a layout file (e.g. layouts/card.yml)")
         if (front or back) and size is None:
             c.fail(key, f"component '{cid}' is printed in the kit, so it needs a size")
         if back and not front:
             c.fail((*key, "back"), f"component '{cid}' has a back drawer but no front drawer")
+        if data is not None and not front:
+            c.fail((*key, "data"), f"component '{cid}' has data but is not printed: add "
+                                   "`front: layouts/<name>.yml`")
         variants = _variants(c, item.get("variants", {}), key, cid)
         if variants and not front:
             c.fail((*key, "variants"), f"component '{cid}' has size variants but is not printed")
@@ -233,8 +245,46 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
             tileable=c.flag(item.get("tileable", False), (*key, "tileable")),
             note=c.text(item.get("note", ""), (*key, "note"), allow_empty=True),
             variants=variants,
+            data=data,
+            keys={str(k): c.loc((*key, str(k))) for k in item},
         ))
     return tuple(out)
+
+
+def _count(c: _Checker, item: dict[str, Any], key: KeyPath, cid: str, data: Data | None) -> int:
+    """The declared count; without one, the copies the data rows add up to."""
+    made = sum(r.qty for r in data.rows) if data is not None and data.rows else None
+    if "count" not in item:
+        if made is None:
+            c.fail(key, f"component '{cid}' is missing the required key 'count'")
+            return 1
+        return made
+    count = c.integer(item["count"], (*key, "count"), 1)
+    if made is not None and count != made:
+        c.fail((*key, "count"), f"component '{cid}': count is {count} but its data rows make "
+                                f"{made} copies (one per row, or its qty); drop count or fix it")
+    return count
+
+
+def _data(c: _Checker, raw: Any, key: KeyPath, cid: str) -> Data | None:
+    """``data:``: a CSV file in the game's folder, a list of rows, or {engine: table}."""
+    if raw is None:
+        return None
+    loc = c.loc(key)
+    if isinstance(raw, str) and raw.lower().endswith(".csv"):
+        rows, diags = data_rows.read_csv(c.path.parent, raw, loc)
+        c.diagnostics += diags
+        return Data(loc, raw, rows)
+    if isinstance(raw, list) and raw:
+        rows, diags = data_rows.inline_rows(raw, key, c.lines, c.path, loc.line)
+        c.diagnostics += diags
+        return Data(loc, "the front matter", rows)
+    if isinstance(raw, dict) and list(raw) == ["engine"] and isinstance(raw["engine"], str):
+        return Data(loc, f"the engine's table '{raw['engine']}'", engine=raw["engine"])
+    c.fail(key, f"component '{cid}': data is a CSV file in the game's folder (data/cards.csv), "
+                "a list of rows ([{name: Ace, qty: 4}, ...]) or an engine table "
+                "({engine: scores})")
+    return None
 
 
 def _variants(c: _Checker, raw: Any, key: KeyPath, cid: str) -> dict[str, Size]:

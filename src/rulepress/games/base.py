@@ -11,6 +11,9 @@ default for every part). Every part is optional:
 - ``diagrams(example)``: SVG figures drawn from the example's states.
 - ``component_counts()``: counts the rules rely on, cross-checked with the declared components.
 - ``drawers()``: print-and-play drawers for art that needs code.
+- ``tables()``: the engine's own data as tables (lists of rows), for printed parts drawn from
+  layouts: a scoring table, the counts a slip asks for. Rules printed on a part come from here
+  or from the rulebook, never from a second copy.
 - ``agents()``: heuristic players for simulation (uniform random play needs none).
 - ``questions()``: the designer's own questions that ``rulepress simulate`` answers from every
   game it plays ("how often does a 'go' pay off?"), beside the figures every game gets.
@@ -337,6 +340,10 @@ class GameEngine(Protocol):
         """The game's own questions for simulation (may be empty)."""
         ...
 
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """Data tables by name, each a list of rows (mappings of field to value)."""
+        ...
+
 
 class Engine:
     """A plug-in with every part empty: override the parts the game has."""
@@ -363,3 +370,6 @@ class Engine:
 
     def questions(self) -> Sequence[Question]:
         return ()
+
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        return {}

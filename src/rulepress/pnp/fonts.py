@@ -38,6 +38,22 @@ def find_fonts_dir(fonts_dir: Path | None = None) -> Path:
     )
 
 
+SYMBOLS = "DejaVuSans"  # arrows, suits and shapes Carlito lacks (the rulebooks' RPSymbols)
+SYMBOLS_FILE = "DejaVuSans.ttf"
+
+
+def register_symbols(fonts_dir: Path | None = None) -> None:
+    """Make "DejaVuSans" usable in ReportLab (only layouts load it). Idempotent."""
+    if SYMBOLS in pdfmetrics.getRegisteredFontNames():
+        return
+    folder = Path(fonts_dir) if fonts_dir is not None else bundled_fonts()
+    path = folder / SYMBOLS_FILE
+    if not path.is_file():
+        raise RulepressError.at(None, f"the symbol font was not found ({path}): rulepress is "
+                                      "not installed whole; reinstall it")
+    pdfmetrics.registerFont(TTFont(SYMBOLS, str(path)))
+
+
 def register_fonts(fonts_dir: Path | None = None) -> None:
     """Make "Carlito", "Carlito-Bold" and "Carlito-Italic" usable in ReportLab. Idempotent."""
     registered = set(pdfmetrics.getRegisteredFontNames())

@@ -26,6 +26,8 @@ from rulepress.games.base import Drawer
 from rulepress.pnp import layout, marks, pages
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import saved
+from rulepress.pnp.faces import Art, Tables, is_layout
+from rulepress.pnp.faces.layoutfile import did_you_mean
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
@@ -51,14 +53,27 @@ class _Job:
     back: Drawer | None
 
 
-def _drawer(
-    comp: Component, name: str, drawers: Mapping[str, Drawer], what: str, out: list[Diagnostic]
+def side_drawer(
+    comp: Component, back: bool, drawers: Mapping[str, Drawer], art: Art, out: list[Diagnostic]
 ) -> Drawer | None:
+    """The drawer of one side: a layout file drawn by rulepress, or a drawer of the engine."""
+    name, what = (comp.back, "back") if back else (comp.front, "front")
+    assert name is not None
+    if is_layout(name):
+        try:
+            return art.drawer(comp, back)
+        except RulepressError as exc:
+            out += [d for d in exc.diagnostics if d not in out]
+            return None
     if name in drawers:
         return drawers[name]
-    offered = ", ".join(sorted(drawers)) or "none"
-    out.append(error(comp.loc, f"component '{comp.id}': no {what} drawer '{name}' "
-                               f"(drawers available: {offered})"))
+    engine = art.doc.meta.engine
+    offered = (f"its engine '{engine}' offers {', '.join(sorted(drawers)) or 'none'}"
+               if engine else "this game names no engine")
+    out.append(error(comp.keys.get(what, comp.loc), (
+        f"component '{comp.id}': no {what} drawer '{name}'{did_you_mean(name, list(drawers))}. "
+        f"Drawers are Python code a game's engine provides ({offered}); to draw it without "
+        f"code, name a layout file instead, e.g. `{what}: layouts/{comp.id}.yml`")))
     return None
 
 
@@ -90,15 +105,18 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}") from None
 
 
-def _jobs(doc: Document, drawers: Mapping[str, Drawer], p: Paper, bleed: float) -> list[_Job]:
+def _jobs(
+    doc: Document, drawers: Mapping[str, Drawer], p: Paper, bleed: float, tables: Tables | None
+) -> list[_Job]:
     """Every printed component planned; all problems reported together."""
     problems: list[Diagnostic] = []
     jobs = []
+    art = Art(doc, tables or {})
     for comp in doc.meta.components:
         if comp.front is None:
             continue
-        front = _drawer(comp, comp.front, drawers, "front", problems)
-        back = _drawer(comp, comp.back, drawers, "back", problems) if comp.back else None
+        front = side_drawer(comp, False, drawers, art, problems)
+        back = side_drawer(comp, True, drawers, art, problems) if comp.back else None
         try:
             plan = plan_component(comp, p, bleed)
         except RulepressError as exc:
@@ -117,6 +135,7 @@ def count_drawn(
     papers: Sequence[str] = ("a4", "letter"),
     *,
     bleed_mm: float = DEFAULT_BLEED_MM,
+    tables: Tables | None = None,
 ) -> dict[str, int]:
     """How many copies of each printed component the kit draws (the fewest over the papers).
 
@@ -124,23 +143,27 @@ def count_drawn(
     """
     counts: dict[str, int] = {}
     for key in papers:
-        for job in _jobs(doc, drawers, layout.paper(key), mm(bleed_mm)):
+        for job in _jobs(doc, drawers, layout.paper(key), mm(bleed_mm), tables):
             n = job.plan.drawn()
             counts[job.component.id] = min(n, counts.get(job.component.id, n))
     return counts
 
 
-def kit_diagnostics(doc: Document, drawers: Mapping[str, Drawer]) -> list[Diagnostic]:
+def kit_diagnostics(
+    doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None = None
+) -> list[Diagnostic]:
     """For ``rulepress check``: a printed component drawn a different number of times than
-    declared, in the kit or in any size variant's kit, is an error at its declaration."""
+    declared, in the kit or in any size variant's kit, is an error at its declaration; so is
+    every problem of a layout or its data, found by drawing each distinct face once."""
     found: list[Diagnostic] = []
     for variant, version in versions(doc):
         kit = f" ({variant} kit)" if variant else ""
         try:
-            drawn = count_drawn(version, drawers)
+            drawn = count_drawn(version, drawers, tables=tables)
         except RulepressError as exc:
             found += [d for d in exc.diagnostics if d not in found]
             continue
+        found += [d for d in Art(version, tables or {}).proofread() if d not in found]
         found += [
             disproved(c.loc, f"the kit{kit} draws {drawn.get(c.id, 0)} of '{c.id}' but the "
                              f"source declares {c.count}")
@@ -257,6 +280,7 @@ def build_kit(
     *,
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
+    tables: Tables | None = None,
 ) -> Kit:
     """Draw one game's kit on one paper ("a4" or "letter"); duplex is "long" or "short"."""
     p = layout.paper(paper)
@@ -264,7 +288,7 @@ def build_kit(
     if bleed_mm < 0:
         raise ValueError("bleed cannot be negative")
     bleed = mm(bleed_mm)
-    jobs = _jobs(doc, drawers, p, bleed)
+    jobs = _jobs(doc, drawers, p, bleed, tables)
     register_fonts()
     with _binary_streams():
         return _render(doc, jobs, p, duplex, bleed)
@@ -352,12 +376,14 @@ def draw_kits(
     *,
     bleed_mm: float = DEFAULT_BLEED_MM,
     duplex: str = "long",
+    tables: Tables | None = None,
 ) -> dict[Path, bytes]:
     """Every kit of ``doc`` by the path it goes to: out_dir/<slug>/<slug>-<paper>.pdf for each
     paper, and <slug>-<paper>-<variant>.pdf for each size variant. Nothing is written."""
     outputs: dict[Path, bytes] = {}
     for variant, version in versions(doc):
         for key in papers:
-            kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex)
+            kit = build_kit(version, drawers, key, bleed_mm=bleed_mm, duplex=duplex,
+                            tables=tables)
             outputs[kit_path(out_dir, doc.slug, kit.paper, variant)] = kit.pdf
     return outputs

@@ -16,6 +16,7 @@ from rulepress.document.editions import REFERENCE
 from rulepress.document.model import Component, Document, Example
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
+from rulepress.render.figures import legible_width, named
 from rulepress.render.references import example_anchor, prose_line
 from rulepress.validate.results import RenderedExample, Status
 
@@ -80,13 +81,13 @@ _SVG_BAD = re.compile(
 _SVG_ID = re.compile(r"""\bid\s*=\s*(["'])([^"']+)\1""")
 
 
-def _figure_svg(svg: str, example: Example, scope: str) -> Markup:
+def _figure_svg(svg: str, example: Example, scope: str, name: str) -> Markup:
     bad = _SVG_BAD.search(svg)
     if bad:
         raise RulepressError.at(example.loc, f"example '{example.id}': its diagram contains "
                                 f"'{bad.group(0).strip()}'; figures must be self-contained SVG")
     svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)  # an XML declaration is not HTML
-    return Markup(scope_ids(svg, scope))
+    return Markup(named(scope_ids(svg, scope), name))
 
 
 def scope_ids(svg: str, scope: str) -> str:
@@ -105,6 +106,20 @@ def scope_ids(svg: str, scope: str) -> str:
 class _Fig:
     svg: Markup
     caption: str
+    min_width: int | None  # CSS px that keep its smallest label legible (it scrolls if wider)
+
+
+def _figures(example: Example, rendered: RenderedExample) -> tuple[_Fig, ...]:
+    """Each figure named by the example's title and its caption ("A trump moves two pigeons:
+    after 3C>2,5"), so a screen reader hears more than "Before"; ids scoped to it."""
+    count = len(rendered.figures)
+    figures = []
+    for n, f in enumerate(rendered.figures, 1):
+        which = f.caption or (f"figure {n} of {count}" if count > 1 else "")
+        name = f"{rendered.title}: {which}" if which else rendered.title
+        svg = _figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}", name)
+        figures.append(_Fig(svg, f.caption, legible_width(svg)))
+    return tuple(figures)
 
 
 @dataclass(frozen=True)
@@ -172,10 +187,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
             status_label=status_label,
             prose=Markup(render_markdown(rendered.prose, folder, example.loc.path,
                                          prose_line(example))),
-            figures=tuple(
-                _Fig(_figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}"), f.caption)
-                for n, f in enumerate(rendered.figures, 1)
-            ),
+            figures=_figures(example, rendered),
             moves=rendered.moves if proof else (),
             claims=rendered.claims if proof else (),
         )

@@ -21,18 +21,21 @@ from rulepress.render.html import FONT_FACES, game_environment
 from rulepress.render.references import ATTACHMENT
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
+BOOKLET_PAGE_SIZES = {"a4": "A5", "letter": "5.5in 8.5in"}  # half a sheet, typeset at that size
 # Tagged PDF for screen readers; PDF/UA-1 also writes XMP metadata (title, language), no dates.
 PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "pdf_version": "1.7"}
 _ATTACHMENT = re.compile(r"<[^>]*" + ATTACHMENT.pattern, ATTACHMENT.flags)
 
 
 @cache
-def print_css(game_folder: Path, paper: str) -> str:
-    """The print stylesheet for ``paper`` (a game's templates/print.css may replace the theme's)."""
+def print_css(game_folder: Path, paper: str, booklet: bool = False) -> str:
+    """The print stylesheet for ``paper``, or for the pages of a booklet printed on it (a game's
+    templates/print.css may replace the theme's)."""
     env = game_environment(game_folder)
     fonts_url = (templates_dir() / "fonts").as_uri()
+    page_size = (BOOKLET_PAGE_SIZES if booklet else PAGE_SIZES)[paper]
     return env.get_template("print.css").render(
-        page_size=PAGE_SIZES[paper], font_faces=FONT_FACES, fonts_url=fonts_url)
+        page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url)
 
 
 def with_print_css(html: str, css: str) -> str:
@@ -44,7 +47,7 @@ def with_print_css(html: str, css: str) -> str:
 
 
 _SVG_TAG = re.compile(r"<(/?)svg\b[^>]*?(/?)>", re.I)
-_FIGURE_SVG = re.compile(r"<figure>\s*(?=<svg\b)", re.I)
+_FIGURE_SVG = re.compile(r"<figure\b[^>]*>\s*(?:<div\b[^>]*>\s*)?(?=<svg\b)", re.I)
 SVG_NS = "http://www.w3.org/2000/svg"
 
 
@@ -120,8 +123,10 @@ def _epoch_date() -> str | None:
     return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence[Path]) -> bytes:
-    """Typeset ``html`` (from render_html) as a PDF on ``paper`` ("a4" or "letter").
+def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence[Path],
+               booklet: bool = False) -> bytes:
+    """Typeset ``html`` (from render_html) as a PDF on ``paper`` ("a4" or "letter"), or with
+    ``booklet`` on the half-sheet pages that render.booklet imposes on it.
 
     ``base_url``: the game's source folder (relative references resolve there, and a game's
     templates/print.css overrides the theme's). Only files under ``allowed_roots`` (plus the
@@ -144,7 +149,7 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
     font_config = FontConfiguration()
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
     try:
-        page = with_print_css(figures_as_images(html), print_css(folder, paper))
+        page = with_print_css(figures_as_images(html), print_css(folder, paper, booklet))
         with _pinned_epoch():
             document = HTML(string=page, base_url=folder.as_uri() + "/",
                             url_fetcher=fetcher).render(font_config=font_config, **PDF_OPTIONS)

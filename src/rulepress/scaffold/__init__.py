@@ -1,5 +1,5 @@
 """``rulepress new NAME``: a project folder with one game, a proven example, a printed component
-and a tiny engine beside it, to start from."""
+drawn from a layout file, and a tiny engine beside it, to start from."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ FILES = {
     "gitignore.tmpl": ".gitignore",
     "rules.md.tmpl": "sources/$name/rules.md",
     "engine.py.tmpl": "engines/$module.py",
+    "score-pad.yml.tmpl": "sources/$name/layouts/score-pad.yml",
 }
 
 

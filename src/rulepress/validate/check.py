@@ -92,9 +92,11 @@ def check_document(
     if engine is not None:
         result.diagnostics += cross_check_components(doc, engine)
     if any(c.in_kit for c in doc.meta.components):
+        from rulepress.pnp.faces import engine_tables
         from rulepress.pnp.kit import kit_diagnostics
 
-        result.diagnostics += kit_diagnostics(doc, engine.drawers() if engine else {})
+        drawers = engine.drawers() if engine else {}
+        result.diagnostics += kit_diagnostics(doc, drawers, engine_tables(engine))
     for example in doc.examples:
         if example.kind == SIMULATION_INFO:
             from rulepress.simulate.report import check_simulation

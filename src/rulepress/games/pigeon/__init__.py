@@ -12,7 +12,7 @@ from typing import Any
 
 from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.pigeon.cards import DECK
-from rulepress.games.pigeon.rules import RULES, PigeonRules
+from rulepress.games.pigeon.rules import HAND_LIMIT, PENALTY_LIMIT, RULES, PigeonRules
 
 # Component ids as sources/pigeon/rules.md declares them.
 COMPONENTS = {
@@ -47,6 +47,10 @@ class PigeonEngine(Engine):
         from rulepress.games.pigeon.pnp import DRAWERS
 
         return DRAWERS
+
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """The hand limits the reference card shows (it marks each player's limit)."""
+        return {"hand_limit": [{"usual": HAND_LIMIT, "lowered": PENALTY_LIMIT}]}
 
     def agents(self) -> Mapping[str, tuple[str, Agent]]:
         from rulepress.games.pigeon.agents import AGENTS

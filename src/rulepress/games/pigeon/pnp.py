@@ -1,4 +1,5 @@
-"""Print-and-play art for Pigeon: the 52 cards, their back, the Pigeon token, the reference card.
+"""Print-and-play art for Pigeon: the 52 cards, their back and the Pigeon token (the reference
+card is a layout, sources/pigeon/layouts/reference.yml: its text is the rulebook's).
 
 Every drawer draws one face in its own coordinates (origin at the trim's bottom-left, points)
 and fills the bleed. Red and black stay apart in greyscale: red suits are printed as hollow
@@ -10,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor, white
-from reportlab.lib.utils import simpleSplit
 
 from rulepress.games.base import Drawer
 from rulepress.games.pigeon import suits
@@ -232,89 +232,9 @@ def pigeon_coin(c: Canvas, face: Face) -> None:
         c.drawCentredString(w / 2, h / 2 - r * 0.6, "PIGEON")
 
 
-# --- quick reference --------------------------------------------------------------------------
-
-REFERENCE: tuple[tuple[str, str], ...] = (
-    ("Win", "draw the last card of your deck, or leave your opponent with no legal move."),
-    (
-        "Turn",
-        "1 Play one action. 2 Check: a Set or String onto a pile on the table leaving an "
-        "Ace or King on top finishes it; take the Pigeon. 3 Draw up to your limit.",
-    ),
-    (
-        "Connection",
-        "the bottom card played is one rank above or below the pile's top card. "
-        "A = 1, K = 13, no wrap. Suits and colours don't matter.",
-    ),
-    ("Set", "one or more cards of one rank onto a pile."),
-    (
-        "String",
-        "two or more cards of one colour, each one rank from the one before; may turn "
-        "back (6 7 8 7).",
-    ),
-    (
-        "New pile",
-        "any Set or String whose bottom card is a 7 or 8, or any play while fewer "
-        "than 3 piles are out. Never finished on the turn it is laid.",
-    ),
-    ("Sweep", "discard three Aces or three Kings: every pile leaves the game. No Pigeon."),
-    (
-        "Forceplay",
-        "a Set or String onto any pile, ignoring the Connection. Your limit drops "
-        "to 4. Never finishes a pile. Not at limit 4.",
-    ),
-    (
-        "Pigeon",
-        "in your turn, before your action or before you draw: discard it to raise "
-        "your limit from 4 to 5.",
-    ),
-)
-
-
-def reference_card(c: Canvas, face: Face) -> None:
-    regular, bold = fonts()
-    w, h, s = face.width, face.height, face.safe
-    with saved(c):
-        fill_bleed(c, face, PAPER)
-        c.setFillColor(NAVY)
-        b = face.bleed
-        c.rect(-b, h - s - 20, w + 2 * b, s + 20 + b, stroke=0, fill=1)
-        c.setFillColor(white)
-        c.setFont(bold, 13)
-        c.drawString(s + 2, h - s - 12, "PIGEON · quick reference")
-        size, lead = 7.2, 8.3
-        y = h - s - 32
-        width = w - 2 * s - 2
-        for title, text in REFERENCE:
-            c.setFillColor(NAVY)
-            c.setFont(bold, size)
-            label = title + ": "
-            indent = c.stringWidth(label, bold, size)
-            c.drawString(s + 1, y, label)
-            c.setFillColor(INK)
-            words = simpleSplit(text, regular, size, width - indent)
-            # First line follows the label; the rest wrap at the full width.
-            first = words[0] if words else ""
-            c.setFont(regular, size)
-            c.drawString(s + 1 + indent, y, first)
-            rest = " ".join(text.split()[len(first.split()) :])
-            for line in simpleSplit(rest, regular, size, width):
-                y -= lead
-                c.drawString(s + 1, y, line)
-            y -= lead + 1.8
-        # The card doubles as the hand-limit marker, read by both players across the table.
-        c.setStrokeColor(NAVY)
-        c.setLineWidth(0.8)
-        c.line(s + 1, s + 16, w - s - 1, s + 16)
-        c.setFillColor(NAVY)
-        c.setFont(bold, 8.4)
-        c.drawCentredString(w / 2, s + 4, "Upright: hand limit 5 · Sideways: limit 4")
-
-
 DRAWERS: dict[str, Drawer] = {
     "card_front": card_front,
     "card_back": card_back,
     "pigeon_card": pigeon_card,
     "pigeon_coin": pigeon_coin,
-    "reference_card": reference_card,
 }

@@ -12,7 +12,16 @@ from typing import Any
 
 from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.pigeon_race.cards import DECK
-from rulepress.games.pigeon_race.rules import MAX_PLAYERS, PIGEONS, RULES, PigeonRaceRules
+from rulepress.games.pigeon_race.rules import (
+    ALLOTMENT,
+    MAX_PLAYERS,
+    PIGEONS,
+    RULES,
+    SCORE_TABLE,
+    PigeonRaceRules,
+)
+from rulepress.games.pigeon_race.style import PIGEON_STYLES
+from rulepress.pnp.faces.templates import ordinal as place
 
 
 class PigeonRaceEngine(Engine):
@@ -46,6 +55,18 @@ class PigeonRaceEngine(Engine):
         from rulepress.games.pigeon_race.pnp import DRAWERS
 
         return DRAWERS
+
+    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """What the printed parts show, from the rules themselves: the scoring table (a row per
+        place written on a slip, a column per place finished), how many pigeons each player
+        writes down, and the six pigeons' colours."""
+        scores = [{"place": place(t), **{place(a): SCORE_TABLE[t - 1][a - 1] for a in PIGEONS}}
+                  for t in PIGEONS]
+        allotment = [{"players": n, "dealt": dealt, "chosen": chosen, "write": dealt + chosen}
+                     for n, (dealt, chosen) in ALLOTMENT.items()]
+        pigeons = [{"number": p, "colour": PIGEON_STYLES[p].fill, "ink": PIGEON_STYLES[p].ink,
+                    "name": PIGEON_STYLES[p].name} for p in PIGEONS]
+        return {"scores": scores, "allotment": allotment, "pigeons": pigeons}
 
     def agents(self) -> Mapping[str, tuple[str, Agent]]:
         from rulepress.games.pigeon_race.agents import AGENTS

@@ -1,5 +1,6 @@
-"""Print-and-play drawers for Pigeon Race: board, pigeon standees, scoring card, order slips,
-player aid. Each draws one face in its own coordinates (origin at the trim's bottom-left).
+"""Print-and-play drawers for Pigeon Race: board, pigeon standees, player aid. Each draws one
+face in its own coordinates (origin at the trim's bottom-left). The scoring card and the order
+slips are layouts (sources/pigeon-race/layouts/), filled from the engine's tables.
 
 Sizes come from the source's components (the face); layouts scale to them.
 """
@@ -13,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Frame, Paragraph
 
 from rulepress.games.base import Drawer
-from rulepress.games.pigeon_race.rules import ALLOTMENT, PIGEONS, SCORE_TABLE, SQUARES
+from rulepress.games.pigeon_race.rules import PIGEONS, SQUARES
 from rulepress.games.pigeon_race.style import (
     FINISH_COLOUR,
     INK,
@@ -26,6 +27,7 @@ from rulepress.games.pigeon_race.style import (
 )
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import colour, fill_bleed, fonts, saved, shade, tint
+from rulepress.pnp.faces.templates import ordinal
 from rulepress.units import POINTS_PER_MM as MM
 
 
@@ -132,7 +134,7 @@ def board(c: Canvas, face: Face) -> None:
             c.rect(hx0, y, BOX_U * u, u, stroke=1, fill=1)
             c.setFillColor(colour(FINISH_COLOUR))
             c.setFont(bold, u * 0.3)
-            c.drawString(hx0 + u * 0.3, y + u * 0.64, _ordinal(p))
+            c.drawString(hx0 + u * 0.3, y + u * 0.64, ordinal(p))
             for sq in range(1, SQUARES + 1):
                 x = track_x + (sq - 1) * u
                 c.setFillColor(colour(TRACK if sq % 2 else TRACK_ALT))
@@ -268,10 +270,10 @@ def _silhouette(c: Canvas, cx: float, cy: float, r: float, fill: Color) -> None:
         c.drawPath(tail, stroke=0, fill=1)
 
 
-# --- cards: scoring table, order slip, player aid ---------------------------------------------
+# --- the player aid ----------------------------------------------------------------------------
 
 
-def _card_frame(c: Canvas, face: Face, title: str, discs: bool = True) -> float:
+def _card_frame(c: Canvas, face: Face, title: str) -> float:
     """Paper background, a coloured title band; returns the y of the band's bottom."""
     _, bold = fonts()
     fill_bleed(c, face, colour(PAPER))
@@ -282,115 +284,7 @@ def _card_frame(c: Canvas, face: Face, title: str, discs: bool = True) -> float:
     c.setFillColor(white)
     c.setFont(bold, band * 0.45)
     c.drawString(face.safe + 1 * MM, face.height - band * 0.66, title)
-    if discs:  # a row of the six pigeons along the band's right end
-        r = band * 0.2
-        for i, p in enumerate(reversed(PIGEONS)):
-            pigeon_disc(c, face.width - face.safe - r - i * (2.3 * r), face.height - band / 2, r, p)
     return face.height - band
-
-
-def scoring_card(c: Canvas, face: Face) -> None:
-    regular, bold = fonts()
-    top = _card_frame(c, face, "Scoring")
-    s = face.safe
-    left, right = s + 1 * MM, face.width - s - 1 * MM
-    bottom = s + 7 * MM
-    n = len(PIGEONS) + 1
-    cw = (right - left) / n
-    ch = (top - 3 * MM - bottom) / n
-    y_top = top - 3 * MM
-    for row in range(n):
-        for col in range(n):
-            x, y = left + col * cw, y_top - (row + 1) * ch
-            header = row == 0 or col == 0
-            exact = row == col and row > 0
-            fill, text = _score_cell(row, col)
-            c.setFillColor(fill)
-            c.setStrokeColor(colour(LINE))
-            c.setLineWidth(0.5)
-            c.rect(x, y, cw, ch, stroke=1, fill=1)
-            c.setFillColor(white if header else colour(INK))
-            size = ch * (0.5 if header else 0.6)
-            c.setFont(bold if header or exact else regular, size)
-            c.drawCentredString(x + cw / 2, y + ch / 2 - size * 0.35, text)
-    c.setFillColor(colour(INK))
-    c.setFont(regular, 6.5)
-    c.drawString(
-        left, s + 3.8 * MM, "Rows: where you wrote the pigeon.  Columns: where it finished."
-    )
-    c.drawString(
-        left, s + 0.8 * MM, "Exact place 6; then 4, 3, 2, 1, 0 as it is 1 to 5 places out."
-    )
-
-
-def _score_cell(row: int, col: int) -> tuple[Color, str]:
-    """A cell of the scoring table, row 0 and column 0 holding the places: its fill and text."""
-    if row == 0 and col == 0:
-        return colour(PAPER), ""
-    if row == 0 or col == 0:
-        return colour(INK), _ordinal(row or col)
-    fill = tint(START_COLOUR, 0.55) if row == col else white
-    return fill, str(SCORE_TABLE[row - 1][col - 1])
-
-
-def order_slip(c: Canvas, face: Face) -> None:
-    """Write on the left half, fold the right half over it."""
-    regular, bold = fonts()
-    fill_bleed(c, face, colour(PAPER))
-    w, h, s = face.width, face.height, face.safe
-    half = w / 2
-    # Cover (right half): pigeons pattern and a title, seen when folded.
-    with saved(c):
-        path = c.beginPath()
-        path.rect(half, -face.bleed, half + face.bleed, h + 2 * face.bleed)
-        c.clipPath(path, stroke=0, fill=0)
-        c.setFillColor(tint(START_COLOUR, 0.75))
-        c.rect(half, -face.bleed, half + face.bleed, h + 2 * face.bleed, stroke=0, fill=1)
-        pattern(
-            c,
-            "diagonal",
-            half,
-            -face.bleed,
-            half + face.bleed,
-            h + 2 * face.bleed,
-            tint(START_COLOUR, 0.55),
-        )
-    c.setFillColor(white)
-    c.roundRect(half + 5 * MM, h / 2 - 9 * MM, half - 10 * MM, 18 * MM, 2 * MM, stroke=0, fill=1)
-    c.setFillColor(colour(INK))
-    c.setFont(bold, 11)
-    c.drawCentredString(half * 1.5, h / 2 + 1.5 * MM, "Pigeon Race")
-    c.setFont(regular, 8)
-    c.drawCentredString(half * 1.5, h / 2 - 4 * MM, "secret order \u2014 no peeking")
-    _fold_line(c, half, 0, half, h)
-    # Writing side (left half).
-    x = s + 1 * MM
-    c.setFillColor(colour(INK))
-    c.setFont(bold, 9)
-    c.drawString(x, h - s - 3 * MM, "My secret order")
-    c.setFont(regular, 7.5)
-    c.drawString(x, h - s - 7.5 * MM, "Name:")
-    c.setStrokeColor(colour(LINE))
-    c.line(x + 9 * MM, h - s - 7.8 * MM, half - 3 * MM, h - s - 7.8 * MM)
-    box = 7 * MM
-    most = max(sum(v) for v in ALLOTMENT.values())
-    for i in range(most):
-        y = h - s - 12 * MM - (i + 1) * (box + 1.5 * MM)
-        c.setFillColor(colour(INK))
-        c.setFont(bold, 8)
-        c.drawString(x, y + box * 0.35, f"{_ordinal(i + 1)} place")
-        c.setFillColor(white)
-        c.setStrokeColor(colour(INK))
-        c.setLineWidth(0.8)
-        c.rect(x + 15 * MM, y, box, box, stroke=1, fill=1)
-    c.setFillColor(colour(INK))
-    c.setFont(regular, 6)
-    counts = (
-        " \u00b7 ".join(f"{k} players: {sum(v)}" for k, v in ALLOTMENT.items() if k <= 3)
-        + f" \u00b7 4\u20136 players: {sum(ALLOTMENT[4])}"
-    )
-    c.drawString(x, s + 3 * MM, "Pigeons to write:")
-    c.drawString(x, s + 0.5 * MM, counts)
 
 
 AID_TEXT = (
@@ -430,7 +324,7 @@ AID_TEXT = (
 
 def player_aid(c: Canvas, face: Face) -> None:
     regular, bold = fonts()
-    top = _card_frame(c, face, "Pigeon Race", discs=False)
+    top = _card_frame(c, face, "Pigeon Race")
     s = face.safe
     # The six lanes along the bottom, with the wall rule spelled out under them.
     r = min(2.4 * MM, (face.width - 2 * s) / 14)
@@ -485,14 +379,8 @@ def player_aid(c: Canvas, face: Face) -> None:
         raise RuntimeError("player aid text overflows its card")
 
 
-def _ordinal(n: int) -> str:
-    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-
-
 DRAWERS: dict[str, Drawer] = {
     "board": board,
     "pigeon": pigeon,
-    "scoring_card": scoring_card,
-    "order_slip": order_slip,
     "player_aid": player_aid,
 }

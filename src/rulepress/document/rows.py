@@ -1,0 +1,145 @@
+"""A component's data rows: a CSV file in the game's folder or a list in the front matter.
+
+One row per distinct face; its ``qty`` field (default 1) says how many copies to print, as
+Squib's ``qty`` column does. Every row keeps the line it was written on.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.document.model import Row
+from rulepress.document.yamlines import KeyPath
+
+QTY = "qty"
+FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Names every layout template sees besides a row's fields (faces.context builds them).
+RESERVED = frozenset({"row", "game", "rules", "tables", "component", "item", "i"})
+MAX_ROWS = 10_000
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def inside(folder: Path, name: str) -> Path | None:
+    """``name`` resolved inside ``folder`` (symlinks followed), or None when it leaves it."""
+    if not name or Path(name).is_absolute() or ".." in Path(name).parts:
+        return None
+    root = folder.resolve()
+    target = (root / name).resolve()
+    return target if target.is_relative_to(root) else None
+
+
+def field_problem(name: str) -> str | None:
+    if not FIELD.match(name):
+        fixed = re.sub(r"\W+", "_", name.strip()).strip("_") or "field"
+        return (f"field name '{name}' cannot be used in a layout: use letters, digits and _ "
+                f"(e.g. '{fixed}')")
+    if name in RESERVED:
+        return f"field name '{name}' is taken by layouts ({', '.join(sorted(RESERVED))}); rename it"
+    return None
+
+
+def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
+        out.append(error(loc, f"qty must be a whole number of copies, at least 1, not {value!r}"))
+        return 1
+    return int(text)
+
+
+def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], list[Diagnostic]]:
+    """The rows of the CSV file ``name`` (inside ``folder``); errors at the file's lines."""
+    target = inside(folder, name)
+    if target is None:
+        return (), [error(loc, f"data file '{name}' must be inside the game's folder")]
+    if not target.is_file():
+        return (), [error(loc, f"data file '{name}' does not exist in {folder.name}/")]
+    if target.stat().st_size > MAX_BYTES:
+        return (), [error(loc, f"data file '{name}' is larger than {MAX_BYTES // 2**20} MB")]
+    where = folder / name
+    try:
+        text = target.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        return (), [error(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason}); save it as UTF-8")]
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    out: list[Diagnostic] = []
+    rows: list[Row] = []
+    header: list[str] | None = None
+    end = 0  # the line the previous record ended on
+    try:
+        for record in reader:
+            start, end = end + 1, reader.line_num
+            here = SourceLoc(where, start)
+            if not any(cell.strip() for cell in record):
+                continue
+            if header is None:
+                header = [cell.strip() for cell in record]
+                out += _header_problems(header, here)
+                continue
+            if len(record) > len(header):
+                out.append(error(here, f"this row has {len(record)} cells but the header names "
+                                       f"{len(header)}"))
+                continue
+            fields = dict(zip(header, [c.strip() for c in record], strict=False))
+            fields |= {h: "" for h in header[len(record):]}
+            rows.append(_row(fields, here, out))
+            if len(rows) > MAX_ROWS:
+                return (), [error(here, f"more than {MAX_ROWS} rows")]
+    except csv.Error as exc:
+        out.append(error(SourceLoc(where, reader.line_num), f"not a valid CSV file: {exc}"))
+    if header is None:
+        out.append(error(SourceLoc(where, 1), "the file is empty: the first line names the fields"))
+    elif not rows and not out:
+        out.append(error(SourceLoc(where, end or 1), "the file has a header but no rows"))
+    return tuple(rows), out
+
+
+def _header_problems(header: list[str], loc: SourceLoc) -> list[Diagnostic]:
+    out = [error(loc, p) for h in header if (p := field_problem(h))]
+    doubled = sorted({h for h in header if header.count(h) > 1})
+    if doubled:
+        out.append(error(loc, f"the header names {', '.join(doubled)} twice"))
+    return out
+
+
+def _row(fields: dict[str, Any], loc: SourceLoc, out: list[Diagnostic]) -> Row:
+    qty = _qty(fields.pop(QTY), loc, out) if QTY in fields else 1
+    return Row(fields, qty, loc)
+
+
+def inline_rows(
+    raw: list[Any], key: KeyPath, lines: Mapping[KeyPath, int], path: Path, fallback: int
+) -> tuple[tuple[Row, ...], list[Diagnostic]]:
+    """Rows written as a YAML list of mappings in the front matter."""
+    out: list[Diagnostic] = []
+    rows: list[Row] = []
+    if len(raw) > MAX_ROWS:
+        return (), [error(SourceLoc(path, lines.get(key, fallback)), f"more than {MAX_ROWS} rows")]
+    for i, item in enumerate(raw):
+        here = SourceLoc(path, lines.get((*key, i), fallback))
+        if not isinstance(item, dict) or not item:
+            out.append(error(here, "each data row is a mapping of field names to values, "
+                                   "e.g. {name: Ace, qty: 4}"))
+            continue
+        fields: dict[str, Any] = {}
+        for name, value in item.items():
+            at = SourceLoc(path, lines.get((*key, i, str(name)), here.line))
+            problem = field_problem(str(name))
+            if problem:
+                out.append(error(at, problem))
+            elif isinstance(value, dict | list):
+                out.append(error(at, f"field '{name}' must be a single value (text or number)"))
+            else:
+                fields[str(name)] = "" if value is None else value
+        rows.append(_row(fields, here, out))
+    return tuple(rows), out
+
+
+def copies(rows: tuple[Row, ...]) -> list[int]:
+    """Copy index -> row index: each row repeated ``qty`` times, in order."""
+    return [n for n, row in enumerate(rows) for _ in range(row.qty)]

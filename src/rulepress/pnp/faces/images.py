@@ -1,0 +1,140 @@
+"""Images on faces: PNG and JPEG through ReportLab, SVG as vectors through svglib.
+
+Only files inside the game's folder are read (no ``..``, no absolute paths, no symlinks out).
+An SVG may not reach outside itself (no external ``href``, no ``@import``) and may not hold
+text, which would need fonts the kit does not embed. Each image is read and checked once, and
+drawn into the PDF once, as a form every face that shows it places.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+from PIL import Image, UnidentifiedImageError
+from reportlab.graphics import renderPDF
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from rulepress.document.rows import inside
+
+SUFFIXES = {".png": "raster", ".jpg": "raster", ".jpeg": "raster", ".svg": "svg"}
+MAX_BYTES = 16 * 1024 * 1024
+MAX_PIXELS = 40_000_000
+_SVG = "{http://www.w3.org/2000/svg}"
+_XLINK = "{http://www.w3.org/1999/xlink}href"
+
+
+class ImageProblem(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Picture:
+    digest: str  # of the file's bytes: names the form, so equal files share one
+    width: float  # intrinsic size, in the image's own units (points for SVG, pixels for PNG)
+    height: float
+    drawing: Any = None  # svglib's Drawing for SVG
+    reader: ImageReader | None = None  # for PNG and JPEG
+
+    @property
+    def form(self) -> str:
+        return f"rpImg_{self.digest}"
+
+    def place(self, c: Canvas, x: float, y: float, w: float, h: float) -> None:
+        """Draw it as large as fits the box (x, y, w, h), centred, keeping its proportions."""
+        if not c.hasForm(self.form):
+            c.beginForm(self.form, 0, 0, self.width, self.height)
+            if self.drawing is not None:
+                renderPDF.draw(self.drawing, c, 0, 0)
+            else:
+                c.drawImage(self.reader, 0, 0, self.width, self.height, mask="auto")
+            c.endForm()
+        scale = min(w / self.width, h / self.height)
+        c.saveState()
+        c.translate(x + (w - self.width * scale) / 2, y + (h - self.height * scale) / 2)
+        c.scale(scale, scale)
+        c.doForm(self.form)
+        c.restoreState()
+
+
+def open_image(folder: Path, name: str) -> Picture:
+    """The image file ``name`` of the game folder, read and checked; ImageProblem if not."""
+    kind = SUFFIXES.get(Path(name).suffix.lower())
+    if kind is None:
+        raise ImageProblem(f"image '{name}' must be a PNG, JPEG or SVG file "
+                           f"({', '.join(SUFFIXES)})")
+    target = inside(folder, name)
+    if target is None:
+        raise ImageProblem(f"image '{name}' must be inside the game's folder")
+    if not target.is_file():
+        raise ImageProblem(f"image '{name}' does not exist in {folder.name}/")
+    stat = target.stat()
+    return _load(target, stat.st_mtime_ns, stat.st_size, kind, name)
+
+
+@lru_cache(maxsize=256)
+def _load(path: Path, mtime: int, size: int, kind: str, name: str) -> Picture:
+    if size > MAX_BYTES:
+        raise ImageProblem(f"image '{name}' is larger than {MAX_BYTES // 2**20} MB")
+    data = path.read_bytes()
+    digest = hashlib.sha1(data).hexdigest()[:16]
+    return _svg(data, digest, name) if kind == "svg" else _raster(data, digest, name)
+
+
+def _raster(data: bytes, digest: str, name: str) -> Picture:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as probe:
+                if probe.format not in ("PNG", "JPEG"):
+                    raise ImageProblem(f"image '{name}' is {probe.format}, not PNG or JPEG")
+                if probe.width * probe.height > MAX_PIXELS:
+                    raise ImageProblem(f"image '{name}' has more than {MAX_PIXELS} pixels")
+                probe.verify()
+            with Image.open(io.BytesIO(data)) as img:
+                img.load()  # verify() checks the structure; decoding finds a cut-off file
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError,
+            Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
+        if isinstance(exc, ImageProblem):
+            raise
+        raise ImageProblem(f"image '{name}' cannot be read: {exc}") from None
+    reader = ImageReader(io.BytesIO(data))
+    w, h = reader.getSize()
+    return Picture(digest, float(w), float(h), reader=reader)
+
+
+def _svg(data: bytes, digest: str, name: str) -> Picture:
+    from svglib.svglib import SvgRenderer
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             huge_tree=False, remove_comments=True)
+    try:
+        root = etree.fromstring(data, parser=parser)
+    except etree.XMLSyntaxError as exc:
+        raise ImageProblem(f"image '{name}' is not a valid SVG file: {exc}") from None
+    if root.tag != f"{_SVG}svg":
+        raise ImageProblem(f"image '{name}' is not an SVG document (its root is {root.tag})")
+    for node in root.iter():
+        tag = node.tag if isinstance(node.tag, str) else ""
+        href = node.get(_XLINK) or node.get("href") or ""
+        if href and not href.startswith(("#", "data:image/png", "data:image/jpeg")):
+            raise ImageProblem(f"image '{name}' refers to '{href[:60]}': an SVG for a kit must "
+                               "hold everything it shows")
+        if tag in (f"{_SVG}text", f"{_SVG}style") and "@import" in (node.text or ""):
+            raise ImageProblem(f"image '{name}' imports a style sheet: inline it")
+        if tag == f"{_SVG}text":
+            raise ImageProblem(f"image '{name}' holds text: convert it to paths (the kit only "
+                               "embeds its own fonts), or put the text in the layout")
+    # A source that is not a file path: svglib then refuses any outside reference itself too.
+    drawing = SvgRenderer(io.BytesIO(data)).render(root)
+    if drawing is None or not drawing.width or not drawing.height:
+        raise ImageProblem(f"image '{name}' has no size: give the svg a width and height or "
+                           "a viewBox")
+    return Picture(digest, float(drawing.width), float(drawing.height), drawing=drawing)

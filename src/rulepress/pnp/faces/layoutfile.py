@@ -1,0 +1,127 @@
+"""Reading a layout file: YAML in the game's folder, every key remembering its own file:line,
+``extends:`` merging a parent layout element by element (the child's keys win)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.document import yamlines
+from rulepress.document.rows import inside
+from rulepress.document.schema import is_layout
+
+TOP_KEYS = ("extends", "background", "colours", "elements")
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Prop:
+    value: Any
+    loc: SourceLoc
+
+
+@dataclass
+class RawElement:
+    name: str
+    loc: SourceLoc
+    props: dict[str, Prop] = field(default_factory=dict)
+
+
+@dataclass
+class RawLayout:
+    loc: SourceLoc  # the file's first line
+    background: Prop | None = None
+    colours: dict[str, Prop] = field(default_factory=dict)
+    elements: dict[str, RawElement] = field(default_factory=dict)
+
+
+def did_you_mean(name: str, options: list[str]) -> str:
+    near = difflib.get_close_matches(name, options, n=1)
+    return f" (did you mean '{near[0]}'?)" if near else ""
+
+
+def read_layout(folder: Path, name: str, loc: SourceLoc) -> RawLayout:
+    """The layout file ``name`` with everything it extends merged in; RulepressError with every
+    problem found, each at its own line."""
+    return _read(folder, name, loc, ())
+
+
+def _read(folder: Path, name: str, loc: SourceLoc, chain: tuple[Path, ...]) -> RawLayout:
+    if not is_layout(name):
+        raise RulepressError.at(loc, f"'{name}' is not a layout file: give a .yml file")
+    target = inside(folder, name)
+    if target is None:
+        raise RulepressError.at(loc, f"layout '{name}' must be inside the game's folder")
+    if not target.is_file():
+        raise RulepressError.at(loc, f"layout '{name}' does not exist in {folder.name}/")
+    if target in chain or len(chain) >= MAX_DEPTH:
+        raise RulepressError.at(loc, f"layout '{name}' extends itself (through "
+                                     f"{' -> '.join(p.name for p in chain)})")
+    where = folder / name
+    if target.stat().st_size > MAX_BYTES:
+        raise RulepressError.at(SourceLoc(where, 1), "a layout file is at most 1 MB")
+    try:
+        text = target.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        data, lines = yamlines.load(text, first_line=1)
+    except UnicodeDecodeError as exc:
+        raise RulepressError.at(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason})") from None
+    except yamlines.YamlError as exc:
+        raise RulepressError.at(SourceLoc(where, exc.line), exc.message) from None
+    if not isinstance(data, dict):
+        raise RulepressError.at(SourceLoc(where, 1), "a layout is a mapping with 'elements' "
+                                                     "(and optionally extends, background, "
+                                                     "colours)")
+
+    def at(*key: str | int) -> SourceLoc:
+        return SourceLoc(where, yamlines.closest_line(lines, key) or 1)
+
+    problems: list[Diagnostic] = []
+    for k in data:
+        if k not in TOP_KEYS:
+            problems.append(error(at(str(k)), f"unknown key '{k}' in a layout"
+                                              f"{did_you_mean(str(k), list(TOP_KEYS))}; "
+                                              f"allowed: {', '.join(TOP_KEYS)}"))
+    layout = RawLayout(SourceLoc(where, 1))
+    parent = data.get("extends")
+    if parent is not None:
+        if not isinstance(parent, str):
+            problems.append(error(at("extends"), "extends names another layout file"))
+        else:
+            try:
+                layout = _read(folder, parent, at("extends"), (*chain, target))
+            except RulepressError as exc:
+                problems += exc.diagnostics
+    if "background" in data:
+        layout.background = Prop(data["background"], at("background"))
+    colours = data.get("colours", {})
+    if not isinstance(colours, dict):
+        problems.append(error(at("colours"), "colours maps a name to a colour, e.g. "
+                                             "{navy: '#1f3a5f'}"))
+    else:
+        layout.colours |= {str(k): Prop(v, at("colours", str(k))) for k, v in colours.items()}
+    elements = data.get("elements", {})
+    if not isinstance(elements, dict):
+        problems.append(error(at("elements"), "elements maps each element's name to its "
+                                              "properties, e.g. title: {type: text, ...}"))
+        elements = {}
+    for ename, props in elements.items():
+        key = str(ename)
+        if not isinstance(props, dict):
+            problems.append(error(at("elements", key), f"element '{key}' must be a mapping of "
+                                                       "properties (type, x, y, ...)"))
+            continue
+        element = layout.elements.get(key)
+        if element is None:
+            element = layout.elements[key] = RawElement(key, at("elements", key))
+        else:  # the child's own line, its merged keys
+            element = layout.elements[key] = RawElement(key, at("elements", key),
+                                                         dict(element.props))
+        for pk, pv in props.items():
+            element.props[str(pk)] = Prop(pv, at("elements", key, str(pk)))
+    if problems:
+        raise RulepressError(problems)
+    return layout

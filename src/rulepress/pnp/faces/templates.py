@@ -1,0 +1,113 @@
+"""Layout values written as Jinja: templates (``{{ rank }} of {{ suit }}``) and expressions
+(``tables.allotment``), sandboxed, every name strict, every error at its layout line."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2.sandbox import SandboxedEnvironment
+
+from rulepress.diagnostics import SourceLoc
+from rulepress.pnp.faces.errors import LayoutError
+
+_JINJA = re.compile(r"\{\{|\{%")
+_UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")
+
+
+def ordinal(n: Any) -> str:
+    """1 -> 1st, 2 -> 2nd, 11 -> 11th."""
+    k = int(n)
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+@cache
+def environment() -> SandboxedEnvironment:
+    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+    env.filters["ordinal"] = ordinal
+    return env
+
+
+def names_in(ctx: Mapping[str, Any]) -> list[str]:
+    """Every name a template could have meant: the context's, and the engine tables'."""
+    names = list(ctx)
+    tables = ctx.get("tables")
+    if isinstance(tables, Mapping):
+        names += [str(k) for k in tables]
+    return names
+
+
+def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
+    message = getattr(exc, "message", None) or str(exc)
+    m = _UNDEFINED.search(message)
+    if m:
+        name = m.group(1) or m.group(2)
+        hint = difflib.get_close_matches(name, names_in(ctx), n=1)
+        message = f"'{name}' is not defined{where}" + (
+            f" (did you mean '{hint[0]}'?)" if hint else ""
+        )
+        if "row" in ctx:
+            message += f"; the row's fields are {', '.join(sorted(ctx['row']))}"
+        elif name not in names_in(ctx):
+            message += ("; this face is the same on every copy, so it sees no row (a back "
+                        "with one face per row needs back_varies: true)")
+        return message
+    return message + where
+
+
+class Template:
+    """A text value: constant unless it holds ``{{`` or ``{%``."""
+
+    def __init__(self, source: str, loc: SourceLoc) -> None:
+        self.source, self.loc = source, loc
+        self._compiled = None
+        if _JINJA.search(source):
+            try:
+                self._compiled = environment().from_string(source)
+            except TemplateSyntaxError as exc:
+                raise LayoutError(loc, f"template does not parse: {exc.message}") from None
+
+    @property
+    def constant(self) -> bool:
+        return self._compiled is None
+
+    def render(self, ctx: Mapping[str, Any], where: str = "") -> str:
+        if self._compiled is None:
+            return self.source
+        try:
+            return self._compiled.render(ctx)
+        except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
+            raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
+
+
+class Expression:
+    """A value computed from the row and the tables: ``tables.scores``, ``rank > 10``."""
+
+    def __init__(self, source: str, loc: SourceLoc) -> None:
+        self.source, self.loc = source, loc
+        try:
+            self._compiled = environment().compile_expression(source, undefined_to_none=False)
+        except TemplateSyntaxError as exc:
+            raise LayoutError(loc, f"expression does not parse: {exc.message}") from None
+
+    def value(self, ctx: Mapping[str, Any], where: str = "") -> Any:
+        try:
+            return self._compiled(**ctx)
+        except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
+            raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
+
+    def items(self, ctx: Mapping[str, Any], where: str = "") -> list[Any]:
+        """A count n as 1..n, or the list it names."""
+        got = self.value(ctx, where)
+        if isinstance(got, int) and not isinstance(got, bool):
+            if not 0 <= got <= 1000:
+                raise LayoutError(self.loc, f"repeat gives {got}: between 0 and 1000, please")
+            return list(range(1, got + 1))
+        if isinstance(got, Iterable) and not isinstance(got, str | bytes | Mapping):
+            return list(got)
+        raise LayoutError(self.loc, f"'{self.source}' gives {got!r}: expected a number or a list")

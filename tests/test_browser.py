@@ -1,0 +1,118 @@
+"""Every bundled rulebook page in a real browser (Debian's headless Chromium through Playwright):
+axe-core finds nothing, nothing logs an error or reaches the network, nothing is wider than the
+screen, every figure is named and every diagram label is drawn at 9 px or more."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulepress.build import book_name, build_rulebooks
+from rulepress.document.editions import EDITIONS
+from rulepress.render.figures import MIN_LABEL_PX
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; `make test` installs it when missing
+# Headless as root on a machine without a network: no sandbox, GPU or background requests.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+SOURCES = Path(__file__).parents[1] / "sources"
+GAMES = sorted(p.name for p in SOURCES.iterdir() if (p / "rules.md").is_file())
+PAGES = ["index.html", *(f"{game}/{book_name(game, e)}" for game in GAMES for e in EDITIONS)]
+WIDTHS = {"desktop": 1280, "phone": 375}
+
+
+class Quiet:
+    def progress(self, message: str) -> None: ...
+    def diagnostics(self, diagnostics: list[Any]) -> None: ...
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_rulebooks(SOURCES, out, papers=(), reporter=Quiet())
+    return out
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import Error, sync_playwright
+
+    driver = sync_playwright().start()
+    try:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Error as exc:
+        problem = str(exc)
+    else:
+        yield chromium
+        chromium.close()
+        driver.stop()
+        return
+    driver.stop()  # a browser that cannot start fails every test here; it is never a skip
+    pytest.fail(f"headless Chromium ({CHROMIUM}) could not start; `make test` installs Debian's "
+                f"chromium package when it is missing.\n{problem}", pytrace=False)
+
+
+def axe_script() -> str:
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    return str(AXE_SCRIPT)
+
+
+# Rendered font size of every SVG label: its computed size times its on-screen scale.
+LABEL_SIZES = """() => [...document.querySelectorAll('svg text, svg tspan')]
+  .filter(t => t.textContent.trim() && t.getScreenCTM())
+  .map(t => { const m = t.getScreenCTM(), scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+              return [parseFloat(getComputedStyle(t).fontSize) * scale,
+                      t.textContent.trim(), t.closest('aside')?.id ?? ''] })"""
+# Each figure's image: its role, its name and what the name should come from.
+FIGURES = """() => [...document.querySelectorAll('figure')].map(f => {
+  const svg = f.querySelector('svg');
+  return { role: svg?.getAttribute('role'), name: svg?.getAttribute('aria-label'),
+           caption: f.querySelector('figcaption')?.textContent ?? '',
+           title: f.closest('aside')?.querySelector('.example-title')?.textContent ?? '' } })"""
+
+
+@pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
+@pytest.mark.parametrize("name", PAGES)
+def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> None:
+    path = site / name
+    assert path.is_file(), f"{name} was not built"
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+
+    def refuse(route: Any) -> None:
+        errors.append(f"fetched {route.request.url}")
+        route.abort()
+
+    context.route("http*://**", refuse)
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(path.as_uri(), wait_until="load")
+        page.evaluate(axe_script())
+        violations = page.evaluate(
+            "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        labels = page.evaluate(LABEL_SIZES)
+        figures = page.evaluate(FIGURES)
+    finally:
+        context.close()
+
+    assert not violations, "axe-core: " + "; ".join(
+        f"{v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}" for v in violations)
+    assert not errors
+    assert overflow <= 0, f"the page is {overflow} px wider than a {width} px screen"
+    small = [(round(size, 2), text, where) for size, text, where in labels
+             if size < MIN_LABEL_PX - 0.01]
+    assert not small, f"{len(small)} diagram labels under {MIN_LABEL_PX} px, e.g. {small[:3]}"
+    for fig in figures:
+        assert fig["role"] == "img", fig
+        assert fig["name"] in (f"{fig['title']}: {fig['caption']}", fig["title"]) or (
+            not fig["caption"] and fig["name"].startswith(fig["title"] + ": figure ")), fig
+    if name != "index.html":
+        assert figures and labels  # every bundled book has diagrams
