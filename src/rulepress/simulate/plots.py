@@ -2,8 +2,8 @@
 them again from a committed summary), the same bytes on every run.
 
 Reproducible: the Agg-based SVG writer, no pyplot state, a fixed ``svg.hashsalt`` for the ids,
-no date in the metadata, text drawn as paths in the bundled Carlito (DejaVu Sans for any glyph
-it lacks), so a viewer needs no font and every run writes the same bytes.
+no date or program version in the metadata, text drawn as paths in the bundled Carlito (DejaVu
+Sans for any glyph it lacks), so a viewer needs no font and every run writes the same bytes.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def _style() -> Iterator[None]:
 
 def _svg(figure: Figure) -> str:
     out = io.StringIO()
-    figure.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    figure.savefig(out, format="svg", metadata={"Date": None, "Creator": None},
+                   bbox_inches="tight")
     return out.getvalue()
 
 
