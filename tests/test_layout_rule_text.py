@@ -106,11 +106,11 @@ def test_editing_the_scoring_rule_changes_the_scoring_card(tmp_path: Path) -> No
     shutil.copytree(SOURCES / "pigeon-race", game)
     rules = game / "rules.md"
     text = rules.read_text()
-    assert "**Scoring.** Each pigeon on your slip:" in text
-    rules.write_text(text.replace("**Scoring.** Each pigeon on your slip:",
-                                  "**Scoring.** Every bird you bet on:"))
+    assert "**Scoring.** Each pigeon on your slip scores" in text
+    rules.write_text(text.replace("**Scoring.** Each pigeon on your slip scores",
+                                  "**Scoring.** Every bird you bet on scores"))
     printed = " ".join(lines(card(read_document(rules), "scoring-card", RACE.tables())))
-    assert "Every bird you bet on:" in printed
+    assert "Every bird you bet on scores" in printed
 
 
 @pytest.mark.parametrize(("engine", "game", "cid", "table", "change", "seen"), [

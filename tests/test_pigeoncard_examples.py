@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,11 @@ import pytest
 from rulepress.document.reader import read_document
 from rulepress.document.schema import is_layout
 from rulepress.games.base import DIAGRAM_FONT, ExampleDataError
-from rulepress.games.pigeon import ENGINE
-from rulepress.games.pigeon.cards import DECK
+from rulepress.games.pigeon import ENGINE, suits
+from rulepress.games.pigeon.cards import DECK, parse_cards
+from rulepress.games.pigeon.diagrams import PileView, cards_words, stages
+from rulepress.games.pigeon.examples import replay
+from rulepress.games.pigeon.rules import Reason
 from rulepress.validate.check import compare
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
@@ -105,15 +109,77 @@ def test_example_diagram_is_self_contained_svg(ex: Any) -> None:
         assert f'font-family="{DIAGRAM_FONT}"' in fig.svg
 
 
-def test_illegal_examples_show_the_reason_in_the_diagram() -> None:
-    ex = next(e for e in DOC.examples if e.id == "seven-on-seven")
-    assert "Not allowed" in ENGINE.diagrams(ex.data)[0].svg
+def example(name: str) -> Any:
+    return next(e for e in DOC.examples if e.id == name)
+
+
+def drawing(name: str) -> tuple[str, ET.Element]:
+    """(caption, the SVG parsed) of an example's one figure."""
+    (fig,) = ENGINE.diagrams(example(name).data)
+    return fig.caption, ET.fromstring(fig.svg)
+
+
+def strokes(svg: ET.Element, colour: str) -> list[str]:
+    """The path data of the lines (paths stroked, not filled) in ``colour``."""
+    return [e.get("d", "") for e in svg.iter() if e.tag.endswith("path")
+            and e.get("stroke") == colour and e.get("fill") == "none"]
+
+
+def letters(svg: ET.Element) -> str:
+    return "".join("".join(e.itertext()) for e in svg.iter() if e.tag.endswith("text"))
+
+
+@pytest.mark.parametrize("ex", EXAMPLES)
+def test_every_figure_is_named_in_words_not_notation(ex: Any) -> None:
+    (fig,) = ENGINE.diagrams(ex.data)
+    assert fig.caption.endswith(".") and len(fig.caption.split()) >= 6
+    assert not re.search(r"\b(10|[2-9AJQK])[CDHS]\b|>", fig.caption), fig.caption
+
+
+@pytest.mark.parametrize("ex", EXAMPLES)
+def test_each_kind_of_mark_is_one_element_however_many_cards(ex: Any) -> None:
+    (fig,) = ENGINE.diagrams(ex.data)
+    root = ET.fromstring(fig.svg)
+    kinds = [(e.tag, e.get("fill"), e.get("stroke"), e.get("stroke-dasharray"),
+              e.get("font-weight"), e.get("font-size")) for e in root]
+    assert len(kinds) == len(set(kinds)), "two elements draw the same kind of mark"
+    for text in root.iter("{http://www.w3.org/2000/svg}text"):
+        placed = (text.text or "").replace(" ", "")
+        assert len(text.get("x", "").split()) == len(placed) == len(text.get("y", "").split())
+
+
+def test_a_refused_play_is_crossed_out_and_its_reason_is_in_the_caption() -> None:
+    caption, svg = drawing("seven-on-seven")
+    assert caption.startswith("Refused: Player 1 may not lay the seven of hearts onto pile A")
+    assert caption.endswith(f"{Reason.CONNECTION}.")
+    # the crossed arrow, the bar beside the refused card and the cross over it
+    assert len(" ".join(strokes(svg, suits.RED)).split("M")) - 1 == 4
+    legal_caption, legal = drawing("connection-up")
+    assert not strokes(legal, suits.RED) and "Refused" not in legal_caption
 
 
 def test_a_win_by_no_legal_move_shows_the_stuck_hand() -> None:
-    ex = next(e for e in DOC.examples if e.id == "win-no-move")
-    svg = ENGINE.diagrams(ex.data)[0].svg
-    assert "Player 2&#x27;s hand: KC KD 5H 5S" in svg or "Player 2's hand: KC KD 5H 5S" in svg
+    caption, svg = drawing("win-no-move")
+    assert "Player 2, holding the Kings of clubs and diamonds and the fives of hearts and " \
+           "spades, has no legal move: Player 1 wins." in caption
+    text = letters(svg)
+    assert "Player2holds" in text and "Player1wins" in text
+
+
+def test_a_finish_is_drawn_in_three_stages_as_on_the_web_page() -> None:
+    r = replay(example("finish-with-king").data)
+    before, laid, gone = stages(r)
+    assert [v.cards[-1] for v in before.piles] == list(parse_cards("QC 5D 8S"))
+    assert laid.piles[0] == PileView("A", parse_cards("QC KH"), "played", 1)
+    assert gone.piles[0] == PileView("A", ()) and gone.state.pigeon == 0
+    assert laid.state.pigeon == before.state.pigeon == 1  # the Pigeon moves in the last stage
+
+
+def test_only_the_stage_right_after_a_play_marks_its_cards() -> None:
+    forced, discarded = stages(replay(example("force-then-pigeon").data))[1:]
+    assert forced.piles[0] == PileView("A", parse_cards("4C KH"), "forced", 1)
+    assert discarded.piles[0] == PileView("A", parse_cards("4C KH"))
+    assert discarded.state.pigeon is None and discarded.state.seats[0].limit == 5
 
 
 @pytest.mark.parametrize(
@@ -152,13 +218,39 @@ def test_component_counts_match_the_front_matter() -> None:
             assert name is None or name in drawers or is_layout(name)
 
 
-def test_a_finished_pile_leaves_a_marked_gap_in_the_after_row() -> None:
-    ex = next(e for e in DOC.examples if e.id == "finish-with-king")
-    svg = ENGINE.diagrams(ex.data)[0].svg
-    assert "pile A finished, takes the Pigeon" in svg
-    assert svg.count(">finished<") == 1 and 'stroke-dasharray="4 3"' in svg
-    sweep = next(e for e in DOC.examples if e.id == "sweep")
-    assert ">finished<" not in ENGINE.diagrams(sweep.data)[0].svg  # swept, not finished
+def test_a_finished_pile_leaves_a_marked_gap_and_a_sweep_leaves_none() -> None:
+    caption, svg = drawing("finish-with-king")
+    assert "which finishes it" in caption and "Player 1 takes the Pigeon" in caption
+    (slot,) = [e for e in svg.iter() if e.get("stroke-dasharray") == "4 3"]
+    assert slot.get("d", "").count("M") == 1
+    caption, svg = drawing("sweep")
+    assert caption == ("Player 1 discards the Kings of clubs, diamonds and spades: every pile "
+                       "leaves the table.")
+    assert not [e for e in svg.iter() if e.get("stroke-dasharray") == "4 3"]
+    assert "nopiles" in letters(svg)
+
+
+def test_the_tokens_appear_only_in_the_examples_that_turn_on_them() -> None:
+    _, plain = drawing("connection-up")
+    assert "limit" not in letters(plain) and "aside" not in letters(plain)
+    _, forced = drawing("forceplay-king")
+    assert "Player1:limit5" in letters(forced) and "Player1:limit4" in letters(forced)
+    _, both = drawing("force-then-pigeon")
+    assert letters(both).count("Player1:limit") == 3 and "aside" in letters(both)
+
+
+@pytest.mark.parametrize(
+    ("cards", "words"),
+    [
+        ("8H", "the eight of hearts"),
+        ("4S 3S 2S", "the four, three and two of spades"),
+        ("6H 6S 6D", "the sixes of hearts, spades and diamonds"),
+        ("KC KD 5H", "the Kings of clubs and diamonds and the five of hearts"),
+        ("7H 8S", "the seven of hearts and the eight of spades"),
+    ],
+)
+def test_cards_are_named_in_words(cards: str, words: str) -> None:
+    assert cards_words(parse_cards(cards)) == words
 
 
 def test_a_new_pile_with_every_letter_taken_is_bad_data_at_its_move() -> None:

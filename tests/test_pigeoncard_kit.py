@@ -135,8 +135,8 @@ def test_reference_cards_cover_the_whole_turn() -> None:
     with pdf:
         text = pdf.pages[0].extract_text() or ""
     for word in (
-        "Win",
-        "Turn",
+        "Aim",
+        "Your turn",
         "Connection",
         "Set",
         "String",

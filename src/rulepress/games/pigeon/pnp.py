@@ -157,26 +157,9 @@ def _pigeon(
     with saved(c):
         c.setFillColor(body)
         c.setStrokeColor(body)
-        path = c.beginPath()
-        path.moveTo(*p(4, 52))  # tail tip
-        path.lineTo(*p(26, 50))
-        path.curveTo(*p(34, 70), *p(58, 72), *p(68, 62))  # back up to the neck
-        path.curveTo(*p(70, 74), *p(74, 84), *p(82, 84))  # neck to crown
-        path.curveTo(*p(90, 84), *p(94, 78), *p(93, 72))  # head
-        path.lineTo(*p(100, 68))  # beak
-        path.lineTo(*p(91, 67))
-        path.curveTo(*p(88, 58), *p(86, 46), *p(80, 38))  # breast
-        path.curveTo(*p(70, 26), *p(50, 24), *p(36, 32))  # belly
-        path.lineTo(*p(4, 44))
-        path.close()
-        c.drawPath(path, stroke=0, fill=1)
+        c.drawPath(suits.canvas_path(c, suits.PIGEON_BODY, lambda q: p(*q)), stroke=0, fill=1)
         c.setFillColor(wing)
-        wing_path = c.beginPath()
-        wing_path.moveTo(*p(30, 50))
-        wing_path.curveTo(*p(42, 64), *p(60, 64), *p(70, 54))
-        wing_path.curveTo(*p(62, 44), *p(46, 40), *p(30, 50))
-        wing_path.close()
-        c.drawPath(wing_path, stroke=0, fill=1)
+        c.drawPath(suits.canvas_path(c, suits.PIGEON_WING, lambda q: p(*q)), stroke=0, fill=1)
         c.setStrokeColor(body)
         c.setLineWidth(2.2 * u)
         for x in (50, 60):  # legs

@@ -211,7 +211,7 @@ class State:
         return tuple(sum(p) for p in self.points())
 
     def winners(self) -> tuple[int, ...]:
-        """Seats of the winners: most points, then the best-placed listed pigeons (PR-26)."""
+        """Seats of the winners: most points, then the best-placed listed pigeons (PR-25)."""
         return winners(self.scores(), self.orders, self.ranking())
 
 
