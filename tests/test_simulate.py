@@ -96,6 +96,9 @@ def test_the_figures_add_up(tmp_path: Path) -> None:
         # Coin Race's seat 1 always moves first, and reaching the goal first is an edge.
         assert table["first_player"]["seats"] == {"1": 300}
         assert table["first_player"]["count"] == table["seats"][0]["count"]
+        order = table["turn_order"]
+        assert [o["count"] for o in order] == [s["count"] for s in table["seats"]]
+        assert [o["place"] for o in order] == list(range(1, players + 1))
         flipped = table["questions"]["winner_flipped"]
         assert flipped["of"] == 300 - table["shared_wins"]["count"]
         assert table["questions"]["flips"]["n"] == 300

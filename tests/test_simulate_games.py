@@ -44,3 +44,4 @@ def test_pigeon_race_questions_agree_with_how_races_end(tmp_path: Path) -> None:
         # A tie on points is what the tie-break settles; a shared win is a tie it left.
         assert q["tie_break"]["count"] >= table["shared_wins"]["count"]
         assert q["tie_break"]["of"] == 80
+        assert q["last_card_won"]["of"] == deck_out

@@ -97,7 +97,7 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
     assert not report.diagnostics
     rendered = report.documents[0].examples["playtest"]
     assert " ".join(rendered.prose.split()) == expected
-    assert [f.caption for f in rendered.figures] == ["Win rate by seat and of the first player",
+    assert [f.caption for f in rendered.figures] == ["Win rate by seat and by place in turn order",
                                                      "How long games last"]
     assert all(f.svg.startswith("<svg") for f in rendered.figures)
     reference = render_html(docs[0], report.documents[0].examples, edition="reference")

@@ -154,6 +154,12 @@ class Document:
     headings: tuple[Heading, ...]
     examples: tuple[Example, ...]
     spans: tuple[Span, ...] = ()  # what belongs to one edition only
+    reports: tuple[Example, ...] = ()  # playtest reports (```simulation blocks)
+
+    @property
+    def boxes(self) -> tuple[Example, ...]:
+        """Everything printed as a box: the worked examples, then the playtest reports."""
+        return self.examples + self.reports
 
     @property
     def folder(self) -> Path:

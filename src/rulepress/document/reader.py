@@ -129,8 +129,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
             diagnostics.append(error(ex.loc, f"example id '{ex.id}' clashes with a heading anchor"))
     if diagnostics or meta is None:
         raise RulepressError(sorted(diagnostics, key=lambda d: d.loc or SourceLoc(path, 0)))
-    return Document(slug, path, meta, tuple(parts), tuple(headings), tuple(examples),
-                    tuple(spans))
+    return Document(slug, path, meta, tuple(parts), tuple(headings),
+                    tuple(e for e in examples if e.kind == EXAMPLE_INFO), tuple(spans),
+                    tuple(e for e in examples if e.kind == SIMULATION_INFO))
 
 
 def _more_parts(

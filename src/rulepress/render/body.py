@@ -213,7 +213,7 @@ def render_body(
     md = render_parser()
     tokens = parse_parts(doc, edition)
     by_loc = {h.loc: h for h in doc.headings}
-    examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.examples}
+    examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.boxes}
 
     # Which headings are there: (index of heading_open, level, text, anchor)
     heads: list[tuple[int, int, str, str]] = []

@@ -151,7 +151,7 @@ def margins_plot(summary: Mapping[str, Any]) -> Figure:
 
 
 def _grid(count: int) -> tuple[int, int]:
-    cols = min(3, count)
+    cols = min(2, count)
     return -(-count // cols), cols
 
 
@@ -180,18 +180,21 @@ def win_rates_plot(summary: Mapping[str, Any]) -> Figure:
     rows, cols = _grid(len(tables))
     figure, axes = _figure(rows, cols, height=2.6)
     for ax, table in zip(axes, tables, strict=False):
-        seats = table["seats"]
-        names = [str(s["seat"]) for s in seats] + ["first"]
-        _rate_bars(ax, names, [*seats, table["first_player"]],
-                   [INK] * len(seats) + [ACCENT])
+        seats, order = table["seats"], table["turn_order"]
+        names = [str(s["seat"]) for s in seats] + [_ordinal(o["place"]) for o in order]
+        _rate_bars(ax, names, [*seats, *order], [INK] * len(seats) + [ACCENT] * len(order))
         ax.axhline(table["fair_share"], color=FAIR, linestyle="--", linewidth=1)
         ax.set_title(label(table, summary))
-        ax.set_xlabel("seat", fontsize=9)
+        ax.tick_params(axis="x", labelsize=8)
     for ax in axes[len(tables):]:
         ax.set_axis_off()
-    figure.suptitle("Win rate by seat and of the first player, 95% intervals "
-                    "(dashed: an even share)")
+    figure.suptitle("Win rate by seat (1, 2...) and by place in turn order (1st, 2nd...), "
+                    "95% intervals; dashed: an even share")
     return figure
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def agents_plot(summary: Mapping[str, Any]) -> Figure:

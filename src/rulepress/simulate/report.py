@@ -38,7 +38,7 @@ CAPTIONS = {
     "length": "How long games last",
     "scores": "Scores",
     "margins": "Winning margins",
-    "win-rates": "Win rate by seat and of the first player",
+    "win-rates": "Win rate by seat and by place in turn order",
     "ends": "How games end",
     "agents": "Win rate of each agent",
 }

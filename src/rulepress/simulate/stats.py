@@ -57,7 +57,7 @@ class Tally:
     ends: Counter[str] = field(default_factory=Counter)
     seat_wins: Counter[int] = field(default_factory=Counter)
     first: Counter[int] = field(default_factory=Counter)  # finished games by first seat to act
-    first_wins: int = 0
+    order_wins: Counter[int] = field(default_factory=Counter)  # wins by place in turn order
     agent_seats: Counter[str] = field(default_factory=Counter)  # seat-games each agent played
     agent_wins: Counter[str] = field(default_factory=Counter)
     draws: int = 0
@@ -89,7 +89,7 @@ class Tally:
         self.shared += len(game.winners) > 1
         if game.first is not None:
             self.first[game.first] += 1
-            self.first_wins += game.first in game.winners
+            self.order_wins.update((seat - game.first) % self.players for seat in game.winners)
         for seat, score in enumerate(game.scores):
             self.scores[seat][bin_value(score)] += 1
         ranked = sorted(game.scores, reverse=True)
@@ -105,7 +105,6 @@ class Tally:
         self.games += other.games
         for mine, theirs in self._counters(other):
             mine.update(theirs)
-        self.first_wins += other.first_wins
         self.draws += other.draws
         self.shared += other.shared
         self.sample.update(other.sample)
@@ -113,6 +112,7 @@ class Tally:
     def _counters(self, other: Tally) -> Iterable[tuple[Counter[Any], Counter[Any]]]:
         yield from ((self.turns, other.turns), (self.ends, other.ends),
                     (self.seat_wins, other.seat_wins), (self.first, other.first),
+                    (self.order_wins, other.order_wins),
                     (self.agent_seats, other.agent_seats), (self.agent_wins, other.agent_wins),
                     (self.winning, other.winning), (self.margins, other.margins))
         yield from ((self.scores[s], other.scores[s]) for s in self.scores)
@@ -213,9 +213,11 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
         "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], finished)}
                   for s in range(tally.players)],
         "first_player": {
-            **rate(tally.first_wins, first_games),
+            **rate(tally.order_wins[0], first_games),
             "seats": {str(s + 1): tally.first[s] for s in sorted(tally.first)},
         },
+        "turn_order": [{"place": k + 1, **rate(tally.order_wins[k], first_games)}
+                       for k in range(tally.players)],
         "agents": {name: rate(tally.agent_wins[name], tally.agent_seats[name])
                    for name in dict.fromkeys(agents)},
         "draws": rate(tally.draws, finished),

@@ -97,7 +97,7 @@ def check_document(
 
         drawers = engine.drawers() if engine else {}
         result.diagnostics += kit_diagnostics(doc, drawers, engine_tables(engine))
-    for example in doc.examples:
+    for example in doc.boxes:
         if example.kind == SIMULATION_INFO:
             from rulepress.simulate.report import check_simulation
 
