@@ -93,3 +93,15 @@ def test_the_example_deck_builds_as_the_page_says(tmp_path: Path) -> None:
         assert said in words
     text = DOC.read_text()
     assert "seven cards (2 + 1 + 4), three distinct faces" in text
+
+
+def test_every_limit_is_documented_with_its_value() -> None:
+    from rulepress import limits
+
+    section = DOC.read_text().split("## Limits", 1)[1]
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `([A-Z_]+)` \| ([^|]+) \|", section, re.M)}
+    names = {n: v for n, v in vars(limits).items() if n.isupper()}
+    assert set(rows) == set(names)
+    for name, value in names.items():
+        shown = rows[name].split()[0].replace(",", "")
+        assert float(shown) == value, (name, rows[name], value)

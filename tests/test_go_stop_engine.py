@@ -1,4 +1,5 @@
-"""Go-Stop engine: turn rules, bonuses, go/stop, and properties over many random seeded games."""
+"""Go-Stop engine: turn rules, bonuses, go/stop, the protocol's outcome and turn count, and the
+fast legal-move generator against the rules over many random games."""
 
 from __future__ import annotations
 
@@ -9,33 +10,30 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_go_stop_helpers import m, play, two
 
+from rulepress.games.base import AmbiguousMove, IllegalMove, derive, play_out
 from rulepress.games.go_stop.cards import (
-    ALL,
     ANIMALS,
     MONTH_MASK,
     card_text,
     cards_in,
-    mask_of,
 )
 from rulepress.games.go_stop.rules import (
     DEAL,
     DECIDE,
     DRAW,
+    END_REASONS,
     FOUR_IN_HAND,
     NAGARI,
     OVER,
     PLAY,
     REDEAL,
+    RULES,
     STOPPED,
-    AmbiguousMove,
-    IllegalMove,
     Move,
     State,
-    apply,
     deal,
-    legal_moves,
-    random_game,
     start,
+    step,
     view,
 )
 
@@ -66,18 +64,18 @@ def test_four_in_hand_goes_to_the_first_from_the_dealer() -> None:
 
 def test_two_matches_need_a_choice_and_one_match_does_not() -> None:
     s = two(m("08A"), 0, m("08Da", "08B+"), ["01Da"])
-    assert [str(x) for x in legal_moves(s)] == ["08A>08B+", "08A>08Da"]
+    assert [str(x) for x in s.legal_moves()] == ["08A>08B+", "08A>08Da"]
     with pytest.raises(AmbiguousMove):
-        apply(s, Move.parse("08A"))
+        s.apply(Move.parse("08A"))
     s = two(m("08A"), 0, m("08Da"), ["01Da"])
-    assert [str(x) for x in legal_moves(s)] == ["08A"]
-    assert apply(s, Move.parse("08A>08Da")).stores[0] == m("08A", "08Da")
+    assert [str(x) for x in s.legal_moves()] == ["08A"]
+    assert s.apply(Move.parse("08A>08Da")).stores[0] == m("08A", "08Da")
 
 
 def test_drawn_card_choice_is_a_move() -> None:
     s = play(two(m("01A"), m("02Da"), m("01Da", "06Da", "06B"), ["06C", "03A"]), "01A")
     assert s.phase == DRAW
-    assert [str(x) for x in legal_moves(s)] == ["06C>06B", "06C>06Da"]
+    assert [str(x) for x in s.legal_moves()] == ["06C>06B", "06C>06Da"]
     s = play(s, "06C>06Da")
     assert s.stores[0] == m("01A", "01Da", "06C", "06Da") and s.to_move == 1
 
@@ -125,10 +123,10 @@ def test_own_column_takes_two_junk_from_each() -> None:
 
 def test_shake_once_per_number_and_no_obligation() -> None:
     s = two(m("05B", "05C-", "05Da", "11A"), m("02Db"), m("11Da"), ["12B", "01Da"])
-    assert "shake 05" in [str(x) for x in legal_moves(s)]
+    assert "shake 05" in [str(x) for x in s.legal_moves()]
     s = play(s, "shake 05")
     assert s.reserves[0] == 1 and s.phase == PLAY
-    assert "shake 05" not in [str(x) for x in legal_moves(s)]
+    assert "shake 05" not in [str(x) for x in s.legal_moves()]
     with pytest.raises(IllegalMove, match="already shaken"):
         play(s, "shake 05")
     s = play(s, "11A")
@@ -137,7 +135,7 @@ def test_shake_once_per_number_and_no_obligation() -> None:
 
 def test_bomb_needs_the_fourth_alone_in_the_row_and_earns_two_passes() -> None:
     hand = m("07B", "07C-", "07Da", "01A")
-    assert "bomb 07" not in [str(x) for x in legal_moves(two(hand, 0, m("12A"), ["01Da"]))]
+    assert "bomb 07" not in [str(x) for x in two(hand, 0, m("12A"), ["01Da"]).legal_moves()]
     s = two(hand, m("03Da", "04Da"), m("07Db", "12C--"), ["02Da", "12A", "01C+", "08A"],
             stores=(0, m("10Da")))
     s = play(s, "bomb 07")
@@ -149,7 +147,7 @@ def test_bomb_needs_the_fourth_alone_in_the_row_and_earns_two_passes() -> None:
 
 def test_pass_is_compulsory_with_an_empty_hand() -> None:
     s = two(0, m("03Da"), m("12A"), ["02Da", "04Da"], credits=(1, 0))
-    assert [str(x) for x in legal_moves(s)] == ["pass"]
+    assert [str(x) for x in s.legal_moves()] == ["pass"]
 
 
 def test_empty_row_bonus() -> None:
@@ -171,9 +169,9 @@ def test_eighth_animal_reserve_only_once() -> None:
 def test_go_then_no_new_decision_without_more_points() -> None:
     storage = m("01A", "03A", "11A", "02C+", "03C+", "05B", "06B", "07B", "09B")
     s = two(m("01C+", "04Da"), m("12B"), m("01Da", "10Da", "12A"),
-            ["10B", "02Db", "03Db", "04Db"], stores=(storage, 0), points=(3, 0))
+            ["10B", "02Db", "03Db", "04Db"], stores=(storage, 0))
     s = play(s, "01C+")
-    assert s.phase == DECIDE and [str(x) for x in legal_moves(s)] == ["go", "stop"]
+    assert s.phase == DECIDE and [str(x) for x in s.legal_moves()] == ["go", "stop"]
     s = play(s, "go", "12B", "04Da")
     assert s.phase == PLAY and s.to_move == 1 and s.gos[0] == 1
     assert s.current_points(0) == 8
@@ -181,9 +179,9 @@ def test_go_then_no_new_decision_without_more_points() -> None:
 
 def test_stop_wins_and_last_turn_allows_only_stop() -> None:
     storage = m("01A", "03A", "11A", "04B+", "05B", "06B", "07B", "09B", "10B", "12B")
-    s = two(m("08A"), 0, m("08Da"), ["06Da"], stores=(storage, 0), points=(6, 0))
+    s = two(m("08A"), 0, m("08Da"), ["06Da"], stores=(storage, 0))
     s = play(s, "08A")
-    assert legal_moves(s) == (Move("stop"),)
+    assert list(s.legal_moves()) == [Move("stop")]
     with pytest.raises(IllegalMove, match="no turn is left"):
         play(s, "go")
     s = play(s, "stop")
@@ -191,7 +189,7 @@ def test_stop_wins_and_last_turn_allows_only_stop() -> None:
 
 
 def test_third_go_earns_a_reserve_not_a_point() -> None:
-    s = two(0, 0, 0, ["01Da", "02Da"], phase=DECIDE, points=(9, 0), gos=(2, 0), last_go=(8, 0))
+    s = two(0, 0, 0, ["01Da", "02Da"], phase=DECIDE, gos=(2, 0), last_go=(8, 0))
     s = play(s, "go")
     assert (s.gos[0], s.additional(0), s.reserves[0]) == (3, 2, 1)
 
@@ -208,43 +206,92 @@ def test_a_players_view_hides_the_other_hands() -> None:
     assert v.stock_left == 21 and not hasattr(v, "stock") and not hasattr(v, "hands")
 
 
+def test_the_outcome_names_each_end_in_the_rulebooks_words() -> None:
+    assert RULES.new_game(2, 7).outcome() is None
+    storage = m("01A", "03A", "11A", "04B+", "05B", "06B", "07B", "09B", "10B", "12B")
+    stopped = play(two(m("08A"), 0, m("08Da"), ["06Da"], stores=(storage, 0)), "08A", "stop")
+    nagari = play(two(m("09B"), 0, m("11A"), ["06Da"]), "09B")
+    four_brights = m("03A", "03C+", "03Da", "03Db", "01A", "08A", "11A")
+    four = start([four_brights, m("02B+")], 0, [], dealer=1)
+    redeal = start([0, 0], m("07B", "07C-", "07Da", "07Db"), [], 0)
+    outcomes = [s.outcome() for s in (stopped, nagari, four, redeal)]
+    assert [o.reason for o in outcomes if o] == [
+        "a player stops",
+        "the stock runs out: nagari",
+        "four of a number in a hand",
+        "four of a number in the row: the deal does not count",
+    ]
+    assert [o.winners for o in outcomes if o] == [(0,), (), (0,), ()]
+    assert outcomes[0] is not None and outcomes[0].scores == (7, 0)
+    assert outcomes[2] is not None and outcomes[2].scores == (4, 0)
+    assert set(END_REASONS) == {STOPPED, NAGARI, FOUR_IN_HAND, REDEAL}
+
+
+def test_a_turn_ends_after_its_draw_and_any_go_or_stop() -> None:
+    s = two(m("01A", "09B"), m("02Da"), m("01Da", "06Da", "06B"), ["06C", "03A", "05Da"])
+    assert s.turn() == 0
+    s = play(s, "01A")
+    assert s.phase == DRAW and s.turn() == 0  # the drawn card waits to be paired
+    s = play(s, "06C>06Da")
+    assert s.phase == PLAY and s.turn() == 1
+    s = play(s, "02Da")
+    assert s.turn() == 2
+
+
+def test_step_says_what_happened_and_apply_agrees() -> None:
+    s = two(m("06B", "09B"), m("06Db", "03A"), m("06Da", "12A"), ["06C", "03Da", "09Da", "09C"],
+            stores=(m("01Da"), m("02Da")))
+    after, events = step(s, Move.parse("06B"))
+    assert after == s.apply(Move.parse("06B"))
+    assert events == ((0, "draw", 21), (0, "column", 6))
+    after, events = step(after, Move.parse("06Db"))
+    assert events == (
+        (1, "other's column", 6),
+        (1, "draw", 10),
+        (1, "capture", m("06B", "06C", "06Da", "06Db")),
+        (1, "receive", (0, 2)),  # 01Da, from player one
+    )
+
+
+def test_a_drawn_card_waiting_to_pair_takes_only_a_named_row_card() -> None:
+    s = play(two(m("01A"), m("02Da"), m("01Da", "06Da", "06B"), ["06C", "03A"]), "01A")
+    with pytest.raises(AmbiguousMove):
+        s.apply(Move.parse("06C"))
+    with pytest.raises(IllegalMove, match="pair the drawn card 06C"):
+        s.apply(Move.parse("go"))
+    with pytest.raises(IllegalMove, match="alone in the row"):
+        s.apply(Move.parse("06C>06Db"))
+
+
+def test_rules_refuse_what_the_game_does_not_have() -> None:
+    assert [v.name for v in RULES.variants()] == ["standard"]
+    assert (RULES.min_players, RULES.max_players) == (2, 3)
+    with pytest.raises(ValueError, match="2 or 3 players"):
+        RULES.new_game(4, 1)
+    with pytest.raises(ValueError, match="no variant 'slalom'"):
+        RULES.new_game(2, 1, "slalom")
+    assert RULES.parse_move("08A>08Da") == Move.parse("08A>08Da")
+
+
+def test_invariants_name_a_card_lost_or_doubled() -> None:
+    s = RULES.new_game(2, 3)
+    assert RULES.invariants(s) == []
+    lost = derive(s, row=s.row & (s.row - 1))  # the row's lowest card is gone
+    assert any(b.startswith("cards nowhere") for b in RULES.invariants(lost))
+    doubled = derive(s, stores=(s.hands[1], 0))
+    assert any(b.startswith("cards in two places") for b in RULES.invariants(doubled))
+    short = derive(s, hands=(0, s.hands[1]), stores=(s.hands[0], 0))
+    assert any("turns left" in b for b in RULES.invariants(short))
+
+
 def test_random_games_are_deterministic() -> None:
-    assert random_game(42, 2) == random_game(42, 2)
-    assert random_game(42, 3) == random_game(42, 3)
+    for players in (2, 3):
+        a = play_out(RULES.new_game(players, 42), random.Random(42))
+        b = play_out(RULES.new_game(players, 42), random.Random(42))
+        assert a == b
 
 
-# --- properties over many seeded random games ----------------------------------------------------
-
-
-def check_invariants(s: State) -> None:
-    n = s.players
-    parts = [*s.hands, *s.stores, s.row, mask_of(list(s.stock[s.drawn :]))]
-    if s.pending is not None:
-        parts.append(s.pending[0] | 1 << s.pending[2])
-    seen = 0
-    for part in parts:
-        assert not seen & part, "a card in two places"
-        seen |= part
-    assert seen == ALL, "every one of the 48 cards is somewhere"
-    # Tokens: one per player, at home or on a three-card column that player owns.
-    for p in range(n):
-        if s.tokens[p]:
-            month = s.tokens[p] - 1
-            assert s.owners[month] == p
-            assert (s.row & MONTH_MASK[month]).bit_count() == 3
-    for month, owner in enumerate(s.owners):
-        if owner >= 0:
-            assert (s.row & MONTH_MASK[month]).bit_count() == 3
-    assert all(v >= 0 for v in (*s.points, *s.reserves, *s.credits, *s.gos))
-    assert all(s.final_score(p) >= 0 for p in range(n))
-    if s.result in (NAGARI, STOPPED) or s.phase in (PLAY, DECIDE):
-        # Cards in hand plus passes = turns left: hands and stock run out together.
-        for p in range(n):
-            turns_left = sum(
-                1 for k in range(s.stock_left)
-                if (s.to_move + (k if s.phase == PLAY else k + 1)) % n == p
-            )
-            assert s.hands[p].bit_count() + s.credits[p] == turns_left
+# --- the fast legal-move generator against the rules, over many seeded random games ------------
 
 
 def reference_moves(s: State) -> set[str]:
@@ -276,29 +323,23 @@ def reference_moves(s: State) -> set[str]:
     return out
 
 
-def play_out(seed: int, players: int) -> tuple[State, int]:
-    s = deal(seed, players)
+def play_checked(seed: int, players: int) -> State:
+    s = RULES.new_game(players, seed)
     rng = random.Random(seed)
-    steps = 0
-    check_invariants(s)
-    while s.phase != OVER:
-        moves = legal_moves(s)
-        assert moves, "a player always has a move"
+    while not s.is_over():
+        moves = s.legal_moves()
         assert {str(mv) for mv in moves} == reference_moves(s)
         assert len(set(moves)) == len(moves)
-        for mv in moves:
-            assert Move.parse(str(mv)) == mv
-        s = apply(s, rng.choice(moves))
-        check_invariants(s)
-        steps += 1
-        assert steps < 200, "every game ends"
-    return s, steps
+        s = s.apply(rng.choice(moves))
+    return s
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32), st.sampled_from([2, 3]))
-def test_random_games_keep_every_invariant_and_end(seed: int, players: int) -> None:
-    s, _ = play_out(seed, players)
+def test_legal_moves_are_the_rules_moves_and_games_end_as_the_rules_say(
+    seed: int, players: int
+) -> None:
+    s = play_checked(seed, players)
     assert s.result in (STOPPED, NAGARI, FOUR_IN_HAND)
     if s.result == NAGARI:
         assert not any(s.hands) and s.stock_left == 0
@@ -308,9 +349,10 @@ def test_random_games_keep_every_invariant_and_end(seed: int, players: int) -> N
 
 def test_many_random_games_end_with_sensible_results() -> None:
     results = {STOPPED: 0, NAGARI: 0, FOUR_IN_HAND: 0}
+    rng = random.Random(0)
     for players in (2, 3):
         for seed in range(400):
-            s = random_game(seed, players)
-            assert s.phase == OVER
+            s = play_out(RULES.new_game(players, seed), rng)
+            assert s.is_over() and isinstance(s, State)
             results[s.result] += 1
     assert all(results.values())

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_go_stop_helpers import m as pile
 
+from rulepress.games.base import NotationError, derive
 from rulepress.games.go_stop.cards import (
     ALL,
     CARDS,
-    NotationError,
     card_points,
     card_text,
     cards_in,
@@ -21,7 +21,7 @@ from rulepress.games.go_stop.cards import (
     points_of,
     value_of,
 )
-from rulepress.games.go_stop.rules import FOUR_IN_HAND, Move, start
+from rulepress.games.go_stop.rules import FOUR_IN_HAND, Move, State, start
 
 
 def test_deck_has_the_issue_distribution() -> None:
@@ -133,10 +133,9 @@ def test_fast_total_equals_the_breakdown(mask: int) -> None:
     assert card_points(mask) == points_of(mask).total
 
 
-def _state(points_pile: int, gos: int, reserves: int):  # type: ignore[no-untyped-def]
+def _state(points_pile: int, gos: int, reserves: int) -> State:
     s = start([0, 0], 0, [], check_deal=False)
-    return s._evolve(stores=(points_pile, 0), points=(card_points(points_pile), 0),
-                     gos=(gos, 0), reserves=(reserves, 0))
+    return derive(s, stores=(points_pile, 0), gos=(gos, 0), reserves=(reserves, 0))
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,6 @@ from rulepress.games.go_stop.rules import (
     OVER,
     PLAY,
     THRESHOLD,
-    legal_moves,
 )
 
 SEVEN = m("01A", "03A", "11A", "04B+", "05B", "06B", "07B", "09B", "10B", "12B")  # 6 points
@@ -23,9 +22,9 @@ SEVEN = m("01A", "03A", "11A", "04B+", "05B", "06B", "07B", "09B", "10B", "12B")
 
 def test_go_is_allowed_on_your_own_last_turn_while_the_stock_lasts() -> None:
     # Player one's last card, but player two still has a turn: go or stop.
-    s = two(m("08A"), m("02Da"), m("08Da"), ["06Da", "05Da"], stores=(SEVEN, 0), points=(6, 0))
+    s = two(m("08A"), m("02Da"), m("08Da"), ["06Da", "05Da"], stores=(SEVEN, 0))
     s = play(s, "08A")
-    assert s.phase == DECIDE and [str(x) for x in legal_moves(s)] == ["go", "stop"]
+    assert s.phase == DECIDE and [str(x) for x in s.legal_moves()] == ["go", "stop"]
     s = play(s, "go", "02Da")
     # Player one never gets another turn: the game ends without a winner.
     assert (s.phase, s.result, s.winner) == (OVER, NAGARI, -1)
@@ -55,14 +54,15 @@ def test_a_drawn_fourth_card_takes_a_dealt_group_as_three_for_one() -> None:
 
 
 def test_go_and_stop_only_when_a_decision_is_due() -> None:
-    s = two(m("04Da"), m("02Da"), m("12A"), ["05Da", "06Da"], stores=(SEVEN, 0), points=(6, 0))
-    assert "go" not in [str(x) for x in legal_moves(s)]
+    s = two(m("04Da"), m("02Da"), m("12A"), ["05Da", "06Da"], stores=(SEVEN, 0))
+    assert "go" not in [str(x) for x in s.legal_moves()]
     s = play(s, "04Da")
     assert s.phase == PLAY and s.to_move == 1
 
 
 def test_final_score_doubles_once_per_reserve_card() -> None:
-    s = two(0, 0, 0, [], points=(10, 0), gos=(2, 0), reserves=(3, 0))
+    every_animal = m("02B+", "04B+", "08B+", "05B", "06B", "07B", "09B", "10B", "12B")  # 5 + 5
+    s = two(0, 0, 0, [], stores=(every_animal, 0), gos=(2, 0), reserves=(3, 0))
     assert s.final_score(0) == (10 + 2) * 8
 
 

@@ -19,14 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A wheel of this checkout, installed into a folder of its own."""
     tmp = tmp_path_factory.mktemp("wheel")
-    generated = {".venv", "build", "pnp", ".git", ".hypothesis"}
-
-    def skip(folder: str, names: list[str]) -> set[str]:
-        top = Path(folder) == ROOT
-        return {n for n in names if (top and n in generated) or n == "__pycache__"
-                or n.endswith((".egg-info", "_cache"))}
-
-    shutil.copytree(ROOT, tmp / "src", ignore=skip)
+    # What the wheel is made of: the package (its theme is a link to templates/) and its metadata.
+    shutil.copytree(ROOT / "src", tmp / "src" / "src", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(ROOT / "templates", tmp / "src" / "templates")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, tmp / "src" / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
                     "--no-build-isolation", "-w", str(tmp / "dist"), str(tmp / "src")],
                    check=True, capture_output=True)

@@ -16,6 +16,7 @@ from rulepress.diagnostics import RulepressError
 from rulepress.pnp.kit import Kit, build_kit, count_drawn, draw_kits, kit_diagnostics
 from rulepress.pnp.layout import PAPERS
 from rulepress.units import Size, mm
+from rulepress.write import write_set
 
 MARGIN = mm(6.35)
 TOL = mm(0.1)
@@ -368,11 +369,7 @@ def test_a_size_variant_is_a_kit_of_its_own_at_that_size(tmp_path: Path) -> None
         for c in doc.meta.components
     )
     doc = replace(doc, meta=replace(doc.meta, components=comps))
-    kits = draw_kits(doc, G.DRAWERS, ["a4"], tmp_path)
-    written = list(kits)
-    for path, pdf in kits.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pdf)
+    written = write_set(tmp_path, draw_kits(doc, G.DRAWERS, ["a4"], tmp_path))
     assert sorted(p.name for p in written) == [f"{doc.slug}-a4-mini.pdf", f"{doc.slug}-a4.pdf"]
     sizes: dict[str, set[tuple[float, float]]] = {}
     for path in written:

@@ -51,7 +51,7 @@ def test_each_refused_reference_is_reported_at_its_line(game: Path) -> None:
         (line["file:"], "refused link 'file:///etc/passwd'"),
         (line["127.0.0.1"], "refused image 'http://127.0.0.1:9/probe.png'"),
         (line["../../"], "refused image '../../etc/passwd.png'"),
-        (line["attachment"], "attachments are refused"),
+        (line["attachment"], "raw HTML is not allowed in rules"),
         (line["no-such"], "no heading or example has the anchor '#no-such-anchor'"),
         (line["no-such"], "refused image 'missing.png'"),
     ]
@@ -137,3 +137,14 @@ def test_render_pdf_reads_files_inside_the_jail(game: Path) -> None:
     pdf = render_pdf(_page('<p>Board:</p><img src="board.svg">'), "a4", base_url=game,
                      allowed_roots=[game, templates_dir()])
     assert pdf.startswith(b"%PDF")
+
+
+def test_hrefs_built_from_names_cannot_become_a_scheme_query_or_fragment() -> None:
+    from rulepress.render import IndexEntry, render_index
+
+    name = "javascript:alert(document.domain)%2F%2F"
+    page = render_index([IndexEntry(title="T", html=f"{name}/{name}.html",
+                                    links=(("PDF (A4)", f"{name}/a#b?c.pdf"),))])
+    assert 'href="javascript%3Aalert%28document.domain%29%252F%252F/' in page
+    assert 'href="javascript:' not in page
+    assert "a%23b%3Fc.pdf" in page

@@ -45,3 +45,24 @@ def test_pigeon_race_questions_agree_with_how_races_end(tmp_path: Path) -> None:
         assert q["tie_break"]["count"] >= table["shared_wins"]["count"]
         assert q["tie_break"]["of"] == 80
         assert q["last_card_won"]["of"] == deck_out
+
+
+def test_go_stop_asks_about_go_only_in_hands_where_someone_said_it(tmp_path: Path) -> None:
+    data = run(tmp_path, "go-stop", "-n", "300", "-p", "2", "-a", "greedy")
+    table = data["tables"][0]
+    q = table["questions"]
+    with_go = sum(c for v, c in q["gos"]["histogram"] if v > 0)
+    assert 0 < with_go < 300 and q["go_paid"]["of"] == with_go
+    assert 0 <= q["go_paid"]["count"] <= with_go
+    assert q["redealt"]["of"] == 300
+    assert set(table["ends"]) <= {"a player stops", "the stock runs out: nagari",
+                                  "four of a number in a hand"}
+    assert table["draws"]["count"] == table["ends"].get("the stock runs out: nagari",
+                                                        {"count": 0})["count"]
+
+
+def test_worm_derby_races_last_longer_on_a_longer_course(tmp_path: Path) -> None:
+    data = run(tmp_path, "worm-derby", "-n", "40", "-a", "goal", "--variant", "basic,basic-6ft")
+    short, long = data["tables"]
+    assert (short["key"], long["key"]) == ("2-basic", "2-basic-6ft")
+    assert long["turns"]["ci"][0] > short["turns"]["ci"][1]

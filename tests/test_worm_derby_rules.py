@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from rulepress.games.base import ExampleDataError
+from rulepress.games.base import CHANCE, ExampleDataError, IllegalMove, NotationError, derive
 from rulepress.games.worm_derby import ENGINE
 from rulepress.games.worm_derby.course import CourseError, Layout, standard_layout
 from rulepress.games.worm_derby.examples import _race_state
-from rulepress.games.worm_derby.grid import TILE, Grid, NotationError, parse_xy, xy_name
+from rulepress.games.worm_derby.grid import TILE, Grid, parse_xy, xy_name
 from rulepress.games.worm_derby.moves import (
     ACE,
     NULL,
@@ -18,13 +18,14 @@ from rulepress.games.worm_derby.moves import (
     Pass,
     Place,
     Regrow,
+    Roll,
     ShiftTile,
     Steps,
     parse_face,
     parse_move,
     parse_worm,
 )
-from rulepress.games.worm_derby.rules import IllegalMove, Options, Phase, State
+from rulepress.games.worm_derby.rules import RULES, Options, Phase, State, Worm
 
 COURSE = {"size": "12x20", "start": ["c3", "i3"], "pylon": "f15"}
 
@@ -46,9 +47,12 @@ MOONS = [f"{c}{r}" for c, r in (("k", 3), ("k", 4), ("k", 5), ("k", 6), ("k", 7)
 
 # -- notation ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("text", ["e7-e8-f8", "e7-e8xe9", "stuck", "k12>l13", "pass", "+e5",
-                                  "place k12", "build f7", "a1-a2"])
+                                  "place k12", "build f7", "a1-a2", "roll null", "roll ace",
+                                  "roll 5"])
 def test_moves_round_trip_through_notation(text: str) -> None:
-    assert str(parse_move(text)) == text
+    move = parse_move(text)
+    assert str(move) == text
+    assert repr(move) == f"Move.parse({text!r})"
 
 
 def test_cells_and_worms_round_trip() -> None:
@@ -138,18 +142,18 @@ def test_other_worms_are_obstacles() -> None:
 
 
 def test_all_steps_come_from_one_end_and_the_path_is_consistent() -> None:
-    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).roll(3)
+    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).apply(Roll(3))
     for move in s.legal_moves():
         assert isinstance(move, Steps)
         assert move.count == 3
         assert move.path[0] in ((5, 4), (5, 6))
-        s.play(move)  # every listed move is playable
+        s.apply(move)  # every listed move is playable
 
 
 def test_a_two_disk_worm_cannot_step_back_onto_its_own_cell() -> None:
-    s = state({"suns": ["f5", "f6"], "moons": MOONS}).roll(2)
+    s = state({"suns": ["f5", "f6"], "moons": MOONS}).apply(Roll(2))
     with pytest.raises(IllegalMove, match="a disk must move to a new cell"):
-        s.play(parse_move("f6-f5"))
+        s.apply(parse_move("f6-f5"))
     assert all(str(m) != "f6-f5-f6" for m in s.legal_moves())
 
 
@@ -170,12 +174,12 @@ def test_a_trapped_worm_is_stuck() -> None:
     # a worm in a pocket: tiles all round
     obstacles = ["d9", "g9", "e11", "e7"]
     s = state({"suns": ["f9", "f10"], "moons": MOONS}, course={"obstacles": obstacles})
-    s = s.roll(4)
+    s = s.apply(Roll(4))
     assert [str(m) for m in s.legal_moves()] == ["stuck"]
-    after = s.play(Steps(()))
-    assert after.turn == 1
+    after = s.apply(Steps(()))
+    assert after.turn() == 1
     with pytest.raises(IllegalMove):
-        state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).roll(2).play(Steps(()))
+        state({"suns": ["f5", "f6", "f7"], "moons": MOONS}).apply(Roll(2)).apply(Steps(()))
 
 
 # -- null and ace ------------------------------------------------------------------------
@@ -244,11 +248,12 @@ def test_a_worm_that_turns_round_keeps_the_trip_only_once_every_disk_was_laid_si
     # The rulebook's table-side test: the far end counts only when every disk was laid on the
     # crossing step or after it (the crossing and five more, for six disks).
     start = state({"suns": ["a18", "b18", "c18", "d18", "e18", "f18"], "moons": MOONS})
-    s = start.roll(5).play(parse_move("f18-g18-h18-i18-j18-k18"))  # the crossing and four more
+    # the crossing and four more
+    s = start.apply(Roll(5)).apply(parse_move("f18-g18-h18-i18-j18-k18"))
     assert _ends_rounded(s, 0) == {"f18": False, "k18": True}
-    s = start.roll(4).play(parse_move("f18-g18-h18-i18-j18"))  # the crossing and three more
-    s = s.roll(2).play(parse_move("k8-k9-k10"))
-    s = s.roll(2).play(parse_move("j18-k18-l18"))  # and two more: five after the crossing
+    s = start.apply(Roll(4)).apply(parse_move("f18-g18-h18-i18-j18"))  # the crossing, 3 more
+    s = s.apply(Roll(2)).apply(parse_move("k8-k9-k10"))
+    s = s.apply(Roll(2)).apply(parse_move("j18-k18-l18"))  # two more: five after the crossing
     assert _ends_rounded(s, 0) == {"g18": True, "l18": True}
 
 
@@ -287,12 +292,13 @@ def test_steps_after_a_win_are_not_played() -> None:
 
 def test_turn_cap_ends_in_a_draw() -> None:
     s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS})
-    from rulepress.games.worm_derby.rules import evolve
-
-    s = evolve(s, options=Options(max_turns=2))
+    s = derive(s, options=Options(max_turns=2))
     for _ in range(4):
-        s = s.roll(NULL)
+        s = s.apply(Roll(NULL))
     assert s.over and s.places == () and s.winner is None
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winners == () and outcome.scores == (0, 0)
+    assert outcome.reason == "after 2 turns each, a draw among the worms still racing"
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -304,13 +310,13 @@ def test_dealing_and_placing_obstacles() -> None:
     s = State.new(standard_layout(), ("suns", "moons"))
     g = s.grid
     with pytest.raises(IllegalMove, match="three tile widths clear"):
-        s.play(Place(g.xy(g.parse("l13"))))  # too near the start line
+        s.apply(Place(g.xy(g.parse("l13"))))  # too near the start line
     with pytest.raises(IllegalMove, match="three tile widths clear"):
-        s.play(Place(g.xy(g.parse("l41"))))  # too near the pylon
-    s2 = s.play(Place(g.xy(g.parse("l20"))))
+        s.apply(Place(g.xy(g.parse("l41"))))  # too near the pylon
+    s2 = s.apply(Place(g.xy(g.parse("l20"))))
     assert s2.to_move == 1 and s2.hands == (9, 10)
     with pytest.raises(IllegalMove, match="overlap"):
-        s2.play(Place(g.xy(g.parse("m21"))))
+        s2.apply(Place(g.xy(g.parse("m21"))))
 
 
 def test_building_worms_in_the_gate() -> None:
@@ -318,9 +324,9 @@ def test_building_worms_in_the_gate() -> None:
     assert s.phase is Phase.BUILD
     g = s.grid
     with pytest.raises(IllegalMove):
-        s.play(Build(g.xy(g.parse("l10"))))  # the gate row nearer the pylon
-    s = s.play(Build(g.xy(g.parse("l9"))))
-    s = s.play(Build(g.xy(g.parse("m9"))))
+        s.apply(Build(g.xy(g.parse("l10"))))  # the gate row nearer the pylon
+    s = s.apply(Build(g.xy(g.parse("l9"))))
+    s = s.apply(Build(g.xy(g.parse("m9"))))
     assert s.phase is Phase.RACE
     assert s.worm_names(0) == ["l9", "l8", "l7", "l6", "l5", "l4"]
     assert sum(1 for c in s.worms[0].cells if c in s.layout.gate) == 1  # type: ignore[union-attr]
@@ -424,14 +430,14 @@ def test_regrow_on_an_ace() -> None:
 
 def test_legal_moves_are_sorted_and_playable_after_an_ace() -> None:
     s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS}, course={"obstacles": ["f10"]},
-              variant="cannibal", eaten={"suns": 1}).roll(ACE)
+              variant="cannibal", eaten={"suns": 1}).apply(Roll(ACE))
     moves = s.legal_moves()
     assert [str(m) for m in moves] == sorted(str(m) for m in moves)
     assert Pass() in moves
     assert any(isinstance(m, ShiftTile) for m in moves)
     assert any(isinstance(m, Regrow) for m in moves)
     for m in moves:
-        s.play(m)
+        s.apply(m)
 
 
 def test_slalom_lines_stop_counting_once_the_rear_line_is_crossed() -> None:
@@ -461,3 +467,71 @@ def test_setup_clearance_reads_as_the_rulebook_words_it(length: int) -> None:
         words = y - (lay.start_row + TILE) >= 6 and y + TILE <= py and \
             (py - (y + TILE) >= 6 or beside)
         assert lay.in_setup_zone(a) == words, g.name(a)
+
+
+# -- the rules protocol ----------------------------------------------------------------------
+def test_a_due_roll_is_a_chance_node_of_six_even_faces() -> None:
+    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS})
+    assert s.current_player() == CHANCE
+    assert [str(m) for m in s.legal_moves()] == [
+        "roll null", "roll ace", "roll 2", "roll 3", "roll 4", "roll 5"]
+    assert [m for m, _ in s.chance_outcomes()] == list(s.legal_moves())
+    assert all(p == pytest.approx(1 / 6) for _, p in s.chance_outcomes())
+    with pytest.raises(IllegalMove, match="roll the die first"):
+        s.apply(parse_move("f7-f8-f9"))
+    rolled = s.apply(parse_move("roll 2"))
+    assert rolled.current_player() == 0 and rolled.chance_outcomes() == ()
+    with pytest.raises(IllegalMove, match="no roll is due now"):
+        rolled.apply(Roll(3))
+    assert rolled.apply(parse_move("f7-f8-f9")).current_player() == CHANCE
+
+
+def test_a_finished_race_names_the_winner_and_scores_the_places() -> None:
+    s = state({"suns": ["g8", "g7", "g6", "g5"], "moons": ["e8", "e7", "e6", "e5"],
+               "arms": MOONS}, rounded=["suns", "moons"])
+    assert s.outcome() is None
+    s = s.apply(Roll(3)).apply(parse_move("g5-g4")).apply(Roll(2)).apply(parse_move("e5-e4"))
+    assert s.is_over() and s.legal_moves() == ()
+    outcome = s.outcome()
+    assert outcome is not None
+    assert (outcome.winners, outcome.scores) == ((0,), (2, 1, 0))
+    assert outcome.reason == "every worm is home but the last, which takes last place"
+    assert s.turn() == 2
+
+
+def test_moves_on_the_column_x_read_back() -> None:
+    # "x" is the bite mark and the 24th column's letter: a cell always ends with its row.
+    for text in ("w12-x12-x13", "x12xx13", "w3-x3xw4"):
+        assert str(parse_move(text)) == text
+    assert parse_move("w12-x12-x13") == Steps(((22, 11), (23, 11), (23, 12)))
+    assert parse_move("x12xx13") == Steps(((23, 11), (23, 12)), eats=True)
+
+
+def test_variants_are_the_rulebooks_games_and_course_sizes() -> None:
+    names = [v.name for v in RULES.variants()]
+    assert names[:4] == ["basic", "slalom", "cannibal", "slalom+cannibal"]
+    assert {"basic-6ft", "cannibal-4ft", "slalom-1", "slalom+cannibal-6"} <= set(names)
+    assert len(names) == 2 * 4 + 2 * 6  # 3 to 6 feet; 1 to 6 Slalom tiles of each colour
+    lay = RULES.new_game(2, 1, "basic-6ft").layout
+    assert lay.pylon_row - lay.start_row - TILE == 72
+    slalom = RULES.new_game(3, 1, "slalom+cannibal-3")
+    assert len(slalom.layout.red) == len(slalom.layout.blue) == 3 and slalom.options.cannibal
+    assert RULES.new_game(2, 1).layout == RULES.new_game(2, 1, "basic").layout
+    with pytest.raises(ValueError, match="no variant 'giant'"):
+        RULES.new_game(2, 1, "giant")
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        RULES.new_game(5, 1)
+
+
+def test_invariants_name_a_broken_worm_and_overlapping_tiles() -> None:
+    s = state({"suns": ["f5", "f6", "f7"], "moons": MOONS}, eaten={"suns": 3})
+    assert RULES.invariants(s) == []
+    worm = s.worms[0]
+    assert worm is not None
+    bent = Worm((worm.cells[0], worm.cells[2]), worm.marks[:2])
+    broken = RULES.invariants(derive(s, worms=(bent, s.worms[1])))
+    assert any("breaks its chain" in b for b in broken)
+    assert any("are not six" in b for b in broken)
+    g = s.grid
+    stacked = derive(s, obstacles=(g.parse("b10"), g.parse("c10")))
+    assert "obstacle tiles overlap" in RULES.invariants(stacked)

@@ -48,3 +48,20 @@ class TinyRace:
 
 
 ENGINE = TinyRace()
+
+
+class TinyKit(TinyRace):
+    """The race with the fixture kit's drawers, for print-and-play tests through the CLI."""
+
+    name = "tiny_kit"
+
+    def component_counts(self) -> Mapping[str, int]:
+        return {}
+
+    def drawers(self) -> Mapping[str, Drawer]:
+        from fixtures.pnp.fixture_game import DRAWERS
+
+        return DRAWERS
+
+
+KIT_ENGINE = TinyKit()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -15,8 +14,9 @@ from rulepress.document.editions import EDITIONS, PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources
 from rulepress.project import DEFAULT_TITLE
+from rulepress.signals import worker_started
 from rulepress.validate.check import CheckReport, check_documents
-from rulepress.write import atomic_write
+from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 
 class Progress(Protocol):
@@ -111,9 +111,9 @@ def build_rulebooks(
             html = render_html(doc, result.examples, edition=edition, links=links,
                                fonts_href="../fonts")
             outputs[folder / book_name(doc.slug, edition)] = html
-            jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots,
+            jobs_list += [PdfJob(doc.slug, paper, html, doc.folder, roots,
                                  folder / name) for paper, name in pdfs.items()]
-            jobs_list += [PdfJob(doc.slug, paper, html, source_folder, roots, folder / name,
+            jobs_list += [PdfJob(doc.slug, paper, html, doc.folder, roots, folder / name,
                                  booklet=True) for paper, name in booklets.items()]
             index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
                                 f"{doc.slug}/{book_name(doc.slug, edition)}"))
@@ -137,9 +137,7 @@ def build_rulebooks(
     # The HTML pages use the same bundled fonts as the PDFs.
     for font in sorted((templates_dir() / "fonts").iterdir()):
         outputs[out / "fonts" / font.name] = font.read_bytes()
-    for path in sorted(outputs):
-        atomic_write(path, outputs[path])
-    return sorted(outputs)
+    return write_set(out, outputs)
 
 
 def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
@@ -179,7 +177,22 @@ def _render_pdf(job: PdfJob) -> bytes:
     from rulepress.render.pdf import render_pdf
 
     render = render_booklet if job.booklet else render_pdf
-    return render(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+    try:
+        with scratch_folder():
+            return render(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+    except OSError as exc:  # a full or unwritable temporary folder
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise RulepressError.at(None, f"cannot render {job.target.name}: "
+                                      f"{exc.strerror or exc}{where}") from None
+
+
+# The jobs forked workers render, by index: each page is inherited through fork instead of
+# crossing a pipe, so a stopped build never leaves a pipe half-written with its reader gone.
+_FORKED_JOBS: list[PdfJob] = []
+
+
+def _render_forked(index: int) -> bytes:
+    return _render_pdf(_FORKED_JOBS[index])
 
 
 def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[bytes]:
@@ -193,9 +206,21 @@ def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[b
     import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
 
     reporter.progress(f"rendering {len(jobs)} PDFs on {workers} processes")
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(_render_pdf, jobs))
+    _FORKED_JOBS[:] = jobs
+    pool = multiprocessing.get_context("fork").Pool(
+        workers, initializer=worker_started, initargs=(os.getpid(),))
+    try:
+        results = pool.map(_render_forked, range(len(jobs)), chunksize=1)
+    except BaseException:  # a failed job, Ctrl-C, SIGTERM: the other workers stop now
+        pool.terminate()
+        pool.join()
+        clear_stale_scratch()
+        raise
+    finally:
+        _FORKED_JOBS.clear()
+    pool.close()
+    pool.join()
+    return results
 
 
 def build_kits(
@@ -222,7 +247,7 @@ def build_kits(
 
     docs = read_sources(sources, games)
     report = check_phase(docs, project, reporter)
-    outputs: dict[Path, bytes] = {}
+    outputs: dict[Path, bytes | str] = {}
     for result in report.documents:
         doc = result.doc
         if not any(c.in_kit for c in doc.meta.components):
@@ -237,6 +262,4 @@ def build_kits(
         reporter.progress(f"drawing the {doc.slug} kit")
         outputs |= draw_kits(doc, drawers, papers, out, bleed_mm=bleed_mm, duplex=duplex,
                              tables=tables)
-    for path in sorted(outputs):
-        atomic_write(path, outputs[path])
-    return sorted(outputs)
+    return write_set(out, outputs) if outputs else []

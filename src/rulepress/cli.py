@@ -109,13 +109,20 @@ class Reporter:
 
 
 def _run(action: Callable[[Reporter], ExitStatus]) -> None:
+    from rulepress.signals import Interrupted, stop_on_signals
+
     reporter = Reporter()
     try:
-        status = action(reporter)
+        with stop_on_signals():
+            status = action(reporter)
     except RulepressError as exc:
         reporter.clear()
         reporter.diagnostics(exc.diagnostics)
         status = exc.status
+    except Interrupted as exc:
+        reporter.clear()
+        click.echo(f"rulepress: stopped by {exc.name}", err=True)
+        sys.exit(128 + exc.signum)
     sys.exit(int(status))
 
 

@@ -14,6 +14,7 @@ class ExitStatus(enum.IntEnum):
     CHECK_FAILED = 1  # an example or a cross-check was disproved
     BAD_INPUT = 2  # bad input or usage
     INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT)
+    TERMINATED = 143  # stopped by SIGTERM (128 + SIGTERM)
 
 
 @dataclass(frozen=True, order=True)

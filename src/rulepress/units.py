@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rulepress.limits import MAX_LENGTH_MM, MIN_LENGTH_MM
+
 MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
 POINTS_PER_MM = 72 / 25.4
 
@@ -15,17 +17,32 @@ class UnitError(ValueError):
     pass
 
 
-def parse_length(text: str) -> float:
-    """'63.5mm', '2.5in', '3 cm', '12pt' -> millimetres. Rejects zero and negatives."""
+def _measure(text: str) -> float:
+    """A number and a unit, more than zero -> millimetres."""
     m = _LENGTH.match(str(text))
     if not m:
-        raise UnitError(f"'{text}' is not a length: write a number and a unit, e.g. 63.5mm")
+        raise UnitError(
+            f"'{shorten(text)}' is not a length: write a number and a unit, e.g. 63.5mm")
     value, unit = float(m.group(1)), m.group(2)
     if unit not in MM_PER_UNIT:
         raise UnitError(f"'{text}' has unknown unit '{unit}': use one of {', '.join(MM_PER_UNIT)}")
     if value <= 0:
         raise UnitError(f"'{text}' must be greater than zero")
     return value * MM_PER_UNIT[unit]
+
+
+def parse_length(text: str) -> float:
+    """'63.5mm', '2.5in', '3 cm', '12pt' -> millimetres: more than zero, at most the longest
+    printable length (a type size or a line width may be far below a component's smallest)."""
+    length = _measure(text)
+    if not length <= MAX_LENGTH_MM:  # also refuses inf, from 400 nines
+        raise UnitError(f"'{shorten(text)}' is longer than the longest printable length, "
+                        f"{MAX_LENGTH_MM:g} mm")
+    return length
+
+
+def shorten(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else f"{text[:most - 3]}..."
 
 
 _OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*([a-z]+|%)?\s*$")
@@ -65,7 +82,12 @@ class Size:
         parts = re.split(r"\s*[x×]\s*", str(text).strip())
         if len(parts) != 2:
             raise UnitError(f"'{text}' is not a size: write width x height, e.g. 63.5mm x 88.9mm")
-        return cls(parse_length(parts[0]), parse_length(parts[1]))
+        sides = [_measure(part) for part in parts]
+        for part, side in zip(parts, sides, strict=True):
+            if not MIN_LENGTH_MM <= side <= MAX_LENGTH_MM:  # also refuses inf, from 400 nines
+                raise UnitError(f"'{shorten(part)}' is outside the printable range, "
+                                f"{MIN_LENGTH_MM:g} mm to {MAX_LENGTH_MM:g} mm")
+        return cls(*sides)
 
     @property
     def points(self) -> tuple[float, float]:

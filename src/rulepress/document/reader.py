@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -24,20 +25,19 @@ from rulepress.document.editions import (
     marker_problem,
     section_spans,
 )
-from rulepress.document.markdown import make_parser
+from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
 from rulepress.document.model import Document, Example, Heading, Part
 from rulepress.document.schema import ID, build_meta
-from rulepress.document.slug import slugify, unique
+from rulepress.document.slug import game_name_problem, slugify, unique
 from rulepress.document.yamlines import KeyPath
+from rulepress.jail import Refused, read_regular
+from rulepress.prose import shows_a_number
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
 SIMULATION_INFO = "simulation"  # a playtest report: figures from a simulation's summary
 EXAMPLE_RESERVED = {"id", "title", "claims", "text", "edition"}
 _FENCE = re.compile(r"^---\s*$")
-# Digits in example prose must come from the data; only {{ ... }} and {% ... %} may hold them.
-_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
-_DIGIT = re.compile(r"\d")
 
 
 def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
@@ -60,6 +60,10 @@ def read_sources(sources: Path, games: Sequence[str] = ()) -> list[Document]:
     docs: list[Document] = []
     diagnostics: list[Diagnostic] = []
     for slug in chosen:
+        problem = game_name_problem(slug)
+        if problem is not None:
+            diagnostics.append(error(SourceLoc(sources / slug / RULES_FILE, 1), problem))
+            continue
         try:
             docs.append(read_document(sources / slug / RULES_FILE, slug))
         except RulepressError as exc:
@@ -112,6 +116,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         examples += found_examples
         diagnostics += example_diags
         diagnostics += _raw_html(tokens, part)
+        deep = too_deep(tokens)
+        if deep is not None:
+            diagnostics.append(error(part.loc(deep), TOO_DEEP))
         block_marks, mark_diags = _block_marks(tokens, part)
         marks += block_marks
         diagnostics += mark_diags
@@ -169,9 +176,11 @@ def _more_parts(
 def _decode(path: Path) -> str:
     """The file as text with Unix line ends; an error at the first byte that is not UTF-8."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
+    except Refused as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -291,7 +300,11 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
         diags.append(error(at("claims"), "example claims must be a mapping of facts to values"))
     text = data.get("text")
     if isinstance(text, str):
-        bare = _DIGIT.search(_JINJA.sub("", text))
+        try:
+            bare = shows_a_number(text)
+        except TemplateSyntaxError as exc:
+            diags.append(error(at("text"), f"example text: {exc.message} (its line {exc.lineno})"))
+            bare = False
         if bare:
             diags.append(error(
                 at("text"),

@@ -13,6 +13,8 @@ from rulepress.document import rows as data_rows
 from rulepress.document.model import Component, Data, Licence, Meta, Provenance
 from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
+from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_COMPONENT_COUNT
 from rulepress.units import Size, UnitError
 
 TOP_KEYS = {
@@ -81,12 +83,15 @@ class _Checker:
             self.fail(key, f"'{_dotted(key)}' must not be empty")
         return str(value)
 
-    def integer(self, value: Any, key: KeyPath, minimum: int) -> int:
+    def integer(self, value: Any, key: KeyPath, minimum: int, maximum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(key, f"'{_dotted(key)}' must be a whole number, not {value!r}")
             return minimum
         if value < minimum:
             self.fail(key, f"'{_dotted(key)}' must be at least {minimum}, not {value}")
+        elif maximum is not None and value > maximum:
+            self.fail(key, f"'{_dotted(key)}' must be at most {maximum}, not {value}")
+            return maximum
         return value
 
     def flag(self, value: Any, key: KeyPath) -> bool:
@@ -187,8 +192,8 @@ def _licence_text(c: _Checker, name: Any) -> str:
         c.fail(key, f"licence text '{name}' must be a file inside {folder.name}/")
         return ""
     try:
-        return target.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_regular(target).decode("utf-8")
+    except (OSError, Refused, UnicodeDecodeError) as exc:
         c.fail(key, f"licence text '{name}' cannot be read as UTF-8 text: {exc}")
         return ""
 
@@ -223,7 +228,7 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
             if value is not None and not (isinstance(value, str) and value.strip()):
                 c.fail((*key, name), f"component '{cid}': {name} must name a drawer of the "
                                      "engine or a layout file (e.g. layouts/card.yml)")
-        if (front or back) and size is None:
+        if (front or back) and "size" not in item:
             c.fail(key, f"component '{cid}' is printed in the kit, so it needs a size")
         if back and not front:
             c.fail((*key, "back"), f"component '{cid}' has a back drawer but no front drawer")
@@ -254,12 +259,16 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
 def _count(c: _Checker, item: dict[str, Any], key: KeyPath, cid: str, data: Data | None) -> int:
     """The declared count; without one, the copies the data rows add up to."""
     made = sum(r.qty for r in data.rows) if data is not None and data.rows else None
+    if made is not None and made > MAX_COMPONENT_COUNT:
+        c.fail((*key, "data"), f"component '{cid}': its data rows make {made} copies; at most "
+                               f"{MAX_COMPONENT_COUNT} are printed")
+        return MAX_COMPONENT_COUNT
     if "count" not in item:
         if made is None:
             c.fail(key, f"component '{cid}' is missing the required key 'count'")
             return 1
         return made
-    count = c.integer(item["count"], (*key, "count"), 1)
+    count = c.integer(item["count"], (*key, "count"), 1, MAX_COMPONENT_COUNT)
     if made is not None and count != made:
         c.fail((*key, "count"), f"component '{cid}': count is {count} but its data rows make "
                                 f"{made} copies (one per row, or its qty); drop count or fix it")

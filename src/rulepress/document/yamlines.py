@@ -7,6 +7,8 @@ from typing import Any
 
 import yaml
 
+from rulepress.limits import MAX_YAML_CHARS, MAX_YAML_DEPTH, MAX_YAML_NODES
+
 KeyPath = tuple[str | int, ...]
 # libyaml's parser when PyYAML was built with it: several times faster on long rule texts.
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -36,7 +38,7 @@ def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
             return None, lines
         # One parse: the data is built from the same node tree the key lines are read from.
         constructor = yaml.constructor.SafeConstructor()
-        _walk(node, (), first_line, lines, constructor)
+        _walk(node, (), first_line, lines, constructor, _Budget())
         return constructor.construct_document(node), lines
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -47,29 +49,52 @@ def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
         raise YamlError(f"malformed YAML: {exc}", first_line) from None
 
 
+class _Budget:
+    """What the data may grow to with every alias expanded (aliases share one node, so a
+    kilobyte of them can stand for gigabytes once the data is walked, printed or compared)."""
+
+    def __init__(self) -> None:
+        self.nodes = MAX_YAML_NODES
+        self.chars = MAX_YAML_CHARS
+
+    def spend(self, node: yaml.Node, depth: int, first: int) -> None:
+        line = first + node.start_mark.line
+        if depth > MAX_YAML_DEPTH:
+            raise YamlError(f"nested more than {MAX_YAML_DEPTH} levels deep", line)
+        self.nodes -= 1
+        if isinstance(node, yaml.ScalarNode):
+            self.chars -= len(node.value)
+        if self.nodes < 0:
+            raise YamlError(f"more than {MAX_YAML_NODES:,} values once its aliases (*name) are "
+                            "expanded", line)
+        if self.chars < 0:
+            raise YamlError(f"more than {MAX_YAML_CHARS:,} characters of text once its aliases "
+                            "(*name) are expanded", line)
+
+
 def _walk(
     node: yaml.Node,
     path: KeyPath,
     first: int,
     lines: dict[KeyPath, int],
     constructor: yaml.constructor.SafeConstructor,
+    budget: _Budget,
 ) -> None:
+    budget.spend(node, len(path), first)
     if isinstance(node, yaml.MappingNode):
         seen: set[object] = set()
         for key_node, value_node in node.value:
-            key = (
-                constructor.construct_object(key_node)
-                if isinstance(key_node, yaml.ScalarNode)
-                else key_node.value
-            )
             line = first + key_node.start_mark.line
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YamlError("a key must be a plain value, not a list or mapping", line)
+            key = constructor.construct_object(key_node)
             if key in seen:
                 raise YamlError(f"duplicate key '{key}'", line)
             seen.add(key)
             child = (*path, key if isinstance(key, int) else str(key))
             lines[child] = line
-            _walk(value_node, child, first, lines, constructor)
+            _walk(value_node, child, first, lines, constructor, budget)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             lines[(*path, i)] = first + item.start_mark.line
-            _walk(item, (*path, i), first, lines, constructor)
+            _walk(item, (*path, i), first, lines, constructor, budget)

@@ -42,7 +42,6 @@ import dataclasses
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
@@ -191,13 +190,21 @@ class Rules(Protocol):
 T = TypeVar("T")
 
 
-@cache
-def _field_names(
-    cls: type,
-) -> tuple[tuple[str, ...], frozenset[str], bool, Callable[..., None] | None]:
+_Layout = tuple[tuple[str, ...], frozenset[str], int, bool, Callable[..., None] | None]
+_LAYOUTS: dict[type, _Layout] = {}  # per dataclass: what derive needs to know of it
+
+
+def _layout(cls: type) -> _Layout:
     names = tuple(f.name for f in dataclasses.fields(cls))
     slotted = not hasattr(cls, "__dict__") or "__slots__" in cls.__dict__
-    return names, frozenset(names), slotted, getattr(cls, "__post_init__", None)
+    layout = names, frozenset(names), len(names), slotted, getattr(cls, "__post_init__", None)
+    _LAYOUTS[cls] = layout
+    return layout
+
+
+def _no_field(cls: type, changes: Mapping[str, Any], known: frozenset[str]) -> TypeError:
+    unknown = ", ".join(sorted(changes.keys() - known))
+    return TypeError(f"{cls.__name__} has no field {unknown}")
 
 
 def derive(state: T, **changes: Any) -> T:
@@ -205,21 +212,28 @@ def derive(state: T, **changes: Any) -> T:
     its per-call introspection. Only fields are copied, so anything derived from them (a
     ``cached_property``, a memo) is recomputed on the new state; ``__post_init__`` runs if the
     class has one. An unknown field name is a TypeError, as with ``replace``."""
-    cls: type = type(state)
-    names, known, slotted, post_init = _field_names(cls)
-    if not changes.keys() <= known:
-        unknown = ", ".join(sorted(changes.keys() - known))
-        raise TypeError(f"{cls.__name__} has no field {unknown}")
+    cls: type = state.__class__
+    layout = _LAYOUTS.get(cls) or _layout(cls)
+    names, known, count, slotted, post_init = layout
     new: T = object.__new__(cls)
     if slotted:
+        if not changes.keys() <= known:
+            raise _no_field(cls, changes, known)
         for name in names:
             value = changes[name] if name in changes else getattr(state, name)
             object.__setattr__(new, name, value)
     else:
+        # The instance's dict holds the fields, and whatever was derived and cached since: it is
+        # copied whole when that makes just the fields (the common case, and the fast one). The
+        # new dict is a plain one, not sharing the class's keys: faster to copy again.
         old = state.__dict__
-        values = {name: old[name] for name in names}
-        values.update(changes)
-        new.__dict__.update(values)
+        fields = {**old, **changes}
+        if len(fields) != count:  # derived values on the old state, or a name of no field
+            fields = {name: old[name] for name in names}
+            fields.update(changes)
+            if len(fields) != count:
+                raise _no_field(cls, changes, known)
+        object.__setattr__(new, "__dict__", fields)
     if post_init is not None:
         post_init(new)
     return new

@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
+from rulepress.limits import MAX_SHEETS_PER_COMPONENT
 from rulepress.pnp import layout, marks, pages
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import saved
@@ -83,7 +84,9 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' is printed but has no size")
     w, h = comp.size.points
     try:
-        return layout.grid_plan(p, w, h, bleed, comp.count)
+        plan = layout.grid_plan(p, w, h, bleed, comp.count)
+        _within_limit(comp, p, len(plan.sheets))
+        return plan
     except layout.DoesNotFit as exc:
         room = exc
     if not comp.tileable:
@@ -100,9 +103,22 @@ def plan_component(comp: Component, p: Paper, bleed: float) -> Plan:
             "cannot have a back: remove `back` or make it smaller",
         )
     try:
+        one = layout.tile_plan(p, w, h, bleed, 1)  # the sheets of one copy, counted first
+        _within_limit(comp, p, len(one.sheets) * comp.count)
         return layout.tile_plan(p, w, h, bleed, comp.count)
     except layout.DoesNotFit as exc:
         raise RulepressError.at(comp.loc, f"component '{comp.id}' cannot be tiled: {exc}") from None
+
+
+def _within_limit(comp: Component, p: Paper, sheets: int) -> None:
+    if sheets > MAX_SHEETS_PER_COMPONENT:
+        raise TooManySheets([error(
+            comp.loc, f"component '{comp.id}' needs {sheets} sheets of {p.label} paper, more "
+            f"than the limit of {MAX_SHEETS_PER_COMPONENT}")])
+
+
+class TooManySheets(RulepressError):
+    """A kit past the sheet limit: bad input, not a count the check may disagree with."""
 
 
 def _jobs(
@@ -119,6 +135,8 @@ def _jobs(
         back = side_drawer(comp, True, drawers, art, problems) if comp.back else None
         try:
             plan = plan_component(comp, p, bleed)
+        except TooManySheets:
+            raise
         except RulepressError as exc:
             problems += exc.diagnostics
             continue
@@ -160,6 +178,8 @@ def kit_diagnostics(
         kit = f" ({variant} kit)" if variant else ""
         try:
             drawn = count_drawn(version, drawers, tables=tables)
+        except TooManySheets:
+            raise
         except RulepressError as exc:
             found += [d for d in exc.diagnostics if d not in found]
             continue

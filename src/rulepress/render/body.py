@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import html
-import mimetypes
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -18,11 +17,13 @@ from markdown_it.utils import OptionsDict
 
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
-from rulepress.document.markdown import make_parser
+from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
-from rulepress.render.references import known_anchors, resource_reason
+from rulepress.images import BadImage
+from rulepress.jail import Refused
+from rulepress.render.references import known_anchors, load_image
 
 # A section with one of these titles is where the components table goes (at its end) ...
 COMPONENT_SECTIONS = frozenset({
@@ -31,7 +32,6 @@ COMPONENT_SECTIONS = frozenset({
 })
 # ... else a "Components" section of its own goes before the first of these (or the first section).
 SETUP_SECTIONS = ("setup", "set-up", "set up", "setting up", "preparation", "getting ready")
-IMAGE_TYPES = frozenset({"image/svg+xml", "image/png", "image/jpeg", "image/gif", "image/webp"})
 COMPONENTS_ID = "rp-components"
 
 
@@ -116,16 +116,14 @@ def plain_text(inline: Token) -> str:
 
 def inline_image(src: str, folder: Path, loc: SourceLoc) -> str:
     """A local image as a data: URL, so the page needs no file beside it."""
-    if src.lower().startswith("data:"):
-        return src
-    reason = resource_reason(src, folder)
-    if reason is not None:
-        raise RulepressError.at(loc, f"refused image '{src}': {reason}")
-    path = (folder / src).resolve()
-    media_type = mimetypes.guess_type(path.name)[0] or ""
-    if media_type not in IMAGE_TYPES:
-        raise RulepressError.at(loc, f"image '{src}' is not SVG, PNG, JPEG, GIF or WebP")
-    return f"data:{media_type};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+    try:
+        media_type, data = load_image(src, folder)
+    except (Refused, BadImage) as exc:
+        raise RulepressError.at(loc, f"refused image '{src}': {exc}") from None
+    except OSError as exc:
+        raise RulepressError.at(
+            loc, f"refused image '{src}': cannot read it: {exc.strerror}") from None
+    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
 
 
 def _inline_images(tokens: Sequence[Token], folder: Path, path: Path, first_line: int) -> None:
@@ -145,6 +143,9 @@ def render_markdown(markdown: str, folder: Path, path: Path, first_line: int) ->
     """Markdown (an example's prose) to HTML, images inlined; headings get no anchors."""
     md = render_parser()
     tokens = md.parse(markdown)
+    deep = too_deep(tokens)
+    if deep is not None:
+        raise RulepressError.at(SourceLoc(path, first_line + deep), TOO_DEEP)
     _inline_images(tokens, folder, path, first_line)
     return str(md.renderer.render(tokens, md.options, {}))
 

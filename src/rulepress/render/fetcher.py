@@ -16,6 +16,9 @@ from urllib.request import url2pathname
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_IMAGE_BYTES
+
 
 class RefusedFetch(FatalURLFetchingError):  # type: ignore[misc]
     """A resource the jail does not serve.
@@ -55,6 +58,8 @@ def jail_reason(url: str, roots: Sequence[Path]) -> str | None:
         return f"the {scheme or 'relative'} scheme is not allowed: only files of the game's folder"
     if parts.netloc not in ("", "localhost"):
         return f"file on another host ({parts.netloc})"
+    if parts.query:
+        return "a file URL may not carry a query"
     raw = url2pathname(parts.path)
     if ".." in Path(raw).parts:
         return "'..' escapes are not allowed"
@@ -88,4 +93,10 @@ class JailedFetcher(URLFetcher):  # type: ignore[misc]
             return URLFetcherResponse(url, body, {"Content-Type": media_type})
         path = Path(url2pathname(urlsplit(url).path)).resolve()
         media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": media_type})
+        try:
+            body = read_regular(path, MAX_IMAGE_BYTES)
+        except (Refused, OSError) as exc:
+            refusal = RefusedFetch(url, str(exc))
+            self.refused.append(refusal)
+            raise refusal from None
+        return URLFetcherResponse(url, body, {"Content-Type": media_type})

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
-from rulepress.diagnostics import RulepressError
+from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import REFERENCE
 from rulepress.document.model import Component, Document, Example
+from rulepress.limits import MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
-from rulepress.render.references import example_anchor, prose_line
+from rulepress.render.references import example_anchor, href, prose_line
+from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
 
 CREDITS_TITLE = "Credits and licence"
@@ -50,23 +52,44 @@ KICKERS = {"example": ("Example", ""), "simulation": ("Playtest", "playtest")}  
 
 
 @cache
-def environment(game_templates: Path | None) -> jinja2.Environment:
-    """Templates of the game folder (if any) first, then the theme's. Cached per folder."""
+def environment(game_folder: Path | None) -> Sandbox:
+    """Templates of the game folder's templates/ (if any) first, then the theme's, all in the
+    sandbox: a game's folder is untrusted. Cached per folder."""
     loaders: list[jinja2.BaseLoader] = []
-    if game_templates is not None and game_templates.is_dir():
-        loaders.append(jinja2.FileSystemLoader(game_templates))
+    if game_folder is not None:
+        loaders.append(GameTemplates(game_folder))
     loaders.append(jinja2.FileSystemLoader(templates_dir()))
-    return jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
+    return Sandbox(
+        loader=jinja2.ChoiceLoader(loaders), autoescape=True, keep_trailing_newline=True,
         trim_blocks=False,
     )
 
 
-def game_environment(folder: Path) -> jinja2.Environment:
-    return environment((folder / "templates").resolve())
+def game_environment(folder: Path) -> Sandbox:
+    """``folder`` as the user named it, so that errors name its files the same way."""
+    return environment(folder)
+
+
+def run_templates(env: Sandbox, name: str, produce: Callable[[], str]) -> str:
+    """Run ``produce``, which renders the template ``name`` (of a game folder's environment or
+    the theme's), in the sandbox's bounds; any template error is a RulepressError at the
+    template's file:line."""
+    try:
+        return render(produce, TEMPLATE_SECONDS, MAX_PAGE_CHARS, f"template '{name}'", env)
+    except TemplateProblem as problem:
+        where = Path(problem.filename) if problem.filename else _template_path(env, name)
+        raise RulepressError.at(SourceLoc(where, problem.line or 1),
+                                f"template: {problem.message}") from None
+
+
+def _template_path(env: Sandbox, name: str) -> Path:
+    """Where ``name`` comes from: the game's override if it has one, else the theme."""
+    loader = env.loader
+    assert isinstance(loader, jinja2.ChoiceLoader)
+    for each in loader.loaders:
+        if isinstance(each, GameTemplates) and (each.root / name).exists():
+            return each.root / name
+    return templates_dir() / name
 
 
 # Figures are inlined; they come from engines, but a stray script or external reference would
@@ -163,12 +186,19 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     """The ``edition`` of the rulebook of ``doc`` as one self-contained HTML page.
 
     ``examples``: the check phase's rendering of each example, by id. ``links``: label -> relative
-    href shown on the cover (e.g. {"PDF (A4)": "pigeon-race-a4.pdf"}). ``fonts_href``: a relative
-    folder holding the Carlito TTFs for browsers without Carlito (None: the font stack alone).
+    path shown on the cover (e.g. {"PDF (A4)": "pigeon-race-a4.pdf"}), encoded here.
+    ``fonts_href``: a relative folder holding the Carlito TTFs for browsers without Carlito
+    (None: the font stack alone).
     """
+    env = game_environment(doc.path.parent)
+    return run_templates(env, "rulebook.html.j2",
+                         lambda: _page(env, doc, examples, edition, links or {}, fonts_href))
+
+
+def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], edition: str,
+          links: Mapping[str, str], fonts_href: str | None) -> str:
     folder = doc.path.parent
     proof = edition == REFERENCE
-    env = game_environment(folder)
     box_macro = env.get_template("example.html.j2").module.example_box  # type: ignore[attr-defined]
 
     def example_box(example: Example) -> str:
@@ -205,7 +235,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
         edition=edition,
         meta=doc.meta,
         title_anchor=body.title_anchor,
-        links=list((links or {}).items()),
+        links=[(label, href(path)) for label, path in links.items()],
         toc=_nest((*body.toc, TocEntry(1, credits_title, "rp-credits"))),
         credits_title=credits_title,
         body=Markup(body.html),
@@ -216,7 +246,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
 
 @dataclass(frozen=True)
 class IndexEntry:
-    """One game on build/index.html; every href is relative to build/."""
+    """One game on build/index.html; every path is relative to build/ (encoded when rendered)."""
 
     title: str
     html: str  # the page the title links to
@@ -229,4 +259,7 @@ class IndexEntry:
 def render_index(entries: Sequence[IndexEntry], *, title: str = "rulepress rulebooks") -> str:
     """build/index.html listing every game, its rulebook page, PDFs and print-and-play files."""
     env = environment(None)
-    return env.get_template("index.html.j2").render(title=title, entries=list(entries))
+    encoded = [replace(e, html=href(e.html), links=tuple((k, href(v)) for k, v in e.links))
+               for e in entries]
+    return run_templates(env, "index.html.j2", lambda: env.get_template("index.html.j2").render(
+        title=title, entries=encoded))

@@ -13,18 +13,19 @@ from html import escape as html_escape
 from html import unescape
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
-from rulepress.diagnostics import RulepressError
+from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.jail import Refused, read_regular
 from rulepress.paths import templates_dir
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
-from rulepress.render.html import FONT_FACES, game_environment
-from rulepress.render.references import ATTACHMENT
+from rulepress.render.html import FONT_FACES, game_environment, run_templates
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 BOOKLET_PAGE_SIZES = {"a4": "A5", "letter": "5.5in 8.5in"}  # half a sheet, typeset at that size
 # Tagged PDF for screen readers; PDF/UA-1 also writes XMP metadata (title, language), no dates.
 PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "pdf_version": "1.7"}
-_ATTACHMENT = re.compile(r"<[^>]*" + ATTACHMENT.pattern, ATTACHMENT.flags)
 
 
 @cache
@@ -34,8 +35,8 @@ def print_css(game_folder: Path, paper: str, booklet: bool = False) -> str:
     env = game_environment(game_folder)
     fonts_url = (templates_dir() / "fonts").as_uri()
     page_size = (BOOKLET_PAGE_SIZES if booklet else PAGE_SIZES)[paper]
-    return env.get_template("print.css").render(
-        page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url)
+    return run_templates(env, "print.css", lambda: env.get_template("print.css").render(
+        page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url))
 
 
 def with_print_css(html: str, css: str) -> str:
@@ -123,6 +124,38 @@ def _epoch_date() -> str | None:
     return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def attachment_href(html: Any) -> str | None:
+    """The target of the first element asking WeasyPrint to embed a file in the PDF, judged on
+    WeasyPrint's own parse of the page (entities decoded, rel tokens as it reads them)."""
+    from weasyprint.html import element_has_link_type
+
+    for element in html.etree_element.iter():
+        if element_has_link_type(element, "attachment"):
+            return str(element.get("href", ""))
+    return None
+
+
+def refusal_loc(url: str, game_folder: Path) -> SourceLoc:
+    """Where the game's folder asks for ``url``: the first line of its templates, then of its
+    Markdown, naming it (or its path relative to the folder); else its templates/ folder."""
+    folder = game_folder.resolve()
+    path = Path(url2pathname(urlsplit(url).path))
+    needles = [url] + ([path.relative_to(folder).as_posix()] if path.is_relative_to(folder) else [])
+    files = [*sorted((game_folder / "templates").glob("*")), *sorted(game_folder.glob("*.md"))]
+    for file in files:
+        if file.is_symlink() or not file.is_file():
+            continue
+        try:
+            lines = read_regular(file).decode("utf-8", "replace").splitlines()
+        except (Refused, OSError):
+            continue
+        for n, line in enumerate(lines, 1):
+            col = next((line.find(x) for x in needles if x in line), -1)
+            if col >= 0:
+                return SourceLoc(file, n, col + 1)
+    return SourceLoc(game_folder / "templates", 1)
+
+
 def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence[Path],
                booklet: bool = False) -> bytes:
     """Typeset ``html`` (from render_html) as a PDF on ``paper`` ("a4" or "letter"), or with
@@ -139,25 +172,26 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
 
     if paper not in PAGE_SIZES:
         raise ValueError(f"paper must be one of {', '.join(PAGE_SIZES)}, not {paper!r}")
-    attachment = _ATTACHMENT.search(html)
-    if attachment:
-        raise RulepressError.at(None, f"refused attachment {attachment.group(0)!r}: "
-                                      "rulebooks embed no files")
     folder = Path(base_url).resolve()
     fonts = templates_dir() / "fonts"
     fetcher = JailedFetcher([*allowed_roots, fonts])
     font_config = FontConfiguration()
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
+    page = with_print_css(figures_as_images(html), print_css(Path(base_url), paper, booklet))
+    source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
+    href = attachment_href(source)
+    if href is not None:
+        raise RulepressError.at(refusal_loc(href, Path(base_url)),
+                                f"refused attachment '{href}': rulebooks embed no files")
     try:
-        page = with_print_css(figures_as_images(html), print_css(folder, paper, booklet))
         with _pinned_epoch():
-            document = HTML(string=page, base_url=folder.as_uri() + "/",
-                            url_fetcher=fetcher).render(font_config=font_config, **PDF_OPTIONS)
+            document = source.render(font_config=font_config, **PDF_OPTIONS)
             document.metadata.created = document.metadata.modified = date
             data: bytes = document.write_pdf(**PDF_OPTIONS)
-    except RefusedFetch as refused:
-        raise RulepressError.at(None, str(refused)) from None
-    if fetcher.refused:  # refused inside an SVG, where WeasyPrint only logs
-        raise RulepressError.at(None, str(fetcher.refused[0]))
+    except RefusedFetch:
+        pass  # remembered by the fetcher, reported below
+    if fetcher.refused:  # also those refused inside an SVG, where WeasyPrint only logs
+        refused = fetcher.refused[0]
+        raise RulepressError.at(refusal_loc(refused.url, Path(base_url)), str(refused))
     return data
 

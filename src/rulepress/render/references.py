@@ -1,18 +1,17 @@
 """Static check of every reference in a rule text, before anything is rendered.
 
-Resources (images) must be files inside the game's folder or data: images; links must be
-``#anchors`` that exist, or http(s)/mailto addresses. Attachments are refused outright.
+Images must be files inside the game's folder that decode within the limits; links must be
+``#anchors`` that exist, or http(s)/mailto addresses; raw HTML is refused.
 Each refusal is a diagnostic at the reference's file:line, so the build stops before WeasyPrint.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -21,15 +20,14 @@ from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.editions import EDITIONS
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
+from rulepress.images import BadImage, check_image
+from rulepress.jail import Refused, local_file, read_regular
+from rulepress.limits import MAX_IMAGE_BYTES
 
 # Ids the renderer itself puts on the page.
 RESERVED_IDS = frozenset({"rp-cover", "rp-contents", "rp-contents-title", "rp-components",
                           "rp-credits"})
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
-_HTML_URL = re.compile(
-    r"""\b(href|src|data|srcset|poster|xlink:href)\s*=\s*["']?([^"'\s>]+)""", re.I)
-# rel="attachment" asks WeasyPrint to embed the target in the PDF.
-ATTACHMENT = re.compile(r"""\brel\s*=\s*["']?[^"'>]*\battachment\b""", re.I)
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,6 @@ class Reference:
     kind: str  # "image", "link" or "html"
     url: str
     line: int  # 0-based line within the Markdown text
-    attachment: bool = False
 
 
 @cache
@@ -64,49 +61,37 @@ def _inline_refs(token: Token) -> Iterator[Reference]:
         elif child.type == "link_open":
             yield Reference("link", str(child.attrs.get("href", "")), line)
         elif child.type == "html_inline":
-            yield from _html_refs(child.content, line)
+            yield Reference("html", "", line)
         line += child.content.count("\n") if child.type in ("text", "code_inline") else 0
 
 
-def _html_refs(html: str, line: int) -> Iterator[Reference]:
-    attachment = bool(ATTACHMENT.search(html))
-    found = False
-    for offset, text in enumerate(html.split("\n")):
-        for m in _HTML_URL.finditer(text):
-            found = True
-            yield Reference("html", m.group(2), line + offset, attachment)
-    if attachment and not found:
-        yield Reference("html", "", line, True)
-
-
 def iter_references(markdown: str) -> Iterator[Reference]:
-    """Every image, link and raw-HTML URL in ``markdown`` with its 0-based line."""
+    """Every image, link and piece of raw HTML in ``markdown`` with its 0-based line."""
     for token in detection_parser().parse(markdown):
         if token.type == "inline":
             yield from _inline_refs(token)
         elif token.type == "html_block" and token.map is not None:
-            yield from _html_refs(token.content, token.map[0])
+            yield Reference("html", "", token.map[0])
+
+
+def load_image(url: str, folder: Path) -> tuple[str, bytes]:
+    """The media type and bytes of the image ``url`` names in the game's ``folder``, checked
+    to decode; Refused or BadImage says why not. The check and the renderer both call this."""
+    if urlsplit(url).scheme.lower() == "data":
+        raise Refused("data: images are not allowed; save the image as a file in the game's folder")
+    path = local_file(url, folder)
+    data = read_regular(path, MAX_IMAGE_BYTES)
+    return check_image(path, data), data
 
 
 def resource_reason(url: str, folder: Path) -> str | None:
     """Why an image reference may not be used, or None. ``folder``: the game's source folder."""
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme == "data":
-        return None if url[5:].lower().startswith("image/") else "only data:image/ URLs are allowed"
-    if scheme:
-        return f"{scheme}: resources are not allowed; use a file in the game's folder"
-    if parts.netloc or url.startswith("/"):
-        return "absolute paths are not allowed; use a path relative to the game's folder"
-    path = unquote(parts.path)
-    if ".." in Path(path).parts:
-        return "'..' escapes the game's folder"
-    root = folder.resolve()
-    target = (root / path).resolve()
-    if not target.is_relative_to(root):
-        return "the path leaves the game's folder"
-    if not target.is_file():
-        return "no such file in the game's folder"
+    try:
+        load_image(url, folder)
+    except (Refused, BadImage) as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror}"
     return None
 
 
@@ -121,6 +106,12 @@ def link_reason(url: str, anchors: frozenset[str]) -> str | None:
     if scheme:
         return f"{scheme}: links are not allowed; link to a #anchor or an http(s) address"
     return "links to files are not allowed; link to a #anchor or an http(s) address"
+
+
+def href(path: str) -> str:
+    """A relative path made of file and folder names as an href: each name percent-encoded, so
+    no name can become a scheme (``javascript:``), a query or a fragment."""
+    return quote(path, safe="/")
 
 
 def example_anchor(example_id: str) -> str:
@@ -142,18 +133,11 @@ def known_anchors(doc: Document, edition: str | None = None) -> frozenset[str]:
 
 
 def _judge(ref: Reference, folder: Path, anchors: frozenset[str]) -> str | None:
-    if ref.attachment:
-        return "attachments are refused"
     if ref.kind == "link":
         return link_reason(ref.url, anchors)
     if ref.kind == "image":
         return resource_reason(ref.url, folder)
-    # Raw HTML never reaches the page (the reader refuses it); still name what it would fetch.
-    if urlsplit(ref.url).scheme.lower() in ("http", "https"):
-        return f"raw HTML would load {ref.url}"
-    if ref.url.startswith("#"):
-        return None
-    return resource_reason(ref.url, folder)
+    return "raw HTML is not allowed in rules; write Markdown instead"
 
 
 def _col(lines: Sequence[str], index: int, url: str) -> int:
@@ -185,7 +169,7 @@ def check_markdown(markdown: str, path: Path, first_line: int, folder: Path,
             if left_out:
                 reason = f"the {left_out[0]} edition leaves '#{target}' out but prints this link"
         if reason is not None:
-            what = {"image": "image", "link": "link", "html": "reference"}[ref.kind]
+            what = {"image": "image", "link": "link", "html": "HTML"}[ref.kind]
             shown = f" '{ref.url}'" if ref.url else ""
             found.append(error(loc, f"refused {what}{shown}: {reason}"))
     return found

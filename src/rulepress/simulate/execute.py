@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from rulepress.signals import worker_started
 from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, questions_of
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
@@ -100,24 +101,32 @@ def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
     if jobs == 1:
         return run_here(spec, progress)
     collector = _Collector(spec, progress)
-    # Forked workers inherit the engine already loaded (a project's module included).
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: dict[Future[Tally], Batch] = {}
+    # Forked workers inherit the engine already loaded (a project's module included); they
+    # leave Ctrl-C to this process and die with it.
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=worker_started, initargs=(os.getpid(),))
+    pending: dict[Future[Tally], Batch] = {}
 
-        def submit(count: int) -> None:
-            for _ in range(count):
-                batch = collector.next()
-                if batch is None:
-                    return
-                pending[pool.submit(_play, spec, batch)] = batch
+    def submit(count: int) -> None:
+        for _ in range(count):
+            batch = collector.next()
+            if batch is None:
+                return
+            pending[pool.submit(_play, spec, batch)] = batch
 
+    try:
         submit(jobs * IN_FLIGHT)
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 collector.done(pending.pop(future), future.result)
                 submit(1)
+    except BaseException:  # Ctrl-C, SIGTERM: stop now, not after the batches under way
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    pool.shutdown()
     return collector.finish()
 
 

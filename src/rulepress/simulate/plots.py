@@ -9,6 +9,7 @@ Sans for any glyph it lacks), so a viewer needs no font and every run writes the
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -74,7 +75,18 @@ def _svg(figure: Figure) -> str:
     out = io.StringIO()
     figure.savefig(out, format="svg", metadata={"Date": None, "Creator": None},
                    bbox_inches="tight")
-    return out.getvalue()
+    return _referenced_ids_only(out.getvalue())
+
+
+_ID = re.compile(r' id="([^"]+)"')
+_REF = re.compile(r'#([^"\)\s]+)')
+
+
+def _referenced_ids_only(svg: str) -> str:
+    """Drop the ids nothing refers to (matplotlib names every group): a book that inlines the
+    plot rewrites each id it finds, and a plot holds hundreds."""
+    used = set(_REF.findall(svg))
+    return _ID.sub(lambda m: m.group(0) if m.group(1) in used else "", svg)
 
 
 def _figure(rows: int = 1, cols: int = 1, height: float = 3.0) -> tuple[Figure, list[Axes]]:

@@ -58,7 +58,7 @@ def check_simulation(
 ) -> tuple[list[Diagnostic], RenderedExample]:
     """The block's diagnostics and its rendering: prose from the summary, the plots it names
     (drawn only when ``draw``)."""
-    from rulepress.validate.check import render_prose
+    from rulepress.prose import render_prose
 
     figures: Sequence[Figure] = ()
     diags: list[Diagnostic] = []

@@ -29,7 +29,7 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import METHOD, Tally, table_figures
-from rulepress.write import atomic_write
+from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
@@ -192,13 +192,11 @@ def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
 
 
 def write(out: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write every file; a plot an earlier run left there and this one does not draw goes."""
+    """Write every file as one set; a plot an earlier run left there and this one does not
+    draw goes."""
     from rulepress.simulate.plots import PLOTS
 
-    written = []
-    for name in sorted(files):
-        atomic_write(out / name, files[name])
-        written.append(out / name)
+    written = write_set(out, {out / name: text for name, text in files.items()})
     for name in PLOTS:
         if name not in files:
             (out / name).unlink(missing_ok=True)

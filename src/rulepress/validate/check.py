@@ -5,12 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
-
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 
 from rulepress.diagnostics import (
     Diagnostic,
@@ -27,6 +23,7 @@ from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
+from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
 
 
@@ -258,20 +255,3 @@ def _as_list(value: Any) -> list[Any]:
     if value is None:
         return []
     return list(value) if isinstance(value, list | tuple) else [value]
-
-
-@cache
-def _prose_environment() -> SandboxedEnvironment:
-    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
-
-
-def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:
-    """Fill the example's prose from its own data and claims."""
-    context = {**example.data, "claims": example.claims}
-    loc = example.line_of(("text",))
-    try:
-        return _prose_environment().from_string(example.text).render(context), []
-    except TemplateError as exc:
-        return example.text, [error(loc, f"{example.id}: example text: {exc.message or exc}")]
-    except (TypeError, ValueError, LookupError) as exc:
-        return example.text, [error(loc, f"{example.id}: example text: {exc}")]

@@ -1,6 +1,9 @@
 """Go-Stop on a custom 48-card deck (seed 004): engine, examples, diagrams, print-and-play.
 
-``ENGINE`` is what the compiler uses; the rules themselves live in :mod:`.rules`.
+``ENGINE`` is what the compiler uses. Its ``rules()`` is :data:`.rules.RULES`, the shared rules
+protocol of :mod:`rulepress.games.base` (``RULES.new_game(players, seed)``, then
+``state.legal_moves()`` and ``state.apply(move)``); :mod:`.agents` holds heuristic players,
+:mod:`.examples` replays the worked examples, :mod:`.diagrams` and :mod:`.pnp` draw.
 """
 
 from __future__ import annotations
@@ -8,22 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Drawer, Figure
+from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.go_stop.cards import CARDS
-from rulepress.games.go_stop.rules import (
-    Move,
-    State,
-    View,
-    apply,
-    deal,
-    legal_moves,
-    random_game,
-    view,
-)
+from rulepress.games.go_stop.rules import RULES, GoStopRules, Move, State, View, step, view
 
 
-class GoStopEngine:
+class GoStopEngine(Engine):
     name = "go_stop"
+
+    def rules(self) -> GoStopRules:
+        return RULES
 
     def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         from rulepress.games.go_stop.examples import evaluate
@@ -50,18 +47,17 @@ class GoStopEngine:
 
         return DRAWERS
 
+    def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        from rulepress.games.go_stop.agents import AGENTS
+
+        return AGENTS
+
+    def questions(self) -> Sequence[Question]:
+        from rulepress.games.go_stop.questions import QUESTIONS
+
+        return QUESTIONS
+
 
 ENGINE = GoStopEngine()
 
-__all__ = [
-    "ENGINE",
-    "GoStopEngine",
-    "Move",
-    "State",
-    "View",
-    "apply",
-    "deal",
-    "legal_moves",
-    "random_game",
-    "view",
-]
+__all__ = ["ENGINE", "RULES", "GoStopEngine", "Move", "State", "View", "step", "view"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulepress.games.base import NotationError
+
 # Month by month, slot by slot: the standard hwatu deck in the seed's value letters.
 DECK_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("A", "C+", "Da", "Db"),  # 1 pine: crane bright, red poetry ribbon
@@ -58,6 +60,7 @@ CARD_SUBJECTS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 CARDS = 48
+MASK_BYTES = CARDS // 8  # a set of cards as bytes: two numbers a byte, low nibble first
 VALUES = ("A", "B+", "B", "C+", "C", "C-", "C--", "D", "D+")
 
 
@@ -77,10 +80,6 @@ def card_text(card: int) -> str:
 
 
 _BY_TEXT = {card_text(c): c for c in range(CARDS)}
-
-
-class NotationError(ValueError):
-    pass
 
 
 def parse_card(text: object) -> int:
@@ -156,40 +155,64 @@ def bright_points(n: int) -> int:
     return 15 if n >= 5 else (n if n >= 3 else 0)
 
 
-def points_of(mask: int) -> Points:
-    sets = sum(3 for m in (RED, BLUE, GRASS) if (mask & m).bit_count() == 3)
-    junk = (mask & JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK).bit_count()
+def points_from_counts(
+    brights: int, animals: int, birds: int, ribbons: int, sets: int, junk: int
+) -> Points:
+    """The scoring table: points for so many brights, animals (birds included), birds, ribbons,
+    complete ribbon sets and junk (a D+ counted twice)."""
     return Points(
-        brights=bright_points((mask & BRIGHTS).bit_count()),
-        animals=max(0, (mask & ANIMALS).bit_count() - 4),
-        birds=5 if (mask & BIRDS).bit_count() == 3 else 0,
-        ribbon_sets=sets,
-        ribbons=max(0, (mask & RIBBONS).bit_count() - 4),
+        brights=bright_points(brights),
+        animals=max(0, animals - 4),
+        birds=5 if birds == 3 else 0,
+        ribbon_sets=3 * sets,
+        ribbons=max(0, ribbons - 4),
         junk=max(0, junk - 9),
     )
 
 
+_CLASSES = (BRIGHTS, ANIMALS, BIRDS, RIBBONS, RED, BLUE, GRASS)
+
+
+def _counts(mask: int) -> tuple[int, ...]:
+    """Brights, animals, birds, ribbons, red, blue and grass ribbons, junk (a D+ counts 2)."""
+    junk = (mask & JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK).bit_count()
+    return (*((mask & c).bit_count() for c in _CLASSES), junk)
+
+
+def points_of(mask: int) -> Points:
+    brights, animals, birds, ribbons, red, blue, grass, junk = _counts(mask)
+    sets = sum(n == 3 for n in (red, blue, grass))
+    return points_from_counts(brights, animals, birds, ribbons, sets, junk)
+
+
+# card_points, the hot path, without building the breakdown: a pile's counts are packed in one
+# int, so that the counts of its bytes (two numbers each) add up field by field. From the low
+# bit: brights (3 bits), animals (4), birds (2); ribbons (4), the red, blue and grass ribbons
+# (2 each); junk (5). The total is then three table lookups, one per group of fields that
+# score together, each table built from points_from_counts.
+_SHIFTS = (0, 3, 7, 9, 13, 15, 17, 19)
+
+
+def _packed(mask: int) -> int:
+    return sum(n << s for n, s in zip(_counts(mask), _SHIFTS, strict=True))
+
+
+# The packed counts of each byte's cards, byte by byte.
+_C0, _C1, _C2, _C3, _C4, _C5 = (
+    tuple(_packed(b << 8 * i) for b in range(256)) for i in range(MASK_BYTES)
+)
+_ANIMAL_POINTS = tuple(
+    points_from_counts(x & 7, x >> 3 & 15, x >> 7, 0, 0, 0).total for x in range(1 << 9)
+)
+_RIBBON_POINTS = tuple(
+    points_from_counts(0, 0, 0, x & 15, sum(x >> s & 3 == 3 for s in (4, 6, 8)), 0).total
+    for x in range(1 << 10)
+)
+_JUNK_POINTS = tuple(points_from_counts(0, 0, 0, 0, 0, x).total for x in range(1 << 5))
+
+
 def card_points(mask: int) -> int:
-    """The same total as points_of(mask).total, without building the breakdown (hot path)."""
-    a = (mask & BRIGHTS).bit_count()
-    p = 15 if a >= 5 else (a if a >= 3 else 0)
-    n = (mask & ANIMALS).bit_count()
-    if n > 4:
-        p += n - 4
-    if (mask & BIRDS).bit_count() == 3:
-        p += 5
-    r = mask & RIBBONS
-    if r:
-        n = r.bit_count()
-        if n > 4:
-            p += n - 4
-        if (r & RED).bit_count() == 3:
-            p += 3
-        if (r & BLUE).bit_count() == 3:
-            p += 3
-        if (r & GRASS).bit_count() == 3:
-            p += 3
-    n = (mask & JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK).bit_count()
-    if n > 9:
-        p += n - 9
-    return p
+    """The same total as points_of(mask).total, from the packed counts (hot path)."""
+    b0, b1, b2, b3, b4, b5 = mask.to_bytes(MASK_BYTES, "little")
+    x = _C0[b0] + _C1[b1] + _C2[b2] + _C3[b3] + _C4[b4] + _C5[b5]
+    return _ANIMAL_POINTS[x & 511] + _RIBBON_POINTS[x >> 9 & 1023] + _JUNK_POINTS[x >> 19]

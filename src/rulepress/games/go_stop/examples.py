@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError
+from rulepress.games.base import AmbiguousMove, ExampleDataError, IllegalMove, NotationError, derive
 from rulepress.games.go_stop.cards import (
     ANIMALS,
     DOUBLE_JUNK,
@@ -40,7 +40,6 @@ from rulepress.games.go_stop.cards import (
     MONTH_MASK,
     RIBBONS,
     VALUES,
-    NotationError,
     card_points,
     card_text,
     cards_in,
@@ -61,14 +60,12 @@ from rulepress.games.go_stop.rules import (
     PHASES,
     SHAKE,
     THREE_FOR_ONE,
-    IllegalMove,
     Move,
     State,
-    apply,
     deal,
     has_four,
-    legal_moves,
     start,
+    step,
 )
 
 BONUS_EVENTS = (SHAKE, BOMB, THREE_FOR_ONE, OWN_COLUMN, OTHER_COLUMN, EMPTY_ROW, ANIMAL_RESERVE)
@@ -132,10 +129,11 @@ def replay(example: Mapping[str, Any]) -> Replay:
     illegal = None
     for i, mv in enumerate(moves):
         try:
-            current = apply(current, mv, events)
-        except IllegalMove as exc:
+            current, happened = step(current, mv)
+        except (IllegalMove, AmbiguousMove) as exc:
             illegal = (str(raw_moves[i]), exc.reason)
             break
+        events += happened
         done.append(mv)
     return Replay(state, current, tuple(done), tuple(events), illegal)
 
@@ -251,8 +249,7 @@ def build_state(setup: Any) -> State:
         return out
 
     gos, reserves, credits = counts("gos"), counts("reserves"), counts("credits")
-    points = [card_points(s) for s in stores]
-    last_go = [points[p] if gos[p] else 0 for p in range(n)]
+    last_go = [card_points(stores[p]) if gos[p] else 0 for p in range(n)]
     for p, v in _player_map(setup.get("last_go"), n, ("setup", "last_go"), "last_go").items():
         last_go[p] = _count(v, ("setup", "last_go", p + 1))
     shaken = [0] * n
@@ -273,7 +270,8 @@ def build_state(setup: Any) -> State:
         for p in given:
             animal |= 1 << (p - 1)
     state = start(hands, row, stock, to_move - 1, check_deal=is_deal)
-    return state._evolve(
+    return derive(
+        state,
         stores=tuple(stores),
         owners=tuple(owners),
         tokens=tuple(tokens),
@@ -283,7 +281,6 @@ def build_state(setup: Any) -> State:
         shaken=tuple(shaken),
         animal_reserve=animal,
         last_go=tuple(last_go),
-        points=tuple(points),
     )
 
 
@@ -352,7 +349,7 @@ def facts(r: Replay) -> dict[str, Any]:
         "winner": s.winner + 1 if s.winner >= 0 else None,
         "phase": PHASES[s.phase],
         "to_move": s.to_move + 1,
-        "legal_moves": [str(m) for m in legal_moves(s)],
+        "legal_moves": [str(m) for m in s.legal_moves()],
         "hands": {k: texts(s.hands[p]) for p, k in enumerate(players)},
         "row": texts(s.row),
         "columns": columns,

@@ -1,23 +1,39 @@
-"""Go-Stop for 2 and 3 players: state, moves, the turn, bonuses, go/stop and the end.
+"""Go-Stop for 2 and 3 players, on the rules protocol of games/base.py: the deal, moves, the
+turn, bonuses, go/stop and the end.
 
-Pure: chance is the seed (or an explicit stock order). Values are frozen dataclasses; card sets
-are bit masks (see cards.py), so scoring a pile is a few popcounts and only the piles that
-changed in a turn are rescored.
+``RULES`` starts games (``RULES.new_game(players, seed)``) and reads moves; a :class:`State`
+says whose turn it is, lists the legal moves and applies one (``state.apply(move)`` returns
+the next state). What happened in a move (cards drawn and captured, junk received, bonuses) is
+returned by :func:`step`, for the worked examples and their diagrams.
+
+Pure: all chance is the seed, taken whole at the deal (the stock's order), so no chance node
+follows. Values are frozen dataclasses, each state made from the last by ``base.derive``; card
+sets are bit masks (see cards.py), so scoring a pile is a few popcounts.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulepress.games.base import (
+    AmbiguousMove,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Variant,
+    derive,
+)
 from rulepress.games.go_stop.cards import (
+    ALL,
     ANIMALS,
     CARDS,
     DOUBLE_JUNK,
     JUNK,
+    MASK_BYTES,
     MONTH_MASK,
-    NotationError,
     card_points,
     card_text,
     cards_in,
@@ -39,6 +55,14 @@ NAGARI = "nagari"  # the stock ran out and nobody stopped: no winner
 REDEAL = "redeal"  # four of a number in the row: the deal is void
 FOUR_IN_HAND = "four of a number"  # a starting hand holds a whole number: instant win
 
+# How a game ended, in the words of the rulebook's "The end of the game".
+END_REASONS = {
+    STOPPED: "a player stops",
+    NAGARI: "the stock runs out: nagari",
+    FOUR_IN_HAND: "four of a number in a hand",
+    REDEAL: "four of a number in the row: the deal does not count",
+}
+
 # Bonus names, as the rules call them
 SHAKE = "shake"
 BOMB = "bomb"
@@ -53,21 +77,10 @@ NOT_A_SINGLE = "the card you pair with must lie alone in the row with the same n
 SAY_WHICH = "two cards of that number lie in the row: say which one you pair with"
 
 
-class IllegalMove(ValueError):
-    """A move the rules forbid here; ``reason`` is stable text an example may claim."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class AmbiguousMove(IllegalMove):
-    """The move leaves open which row card it pairs with."""
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Move:
-    """One decision: a card (with the row card it pairs with), shake, bomb, pass, go or stop."""
+    """One decision: a card (with the row card it pairs with), shake, bomb, pass, go or stop.
+    ``str`` is its notation; ``repr`` pastes back as ``Move.parse('08A>08Da')``."""
 
     kind: str  # "card", "shake", "bomb", "pass", "go", "stop"
     card: int = -1
@@ -81,6 +94,9 @@ class Move:
         if self.kind in ("shake", "bomb"):
             return f"{self.kind} {self.month:02d}"
         return self.kind
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
 
     @classmethod
     def parse(cls, text: object) -> Move:
@@ -107,7 +123,6 @@ _PAIRS = {
 }
 _SHAKES = tuple(Move("shake", month=m + 1) for m in range(12))
 _BOMBS = tuple(Move("bomb", month=m + 1) for m in range(12))
-_TRIPLES = frozenset(n for n in range(16) if n.bit_count() == 3)
 
 
 @dataclass(frozen=True)
@@ -127,7 +142,7 @@ class State:
     owners: tuple[int, ...]
     tokens: tuple[int, ...]
     stock: tuple[int, ...]  # the stock as dealt, top card first
-    drawn: int  # cards drawn from the stock so far
+    drawn: int  # cards drawn from the stock so far: one a turn
     to_move: int
     phase: int
     gos: tuple[int, ...]
@@ -136,19 +151,10 @@ class State:
     shaken: tuple[int, ...]  # bit m set: this player has shaken number m + 1
     animal_reserve: int  # bit p set: player p took the animal reserve card
     last_go: tuple[int, ...]  # card points at the player's last go
-    points: tuple[int, ...]  # card points of each storage (kept up to date, not recomputed)
     pending: tuple[int, int, int] | None = None  # DRAW: (cards to take, D per opponent, drawn)
     winner: int = -1
     result: str = PLAYING
     redeals: int = 0
-
-    def _evolve(self, **changes: Any) -> State:
-        # A frozen copy without dataclasses.replace's per-field overhead (the hot path).
-        new = object.__new__(State)
-        d = new.__dict__
-        d.update(self.__dict__)
-        d.update(changes)
-        return new
 
     @property
     def threshold(self) -> int:
@@ -162,13 +168,80 @@ class State:
         """Additional point cards: one for each of the first two gos."""
         return min(self.gos[p], 2)
 
+    @property
+    def points(self) -> tuple[int, ...]:
+        """The card points of each storage."""
+        return tuple(map(card_points, self.stores))
+
     def current_points(self, p: int) -> int:
-        return self.points[p] + self.additional(p)
+        return card_points(self.stores[p]) + self.additional(p)
 
     def final_score(self, p: int) -> int:
         if self.result == FOUR_IN_HAND:
             return card_points(self.hands[p])
         return self.current_points(p) << self.reserves[p]
+
+    # -- the rules protocol -----------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.to_move
+
+    def legal_moves(self) -> Sequence[Move]:
+        """Every legal move in a fixed order: number by number, its cards (by card), bomb,
+        shake; then pass. A drawn card with two to pair: one move per row card. At the end of a
+        turn: go, stop."""
+        if self.phase == PLAY:
+            p = self.to_move
+            out: list[Move] = []
+            at = 0  # the table's index of the byte's first number
+            # A byte of the hand's mask (and of the row's) holds two numbers, low nibble first.
+            hand = self.hands[p].to_bytes(MASK_BYTES, "little")
+            row = self.row.to_bytes(MASK_BYTES, "little")
+            for h, r in zip(hand, row, strict=True):
+                if h:
+                    if h & 15:
+                        out += _MONTH_MOVES[at | (h & 15) << 4 | r & 15]
+                    if h & 240:
+                        out += _MONTH_MOVES[at | 256 | h & 240 | r >> 4]
+                at += 512
+            shaken = self.shaken[p]
+            if shaken:  # a number is shaken once
+                out = [m for m in out if m.kind != "shake" or not shaken >> (m.month - 1) & 1]
+            if self.credits[p]:
+                out.append(_SIMPLE["pass"])
+            return out
+        if self.phase == DRAW:
+            assert self.pending is not None
+            d = self.pending[2]
+            return tuple(_PAIRS[d, t] for t in cards_in(self.row & MONTH_MASK[d >> 2]))
+        if self.phase == DECIDE:
+            if self.drawn >= len(self.stock):
+                return (_SIMPLE["stop"],)
+            return (_SIMPLE["go"], _SIMPLE["stop"])
+        return ()
+
+    def chance_outcomes(self) -> tuple[tuple[Move, float], ...]:
+        """None: the deal took all the chance there is."""
+        return ()
+
+    def apply(self, move: Move) -> State:
+        """The state after ``move``; raises IllegalMove or AmbiguousMove."""
+        return _BY_PHASE[self.phase](self, move, None)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        """The winner (none after nagari or a void deal) and every player's final score."""
+        if self.phase != OVER:
+            return None
+        winners = (self.winner,) if self.winner >= 0 else ()
+        scores = tuple(self.final_score(p) for p in range(self.players))
+        return Outcome(winners, scores, END_REASONS[self.result])
+
+    def turn(self) -> int:
+        """Turns completed: each turn draws one stock card, and is not over while the drawn
+        card waits to be paired or the player to say go or stop."""
+        return self.drawn - (self.phase == DRAW or self.phase == DECIDE)
 
 
 def start(
@@ -183,39 +256,45 @@ def start(
     """A state at the start of play: the dealer moves first. Immediate ends are applied."""
     n = len(hands)
     zeros = (0,) * n
+    # Made as derive() makes every later state, a plain dict of the fields, not by __init__:
+    # once __init__ has run, CPython gives each new State a key-sharing layout to fill and
+    # drop, and a game played through the protocol runs about a tenth slower.
     state = object.__new__(State)
-    state.__dict__.update(
-        players=n,
-        dealer=dealer,
-        hands=tuple(hands),
-        stores=zeros,
-        row=row,
-        owners=(-1,) * 12,
-        tokens=zeros,
-        stock=tuple(stock),
-        drawn=0,
-        to_move=dealer,
-        phase=PLAY,
-        gos=zeros,
-        reserves=zeros,
-        credits=zeros,
-        shaken=zeros,
-        animal_reserve=0,
-        last_go=zeros,
-        points=zeros,
-        pending=None,
-        winner=-1,
-        result=PLAYING,
-        redeals=redeals,
+    object.__setattr__(
+        state,
+        "__dict__",
+        dict(
+            players=n,
+            dealer=dealer,
+            hands=tuple(hands),
+            stores=zeros,
+            row=row,
+            owners=(-1,) * 12,
+            tokens=zeros,
+            stock=tuple(stock),
+            drawn=0,
+            to_move=dealer,
+            phase=PLAY,
+            gos=zeros,
+            reserves=zeros,
+            credits=zeros,
+            shaken=zeros,
+            animal_reserve=0,
+            last_go=zeros,
+            redeals=redeals,
+            pending=None,
+            winner=-1,
+            result=PLAYING,
+        ),
     )
     if not check_deal:
         return state
     if has_four(row):
-        return state._evolve(phase=OVER, result=REDEAL)
+        return derive(state, phase=OVER, result=REDEAL)
     for i in range(n):
         p = (dealer + i) % n
         if has_four(hands[p]):
-            return state._evolve(phase=OVER, result=FOUR_IN_HAND, winner=p)
+            return derive(state, phase=OVER, result=FOUR_IN_HAND, winner=p)
     return state
 
 
@@ -229,12 +308,9 @@ def has_four(mask: int) -> bool:
 
 def deal(seed: int, players: int = 2) -> State:
     """A seeded game: dealer by lot, shuffle, deal; a row with four of a number is redealt."""
-    return _deal(random.Random(seed), players)
-
-
-def _deal(rng: random.Random, players: int) -> State:
     if players not in DEAL:
         raise ValueError("Go-Stop is for 2 or 3 players")
+    rng = random.Random(seed)
     dealer = int(rng.random() * players)
     per_hand, in_row = DEAL[players]
     redeals = 0
@@ -256,6 +332,72 @@ def _deal(rng: random.Random, players: int) -> State:
 _DECK = range(CARDS)
 
 
+class GoStopRules:
+    """Go-Stop as a whole (the :class:`rulepress.games.base.Rules` protocol)."""
+
+    name = "Go-Stop"
+    min_players = min(DEAL)
+    max_players = max(DEAL)
+
+    def variants(self) -> tuple[Variant, ...]:
+        return (Variant("standard", "the game as the rulebook gives it (no other variants)"),)
+
+    def new_game(self, players: int, seed: int, variant: str | None = None) -> State:
+        if variant not in (None, "standard"):
+            raise ValueError(f"Go-Stop has no variant '{variant}'; it has: standard")
+        return deal(seed, players)
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def invariants(self, state: Any) -> list[str]:
+        return invariants(state)
+
+
+def invariants(s: State) -> list[str]:
+    """What is wrong with a state reached by play from a deal: every card in exactly one place,
+    tokens on their owners' columns, counts never negative, and hands
+    (with bomb passes) lasting exactly as long as the stock."""
+    broken: list[str] = []
+    n = s.players
+    if not 0 <= s.to_move < n or not 0 <= s.dealer < n:
+        broken.append(f"player to move {s.to_move} or dealer {s.dealer} is not a seat")
+    parts = [*s.hands, *s.stores, s.row, mask_of(s.stock[s.drawn :])]
+    if s.pending is not None:
+        parts.append(s.pending[0] | 1 << s.pending[2])
+    seen = doubled = 0
+    for part in parts:
+        doubled |= seen & part
+        seen |= part
+    if doubled:
+        broken.append(f"cards in two places: {', '.join(map(card_text, cards_in(doubled)))}")
+    if seen != ALL:
+        lost = ", ".join(map(card_text, cards_in(ALL & ~seen)))
+        broken.append(f"cards nowhere: {lost}")
+    for p in range(n):
+        month = s.tokens[p] - 1
+        if month >= 0 and (s.owners[month] != p or (s.row & MONTH_MASK[month]).bit_count() != 3):
+            broken.append(f"player {p + 1}'s token is not on a three-card column of theirs")
+    for month, owner in enumerate(s.owners):
+        if owner >= 0 and (s.row & MONTH_MASK[month]).bit_count() != 3:
+            broken.append(f"number {month + 1} has an owner but no three-card column")
+    if any(v < 0 for v in (*s.reserves, *s.credits, *s.gos)):
+        broken.append("a negative count of reserves, passes or gos")
+    if s.result in (NAGARI, STOPPED) or s.phase in (PLAY, DECIDE):
+        # Cards in hand plus passes = turns left: hands and stock run out together.
+        first = s.to_move if s.phase == PLAY else s.to_move + 1
+        for p in range(n):
+            turns_left = sum(1 for k in range(s.stock_left) if (first + k) % n == p)
+            if s.hands[p].bit_count() + s.credits[p] != turns_left:
+                broken.append(
+                    f"player {p + 1} holds cards and passes for other than {turns_left} turns left"
+                )
+    return broken
+
+
+RULES = GoStopRules()
+
+
 def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
     """The moves with number m+1 for the hand's and the row's cards of that number (4-bit each)."""
     out: list[Move] = []
@@ -267,8 +409,10 @@ def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
                 out += [_PAIRS[c, t] for t in singles]
             else:
                 out.append(_PLAYS[c])
-    if hand.bit_count() == 3 and len(singles) == 1:
-        out.append(_BOMBS[m])
+    if hand.bit_count() == 3:
+        if len(singles) == 1:
+            out.append(_BOMBS[m])
+        out.append(_SHAKES[m])
     return tuple(out)
 
 
@@ -276,65 +420,14 @@ def _month_moves(m: int, hand: int, row: int) -> tuple[Move, ...]:
 _MONTH_MOVES = tuple(_month_moves(m, h, r) for m in range(12) for h in range(16) for r in range(16))
 
 
-_MONTH_MOVES_SHAKE = tuple(
-    _MONTH_MOVES[i] + ((_SHAKES[i >> 8],) if ((i >> 4) & 15).bit_count() == 3 else ())
-    for i in range(len(_MONTH_MOVES))
-)
-
-
-def legal_moves(s: State) -> tuple[Move, ...]:
-    """Every legal move in a fixed order: number by number, its cards (by card), bomb, shake;
-    then pass. At the end of a turn: go, stop."""
-    if s.phase == PLAY:
-        p = s.to_move
-        row = s.row
-        shaken = s.shaken[p]
-        out: list[Move] = []
-        h = s.hands[p]
-        if not shaken:
-            # Fast path: one lookup per number held, shakes included in the table.
-            table = _MONTH_MOVES_SHAKE
-            while h:
-                sh = ((h & -h).bit_length() - 1) & ~3
-                hn = (h >> sh) & 15
-                out += table[(sh << 6) | (hn << 4) | ((row >> sh) & 15)]
-                h ^= hn << sh
-        else:
-            table = _MONTH_MOVES
-            while h:
-                m = ((h & -h).bit_length() - 1) >> 2
-                sh = m << 2
-                hn = (h >> sh) & 15
-                out += table[(m << 8) | (hn << 4) | ((row >> sh) & 15)]
-                if hn in _TRIPLES and not shaken >> m & 1:
-                    out.append(_SHAKES[m])
-                h ^= hn << sh
-        if s.credits[p]:
-            out.append(_SIMPLE["pass"])
-        return tuple(out)
-    if s.phase == DRAW:
-        assert s.pending is not None
-        d = s.pending[2]
-        return tuple(_PAIRS[d, t] for t in cards_in(s.row & MONTH_MASK[d >> 2]))
-    if s.phase == DECIDE:
-        if s.drawn >= len(s.stock):
-            return (_SIMPLE["stop"],)
-        return (_SIMPLE["go"], _SIMPLE["stop"])
-    return ()
-
-
 Event = tuple[int, str, Any]  # (player, what, detail)
 
 
-def apply(s: State, move: Move, events: list[Event] | None = None) -> State:
-    """The state after ``move``; raises IllegalMove. ``events``, if given, records what happened."""
-    if s.phase == PLAY:
-        return _play(s, move, events)
-    if s.phase == DRAW:
-        return _draw_choice(s, move, events)
-    if s.phase == DECIDE:
-        return _decide(s, move, events)
-    raise IllegalMove("the game is over")
+def step(s: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """The state after ``move`` and what happened on the way, in order: (player, what, detail)
+    for each draw, capture, junk received and bonus. Raises as ``State.apply`` does."""
+    events: list[Event] = []
+    return _BY_PHASE[s.phase](s, move, events), tuple(events)
 
 
 def _play(s: State, mv: Move, ev: list[Event] | None) -> State:
@@ -346,70 +439,63 @@ def _play(s: State, mv: Move, ev: list[Event] | None) -> State:
         c = mv.card
         b = 1 << c
         if not hand & b:
-            raise IllegalMove("that card is not in your hand")
+            raise IllegalMove(mv, "that card is not in your hand")
         here = row & MONTH_MASK[c >> 2]
         k = here.bit_count()
         t = mv.target
         if t >= 0:
             if k == 3:
                 raise IllegalMove(
-                    "three cards of that number lie in the row: all are taken together"
+                    mv, "three cards of that number lie in the row: all are taken together"
                 )
             if not here >> t & 1:
-                raise IllegalMove(NOT_A_SINGLE)
+                raise IllegalMove(mv, NOT_A_SINGLE)
         elif k == 2:
-            raise AmbiguousMove(SAY_WHICH)
+            raise AmbiguousMove(mv, SAY_WHICH)
         hands = s.hands
         hands = hands[:p] + (hand ^ b,) + hands[p + 1 :]
         if k == 0:
-            return _draw(s, p, hands, row | b, 0, 0, c, s.credits, ev)
+            return _draw(s, p, hands, row | b, 0, 0, c, ev)
         if k == 3:
             owners, tokens, bonus = _take_group(s.owners, s.tokens, p, c >> 2, ev)
-            return _draw(
-                s._evolve(owners=owners, tokens=tokens),
-                p,
-                hands,
-                row ^ here,
-                here | b,
-                bonus,
-                -1,
-                s.credits,
-                ev,
-            )
+            s = derive(s, owners=owners, tokens=tokens)
+            return _draw(s, p, hands, row ^ here, here | b, bonus, -1, ev)
         pair = (1 << t) if t >= 0 else here
-        return _draw(s, p, hands, row ^ pair, 0, 0, -1, s.credits, ev, pair | b)
+        return _draw(s, p, hands, row ^ pair, 0, 0, -1, ev, pair | b)
     if kind == "bomb":
         mm = MONTH_MASK[mv.month - 1]
         mine = hand & mm
         if mine.bit_count() < 3:
-            raise IllegalMove("to bomb you need three cards of that number in your hand")
+            raise IllegalMove(mv, "to bomb you need three cards of that number in your hand")
         here = row & mm
         if here.bit_count() != 1:
-            raise IllegalMove("to bomb, the fourth card of that number must lie alone in the row")
+            raise IllegalMove(
+                mv, "to bomb, the fourth card of that number must lie alone in the row"
+            )
         if ev is not None:
             ev.append((p, BOMB, mv.month))
-        credits = _set(s.credits, p, s.credits[p] + 2)
-        return _draw(
-            s, p, _set(s.hands, p, hand ^ mine), row ^ here, here | mine, 1, -1, credits, ev
-        )
+        s = derive(s, credits=_set(s.credits, p, s.credits[p] + 2))
+        hands = _set(s.hands, p, hand ^ mine)
+        return _draw(s, p, hands, row ^ here, here | mine, 1, -1, ev)
     if kind == "pass":
         if not s.credits[p]:
-            raise IllegalMove("you have no pass left from a bomb")
-        credits = _set(s.credits, p, s.credits[p] - 1)
-        return _draw(s, p, s.hands, row, 0, 0, -1, credits, ev)
+            raise IllegalMove(mv, "you have no pass left from a bomb")
+        s = derive(s, credits=_set(s.credits, p, s.credits[p] - 1))
+        return _draw(s, p, s.hands, row, 0, 0, -1, ev)
     if kind == "shake":
         m = mv.month - 1
         if (hand & MONTH_MASK[m]).bit_count() < 3:
-            raise IllegalMove("to shake you need three cards of that number in your hand")
+            raise IllegalMove(mv, "to shake you need three cards of that number in your hand")
         if s.shaken[p] >> m & 1:
-            raise IllegalMove("you have already shaken that number")
+            raise IllegalMove(mv, "you have already shaken that number")
         if ev is not None:
             ev.append((p, SHAKE, mv.month))
-        return s._evolve(
+        return derive(
+            s,
             reserves=_set(s.reserves, p, s.reserves[p] + 1),
             shaken=_set(s.shaken, p, s.shaken[p] | 1 << m),
         )
-    raise IllegalMove("you may go or stop only when your turn ends at or above the threshold")
+    raise IllegalMove(mv, "you may go or stop only when your turn ends at or above the threshold")
 
 
 def _set(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
@@ -443,16 +529,16 @@ def _draw(
     take: int,
     bonus: int,
     alone: int,
-    credits: tuple[int, ...],
     ev: list[Event] | None,
     col: int = 0,
     resume: bool = False,
 ) -> State:
     """Turn the top stock card and place it (not when ``resume``: a choice placed it), then
     finish the turn: collect, junk for the bonuses, the empty-row bonus, the animal reserve,
-    and the go/stop check."""
+    and the go/stop check. ``take`` is what the played card took, ``alone`` a played card that
+    lies alone in the row, ``col`` a played card with the row card it paired."""
     drawn = s.drawn
-    owners, tokens = s.owners, s.tokens
+    rare: dict[str, Any] = {}  # what changes on few turns: the columns, the animal reserve...
     if not resume and drawn < len(s.stock):
         d = s.stock[drawn]
         drawn += 1
@@ -472,9 +558,9 @@ def _draw(
             else:
                 # The drawn card lands on the pair just made: a 3-card column with a token.
                 row |= col | db
-                owners = _set(owners, d >> 2, p)
-                if not tokens[p]:
-                    tokens = _set(tokens, p, (d >> 2) + 1)
+                rare["owners"] = _set(s.owners, d >> 2, p)
+                if not s.tokens[p]:
+                    rare["tokens"] = _set(s.tokens, p, (d >> 2) + 1)
                 if ev is not None:
                     ev.append((p, "column", (d >> 2) + 1))
             col = 0
@@ -490,25 +576,18 @@ def _draw(
                 take |= here | db
                 row ^= here
             elif k == 2:
-                return s._evolve(
-                    hands=hands,
-                    row=row,
-                    owners=owners,
-                    tokens=tokens,
-                    drawn=drawn,
-                    credits=credits,
-                    phase=DRAW,
-                    pending=(take | col, bonus, d),
+                return derive(
+                    s, hands=hands, row=row, drawn=drawn, phase=DRAW, pending=(take | col, bonus, d)
                 )
             else:
-                owners, tokens, more = _take_group(owners, tokens, p, d >> 2, ev)
+                owners, tokens, more = _take_group(s.owners, s.tokens, p, d >> 2, ev)
+                rare["owners"], rare["tokens"] = owners, tokens
                 take |= here | db
                 row ^= here
                 bonus += more
     take |= col
     n = s.players
     stores = s.stores
-    points = s.points
     mine = stores[p] | take
     if take:
         if ev is not None:
@@ -519,7 +598,6 @@ def _draw(
                 ev.append((p, EMPTY_ROW, 0))
     if bonus:
         st = list(stores)
-        pts = list(points)
         for i in range(1, n):
             q = (p + i) % n
             sq = st[q]
@@ -533,57 +611,46 @@ def _draw(
                 mine |= g
                 if ev is not None:
                     ev.append((p, "receive", (q, g.bit_length() - 1)))
-            if sq != st[q]:
-                st[q] = sq
-                pts[q] = card_points(sq)
+            st[q] = sq
         st[p] = mine
-        pts[p] = card_points(mine)
-        stores, points = tuple(st), tuple(pts)
+        stores = tuple(st)
     elif take:
         stores = stores[:p] + (mine,) + stores[p + 1 :]
-        points = points[:p] + (card_points(mine),) + points[p + 1 :]
-    new = object.__new__(State)
-    fields = new.__dict__
-    fields.update(s.__dict__)
-    fields["hands"] = hands
-    fields["stores"] = stores
-    fields["row"] = row
-    fields["drawn"] = drawn
-    fields["points"] = points
-    fields["owners"] = owners
-    fields["tokens"] = tokens
-    fields["credits"] = credits
-    fields["pending"] = None
-    if not s.animal_reserve >> p & 1 and (mine & ANIMALS).bit_count() >= ANIMAL_RESERVE_AT:
-        fields["animal_reserve"] = s.animal_reserve | 1 << p
-        fields["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
+    if take and not s.animal_reserve >> p & 1 and (mine & ANIMALS).bit_count() >= ANIMAL_RESERVE_AT:
+        rare["animal_reserve"] = s.animal_reserve | 1 << p
+        rare["reserves"] = _set(s.reserves, p, s.reserves[p] + 1)
         if ev is not None:
             ev.append((p, ANIMAL_RESERVE, 0))
-    cp = points[p]
     gos = s.gos[p]
-    if cp + (gos if gos < 2 else 2) >= THRESHOLD[n] and (gos == 0 or cp > s.last_go[p]):
-        fields["phase"] = DECIDE
-        fields["to_move"] = p
+    phase, to_move = PLAY, (p + 1) % n
+    # Points reach the threshold, or pass the last go, only on a turn that takes cards.
+    if (
+        take
+        and (cp := card_points(mine)) + (gos if gos < 2 else 2) >= THRESHOLD[n]
+        and (gos == 0 or cp > s.last_go[p])
+    ):
+        phase, to_move = DECIDE, p
     elif drawn >= len(s.stock):
-        fields["phase"] = OVER
-        fields["result"] = NAGARI
-    else:
-        fields["phase"] = PLAY
-        fields["to_move"] = (p + 1) % n
-    return new
+        phase, to_move = OVER, p
+        rare["result"] = NAGARI
+    if resume:
+        rare["pending"] = None
+    new = derive(s, hands=hands, stores=stores, row=row, drawn=drawn, phase=phase, to_move=to_move)
+    return derive(new, **rare) if rare else new
 
 
 def _draw_choice(s: State, mv: Move, ev: list[Event] | None) -> State:
     assert s.pending is not None
     take, bonus, d = s.pending
     if mv.kind != "card" or mv.card != d:
-        raise AmbiguousMove("say which row card the drawn card pairs with")
+        raise IllegalMove(mv, f"pair the drawn card {card_text(d)} with a row card first")
     t = mv.target
-    if t < 0 or not (s.row & MONTH_MASK[d >> 2]) >> t & 1:
-        raise IllegalMove(NOT_A_SINGLE)
-    p = s.to_move
+    if t < 0:
+        raise AmbiguousMove(mv, "say which row card the drawn card pairs with")
+    if not (s.row & MONTH_MASK[d >> 2]) >> t & 1:
+        raise IllegalMove(mv, NOT_A_SINGLE)
     row = s.row ^ (1 << t)
-    return _draw(s, p, s.hands, row, take | 1 << t | 1 << d, bonus, -1, s.credits, ev, 0, True)
+    return _draw(s, s.to_move, s.hands, row, take | 1 << t | 1 << d, bonus, -1, ev, 0, True)
 
 
 def _decide(s: State, mv: Move, ev: list[Event] | None) -> State:
@@ -591,22 +658,32 @@ def _decide(s: State, mv: Move, ev: list[Event] | None) -> State:
     if mv.kind == "stop":
         if ev is not None:
             ev.append((p, "stop", 0))
-        return s._evolve(phase=OVER, result=STOPPED, winner=p)
+        return derive(s, phase=OVER, result=STOPPED, winner=p)
     if mv.kind != "go":
-        raise IllegalMove("your points reached the threshold: say go or stop")
+        raise IllegalMove(mv, "your points reached the threshold: say go or stop")
     if s.drawn >= len(s.stock):
-        raise IllegalMove("no turn is left: you can only stop")
+        raise IllegalMove(mv, "no turn is left: you can only stop")
     gos = s.gos[p] + 1
     if ev is not None:
         ev.append((p, "go", gos))
     reserves = s.reserves if gos <= 2 else _set(s.reserves, p, s.reserves[p] + 1)
-    return s._evolve(
+    return derive(
+        s,
         gos=_set(s.gos, p, gos),
         reserves=reserves,
-        last_go=_set(s.last_go, p, s.points[p]),
+        last_go=_set(s.last_go, p, card_points(s.stores[p])),
         phase=PLAY,
         to_move=(p + 1) % s.players,
     )
+
+
+def _over(s: State, mv: Move, ev: list[Event] | None) -> State:
+    raise IllegalMove(mv, "the game is over")
+
+
+# The move's effect by phase (PLAY, DRAW, DECIDE, OVER); each appends what happened to ``ev``
+# when step() asks for it.
+_BY_PHASE = (_play, _draw_choice, _decide, _over)
 
 
 @dataclass(frozen=True)
@@ -645,18 +722,3 @@ def view(s: State, player: int) -> View:
         credits=s.credits,
         drawn_card=s.pending[2] if s.pending is not None else -1,
     )
-
-
-def random_game(seed: int, players: int = 2) -> State:
-    """A complete seeded game with uniformly random legal decisions (tests and benchmark)."""
-    rng = random.Random(seed)
-    state = _deal(rng, players)
-    rand = rng.random
-    while state.phase != OVER:
-        moves = legal_moves(state)
-        n = len(moves)
-        if not n:
-            break
-        move = moves[int(rand() * n)] if n > 1 else moves[0]
-        state = _play(state, move, None) if state.phase == PLAY else apply(state, move)
-    return state

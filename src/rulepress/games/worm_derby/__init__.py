@@ -1,8 +1,10 @@
 """Worm Derby (piecepack, Mark A. Biggar): a race of worms round a pylon, on a grid model.
 
-``ENGINE`` is what the compiler uses; the grid model is in :mod:`.grid`, the course in
-:mod:`.course`, the rules in :mod:`.rules`, the goal-directed player and seeded games in
-:mod:`.player`, examples in :mod:`.examples`, drawing in :mod:`.diagrams` and :mod:`.pnp`.
+``ENGINE`` is what the compiler uses. Its ``rules()`` is :data:`.rules.RULES`, the shared rules
+protocol of :mod:`rulepress.games.base`: die rolls are chance outcomes (``roll 4``) applied like
+moves. The grid model is in :mod:`.grid`, the course in :mod:`.course`, moves and their
+notation in :mod:`.moves`, the goal-directed agent in :mod:`.player`, examples in
+:mod:`.examples`, drawing in :mod:`.diagrams` and :mod:`.pnp`.
 """
 
 from __future__ import annotations
@@ -10,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Drawer, Figure
-from rulepress.games.worm_derby.player import GoalPlayer, play_game, random_game
-from rulepress.games.worm_derby.rules import IllegalMove, Options, Phase, State
+from rulepress.games.base import Agent, Drawer, Engine, Figure
+from rulepress.games.worm_derby.rules import RULES, Options, Phase, State, WormDerbyRules
 
 TILES = 24  # 4 suits x 6 ranks: 21 obstacles, 2 start-line tiles and the pylon
 COINS = 24  # six disks per worm, four suits
@@ -20,8 +21,11 @@ DICE = 4
 PAWNS = 4
 
 
-class WormDerbyEngine:
+class WormDerbyEngine(Engine):
     name = "worm_derby"
+
+    def rules(self) -> WormDerbyRules:
+        return RULES
 
     def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         from rulepress.games.worm_derby.examples import evaluate
@@ -46,8 +50,12 @@ class WormDerbyEngine:
 
         return DRAWERS
 
+    def agents(self) -> Mapping[str, tuple[str, Agent]]:
+        from rulepress.games.worm_derby.player import AGENTS
+
+        return AGENTS
+
 
 ENGINE = WormDerbyEngine()
 
-__all__ = ["ENGINE", "GoalPlayer", "IllegalMove", "Options", "Phase", "State", "WormDerbyEngine",
-           "play_game", "random_game"]
+__all__ = ["ENGINE", "RULES", "Options", "Phase", "State", "WormDerbyEngine"]

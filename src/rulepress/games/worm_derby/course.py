@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from rulepress.games.base import NotationError
 from rulepress.games.worm_derby.grid import (
     TILE,
     Grid,
-    NotationError,
     cells_from_feet,
     cells_from_tiles,
 )

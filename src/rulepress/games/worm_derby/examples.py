@@ -10,7 +10,7 @@ An example's data::
         obstacles: [f9, h12]      # face-down tiles (an ace may move them)
         red: [g8]                 # Slalom tiles, passed on their right / left
         blue: [g13]
-      variant: basic              # basic, slalom, cannibal or slalom+cannibal
+      variant: basic              # the game: basic, slalom, cannibal or slalom+cannibal
       worms:                      # seating order; each worm from one end to the other
         suns: [f4, f5, f6]
       rounded: [suns]             # worms whose first-listed end has gone round the pylon
@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError
+from rulepress.games.base import ExampleDataError, IllegalMove, NotationError, derive
 from rulepress.games.worm_derby.course import (
     STANDARD_LENGTH,
     WORM_LENGTH,
@@ -40,18 +40,19 @@ from rulepress.games.worm_derby.course import (
     Layout,
     parse_tiles,
 )
-from rulepress.games.worm_derby.grid import TILE, Grid, NotationError
-from rulepress.games.worm_derby.moves import ACE, Steps, parse_face, parse_move, parse_worm
-from rulepress.games.worm_derby.player import VARIANTS, GoalPlayer, new_state
+from rulepress.games.worm_derby.grid import TILE, Grid
+from rulepress.games.worm_derby.moves import ACE, Roll, Steps, parse_face, parse_move, parse_worm
+from rulepress.games.worm_derby.player import GoalPlayer
 from rulepress.games.worm_derby.rules import (
+    GAMES,
     OBSTACLE_TILES,
+    SLALOM_PAIRS,
     SUITS,
-    IllegalMove,
     Options,
     Phase,
     State,
     Worm,
-    evolve,
+    deal,
 )
 
 SETUP_KEYS = {"course", "variant", "worms", "rounded", "eaten", "retreat", "turn", "standard"}
@@ -125,8 +126,8 @@ def _race_state(setup: Mapping[str, Any]) -> State:
     layout = _course(_mapping(setup.get("course"), ("setup", "course")))
     grid = layout.grid
     variant = str(setup.get("variant", "basic"))
-    if variant not in VARIANTS:
-        raise ExampleDataError(f"variant is one of {', '.join(VARIANTS)}", ("setup", "variant"))
+    if variant not in GAMES:
+        raise ExampleDataError(f"variant is one of {', '.join(GAMES)}", ("setup", "variant"))
     if ("slalom" in variant) != layout.slalom:
         raise ExampleDataError("a Slalom course has red and blue tiles, other courses none",
                                ("setup", "variant"))
@@ -192,8 +193,8 @@ def _race_state(setup: Mapping[str, Any]) -> State:
     turn = str(setup.get("turn", players[0]))
     if turn not in players:
         raise ExampleDataError("turn: one of the worms", ("setup", "turn"))
-    return evolve(state, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
-                 to_move=players.index(turn))
+    return derive(state, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
+                  to_move=players.index(turn))
 
 
 def _standard_state(data: Mapping[str, Any]) -> tuple[State, random.Random, int]:
@@ -212,8 +213,8 @@ def _standard_state(data: Mapping[str, Any]) -> tuple[State, random.Random, int]
     rng = random.Random(whole("seed", 1))
     tiles = whole("obstacles", OBSTACLE_TILES)
     try:
-        state = new_state(rng, whole("players", 2), str(data.get("variant", "basic")),
-                          whole("length", STANDARD_LENGTH), whole("pairs", 2), tiles)
+        state = deal(rng, whole("players", 2), str(data.get("variant", "basic")),
+                     whole("length", STANDARD_LENGTH), whole("pairs", SLALOM_PAIRS), tiles)
     except (ValueError, CourseError) as exc:
         raise ExampleDataError(str(exc), path) from None
     return state, rng, tiles - sum(state.hands)
@@ -245,9 +246,9 @@ def replay(example: Mapping[str, Any]) -> Replay:
     illegal = None
     k = 0
     if auto is not None:
-        player = GoalPlayer(auto)
+        player = GoalPlayer()
         while state.phase in (Phase.PLACE, Phase.BUILD):
-            state = state.play(player(state))
+            state = state.apply(player(state, auto))
         before = state
     for r, roll in enumerate(rolls):
         if not state.needs_roll:
@@ -257,7 +258,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
             face = parse_face(roll)
         except NotationError as exc:
             raise ExampleDataError(str(exc), ("rolls", r)) from None
-        state = state.roll(face)
+        state = state.apply(Roll(face))
         if state.pending is None:
             steps.append(0)
             continue
@@ -273,7 +274,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
         if moving and worm is not None:
             can_move.append(state.max_steps(p, state.step_cap(face, worm)))
         try:
-            nxt = state.play(move)
+            nxt = state.apply(move)
         except IllegalMove as exc:
             illegal = (str(move), exc.reason)
             if isinstance(move, Steps) and all(state.grid.inside(*c) for c in move.path):
@@ -294,7 +295,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
             except NotationError as exc:
                 raise ExampleDataError(str(exc), ("moves", k)) from None
             try:
-                state = state.play(move)
+                state = state.apply(move)
             except IllegalMove as exc:
                 illegal = (str(move), exc.reason)
             k += 1

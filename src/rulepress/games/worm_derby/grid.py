@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rulepress.games.base import NotationError
+
 TILE = 2  # cells per tile side: a 2 in tile over 1 in cells
 CELL_INCHES = 1.0  # physical size of a cell, for the rulebook's conversions
 INCHES_PER_FOOT = 12
@@ -22,10 +24,6 @@ MAX_WIDTH = 26  # columns are single letters a..z
 TILE_REACH_SQ = TILE * TILE  # an ace moves a tile by at most one tile width (Euclidean)
 
 _CELL = re.compile(r"^([a-z])([1-9][0-9]*)$")
-
-
-class NotationError(ValueError):
-    """Text that is not a cell, a worm or a move."""
 
 
 def cells_from_feet(feet: float) -> int:
@@ -91,15 +89,7 @@ class Grid:
 
     def ring(self, anchor: int) -> tuple[int, ...]:
         """Cells bordering a tile (diagonals included), on the board."""
-        x, y = self.xy(anchor)
-        out = []
-        for j in range(-1, TILE + 1):
-            for i in range(-1, TILE + 1):
-                if 0 <= i < TILE and 0 <= j < TILE:
-                    continue
-                if self.inside(x + i, y + j):
-                    out.append(self.index(x + i, y + j))
-        return tuple(out)
+        return _ring(self.width, self.height, anchor)
 
     def tile_gap(self, a: int, b: int) -> int:
         """Free cells between two tiles along the wider direction (Chebyshev); -1 if overlapping."""
@@ -130,3 +120,12 @@ def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
 @lru_cache(maxsize=8192)
 def _tile_cells(width: int, anchor: int) -> tuple[int, ...]:
     return tuple(anchor + j * width + i for j in range(TILE) for i in range(TILE))
+
+
+@lru_cache(maxsize=8192)
+def _ring(width: int, height: int, anchor: int) -> tuple[int, ...]:
+    x, y = anchor % width, anchor // width
+    return tuple((y + j) * width + x + i
+                 for j in range(-1, TILE + 1) for i in range(-1, TILE + 1)
+                 if not (0 <= i < TILE and 0 <= j < TILE)
+                 and 0 <= x + i < width and 0 <= y + j < height)

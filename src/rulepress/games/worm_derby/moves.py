@@ -1,5 +1,8 @@
-"""Moves and die faces, and their short notation.
+"""Moves and die faces, and their short notation. Every move is a frozen value: ``str`` gives
+its notation, :func:`parse_move` reads it back, and ``repr`` pastes back as
+``Move.parse('e7-e8-f8')``.
 
+- ``roll 4``    the die comes up 4 (``roll null``, ``roll ace``, ``roll 2`` .. ``roll 5``): chance
 - ``e7-e8-f8``  a worm's move: the cell of the leading end disk, then each cell a disk is laid on
 - ``e7-e8xe9``  the last step bites (Cannibal): the disk is laid on another worm's end disk
 - ``stuck``     a worm that cannot take a single step
@@ -15,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rulepress.games.worm_derby.grid import NotationError, parse_xy, xy_name
+from rulepress.games.base import NotationError
+from rulepress.games.worm_derby.grid import parse_xy, xy_name
 
 XY = tuple[int, int]
 
@@ -42,8 +46,28 @@ def parse_face(value: object) -> int:
     raise NotationError(f"'{value}' is not a die face: null, ace, 2, 3, 4 or 5")
 
 
-@dataclass(frozen=True)
-class Steps:
+class _Notation:
+    """``repr`` as the expression that reads the move again."""
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class Roll(_Notation):
+    """The die of the player to move comes up ``face``: a chance outcome."""
+
+    face: int
+
+    def __str__(self) -> str:
+        return f"roll {face_name(self.face)}"
+
+
+ROLLS = tuple(Roll(face) for face in FACES)
+
+
+@dataclass(frozen=True, repr=False)
+class Steps(_Notation):
     """A worm's move; an empty path means it could not step at all."""
 
     path: tuple[XY, ...]
@@ -62,8 +86,8 @@ class Steps:
         return "-".join(names)
 
 
-@dataclass(frozen=True)
-class ShiftTile:
+@dataclass(frozen=True, repr=False)
+class ShiftTile(_Notation):
     src: XY
     dst: XY
 
@@ -71,43 +95,47 @@ class ShiftTile:
         return f"{xy_name(*self.src)}>{xy_name(*self.dst)}"
 
 
-@dataclass(frozen=True)
-class Pass:
+@dataclass(frozen=True, repr=False)
+class Pass(_Notation):
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True)
-class Regrow:
+@dataclass(frozen=True, repr=False)
+class Regrow(_Notation):
     cell: XY
 
     def __str__(self) -> str:
         return f"+{xy_name(*self.cell)}"
 
 
-@dataclass(frozen=True)
-class Place:
+@dataclass(frozen=True, repr=False)
+class Place(_Notation):
     anchor: XY
 
     def __str__(self) -> str:
         return f"place {xy_name(*self.anchor)}"
 
 
-@dataclass(frozen=True)
-class Build:
+@dataclass(frozen=True, repr=False)
+class Build(_Notation):
     cell: XY
 
     def __str__(self) -> str:
         return f"build {xy_name(*self.cell)}"
 
 
-Move = Steps | ShiftTile | Pass | Regrow | Place | Build
+Move = Roll | Steps | ShiftTile | Pass | Regrow | Place | Build
 
-_STEPS = re.compile(r"^[a-z][0-9]+(?:-[a-z][0-9]+)*(?:x[a-z][0-9]+)?$")
+# The cells laid by steps, then the bitten one. A cell ends with its row number, so an "x" after
+# digits marks the bite and an "x" after "-" is the column x.
+_STEPS = re.compile(r"^(?P<steps>[a-z][0-9]+(?:-[a-z][0-9]+)*)(?:x(?P<bite>[a-z][0-9]+))?$")
 
 
 def parse_move(text: object) -> Move:
     t = str(text).strip().lower()
+    if t.startswith("roll "):
+        return Roll(parse_face(t[5:]))
     if t == "stuck":
         return Steps(())
     if t == "pass":
@@ -121,14 +149,15 @@ def parse_move(text: object) -> Move:
     if ">" in t:
         a, _, b = t.partition(">")
         return ShiftTile(parse_xy(a), parse_xy(b))
-    if _STEPS.match(t):
-        eats = "x" in t
-        cells = tuple(parse_xy(c) for c in re.split(r"[-x]", t))
+    steps = _STEPS.match(t)
+    if steps:
+        bite = steps["bite"]
+        cells = tuple(parse_xy(c) for c in (*steps["steps"].split("-"), *([bite] if bite else [])))
         if len(cells) < 2:
             raise NotationError(f"'{text}' names only one cell: a move lists the end and its steps")
-        return Steps(cells, eats)
+        return Steps(cells, bite is not None)
     raise NotationError(
-        f"'{text}' is not a move: e.g. e7-e8-f8, e7-e8xe9, stuck, k12>l13, pass, +e5")
+        f"'{text}' is not a move: e.g. e7-e8-f8, e7-e8xe9, stuck, k12>l13, pass, +e5, roll 4")
 
 
 def parse_worm(value: object) -> tuple[XY, ...]:

@@ -1,38 +1,24 @@
-"""A goal-directed player (a shortest-path worm) and seeded complete games.
+"""A goal-directed player (a shortest-path worm), as an agent of the rules protocol.
 
 The player steers the leading end down distance fields over the tiles: first past each Slalom
 tile on its side, then across the pylon's rear line, then home to the gate. It ignores other
-worms when measuring, and tries its best steps first when it searches for a full move.
+worms when measuring, and tries its best steps first when it searches for a full move. In the
+set-up it lays its obstacles at random (from the agent's random source) and builds its worm as
+near the middle of the gate as it can.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from rulepress.games.worm_derby.course import STANDARD_LENGTH, Layout, Mark, standard_layout
-from rulepress.games.worm_derby.moves import (
-    ACE,
-    FACES,
-    Build,
-    Move,
-    Pass,
-    Place,
-    Regrow,
-    Steps,
-    face_name,
-)
-from rulepress.games.worm_derby.rules import (
-    MAX_TURNS,
-    OBSTACLE_TILES,
-    SUITS,
-    IllegalMove,
-    Options,
-    Phase,
-    State,
-)
+from rulepress.games.base import Agent
+from rulepress.games.worm_derby.course import Layout, Mark
+from rulepress.games.worm_derby.moves import ACE, Build, Move, Pass, Place, Regrow, Steps
+from rulepress.games.worm_derby.rules import Phase, State
 
 FAR = 1 << 20
 VARIANTS = ("basic", "slalom", "cannibal", "slalom+cannibal")
@@ -176,60 +162,55 @@ def fields_for(layout: Layout, blocked: frozenset[int]) -> Fields:
     return Fields(layout, blocked)
 
 
-@dataclass
+@dataclass(frozen=True)
 class GoalPlayer:
-    """Chooses the move that brings its leading end nearest its next goal. ``wander`` is the
-    chance of playing a random legal move instead (for tests that want odd situations)."""
+    """Chooses the move that brings its leading end nearest its next goal. ``bite``: take a
+    bite when one is on the way; ``wander`` is the chance of playing a random legal move
+    instead (for tests that want odd situations)."""
 
-    rng: random.Random
     bite: bool = True
     wander: float = 0.0
 
     def fields(self, state: State) -> Fields:
         return fields_for(state.layout, state.tile_cells)
 
-    def __call__(self, state: State) -> Move:
-        if self.wander and state.phase is Phase.RACE and self.rng.random() < self.wander:
-            moves = state.legal_moves()
+    def __call__(self, state: Any, rng: random.Random) -> Move:
+        s: State = state
+        if self.wander and s.phase is Phase.RACE and rng.random() < self.wander:
+            moves = s.legal_moves()
             if moves:
-                return self.rng.choice(moves)
-        if state.phase is Phase.PLACE:
-            return self._place(state)
-        if state.phase is Phase.BUILD:
-            return self._build(state)
-        face = state.pending
+                return rng.choice(moves)
+        if s.phase is Phase.PLACE:
+            return self._place(s, rng)
+        if s.phase is Phase.BUILD:
+            return self._build(s)
+        face = s.pending
         assert face is not None
-        if face == ACE and state.options.cannibal and state.eaten[state.to_move]:
-            regrow = self._regrow(state)
+        if face == ACE and s.options.cannibal and s.eaten[s.to_move]:
+            regrow = self._regrow(s)
             if regrow is not None:
                 return regrow
-        if face == ACE and not state.slalom:
+        if face == ACE and not s.slalom:
             return Pass()
-        return self._steps(state, face)
+        return self._steps(s, face)
 
-    def _place(self, state: State) -> Move:
+    def _place(self, state: State, rng: random.Random) -> Move:
         g = state.grid
         lay = state.layout
         lo, hi = lay.start_row, lay.pylon_row
         for _ in range(2000):
-            x = self.rng.randrange(g.width - 1)
-            y = self.rng.randrange(lo, hi)
+            x = rng.randrange(g.width - 1)
+            y = rng.randrange(lo, hi)
             a = g.index(x, y)
             if state.place_reason(a) is None:
                 return Place((x, y))
-        moves = state.legal_moves()
-        if not moves:
-            raise IllegalMove("no room left for an obstacle")
-        return moves[0]
+        return state.legal_moves()[0]  # the random tries missed: the first place there is
 
     def _build(self, state: State) -> Move:
-        lay = state.layout
-        cols = sorted(lay.gate_columns, key=lambda x: (abs(2 * x + 1 - 2 * lay.axis), x))
-        for x in cols:
-            c = state.grid.index(x, lay.start_row)
-            if state.build_reason(c) is None:
-                return Build((x, lay.start_row))
-        raise IllegalMove("no room left in the start gate")
+        """As near the middle of the gate as there is room."""
+        axis = state.layout.axis
+        builds = [m for m in state.legal_moves() if isinstance(m, Build)]
+        return min(builds, key=lambda m: (abs(2 * m.cell[0] + 1 - 2 * axis), m.cell[0]))
 
     def _regrow(self, state: State) -> Move | None:
         f = self.fields(state)
@@ -298,78 +279,11 @@ class GoalPlayer:
         return None
 
 
-Player = Callable[[State], Move]
-
-
-@dataclass(frozen=True)
-class Game:
-    """A complete seeded game: its log (rolls and moves in notation) and the final state."""
-
-    seed: int
-    log: tuple[str, ...]
-    final: State
-
-    @property
-    def turns(self) -> int:
-        return self.final.turn
-
-
-def new_state(rng: random.Random, n_players: int = 2, variant: str = "basic",
-              length: int = STANDARD_LENGTH, pairs: int = 2,
-              obstacle_tiles: int = OBSTACLE_TILES, max_turns: int = MAX_TURNS) -> State:
-    """A fresh seeded game: the first player is drawn, Slalom tiles are shuffled."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant is one of {', '.join(VARIANTS)}")
-    if not 2 <= n_players <= len(SUITS):
-        raise ValueError("Worm Derby is for 2 to 4 players, one suit each")
-    slalom = ""
-    if not 1 <= pairs <= 6:
-        raise ValueError("Slalom uses one to six tiles of each colour")
-    if "slalom" in variant:
-        colours = list("R" * pairs + "B" * pairs)
-        rng.shuffle(colours)
-        slalom = "".join(colours)
-    layout = standard_layout(length=length, slalom=slalom)
-    first = rng.randrange(n_players)
-    seats = SUITS[:n_players]
-    players = seats[first:] + seats[:first]
-    options = Options(cannibal="cannibal" in variant, max_turns=max_turns)
-    return State.new(layout, players, options, obstacle_tiles)
-
-
-def play_out(state: State, players: Sequence[Player],
-             dice: random.Random) -> tuple[State, list[str]]:
-    """Play a game to its end; players are listed in the state's seating order."""
-    log: list[str] = []
-    while not state.over:
-        if state.needs_roll:
-            face = dice.choice(FACES)
-            log.append(face_name(face))
-            state = state.roll(face)
-            continue
-        move = players[state.to_move](state)
-        log.append(str(move))
-        state = state.play(move)
-    return state, log
-
-
-def play_game(seed: int, players: Sequence[Player] | None = None, n_players: int = 2,
-              **course: object) -> Game:
-    """A complete game from a seed; by default every seat is a goal-directed player."""
-    rng = random.Random(seed)
-    if players is not None:
-        n_players = len(players)
-    state = new_state(rng, n_players, **course)  # type: ignore[arg-type]
-    if players is None:
-        players = [GoalPlayer(random.Random(rng.random())) for _ in range(n_players)]
-    final, log = play_out(state, players, rng)
-    return Game(seed, tuple(log), final)
-
-
-def random_game(seed: int, n_players: int = 2, variant: str = "basic", **course: object) -> Game:
-    """A seeded game with goal-directed players that now and then play a random legal move."""
-    rng = random.Random(seed)
-    state = new_state(rng, n_players, variant, **course)  # type: ignore[arg-type]
-    players = [GoalPlayer(random.Random(rng.random()), wander=0.1) for _ in range(n_players)]
-    final, log = play_out(state, players, rng)
-    return Game(seed, tuple(log), final)
+AGENTS: Mapping[str, tuple[str, Agent]] = {
+    "goal": (
+        "steers its leading end along the shortest path to its next goal (each Slalom tile on "
+        "its side, round the pylon, home), biting when a bite is on the way; passes on an ace; "
+        "lays obstacles at random and builds in the middle of the gate",
+        GoalPlayer(),
+    ),
+}

@@ -1,31 +1,46 @@
-"""Worm Derby's rules: set-up, the race, Slalom and Cannibal worms, on the grid model.
+"""Worm Derby's rules on the rules protocol of games/base.py: set-up, the race, Slalom and
+Cannibal worms, on the grid model.
 
-Pure and deterministic: die rolls come in as inputs (``State.roll``), players' choices as
-moves (``State.play``); every state is a frozen value.
+``RULES`` starts games (``RULES.new_game(players, seed, variant)``: the first player and the
+Slalom tiles are drawn from the seed) and reads moves. A :class:`State` is a frozen value: when
+a roll is due its player is ``CHANCE`` and its legal moves are the die's faces
+(``chance_outcomes()`` gives their odds); ``state.apply(move)`` takes a roll or a player's
+choice alike and returns the next state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
+from typing import Any
 
-from rulepress.games.worm_derby.course import WORM_LENGTH, Layout, Mark
-from rulepress.games.worm_derby.grid import TILE, Grid
+from rulepress.games.base import CHANCE, IllegalMove, Outcome, Variant, derive
+from rulepress.games.worm_derby.course import (
+    STANDARD_LENGTH,
+    WORM_LENGTH,
+    Layout,
+    Mark,
+    standard_layout,
+)
+from rulepress.games.worm_derby.grid import TILE, Grid, cells_from_feet
 from rulepress.games.worm_derby.moves import (
     ACE,
-    FACES,
     NULL,
+    ROLLS,
     XY,
     Build,
     Move,
     Pass,
     Place,
     Regrow,
+    Roll,
     ShiftTile,
     Steps,
     face_name,
+    parse_move,
 )
 
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -40,14 +55,6 @@ class Phase(Enum):
     BUILD = "build worms"
     RACE = "race"
     OVER = "over"
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid here; ``reason`` is a stable text examples can quote."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -73,21 +80,6 @@ class Worm:
         return self.cells[::-1], self.marks[::-1]
 
 
-def evolve(state: State, **changes: object) -> State:
-    """dataclasses.replace without its overhead (it is called on every roll and move)."""
-    new = object.__new__(State)
-    values = state.__dict__.copy()
-    for name in _DERIVED:  # computed from fields that may change: recompute on demand
-        values.pop(name, None)
-    if "obstacles" not in changes:
-        tiles = state.__dict__.get("tile_cells")
-        if tiles is not None:
-            values["tile_cells"] = tiles
-    values.update(changes)
-    new.__dict__.update(values)
-    return new
-
-
 @lru_cache(maxsize=256)
 def _tile_cells(layout: Layout, obstacles: tuple[int, ...]) -> frozenset[int]:
     g = layout.grid
@@ -99,7 +91,7 @@ def _from_lead(which: int, seq: tuple[int, ...], marks: tuple[Mark, ...]) -> Wor
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Walk:
     """What a worm's move did: the new disk order from the lead, and any bite or finish."""
 
     seq: tuple[int, ...]
@@ -122,7 +114,7 @@ class State:
     phase: Phase = Phase.PLACE
     to_move: int = 0
     pending: int | None = None  # the face rolled and not yet played
-    turn: int = 0  # race turns completed
+    turns: int = 0  # race turns completed
     places: tuple[int, ...] = ()  # player indices in finishing order
 
     # -- construction --------------------------------------------------------------------
@@ -163,7 +155,6 @@ class State:
     @cached_property
     def tile_cells(self) -> frozenset[int]:
         return _tile_cells(self.layout, self.obstacles)
-
     @cached_property
     def nbrs(self) -> tuple[tuple[int, ...], ...]:
         """The grid's neighbours, kept on the state (and its successors) for the searches."""
@@ -174,10 +165,10 @@ class State:
         """Cell -> player index of the worm disk on it."""
         return {c: i for i, w in enumerate(self.worms) if w is not None for c in w.cells}
 
-    def cell(self, xy: XY) -> int:
+    def cell(self, xy: XY, move: Move | None = None) -> int:
         x, y = xy
         if not self.grid.inside(x, y):
-            raise IllegalMove("off the course")
+            raise IllegalMove(move, "off the course")
         return self.grid.index(x, y)
 
     # -- set-up -----------------------------------------------------------------------------
@@ -308,29 +299,30 @@ class State:
             best = max(best, got)
         return best
 
-    def walk(self, p: int, lead: int, cells: tuple[int, ...], eats: bool) -> Outcome:
+    def walk(self, move: Steps, p: int, lead: int, cells: tuple[int, ...]) -> Walk:
         """Check and make the steps of a move from the given end; raise IllegalMove."""
         worm = self.worms[p]
         assert worm is not None
         seq, marks = worm.lead_from(lead)
         bitten = None
+        eats = move.eats
         for i, new in enumerate(cells):
             reason, bites = self.step_reason(p, seq, new)
             if reason is not None:
-                raise IllegalMove(reason)
+                raise IllegalMove(move, reason)
             last = i == len(cells) - 1
             if bites and not (eats and last):
-                raise IllegalMove("cell taken by another worm")
+                raise IllegalMove(move, "cell taken by another worm")
             if eats and last and not bites:
-                raise IllegalMove("no end disk to bite there")
+                raise IllegalMove(move, "no end disk to bite there")
             if bites:
                 bitten = self.occupant[new]
             seq, marks, won = self.extend(seq, marks, new)
             if won:
                 if not last:
-                    raise IllegalMove("the worm has finished: its move ends there")
-                return Outcome(seq, marks, i + 1, bitten, True)
-        return Outcome(seq, marks, len(cells), bitten, False)
+                    raise IllegalMove(move, "the worm has finished: its move ends there")
+                return Walk(seq, marks, i + 1, bitten, True)
+        return Walk(seq, marks, len(cells), bitten, False)
 
     def _step_paths(self, p: int, seq: tuple[int, ...], marks: tuple[Mark, ...], need: int,
                     room: int, prefix: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], bool]]:
@@ -356,10 +348,18 @@ class State:
             yield from self._step_paths(p, nseq, nmarks, need, room - 1, (*prefix, n))
 
     # -- legal moves ------------------------------------------------------------------------
-    def legal_moves(self) -> list[Move]:
-        """Every legal move now, in a fixed order (sorted by notation)."""
-        if self.phase is Phase.OVER or self.needs_roll:
-            return []
+    def legal_moves(self) -> Sequence[Move]:
+        """Every legal move now, in a fixed order (sorted by notation); when a roll is due, the
+        die's faces (null, ace, 2 to 5)."""
+        if self.phase is Phase.OVER:
+            return ()
+        if self.needs_roll:
+            return ROLLS
+        return self._choices
+
+    @cached_property
+    def _choices(self) -> tuple[Move, ...]:
+        """The player's legal moves, listed once per state (an ace's tile moves are dear)."""
         g, p = self.grid, self.to_move
         out: list[Move] = []
         if self.phase is Phase.PLACE:
@@ -395,7 +395,7 @@ class State:
                     for cells, eats in self._step_paths(p, seq, marks, need, cap, ()):
                         if cells:
                             out.append(Steps(tuple(g.xy(c) for c in (seq[0], *cells)), eats))
-        return sorted(set(out), key=str)
+        return tuple(sorted(set(out), key=str))
 
     def _shift_reason(self, src: int, dst: int) -> str | None:
         g = self.grid
@@ -443,28 +443,58 @@ class State:
                 return "the worm would touch itself"
         return None
 
-    # -- applying ----------------------------------------------------------------------------
-    def roll(self, face: int) -> State:
-        """The player to move rolls their die."""
-        if not self.needs_roll:
-            raise IllegalMove("no roll is due now")
-        if face not in FACES:
-            raise IllegalMove(f"'{face}' is not a die face")
-        if face == NULL:
-            return self._end_turn(self)
-        return evolve(self, pending=face)
+    # -- the rules protocol ------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to play, or CHANCE when its die is to be rolled."""
+        return CHANCE if self.needs_roll else self.to_move
 
-    def play(self, move: Move) -> State:
-        """Play a move; raise IllegalMove with the reason when the rules forbid it."""
+    def chance_outcomes(self) -> Sequence[tuple[Move, float]]:
+        return _ROLL_ODDS if self.needs_roll else ()
+
+    def apply(self, move: Move) -> State:
+        """The state after a roll or a move; IllegalMove with the reason when the rules forbid
+        it."""
         if self.phase is Phase.OVER:
-            raise IllegalMove("the race is over")
+            raise IllegalMove(move, "the race is over")
+        if isinstance(move, Roll):
+            return self._roll(move)
         if self.needs_roll:
-            raise IllegalMove("roll the die first")
+            raise IllegalMove(move, "roll the die first")
         if self.phase is Phase.PLACE:
             return self._play_place(move)
         if self.phase is Phase.BUILD:
             return self._play_build(move)
         return self._play_race(move)
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def outcome(self) -> Outcome | None:
+        """The winner (none if the turn limit came first); each worm scores the number of worms
+        it finished ahead of, worms still racing none."""
+        if self.phase is not Phase.OVER:
+            return None
+        n = len(self.players)
+        scores = [0] * n
+        for place, p in enumerate(self.places):
+            scores[p] = n - 1 - place
+        if len(self.places) == n:
+            reason = "every worm is home but the last, which takes last place"
+        else:
+            reason = (f"after {self.options.max_turns} turns each, a draw among the worms "
+                      "still racing")
+        return Outcome(self.places[:1], tuple(scores), reason)
+
+    def turn(self) -> int:
+        """Race turns completed (the set-up is not counted)."""
+        return self.turns
+
+    def _roll(self, move: Roll) -> State:
+        if not self.needs_roll:
+            raise IllegalMove(move, "no roll is due now")
+        if move.face == NULL:
+            return self._end_turn(self)
+        return derive(self, pending=move.face)
 
     def _next_placer(self, hands: tuple[int, ...]) -> int | None:
         n = len(self.players)
@@ -476,34 +506,34 @@ class State:
 
     def _play_place(self, move: Move) -> State:
         if not isinstance(move, Place):
-            raise IllegalMove("set-up: place an obstacle tile")
-        a = self.cell(move.anchor)
+            raise IllegalMove(move, "set-up: place an obstacle tile")
+        a = self.cell(move.anchor, move)
         reason = self.place_reason(a)
         if reason:
-            raise IllegalMove(reason)
+            raise IllegalMove(move, reason)
         hands = list(self.hands)
         hands[self.to_move] -= 1
         nxt = self._next_placer(tuple(hands))
         obstacles = tuple(sorted((*self.obstacles, a)))
         if nxt is None:
-            return evolve(self, obstacles=obstacles, hands=tuple(hands), phase=Phase.BUILD,
-                           to_move=0)
-        return evolve(self, obstacles=obstacles, hands=tuple(hands), to_move=nxt)
+            return derive(self, obstacles=obstacles, hands=tuple(hands), phase=Phase.BUILD,
+                          to_move=0)
+        return derive(self, obstacles=obstacles, hands=tuple(hands), to_move=nxt)
 
     def _play_build(self, move: Move) -> State:
         if not isinstance(move, Build):
-            raise IllegalMove("set-up: build your worm")
-        c = self.cell(move.cell)
+            raise IllegalMove(move, "set-up: build your worm")
+        c = self.cell(move.cell, move)
         reason = self.build_reason(c)
         if reason:
-            raise IllegalMove(reason)
+            raise IllegalMove(move, reason)
         cells = self._start_cells(c)
         worms = list(self.worms)
         worms[self.to_move] = Worm(cells, (self.layout.zero,) * len(cells))
         nxt = self.to_move + 1
         if nxt == len(self.players):
-            return evolve(self, worms=tuple(worms), phase=Phase.RACE, to_move=0)
-        return evolve(self, worms=tuple(worms), to_move=nxt)
+            return derive(self, worms=tuple(worms), phase=Phase.RACE, to_move=0)
+        return derive(self, worms=tuple(worms), to_move=nxt)
 
     def _play_race(self, move: Move) -> State:
         face = self.pending
@@ -516,26 +546,26 @@ class State:
         if face == ACE and not self.slalom:
             return self._play_ace_tile(move)
         if face == ACE and isinstance(move, Pass | ShiftTile):
-            raise IllegalMove("Slalom tiles never move: an ace moves your worm one step")
+            raise IllegalMove(move, "Slalom tiles never move: an ace moves your worm one step")
         if not isinstance(move, Steps):
-            raise IllegalMove(f"a roll of {face_name(face)} moves your worm")
+            raise IllegalMove(move, f"a roll of {face_name(face)} moves your worm")
         cap = self.step_cap(face, worm)
         if move.count > cap:
-            raise IllegalMove("more steps than the roll allows")
+            raise IllegalMove(move, "more steps than the roll allows")
         if not move.path:
             if self.max_steps(p, cap):
-                raise IllegalMove("the worm must move as many steps as it can")
+                raise IllegalMove(move, "the worm must move as many steps as it can")
             return self._end_turn(self._clear_retreat(p))
-        start = self.cell(move.path[0])
+        start = self.cell(move.path[0], move)
         if start not in (worm.cells[0], worm.cells[-1]):
-            raise IllegalMove("a move starts at an end disk of your worm")
+            raise IllegalMove(move, "a move starts at an end disk of your worm")
         lead = 0 if start == worm.cells[0] else 1
         if lead not in self.leads(p):
-            raise IllegalMove("the bitten worm must move away from the attacker")
-        out = self.walk(p, lead, tuple(self.cell(c) for c in move.path[1:]), move.eats)
+            raise IllegalMove(move, "the bitten worm must move away from the attacker")
+        out = self.walk(move, p, lead, tuple(self.cell(c, move) for c in move.path[1:]))
         if out.bitten is None and not out.won and out.steps < cap and \
                 out.steps < self.max_steps(p, cap):
-            raise IllegalMove("the worm must move as many steps as it can")
+            raise IllegalMove(move, "the worm must move as many steps as it can")
         return self._end_turn(self._after_steps(p, lead, out))
 
     def _clear_retreat(self, p: int) -> State:
@@ -543,9 +573,9 @@ class State:
             return self
         retreat = list(self.retreat)
         retreat[p] = None
-        return evolve(self, retreat=tuple(retreat))
+        return derive(self, retreat=tuple(retreat))
 
-    def _after_steps(self, p: int, lead: int, out: Outcome) -> State:
+    def _after_steps(self, p: int, lead: int, out: Walk) -> State:
         worms = list(self.worms)
         eaten = list(self.eaten)
         retreat = list(self.retreat)
@@ -566,61 +596,62 @@ class State:
                 Worm(victim.cells[:-1], victim.marks[:-1])
             eaten[v] += 1
             retreat[v] = end
-        return evolve(self, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
-                       places=places)
+        return derive(self, worms=tuple(worms), eaten=tuple(eaten), retreat=tuple(retreat),
+                      places=places)
 
     def _play_ace_tile(self, move: Move) -> State:
         if isinstance(move, Pass):
-            return evolve(self, pending=None)
+            return derive(self, pending=None)
         if not isinstance(move, ShiftTile):
-            raise IllegalMove("an ace moves an obstacle (or passes), then you roll again")
-        src, dst = self.cell(move.src), self.cell(move.dst)
+            raise IllegalMove(move, "an ace moves an obstacle (or passes), then you roll again")
+        src, dst = self.cell(move.src, move), self.cell(move.dst, move)
         reason = self._shift_reason(src, dst)
         if reason:
-            raise IllegalMove(reason)
+            raise IllegalMove(move, reason)
         obstacles = tuple(sorted(dst if a == src else a for a in self.obstacles))
-        return evolve(self, obstacles=obstacles, pending=None)
+        return derive(self, obstacles=obstacles, pending=None)
 
     def _play_regrow(self, move: Regrow) -> State:
         p = self.to_move
         if self.pending != ACE or not self.options.cannibal:
-            raise IllegalMove("an eaten disk comes back only on an ace, with the Cannibal rules")
+            raise IllegalMove(
+                move, "an eaten disk comes back only on an ace, with the Cannibal rules")
         if not self.eaten[p]:
-            raise IllegalMove("no eaten disk to add")
+            raise IllegalMove(move, "no eaten disk to add")
         worm = self.worms[p]
         assert worm is not None
-        cell = self.cell(move.cell)
+        cell = self.cell(move.cell, move)
         nbrs = self.nbrs
         leads = [w for w in (0, 1) if cell in nbrs[worm.end(w)]]
         if not leads:
-            raise IllegalMove("an eaten disk goes back next to an end of the worm")
+            raise IllegalMove(move, "an eaten disk goes back next to an end of the worm")
         reasons = [self.regrow_reason(p, w, cell) for w in leads]
         if None not in reasons:
-            raise IllegalMove(str(reasons[0]))
+            raise IllegalMove(move, str(reasons[0]))
         lead = leads[reasons.index(None)]
         seq, marks = worm.lead_from(lead)
         mark = self.layout.advance(marks[0], seq[0], cell)
         eaten = list(self.eaten)
         eaten[p] -= 1
         worms = list(self.worms)
-        state = evolve(self, eaten=tuple(eaten), pending=None)
+        state = derive(self, eaten=tuple(eaten), pending=None)
         if cell in self.layout.gate and self.layout.rounded(mark):
             worms[p] = None
-            return self._end_turn(evolve(state, worms=tuple(worms), places=(*self.places, p)))
+            return self._end_turn(derive(state, worms=tuple(worms), places=(*self.places, p)))
         worms[p] = _from_lead(lead, (cell, *seq), (mark, *marks))
-        return evolve(state, worms=tuple(worms))
+        return derive(state, worms=tuple(worms))
 
     def _end_turn(self, state: State) -> State:
         n = len(self.players)
         left = [i for i in range(n) if i not in state.places]
-        turn = state.turn + 1
+        turns = state.turns + 1
         if len(left) <= 1:
-            return evolve(state, places=(*state.places, *left), phase=Phase.OVER, pending=None,
-                           turn=turn)
-        if turn >= self.options.max_turns * n:
-            return evolve(state, phase=Phase.OVER, pending=None, turn=turn)
+            return derive(state, places=(*state.places, *left), phase=Phase.OVER, pending=None,
+                          turns=turns)
+        if turns >= self.options.max_turns * n:
+            return derive(state, phase=Phase.OVER, pending=None, turns=turns)
         nxt = next(i for k in range(1, n + 1) if (i := (state.to_move + k) % n) in left)
-        return evolve(state, to_move=nxt, pending=None, turn=turn)
+        return derive(state, to_move=nxt, pending=None, turns=turns)
 
     # -- reading a state ---------------------------------------------------------------------
     def worm_names(self, p: int) -> list[str]:
@@ -635,4 +666,149 @@ class State:
         return any(self.layout.rounded(m) for m in (worm.marks[0], worm.marks[-1]))
 
 
-_DERIVED = ("tile_cells", "occupant", "_memo")
+
+_ROLL_ODDS = tuple((roll, 1 / len(ROLLS)) for roll in ROLLS)
+
+# -- games and variants ------------------------------------------------------------------------
+
+# The rulebook's games, as the examples name them, and in its words.
+GAMES = {
+    "basic": "the basic race",
+    "slalom": "Slalom",
+    "cannibal": "the basic race with Cannibal worms",
+    "slalom+cannibal": "Slalom with Cannibal worms",
+}
+SLALOM_PAIRS = 2  # red and blue tiles each, unless a variant says otherwise
+FEET = range(3, 7)  # the pylon 3 to 6 feet beyond the start line
+PAIRS = range(1, 7)  # Slalom: one to six tiles of each colour
+
+
+def deal(rng: random.Random, n_players: int = 2, game: str = "basic",
+         length: int = STANDARD_LENGTH, pairs: int = SLALOM_PAIRS,
+         obstacle_tiles: int = OBSTACLE_TILES, max_turns: int = MAX_TURNS) -> State:
+    """A fresh game from ``rng``: the first player is drawn, Slalom tiles are shuffled (the
+    pylon then sits after them, whatever ``length`` says)."""
+    if game not in GAMES:
+        raise ValueError(f"the game is one of {', '.join(GAMES)}")
+    if not 2 <= n_players <= len(SUITS):
+        raise ValueError("Worm Derby is for 2 to 4 players, one suit each")
+    if pairs not in PAIRS:
+        raise ValueError("Slalom uses one to six tiles of each colour")
+    slalom = ""
+    if "slalom" in game:
+        colours = list("R" * pairs + "B" * pairs)
+        rng.shuffle(colours)
+        slalom = "".join(colours)
+    layout = standard_layout(length=length, slalom=slalom)
+    first = rng.randrange(n_players)
+    seats = SUITS[:n_players]
+    players = seats[first:] + seats[:first]
+    options = Options(cannibal="cannibal" in game, max_turns=max_turns)
+    return State.new(layout, players, options, obstacle_tiles)
+
+
+@dataclass(frozen=True)
+class Course:
+    """A variant as ``deal`` takes it: the game, and the course's size."""
+
+    game: str
+    length: int = STANDARD_LENGTH
+    pairs: int = SLALOM_PAIRS
+
+
+def _variants() -> dict[str, tuple[Course, str]]:
+    """Every game of the rulebook on every course it allows: the pylon 3 to 6 feet away, or 1
+    to 6 Slalom tiles of each colour. The four games on their usual course come first, the
+    basic race leading; their other sizes follow, named with the size."""
+    usual: dict[str, tuple[Course, str]] = {}
+    sized: dict[str, tuple[Course, str]] = {}
+    for game, race in GAMES.items():
+        if "slalom" in game:
+            for pairs in PAIRS:
+                name = game if pairs == SLALOM_PAIRS else f"{game}-{pairs}"
+                tiles = f"{pairs} red and {pairs} blue tile{'s' if pairs > 1 else ''}"
+                (usual if name == game else sized)[name] = (Course(game, pairs=pairs),
+                                                            f"{race}, {tiles}")
+        else:
+            for feet in FEET:
+                name = game if feet == FEET[0] else f"{game}-{feet}ft"
+                (usual if name == game else sized)[name] = (
+                    Course(game, length=cells_from_feet(feet)),
+                    f"{race}, the pylon {feet} feet away, {OBSTACLE_TILES} obstacles")
+    return usual | sized
+
+
+VARIANTS = _variants()
+
+
+class WormDerbyRules:
+    """Worm Derby as a whole (the :class:`rulepress.games.base.Rules` protocol)."""
+
+    name = "Worm Derby"
+    min_players = 2
+    max_players = len(SUITS)
+
+    def variants(self) -> tuple[Variant, ...]:
+        return tuple(Variant(name, line) for name, (_, line) in VARIANTS.items())
+
+    def new_game(self, players: int, seed: int, variant: str | None = None) -> State:
+        course, _ = VARIANTS.get("basic" if variant is None else variant, (None, ""))
+        if course is None:
+            raise ValueError(f"Worm Derby has no variant '{variant}'; it has: "
+                             f"{', '.join(VARIANTS)}")
+        return deal(random.Random(seed), players, course.game, course.length, course.pairs)
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+    def invariants(self, state: Any) -> list[str]:
+        return invariants(state)
+
+
+RULES = WormDerbyRules()
+
+
+def invariants(s: State) -> list[str]:
+    """What is wrong with a state: worms that are not six disks (on the course or eaten) in an
+    unbranched chain on free cells, worms or tiles overlapping, a closed course, a turn order
+    or finishing order that is not the players'."""
+    broken: list[str] = []
+    g = s.grid
+    n = len(s.players)
+    taken: set[int] = set()
+    for p, worm in enumerate(s.worms):
+        name = s.players[p]
+        if worm is None:
+            if s.phase is Phase.RACE and p not in s.places:
+                broken.append(f"the {name} worm is off the course but has not finished")
+            continue
+        cells = worm.cells
+        if len(worm.marks) != len(cells) or not 2 <= len(cells) <= WORM_LENGTH:
+            broken.append(f"the {name} worm has {len(cells)} disks")
+        if len(cells) + s.eaten[p] != WORM_LENGTH:
+            broken.append(f"the {name} worm's disks on the course and eaten are not six")
+        for i, c in enumerate(cells):
+            chain = {cells[j] for j in (i - 1, i + 1) if 0 <= j < len(cells)}
+            if {m for m in g.neighbours[c] if m in cells} != chain or c in s.tile_cells:
+                broken.append(f"the {name} worm breaks its chain or lies under a tile at "
+                              f"{g.name(c)}")
+                break
+        if taken & set(cells):
+            broken.append(f"the {name} worm overlaps another")
+        taken |= set(cells)
+        if s.retreat[p] is not None and not s.options.cannibal:
+            broken.append(f"the {name} worm backs away from a bite without Cannibal rules")
+    covered = [c for a in s.obstacles for c in g.tile_cells(a)]
+    if len(covered) != len(set(covered)) or set(covered) & s.layout.fixed_cells:
+        broken.append("obstacle tiles overlap")
+    if s.phase is Phase.RACE and not s.layout.open_course(s.tile_cells):
+        broken.append("the course is closed round the pylon")
+    if not 0 <= s.to_move < n or (s.phase is Phase.RACE and s.to_move in s.places):
+        broken.append(f"seat {s.to_move} is to play")
+    if len(set(s.places)) != len(s.places) or not set(s.places) <= set(range(n)):
+        broken.append(f"finishing order {s.places} is not of the players")
+    if s.pending is not None and (s.phase is not Phase.RACE or s.pending == NULL):
+        broken.append(f"a roll of {face_name(s.pending)} waits to be played")
+    if s.turns > s.options.max_turns * n:
+        broken.append(f"{s.turns} turns played, more than the limit")
+    return broken

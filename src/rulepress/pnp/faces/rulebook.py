@@ -11,7 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document
@@ -29,6 +29,8 @@ class Section:
     anchor: str
     title: str
     text: str  # Markdown, without its heading
+
+    TEMPLATE_METHODS: ClassVar[frozenset[str]] = frozenset({"table", "part"})
 
     def __str__(self) -> str:
         return self.text
@@ -94,6 +96,8 @@ class Section:
 
 class RuleBook:
     """The sections of one document, by heading anchor."""
+
+    TEMPLATE_METHODS: ClassVar[frozenset[str]] = frozenset({"section"})  # a layout may call
 
     def __init__(self, doc: Document) -> None:
         self._doc = doc

@@ -9,11 +9,11 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import TemplateError, TemplateSyntaxError
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.pnp.faces.errors import LayoutError
+from rulepress.sandbox import Sandbox
 
 _JINJA = re.compile(r"\{\{|\{%")
 _UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")
@@ -27,10 +27,25 @@ def ordinal(n: Any) -> str:
 
 
 @cache
-def environment() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+def environment() -> Sandbox:
+    """The sandbox example prose and game templates run in, with only the face's own names in
+    scope and a bounded ``range``."""
+    env = Sandbox(autoescape=False)
+    env.globals.clear()
+    env.globals["range"] = bounded_range
     env.filters["ordinal"] = ordinal
     return env
+
+
+MAX_RANGE = 1000  # as many as `repeat` draws
+
+
+def bounded_range(*args: int) -> range:
+    """``range`` for layouts, at most MAX_RANGE long (loops in a face cannot run away)."""
+    found = range(*args)
+    if len(found) > MAX_RANGE:
+        raise ValueError(f"range of {len(found)} numbers: at most {MAX_RANGE}")
+    return found
 
 
 def names_in(ctx: Mapping[str, Any]) -> list[str]:

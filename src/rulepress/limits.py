@@ -1,0 +1,49 @@
+"""Every limit rulepress puts on its input, in one place, each with its reason.
+
+A game's folder is untrusted input: a few kilobytes must not take minutes, gigabytes or a crash.
+Each limit is far above what a real rulebook needs (the bundled games use a small fraction of
+each) and is refused with an error at the input's file:line. docs/authoring.md lists them all.
+"""
+
+from __future__ import annotations
+
+# Source files (rules.md, a licence text, templates): the four bundled rule texts are 34-51 KB.
+MAX_SOURCE_BYTES = 2_000_000
+
+# YAML (front matter, each example): nodes counted with every alias expanded, so a kilobyte of
+# nested aliases ("billion laughs") cannot become gigabytes; and nesting, so deep brackets cannot
+# exhaust the stack. The largest bundled example has about 400 nodes and depth 6.
+MAX_YAML_NODES = 50_000
+MAX_YAML_CHARS = 2_000_000
+MAX_YAML_DEPTH = 32
+
+# Markdown: inline nesting (emphasis in emphasis ...) as parsed; the typesetter recurses per level.
+MAX_MARKDOWN_NESTING = 32
+
+# Example prose, a Jinja expression language over the example's data: its rendered size, the CPU
+# time it may take, and the largest string or list an operator may build (``'ab' * n``).
+MAX_PROSE_CHARS = 20_000
+PROSE_SECONDS = 1.0
+MAX_SEQUENCE = 100_000
+
+# A game's template overrides (rulebook.html.j2, print.css ...): CPU time for a page (the largest
+# bundled rulebook page renders in 0.05 s) and page size (the largest is 0.5 MB).
+TEMPLATE_SECONDS = 2.0
+MAX_PAGE_CHARS = 20_000_000
+
+# How much a render of prose or templates may grow the process (a bundled rulebook: a few MB;
+# a page at MAX_PAGE_CHARS, its images inlined, some copies of that): past it allocation fails
+# with a clear error instead of the machine swapping or the kernel killing the build.
+MAX_RENDER_MEMORY = 512 * 2**20
+
+# Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
+# Sheets are counted per component and paper (fronts; backs double them).
+MAX_COMPONENT_COUNT = 1000
+MIN_LENGTH_MM = 5.0
+MAX_LENGTH_MM = 1000.0
+MAX_SHEETS_PER_COMPONENT = 250
+
+# Images: bytes read, decoded pixels (a 4 KB PNG can declare 40 000 x 40 000), SVG elements.
+MAX_IMAGE_BYTES = 10_000_000
+MAX_IMAGE_PIXELS = 25_000_000
+MAX_SVG_ELEMENTS = 50_000

@@ -1,0 +1,63 @@
+"""Example prose: Markdown whose numbers come from the example's own data through Jinja.
+
+It renders in the sandbox with nothing but the data in scope (no range, no globals), against
+the clock and size limits. The no-bare-number rule is judged on the parsed template, so
+``{{ 7 }}`` or ``{{ "7" }}`` cannot slip a number past it; a number may only pick an item out
+of the data (``moves[0]``, ``claims.points[1]``, ``moves[0][:3]``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from jinja2 import nodes
+
+from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.document.model import Example
+from rulepress.limits import MAX_PROSE_CHARS, PROSE_SECONDS
+from rulepress.sandbox import Sandbox, TemplateProblem, render
+
+_DIGIT = re.compile(r"\d")
+
+
+@cache
+def environment() -> Sandbox:
+    env = Sandbox(autoescape=False)
+    env.globals.clear()
+    return env
+
+
+def shows_a_number(text: str) -> bool:
+    """Whether the prose ``text`` prints a digit that does not come from the data.
+
+    TemplateSyntaxError when ``text`` is not a template."""
+    tree = environment().parse(text)
+    keys = {id(n) for item in tree.find_all(nodes.Getitem)
+            for n in [item.arg, *item.arg.find_all(nodes.Const)]}
+    if any(_DIGIT.search(node.data) for node in tree.find_all(nodes.TemplateData)):
+        return True
+    return any(
+        id(node) not in keys and isinstance(node.value, str | int | float)
+        and not isinstance(node.value, bool) and _DIGIT.search(str(node.value))
+        for node in tree.find_all(nodes.Const)
+    )
+
+
+def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:
+    """Fill the example's prose from its own data and claims.
+
+    A name the data lacks is a diagnostic of the example; prose that breaks a limit (time, size,
+    an operation the sandbox refuses) is bad input, raised at once as a RulepressError."""
+    context = {**example.data, "claims": example.claims}
+    loc = example.line_of(("text",))
+    env = environment()
+    try:
+        text = render(lambda: env.from_string(example.text).render(context), PROSE_SECONDS,
+                      MAX_PROSE_CHARS, "the example text", env)
+    except TemplateProblem as problem:
+        message = f"{example.id}: example text: {problem.message}"
+        if problem.limit:
+            raise RulepressError.at(loc, message) from None
+        return example.text, [error(loc, message)]
+    return text, []

@@ -1,0 +1,258 @@
+"""Jinja for text a game's folder supplies: its template overrides and its examples' prose.
+
+Jinja's sandbox stops attribute tricks (``lipsum.__globals__``); on top of it this one keeps
+rendering small and quick: no method calls but a few harmless ones, no operator or filter that
+multiplies a string past a limit, strict number filters, no randomness, and every render runs
+against a clock and a memory ceiling. Errors come back as ``TemplateProblem`` with the template's
+file and line.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from rulepress.limits import MAX_RENDER_MEMORY, MAX_SEQUENCE
+
+# Methods a template may call: reading a mapping, changing case, the loop helper.
+SAFE_METHODS = frozenset({
+    "items", "keys", "values", "get", "upper", "lower", "title", "capitalize", "strip",
+    "startswith", "endswith", "cycle", "changed",
+})
+# Filters that can build output far larger than their input, or differ from run to run.
+UNSAFE_FILTERS = ("center", "indent", "wordwrap", "format", "slice", "random", "pprint",
+                  "urlize", "filesizeformat")
+
+
+class TemplateProblem(Exception):
+    """A template or prose that cannot be rendered: message, and where (file, line) if known.
+    ``limit``: it broke a limit or the sandbox (rather than naming something that is missing)."""
+
+    def __init__(self, message: str, filename: str | None = None, line: int | None = None,
+                 *, limit: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.limit = limit
+
+
+class RefusedTemplate(jinja2.TemplateError):
+    """A template file the game's folder may not supply (a link, unreadable): at its path."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class _Timeout(BaseException):
+    """Raised by the alarm; a BaseException so that no `except Exception` on the way eats it."""
+
+
+def _sequence(value: Any) -> bool:
+    return isinstance(value, str | list | tuple)
+
+
+def _strict_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise SecurityError(f"int: {value!r} is not a number")
+    if isinstance(value, int | float):
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise SecurityError(f"int: {str(value)!r} is not a whole number") from None
+
+
+def _strict_float(value: Any) -> float:
+    if isinstance(value, bool):
+        raise SecurityError(f"float: {value!r} is not a number")
+    try:
+        return float(value if isinstance(value, int | float) else str(value).strip())
+    except ValueError:
+        raise SecurityError(f"float: {str(value)!r} is not a number") from None
+
+
+def _join(value: Iterable[Any], d: str = "", attribute: str | None = None) -> str:
+    items = [str(v if attribute is None else getattr(v, attribute, "")) for v in value]
+    if sum(map(len, items)) + len(d) * len(items) > MAX_SEQUENCE:
+        raise SecurityError(f"join would build more than {MAX_SEQUENCE:,} characters")
+    return d.join(items)
+
+
+def _replace(value: Any, old: str, new: str, count: int | None = None) -> str:
+    if not old:
+        raise SecurityError("replace needs something to replace")
+    text = str(value)
+    if len(text) + text.count(old) * len(str(new)) > MAX_SEQUENCE:
+        raise SecurityError(f"replace would build more than {MAX_SEQUENCE:,} characters")
+    return text.replace(old, str(new), -1 if count is None else count)
+
+
+class Sandbox(ImmutableSandboxedEnvironment):
+    """The sandboxed environment every untrusted template and prose renders in."""
+
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(undefined=jinja2.StrictUndefined, **options)
+        for name in UNSAFE_FILTERS:
+            del self.filters[name]
+        self.filters.update(int=_strict_int, float=_strict_float, join=_join, replace=_replace)
+        del self.globals["lipsum"]
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        # rulepress's own objects may offer methods by name (TEMPLATE_METHODS on their class).
+        if callable(value) and attr not in SAFE_METHODS and attr not in getattr(
+                type(obj), "TEMPLATE_METHODS", ()):
+            return False
+        return bool(super().is_safe_attribute(obj, attr, value))
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any,
+                   right: Any) -> Any:
+        if operator == "*" and (_sequence(left) or _sequence(right)):
+            times, seq = (right, left) if _sequence(left) else (left, right)
+            if isinstance(times, int) and times * len(seq) > MAX_SEQUENCE:
+                raise SecurityError(f"'*' would build more than {MAX_SEQUENCE:,} items")
+        elif operator == "**":
+            if abs(_number(left)) > 1 and abs(_number(right)) > 64:
+                raise SecurityError("'**' would build too large a number")
+        elif operator == "%" and isinstance(left, str):
+            raise SecurityError("'%' formatting of text is not allowed")
+        return super().call_binop(context, operator, left, right)
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str,
+           env: jinja2.Environment) -> str:
+    """Run ``produce`` (which renders templates of ``env``) within ``seconds`` and the memory
+    ceiling; its text may hold ``max_chars`` at most."""
+    try:
+        with _deadline(seconds), _memory_ceiling():
+            text = produce()
+    except _Timeout:
+        raise TemplateProblem(f"{what} takes more than {seconds:g} s of CPU time to render",
+                              limit=True) from None
+    except MemoryError:
+        raise TemplateProblem(f"{what} needs too much memory to render", limit=True) from None
+    except RecursionError:
+        raise TemplateProblem(f"{what} recurses too deeply", limit=True) from None
+    except SecurityError as exc:
+        raise _located(exc.message or str(exc), exc, env, limit=True) from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateProblem(exc.message or str(exc), exc.filename, exc.lineno) from None
+    except RefusedTemplate as exc:
+        raise TemplateProblem(exc.message or "", str(exc.path), 1) from None
+    except jinja2.TemplateNotFound as exc:
+        raise _located(f"no template '{exc.name}'", exc, env) from None
+    except (jinja2.TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
+        message = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
+        raise _located(message or type(exc).__name__, exc, env) from None
+    if len(text) > max_chars:
+        raise TemplateProblem(f"{what} renders {len(text):,} characters, more than the limit "
+                              f"of {max_chars:,}", limit=True)
+    return text
+
+
+def _located(message: str, exc: BaseException, env: jinja2.Environment, *,
+             limit: bool = False) -> TemplateProblem:
+    """The innermost frame of ``exc`` that ran template code names the file and line."""
+    wanted = {"<template>", *(t.filename for t in (env.cache or {}).values() if t.filename)}
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename in wanted:
+            return TemplateProblem(message, frame.filename, frame.lineno, limit=limit)
+    return TemplateProblem(message, limit=limit)
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """SIGPROF after ``seconds`` of CPU time interrupts the render (main thread only: signals
+    go there). CPU time, not the clock: a busy shared machine must not fail a good render."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def _address_space() -> int | None:
+    try:
+        with open(f"/proc/{os.getpid()}/statm") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except OSError:
+        return None
+
+
+@contextmanager
+def _memory_ceiling() -> Iterator[None]:
+    """A render may grow the process by MAX_RENDER_MEMORY: past it allocation fails with
+    MemoryError instead of the machine swapping or the kernel killing the build (Linux)."""
+    used = _address_space()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if used is None or sys.platform != "linux":
+        yield
+        return
+    ceiling = used + MAX_RENDER_MEMORY
+    if hard != resource.RLIM_INFINITY:
+        ceiling = min(ceiling, hard)
+    if soft != resource.RLIM_INFINITY:
+        ceiling = min(ceiling, soft)
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+class GameTemplates(jinja2.BaseLoader):
+    """Templates in ``<game_folder>/templates``: regular files only, no links, no way out."""
+
+    def __init__(self, game_folder: Path) -> None:
+        self.game = game_folder
+        self.root = game_folder / "templates"
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        from rulepress.jail import Refused, read_regular
+
+        pieces = jinja2.loaders.split_template_path(template)  # refuses '..'
+        path = self.root.joinpath(*pieces)
+        for part in [self.root, *reversed(path.parents[: len(pieces) - 1]), path]:
+            if part.is_symlink():
+                raise RefusedTemplate(
+                    f"'{template}': {part.name} is a symbolic link; a game's templates must be "
+                    "files inside its templates/ folder", part)
+        if not path.is_file():
+            raise jinja2.TemplateNotFound(template)
+        try:
+            source = read_regular(path).decode("utf-8")
+        except (Refused, OSError, UnicodeDecodeError) as exc:
+            raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
+        mtime = path.stat().st_mtime
+        return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime

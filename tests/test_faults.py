@@ -1,0 +1,301 @@
+"""Faults during a run: kills at every step of the write phase, SIGTERM and SIGINT while PDFs
+render, read-only and full output folders, a full temporary folder, a file-size limit.
+
+The filesystem faults need a small tmpfs (mount, as root: the machines here run as root). When
+mounting is impossible the test fails saying so; it is never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAIN = Path(__file__).parent / "fixtures" / "roots" / "plain"
+RULEPRESS = [sys.executable, "-m", "rulepress.cli"]
+ENV = {**os.environ, "CI": "1", "SOURCE_DATE_EPOCH": "1767225600"}
+
+OLD = {"index.html": "old index", "game/game.html": "old page", "game/game-a4.pdf": "old pdf",
+       "fonts/font.ttf": "old font"}
+NEW = {"index.html": "new index", "game/game.html": "new page", "game/game-a4.pdf": "new pdf",
+       "fonts/font.ttf": "new font", "other/other.html": "a new game"}
+USER = {"notes.txt": "mine", "game/my-notes.txt": "mine too"}
+
+# Runs write_set(OLD -> NEW) in a fresh process that SIGKILLs itself at its Nth filesystem
+# operation (N < 0: never) and prints how many operations it made.
+DRIVER = textwrap.dedent("""
+    import os, pathlib, shutil, signal, sys, tempfile
+    from rulepress import write
+    out, stop = pathlib.Path(sys.argv[1]), int(sys.argv[2])
+    new = dict(pair.split("=", 1) for pair in sys.argv[3:])
+    count = 0
+    def counted(fn):
+        def wrapper(*args, **kwargs):
+            global count
+            if count == stop:
+                os.kill(os.getpid(), signal.SIGKILL)
+            count += 1
+            return fn(*args, **kwargs)
+        return wrapper
+    os.replace = counted(os.replace)
+    shutil.rmtree = counted(shutil.rmtree)
+    tempfile.mkdtemp = counted(tempfile.mkdtemp)
+    for name in ("write_bytes", "write_text", "mkdir", "chmod"):
+        setattr(pathlib.Path, name, counted(getattr(pathlib.Path, name)))
+    write.write_set(out, {out / k: v for k, v in new.items()})
+    print(count)
+""")
+
+
+def files(out: Path, names: dict[str, str]) -> dict[str, str]:
+    return {n: (out / n).read_text() for n in names if (out / n).is_file()}
+
+
+def outputs(out: Path) -> dict[str, str]:
+    """Every visible file rulepress writes (not the user's, not hidden ones)."""
+    return {p.relative_to(out).as_posix(): p.read_text() for p in sorted(out.rglob("*"))
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(out).parts)
+            and p.relative_to(out).as_posix() not in USER}
+
+
+def write_old(out: Path) -> None:
+    from rulepress.write import write_set
+
+    write_set(out, {out / k: v for k, v in OLD.items()})
+    for name, text in USER.items():
+        (out / name).write_text(text)
+
+
+def drive(out: Path, stop: int) -> subprocess.CompletedProcess[str]:
+    pairs = [f"{k}={v}" for k, v in NEW.items()]
+    return subprocess.run([sys.executable, "-c", DRIVER, str(out), str(stop), *pairs],
+                          capture_output=True, text=True, env=ENV, timeout=60)
+
+
+def test_a_kill_at_any_step_of_the_write_phase_leaves_the_old_or_the_new_set(
+        tmp_path: Path) -> None:
+    from rulepress.write import COMMIT, recover
+
+    steps = int(drive(_fresh(tmp_path / "count"), -1).stdout)
+    assert steps > 10
+    seen = {"old": 0, "new": 0, "committed, finished by the next run": 0}
+    for stop in range(steps):
+        out = _fresh(tmp_path / f"kill-{stop}")
+        result = drive(out, stop)
+        assert result.returncode == -signal.SIGKILL, result.stderr
+        after_kill = outputs(out)
+        committed = any((stage / COMMIT).is_file() for stage in out.glob(".staging-*"))
+        # Without a commit record the old set is untouched; a mix exists only with one.
+        if after_kill not in (OLD, NEW):
+            assert committed, (stop, after_kill)
+        recover(out)
+        after = outputs(out)
+        assert after in (OLD, NEW), (stop, after)
+        assert after == NEW or not committed
+        assert not list(out.glob(".staging-*")) and not list(out.rglob("*.tmp"))
+        assert files(out, USER) == USER, "a user's file was touched"
+        key = ("committed, finished by the next run" if after_kill != after
+               else "old" if after == OLD else "new")
+        seen[key] += 1
+    print(f"{steps} kill points: {seen}")
+    assert seen["old"] and seen["new"]
+
+
+def _fresh(out: Path) -> Path:
+    write_old(out)
+    return out
+
+
+def test_stale_files_of_a_killed_run_are_removed_by_the_next(tmp_path: Path) -> None:
+    from rulepress.write import write_set
+
+    out = _fresh(tmp_path / "out")
+    (out / ".staging-dead").mkdir()
+    (out / ".staging-dead" / "index.html").write_text("half")
+    (out / "game" / ".game.html.k2j4_x9a.tmp").write_text("truncated")
+    (out / "game" / ".keep-me.tmp").write_text("not a rulepress name")
+    write_set(out, {out / k: v for k, v in NEW.items()})
+    assert outputs(out) == NEW
+    assert sorted(p.name for p in out.rglob(".*")) == [".keep-me.tmp"]
+
+
+def _build(out: Path, *extra: str, env: dict[str, str] | None = None,
+           **kwargs: object) -> subprocess.Popen[str]:
+    options: dict[str, object] = {"stderr": subprocess.PIPE, **kwargs}
+    return subprocess.Popen([*RULEPRESS, "build", "--sources", str(PLAIN), "--out", str(out),
+                             *extra], cwd=ROOT, env=env or ENV, text=True,
+                            **options)  # type: ignore[call-overload]
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _wait_for_workers(proc: subprocess.Popen[str], count: int) -> set[int]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        workers = _children(proc.pid)
+        if len(workers) >= count:
+            return workers
+        assert proc.poll() is None, "the build ended before its workers started"
+        time.sleep(0.05)
+    raise AssertionError("the build started no workers in 60 s")
+
+
+def _gone(pids: set[int]) -> bool:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if not any(Path(f"/proc/{p}").exists() for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _long_game(folder: Path) -> Path:
+    """The plain game with a long rules text, so that its PDFs take seconds to render."""
+    game = folder / "long"
+    game.mkdir(parents=True)
+    text = (PLAIN / "plain" / "rules.md").read_text()
+    sections = "".join(f"\n## Part {chr(65 + n % 26)}\n\n" + "Flip the coin and call it. " * 250
+                       for n in range(12))
+    (game / "rules.md").write_text(text.replace("## Clarifications", sections + "\n## Clar"
+                                                                                "ifications"))
+    return folder
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_while_rendering_stops_the_workers_and_writes_nothing(
+        tmp_path: Path, signum: int, status: int) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [*RULEPRESS, "build", "--sources", str(_long_game(tmp_path / "src")), "--out", str(out),
+         "-j", "2"], cwd=ROOT, env={**ENV, "TMPDIR": str(scratch)}, stderr=subprocess.PIPE,
+        text=True)
+    workers = _wait_for_workers(proc, 2)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == status, err
+    assert err.splitlines()[-1] == f"rulepress: stopped by {signal.Signals(signum).name}"
+    assert "Traceback" not in err
+    assert _gone(workers), "a render worker outlived the build"
+    assert not out.exists()
+    assert list(scratch.iterdir()) == []
+
+
+def test_workers_die_with_a_killed_build_and_the_next_run_clears_their_scratch(
+        tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**ENV, "TMPDIR": str(scratch)}
+    proc = _build(tmp_path / "out", "-j", "2", env=env, stderr=subprocess.DEVNULL)
+    workers = _wait_for_workers(proc, 2)
+    proc.kill()
+    proc.wait(timeout=60)
+    alive = not _gone(workers)
+    for pid in workers if alive else ():
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "render workers outlived a killed build"
+    again = _build(tmp_path / "out", "-j", "1", env=env)
+    _, err = again.communicate(timeout=120)
+    assert again.returncode == 0, err
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_default_build_leaves_nothing_in_the_temporary_folder(tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    proc = _build(tmp_path / "out", env={**ENV, "TMPDIR": str(scratch)})
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert list(scratch.iterdir()) == []
+
+
+@pytest.fixture()
+def tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs (a build needs 2 MiB) at tmp_path/fs, unmounted after the test."""
+    yield from _mounted(tmp_path / "fs", "1m")
+
+
+@pytest.fixture()
+def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs: too small for the font files WeasyPrint keeps while it renders."""
+    yield from _mounted(tmp_path / "tiny", "64k")
+
+
+def _mounted(point: Path, size: str) -> Iterator[Path]:
+    point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.fail("this test needs a small tmpfs to fill or make read-only, and mounting one "
+                    f"failed ({mounted.stderr.strip() or mounted.returncode}): run the tests as "
+                    "root, as CI and the developers' machines do")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], check=True)
+
+
+def _one_error(proc: subprocess.Popen[str]) -> str:
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2, err
+    assert "Traceback" not in err
+    (line,) = [ln for ln in err.splitlines() if "error" in ln]
+    return line
+
+
+def test_a_full_output_folder_is_one_error_and_keeps_the_old_set(tmpfs: Path) -> None:
+    write_old(tmpfs)
+    line = _one_error(_build(tmpfs, "-j", "1"))
+    assert line.startswith(f"rulepress: error: cannot write {tmpfs}/")
+    assert line.endswith(": No space left on device")
+    assert outputs(tmpfs) == OLD and files(tmpfs, USER) == USER
+    assert [p.name for p in tmpfs.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_read_only_output_folder_is_one_error(tmpfs: Path) -> None:
+    write_old(tmpfs)
+    subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
+    line = _one_error(_build(tmpfs, "-j", "1"))
+    assert line == f"rulepress: error: cannot write {tmpfs}: Read-only file system"
+    assert outputs(tmpfs) == OLD
+
+
+def test_a_full_temporary_folder_is_one_error(tiny_tmpfs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    line = _one_error(_build(out, "-j", "1", env={**ENV, "TMPDIR": str(tiny_tmpfs)}))
+    assert line.startswith("rulepress: error: cannot render plain-a4.pdf: No space left on device")
+    assert not out.exists()
+    assert list(tiny_tmpfs.iterdir()) == []
+
+
+def test_a_file_size_limit_is_one_error_and_writes_nothing(tmp_path: Path) -> None:
+    """The same fault without a filesystem of its own: RLIMIT_FSIZE makes big writes fail."""
+    import resource
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    out = tmp_path / "out"
+    line = _one_error(_build(out, "-j", "1", preexec_fn=limit))
+    assert line.startswith("rulepress: error: cannot ") and "File too large" in line
+    assert [p for p in out.rglob("*") if p.is_file()] == []

@@ -1,0 +1,43 @@
+"""Limits that need inputs too large to keep in the hostile corpus, made here instead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulepress.diagnostics import RulepressError
+from rulepress.document.reader import read_document
+from rulepress.limits import MAX_SOURCE_BYTES
+from rulepress.units import Size, UnitError, parse_length
+
+
+def test_a_rule_text_past_the_size_limit_is_refused_at_its_first_line(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.md"
+    rules.write_bytes(b"---\n" + b"#" * MAX_SOURCE_BYTES)
+    with pytest.raises(RulepressError) as err:
+        read_document(rules)
+    (diag,) = err.value.diagnostics
+    assert diag.loc is not None and (diag.loc.path, diag.loc.line) == (rules, 1)
+    assert f"more than the limit of {MAX_SOURCE_BYTES}" in diag.message
+
+
+@pytest.mark.parametrize("text", ["9" * 400 + "mm", "9" * 400 + ".5in", "0.001mm", "1001mm", "4pt"])
+def test_component_sides_outside_the_printable_range_are_refused(text: str) -> None:
+    with pytest.raises(UnitError, match="outside the printable range"):
+        Size.parse(f"{text} x 20mm")
+
+
+@pytest.mark.parametrize("text", ["5mm", "1000mm", "100cm", "2.5in"])
+def test_component_sides_at_the_bounds_are_kept(text: str) -> None:
+    assert 5 <= Size.parse(f"20mm x {text}").height <= 1000
+
+
+@pytest.mark.parametrize("text", ["9" * 400 + "mm", "1001mm"])
+def test_any_length_past_the_longest_printable_one_is_refused(text: str) -> None:
+    with pytest.raises(UnitError, match="longer than the longest printable length"):
+        parse_length(text)
+
+
+def test_a_type_size_may_be_far_below_a_component_side() -> None:
+    assert parse_length("6.5pt") == pytest.approx(6.5 * 25.4 / 72)
