@@ -4,7 +4,9 @@ of two worker processes over one, and peak memory for 10^4 against 10^5 games.
 - games/s per core: one process plays the run's batches (``--jobs 1``), timed by its CPU time,
   best of a few rounds, so a busy neighbour on a shared machine does not lower the figure;
 - speed-up: wall time of ``--jobs 1`` over ``--jobs 2`` for the same run, alternating, best of
-  each (a ratio measured in one run);
+  each (a ratio measured in one run), with the CPU time the two workers take over one job's
+  (the work parallel play adds) and the load average (on a busy machine two jobs cannot show
+  their speed-up);
 - memory: peak RSS of a process running ``rulepress simulate pigeon-race --jobs 1`` for 10^4
   and for 10^5 games.
 
@@ -14,6 +16,8 @@ Run: .venv/bin/python benchmarks/bench_simulate.py  -> one JSON object per line.
 from __future__ import annotations
 
 import json
+import os
+import resource
 import subprocess
 import sys
 import time
@@ -30,7 +34,7 @@ SOURCES = ROOT / "sources"
 GAMES = {"pigeon-race": 4, "pigeon": 2, "go-stop": 2, "worm-derby": 2}  # game -> players
 SECONDS = 2.0  # CPU time a measurement aims at
 ROUNDS = 3
-SPEEDUP_GAMES = 4000  # Pigeon Race random games for the --jobs ratio
+SPEEDUP_GAMES = 20000  # Pigeon Race random games for the --jobs ratio (about 5 s on one core)
 MEMORY_GAMES = (10_000, 100_000)
 
 
@@ -57,15 +61,26 @@ def per_core(game: str, players: int, agent: str) -> float:
     return best
 
 
-def speedup() -> float:
+def speedup() -> tuple[float, float]:
+    """Wall time of --jobs 1 over --jobs 2, and CPU time (this process and its workers) of
+    --jobs 2 over --jobs 1: the second is the work the workers add, whatever else the machine
+    runs, so it tells what the first would be on two idle cores."""
     chosen = planned("pigeon-race", SPEEDUP_GAMES, 4, "random")
-    best = {1: float("inf"), 2: float("inf")}
+    wall = {1: float("inf"), 2: float("inf")}
+    cpu = {1: float("inf"), 2: float("inf")}
     for _ in range(ROUNDS):
         for jobs in (1, 2):
-            start = time.perf_counter()
+            start, used = time.perf_counter(), _cpu()
             run_local(chosen.spec, jobs, lambda n: None)
-            best[jobs] = min(best[jobs], time.perf_counter() - start)
-    return best[1] / best[2]
+            wall[jobs] = min(wall[jobs], time.perf_counter() - start)
+            cpu[jobs] = min(cpu[jobs], _cpu() - used)
+    return wall[1] / wall[2], cpu[2] / cpu[1]
+
+
+def _cpu() -> float:
+    own, workers = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                       resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
 
 PEAK = (
@@ -97,7 +112,10 @@ def main() -> None:
         for agent in agent_lines(engine):
             rate = per_core(game, players, agent)
             emit(f"simulate_{game}_{players}p_{agent}_games_per_s_per_core", rate, "games/s")
-    emit("simulate_jobs2_over_jobs1", speedup(), "x")
+    ratio, work = speedup()
+    emit("simulate_jobs2_over_jobs1", ratio, "x")
+    emit("simulate_jobs2_cpu_over_jobs1_cpu", work, "x")
+    emit("load_average_1min", os.getloadavg()[0], "processes")
     with tempfile.TemporaryDirectory() as tmp:
         for games in MEMORY_GAMES:
             emit(f"simulate_peak_rss_{games}_games", peak_rss_kib(games, Path(tmp)) / 1024,
