@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError
+from rulepress.simulate import spec as sim
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -352,6 +353,56 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
                 click.echo(line, err=True)
 
         run_server(settings, served, port, say)
+        return ExitStatus.OK
+
+    _run(action)
+
+
+@main.command()
+@click.argument("game")
+@project_option
+@sources_option
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output folder. Default: the project's build/GAME/simulation/.")
+@click.option("--games", "-n", type=int, default=sim.DEFAULT_GAMES, show_default=True,
+              help="Games at each table (each player count and variant).")
+@click.option("--players", "-p", default=None,
+              help="Player counts: 3, 2,4 or 2-6. Default: the game's smallest.")
+@click.option("--variant", default=None, help="Variants, e.g. standard,slalom. Default: the "
+              "game's standard one.")
+@click.option("--agent", "-a", default=None,
+              help="Agents taking the seats in turn, e.g. greedy or random,greedy. "
+                   "Default: random.")
+@click.option("--seed", type=int, default=sim.DEFAULT_SEED, show_default=True,
+              help="The run's seed; each game's seed comes from it and the game's number.")
+@click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on this Dask scheduler (e.g. tcp://10.0.0.5:8786) instead.")
+@click.option("--max-turns", type=int, default=sim.DEFAULT_MAX_TURNS, show_default=True,
+              help="A game still going after this many turns stops, counted as unfinished.")
+@click.option("--seconds-per-turn", type=float, default=sim.DEFAULT_SECONDS_PER_TURN,
+              show_default=True,
+              help="For game length in minutes.")
+@click.option("--check", is_flag=True, help="Check the game's invariants on every state.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress.")
+def simulate(
+    game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
+    players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
+    scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool, quiet: bool,
+) -> None:
+    """Play GAME many times and write statistics and plots: how long games last, how they
+    end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.simulate.run import Options, simulate_game
+
+        where = Where.of(project, sources, (game,))
+        target = out or where.project.path(where.project.build) / game / "simulation"
+        options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
+                          check)
+        done = simulate_game(game, where.sources, where.project.root, options, target,
+                             jobs=jobs, scheduler=scheduler, quiet=quiet)
+        reporter.done(done)
         return ExitStatus.OK
 
     _run(action)

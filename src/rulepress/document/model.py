@@ -98,7 +98,10 @@ class Meta:
 
 @dataclass(frozen=True)
 class Example:
-    """A worked example: data replayed by the engine, with claims and prose drawn from them."""
+    """A worked example: data replayed by the engine, with claims and prose drawn from them.
+
+    A ``simulation`` block (a playtest report) is read the same way: its data names a run and
+    its summary, and its prose draws its numbers from the summary's figures."""
 
     id: str
     title: str
@@ -108,6 +111,7 @@ class Example:
     text: str  # Markdown; Jinja {{ expressions }} over the data and claims fill in the numbers
     lines: Mapping[KeyPath, int] = field(default_factory=dict)  # key path -> line
     edition: str | None = None  # the one edition it belongs to; None: both
+    kind: str = "example"  # the fence's info: "example", or "simulation" for a playtest report
 
     def line_of(self, path: KeyPath) -> SourceLoc:
         """The source line of a key inside the example (the closest enclosing key known)."""
@@ -150,6 +154,12 @@ class Document:
     headings: tuple[Heading, ...]
     examples: tuple[Example, ...]
     spans: tuple[Span, ...] = ()  # what belongs to one edition only
+    reports: tuple[Example, ...] = ()  # playtest reports (```simulation blocks)
+
+    @property
+    def boxes(self) -> tuple[Example, ...]:
+        """Everything printed as a box: the worked examples, then the playtest reports."""
+        return self.examples + self.reports
 
     @property
     def folder(self) -> Path:

@@ -18,6 +18,7 @@ from rulepress.document.editions import (
     CONTAINER,
     EDITIONS,
     NEW_PAGE,
+    REFERENCE,
     Mark,
     heading_marker,
     heading_problem,
@@ -34,6 +35,7 @@ from rulepress.prose import shows_a_number
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
+SIMULATION_INFO = "simulation"  # a playtest report: figures from a simulation's summary
 EXAMPLE_RESERVED = {"id", "title", "claims", "text", "edition"}
 _FENCE = re.compile(r"^---\s*$")
 
@@ -139,8 +141,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
             diagnostics.append(error(ex.loc, f"example id '{ex.id}' clashes with a heading anchor"))
     if diagnostics or meta is None:
         raise RulepressError(sorted(diagnostics, key=lambda d: d.loc or SourceLoc(path, 0)))
-    return Document(slug, path, meta, tuple(parts), tuple(headings), tuple(examples),
-                    tuple(spans))
+    return Document(slug, path, meta, tuple(parts), tuple(headings),
+                    tuple(e for e in examples if e.kind == EXAMPLE_INFO), tuple(spans),
+                    tuple(e for e in examples if e.kind == SIMULATION_INFO))
 
 
 def _more_parts(
@@ -261,11 +264,11 @@ def _examples(
     out: list[Example] = []
     diags: list[Diagnostic] = []
     for tok in tokens:
-        if tok.type != "fence" or tok.info.strip() != EXAMPLE_INFO:
+        if tok.type != "fence" or tok.info.strip() not in (EXAMPLE_INFO, SIMULATION_INFO):
             continue
         loc = _loc(tok, part)
         try:
-            example = _example(tok.content, loc)
+            example = _example(tok.content, loc, tok.info.strip())
         except RulepressError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -276,7 +279,7 @@ def _examples(
     return out, diags
 
 
-def _example(content: str, loc: SourceLoc) -> Example:
+def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
     first = loc.line + 1
     try:
         data, lines = yamlines.load(content, first_line=first)
@@ -316,10 +319,16 @@ def _example(content: str, loc: SourceLoc) -> Example:
     edition = data.get("edition")
     if edition is not None and marker_problem(str(edition)):
         diags.append(error(at("edition"), f"example edition: {marker_problem(str(edition))}"))
+    if kind == SIMULATION_INFO:
+        if edition not in (None, REFERENCE):
+            diags.append(error(at("edition"), "a playtest report belongs to the reference "
+                                              "edition only"))
+        edition = REFERENCE
     if diags:
         raise RulepressError(diags)
     payload: dict[str, Any] = {k: v for k, v in data.items() if k not in EXAMPLE_RESERVED}
     return Example(
         id=str(ex_id), title=str(data["title"]), loc=loc, data=payload, claims=claims,
         text=str(text), lines=lines, edition=None if edition is None else str(edition),
+        kind=kind,
     )

@@ -15,6 +15,8 @@ default for every part). Every part is optional:
   layouts: a scoring table, the counts a slip asks for. Rules printed on a part come from here
   or from the rulebook, never from a second copy.
 - ``agents()``: heuristic players for simulation (uniform random play needs none).
+- ``questions()``: the designer's own questions that ``rulepress simulate`` answers from every
+  game it plays ("how often does a 'go' pay off?"), beside the figures every game gets.
 
 The rules protocol, in the manner of python-chess and OpenSpiel:
 
@@ -301,6 +303,25 @@ class Figure:
 
 Drawer = Callable[["Canvas", "Face"], None]
 
+Answer = bool | float | None
+History = Sequence[tuple[GameState[Any], Any]]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question about the game that simulation answers from every finished game it plays.
+
+    ``ask(moves, end)`` gets the game's ``(state, move)`` pairs in order (chance outcomes
+    included) and its final state. A ``rate`` question answers True or False and is reported as
+    how often, with its 95% interval; a ``mean`` question answers a number and is reported as
+    its mean and spread. Either answers None when the question does not arise in that game (the
+    payoff of a 'go' in a game where nobody said 'go')."""
+
+    name: str  # its key in summary.json and in a playtest report: a-z, 0-9 and _
+    text: str  # the question, in a line
+    ask: Callable[[History, GameState[Any]], Answer]
+    kind: str = "rate"  # "rate" or "mean"
+
 
 class GameEngine(Protocol):
     """What rulepress asks of a game plug-in. Subclass :class:`Engine` for the defaults."""
@@ -327,6 +348,10 @@ class GameEngine(Protocol):
 
     def agents(self) -> Mapping[str, tuple[str, Agent]]:
         """Heuristic players by name: (one line saying how it plays, the agent)."""
+        ...
+
+    def questions(self) -> Sequence[Question]:
+        """The game's own questions for simulation (may be empty)."""
         ...
 
     def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
@@ -356,6 +381,9 @@ class Engine:
 
     def agents(self) -> Mapping[str, tuple[str, Agent]]:
         return {}
+
+    def questions(self) -> Sequence[Question]:
+        return ()
 
     def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
         return {}

@@ -19,7 +19,7 @@ from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
 from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
 from rulepress.document.model import Document, Example
-from rulepress.document.reader import EXAMPLE_INFO
+from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
 from rulepress.images import BadImage
 from rulepress.jail import Refused
@@ -61,7 +61,7 @@ def _escape_html(self: RendererHTML, tokens: Sequence[Token], idx: int, options:
 def _fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
            env: MutableMapping[str, Any]) -> str:
     token = tokens[idx]
-    if token.info.strip() == EXAMPLE_INFO and "example_box" in env:
+    if token.info.strip() in (EXAMPLE_INFO, SIMULATION_INFO) and "example_box" in env:
         box: Callable[[Token], str] = env["example_box"]
         return box(token)
     return RendererHTML.fence(self, tokens, idx, options, env)
@@ -214,7 +214,7 @@ def render_body(
     md = render_parser()
     tokens = parse_parts(doc, edition)
     by_loc = {h.loc: h for h in doc.headings}
-    examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.examples}
+    examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.boxes}
 
     # Which headings are there: (index of heading_open, level, text, anchor)
     heads: list[tuple[int, int, str, str]] = []

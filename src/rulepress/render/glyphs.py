@@ -56,7 +56,7 @@ def check_glyphs(doc: Document, examples: Mapping[str, RenderedExample]) -> list
     if missing:
         found.append(warning(SourceLoc(doc.path, 1), f"front matter: the font has no "
                                                      f"{_describe(missing)}"))
-    for example in doc.examples:
+    for example in doc.boxes:
         rendered = examples.get(example.id)
         if rendered is None:
             continue

@@ -46,7 +46,9 @@ STATUS = {
     Status.PROVEN: ("proven", "Proven by the rules engine"),
     Status.FAILED: ("failed", "Check FAILED (draft build)"),
     Status.NOT_CHECKABLE: ("unchecked", "Not checkable: no rules engine"),
+    Status.SIMULATED: ("simulated", "From games played by the rules engine"),
 }
+KICKERS = {"example": ("Example", ""), "simulation": ("Playtest", "playtest")}  # kicker, class
 
 
 @cache
@@ -146,6 +148,8 @@ def _figures(example: Example, rendered: RenderedExample) -> tuple[_Fig, ...]:
 @dataclass(frozen=True)
 class _Box:
     anchor: str
+    kicker: str
+    kind_class: str
     title: str
     status_class: str
     status_label: str
@@ -206,6 +210,8 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
             status_label = ""  # the player edition shows no proof machinery
         box = _Box(
             anchor=example_anchor(example.id),
+            kicker=KICKERS[example.kind][0],
+            kind_class=KICKERS[example.kind][1],
             title=rendered.title,
             status_class=status_class,
             status_label=status_label,

@@ -126,7 +126,7 @@ def prose_line(example: Example) -> int:
 
 def known_anchors(doc: Document, edition: str | None = None) -> frozenset[str]:
     """The anchors of the page of ``edition`` (None: of either edition)."""
-    examples = {example_anchor(e.id) for e in doc.examples
+    examples = {example_anchor(e.id) for e in doc.boxes
                 if edition is None or doc.has_example(e, edition)}
     headings = {h.anchor for h in doc.headings if edition is None or doc.keeps(edition, h.loc)}
     return frozenset(headings | examples | RESERVED_IDS)
@@ -186,7 +186,7 @@ def check_references(doc: Document) -> list[Diagnostic]:
 
     found = [d for part in doc.parts for d in check_markdown(
         part.text, part.path, part.first_line, folder, anchors, printed_by)]
-    for example in doc.examples:
+    for example in doc.boxes:
         def in_example(loc: SourceLoc, example: Example = example) -> dict[str, frozenset[str]]:
             return {name: kept for name, kept in per_edition.items()
                     if doc.has_example(example, name)}

@@ -19,6 +19,7 @@ from rulepress.diagnostics import (
     warning,
 )
 from rulepress.document.model import Document, Example
+from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
@@ -54,9 +55,11 @@ class CheckReport:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
     def summary(self) -> str:
+        reports = self.count(Status.SIMULATED)
         return (
             f"{self.count(Status.PROVEN)} proven, {self.count(Status.FAILED)} failed, "
             f"{self.count(Status.NOT_CHECKABLE)} not checkable"
+            + (f", {reports} playtest report{'s' * (reports > 1)} up to date" if reports else "")
         )
 
 
@@ -91,8 +94,13 @@ def check_document(
 
         drawers = engine.drawers() if engine else {}
         result.diagnostics += kit_diagnostics(doc, drawers, engine_tables(engine))
-    for example in doc.examples:
-        diags, rendered = check_example(example, engine, draw=draw)
+    for example in doc.boxes:
+        if example.kind == SIMULATION_INFO:
+            from rulepress.simulate.report import check_simulation
+
+            diags, rendered = check_simulation(doc, example, project, draw=draw)
+        else:
+            diags, rendered = check_example(example, engine, draw=draw)
         if engine is None and doc.meta.engine:
             diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags

@@ -13,6 +13,7 @@ class Status(enum.Enum):
     PROVEN = "proven"
     FAILED = "failed"  # only rendered in --draft builds
     NOT_CHECKABLE = "not checkable"  # the game has no engine
+    SIMULATED = "simulated"  # a playtest report, its summary checked against the engine
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Agent, Drawer, Engine, Figure
+from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.go_stop.cards import CARDS
 from rulepress.games.go_stop.rules import RULES, GoStopRules, Move, State, View, step, view
 
@@ -64,6 +64,11 @@ class GoStopEngine(Engine):
         from rulepress.games.go_stop.agents import AGENTS
 
         return AGENTS
+
+    def questions(self) -> Sequence[Question]:
+        from rulepress.games.go_stop.questions import QUESTIONS
+
+        return QUESTIONS
 
 
 ENGINE = GoStopEngine()

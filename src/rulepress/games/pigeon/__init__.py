@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Agent, Drawer, Engine, Figure
+from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.pigeon.cards import DECK
 from rulepress.games.pigeon.rules import HAND_LIMIT, PENALTY_LIMIT, RULES, PigeonRules
 
@@ -56,6 +56,11 @@ class PigeonEngine(Engine):
         from rulepress.games.pigeon.agents import AGENTS
 
         return AGENTS
+
+    def questions(self) -> Sequence[Question]:
+        from rulepress.games.pigeon.questions import QUESTIONS
+
+        return QUESTIONS
 
 
 ENGINE = PigeonEngine()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Agent, Drawer, Engine, Figure
+from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.pigeon_race.cards import DECK
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
@@ -72,6 +72,11 @@ class PigeonRaceEngine(Engine):
         from rulepress.games.pigeon_race.agents import AGENTS
 
         return AGENTS
+
+    def questions(self) -> Sequence[Question]:
+        from rulepress.games.pigeon_race.questions import QUESTIONS
+
+        return QUESTIONS
 
 
 ENGINE = PigeonRaceEngine()

@@ -1,0 +1,181 @@
+"""Where the games are played: in this process, in local worker processes, or on a Dask cluster.
+
+The work is the same everywhere: batches of games whose size depends on the run alone (never
+on the number of workers), each returning a :class:`Tally`; a table's tallies merge exactly in
+any order. Only a few batches per worker are in flight at a time, so memory stays flat however
+many games the run plays.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from rulepress.signals import worker_started
+from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, questions_of
+from rulepress.simulate.spec import RunSpec
+from rulepress.simulate.stats import Tally
+
+MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cost
+IN_FLIGHT = 4  # batches queued per worker
+CONNECT_SECONDS = 5
+
+Progress = Callable[[int], None]  # told how many more games are done
+
+
+class SchedulerError(Exception):
+    """The Dask scheduler cannot be used (not installed, not reachable)."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    table: int  # index into spec.tables
+    start: int
+    stop: int
+
+
+def batch_size(games: int) -> int:
+    """At least sixteen batches a table when there are that many games, at most MAX_BATCH."""
+    return max(1, min(MAX_BATCH, math.ceil(games / 16)))
+
+
+def batches(spec: RunSpec) -> Iterator[Batch]:
+    size = batch_size(spec.games)
+    for t in range(len(spec.tables)):
+        for start in range(0, spec.games, size):
+            yield Batch(t, start, min(start + size, spec.games))
+
+
+def _play(spec: RunSpec, batch: Batch) -> Tally:
+    return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
+
+
+class _Collector:
+    """Merges finished batches into the totals, whichever order they finish in. On a failure it
+    hands out no more batches and keeps the earliest game's, so the error names the same game
+    whatever finished first."""
+
+    def __init__(self, spec: RunSpec, progress: Progress) -> None:
+        kinds = {q.name: q.kind for q in questions_of(engine_of(spec))}
+        self.totals = [Tally.empty(t.players, kinds) for t in spec.tables]
+        self.todo = batches(spec)
+        self.progress = progress
+        self.failure: SimulationFailure | None = None
+
+    def next(self) -> Batch | None:
+        return None if self.failure else next(self.todo, None)
+
+    def done(self, batch: Batch, result: Callable[[], Tally]) -> None:
+        try:
+            tally = result()
+        except SimulationFailure as exc:
+            if self.failure is None or exc.order < self.failure.order:
+                self.failure = exc
+            return
+        self.totals[batch.table].merge(tally)
+        self.progress(batch.stop - batch.start)
+
+    def finish(self) -> list[Tally]:
+        if self.failure is not None:
+            raise self.failure
+        return self.totals
+
+
+def run_here(spec: RunSpec, progress: Progress) -> list[Tally]:
+    """Every batch in this process, one after the other."""
+    collector = _Collector(spec, progress)
+    while (batch := collector.next()) is not None:
+        collector.done(batch, partial(_play, spec, batch))
+    return collector.finish()
+
+
+def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
+    """On ``jobs`` worker processes (0: one per core); one job plays in this process."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1:
+        return run_here(spec, progress)
+    collector = _Collector(spec, progress)
+    # Forked workers inherit the engine already loaded (a project's module included); they
+    # leave Ctrl-C to this process and die with it.
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=worker_started, initargs=(os.getpid(),))
+    pending: dict[Future[Tally], Batch] = {}
+
+    def submit(count: int) -> None:
+        for _ in range(count):
+            batch = collector.next()
+            if batch is None:
+                return
+            pending[pool.submit(_play, spec, batch)] = batch
+
+    try:
+        submit(jobs * IN_FLIGHT)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                collector.done(pending.pop(future), future.result)
+                submit(1)
+    except BaseException:  # Ctrl-C, SIGTERM: stop now, not after the batches under way
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    pool.shutdown()
+    return collector.finish()
+
+
+def run_dask(spec: RunSpec, address: str, progress: Progress) -> list[Tally]:
+    """On the Dask cluster whose scheduler is at ``address``; the same batches as locally."""
+    client = connect(address)
+    try:
+        from distributed import as_completed
+
+        collector = _Collector(spec, progress)
+        pending: dict[str, Batch] = {}
+        queue = as_completed(loop=client.loop)  # type: ignore[no-untyped-call]
+
+        def submit(count: int) -> None:
+            for _ in range(count):
+                batch = collector.next()
+                if batch is None:
+                    return
+                future = client.submit(_play, spec, batch, pure=False)
+                pending[future.key] = batch
+                queue.add(future)  # type: ignore[no-untyped-call]
+
+        submit((sum(client.nthreads().values()) or 1) * IN_FLIGHT)
+        for future in queue:
+            collector.done(pending.pop(future.key), future.result)
+            future.release()
+            submit(1)
+        return collector.finish()
+    finally:
+        client.close()
+
+
+def connect(address: str) -> Any:
+    """A client of the scheduler at ``address``; SchedulerError in a sentence when there is
+    none to reach."""
+    try:
+        from distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        raise SchedulerError("--scheduler needs Dask: pip install 'rulepress[dask]'") from None
+    try:
+        parse_host_port(parse_address(address)[1])
+    except ValueError as exc:
+        raise SchedulerError(f"--scheduler {address}: not a scheduler's address ({exc}); "
+                             "write tcp://HOST:PORT") from None
+    try:
+        return Client(  # type: ignore[no-untyped-call]
+            address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+    except (OSError, ValueError, TimeoutError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SchedulerError(f"--scheduler {address}: cannot reach a Dask scheduler there "
+                             f"({reason})") from None

@@ -1,0 +1,172 @@
+"""Playing the games: one game through the rules protocol, and a batch of games into a tally.
+
+This is what a worker process (local or on a Dask cluster) runs. It receives only the
+:class:`RunSpec` and a range of game indexes, loads the engine itself, and returns counts, so
+nothing larger than a tally ever crosses between processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from rulepress.games import load_engine
+from rulepress.games.base import (
+    CHANCE,
+    Agent,
+    GameEngine,
+    GameState,
+    Question,
+    Rules,
+    RulesError,
+    chance_move,
+)
+from rulepress.simulate.spec import CAPPED, RunSpec, Table, agents_for, game_random, game_seed
+from rulepress.simulate.stats import Tally
+
+MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times this many moves
+
+
+class SimulationFailure(Exception):
+    """A game broke its own rules: an agent's move the engine refused, or (with --check) a
+    broken invariant. Names the game so it can be played again; ``order`` (the table's place
+    in the run, the game's index) picks the first of several."""
+
+    def __init__(self, message: str, order: tuple[int, int]) -> None:
+        super().__init__(message, order)  # both in args, so the exception pickles whole
+        self.message = message
+        self.order = order
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Game:
+    """What one game tells the tally."""
+
+    index: int
+    lineup: tuple[str, ...]  # the agent at each seat
+    turns: int
+    end: str  # the outcome's reason, or CAPPED
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]  # empty when capped
+    first: int | None  # the seat that made the first decision
+    answers: Mapping[str, bool | float | None]
+
+    def line(self) -> str:
+        """The game in a line of text: a report's sample compares these."""
+        scores = ",".join(f"{s:g}" for s in self.scores)
+        winners = ",".join(map(str, self.winners))
+        return f"{self.index} {'/'.join(self.lineup)} {self.turns} {self.end!r} {winners} {scores}"
+
+
+@cache
+def _engine(spec: str, project: Any) -> GameEngine:
+    return load_engine(spec, project)
+
+
+def engine_of(spec: RunSpec) -> GameEngine:
+    return _engine(spec.engine, spec.project)
+
+
+def rules_of(engine: GameEngine) -> Rules | None:
+    part = getattr(engine, "rules", None)
+    return part() if part is not None else None
+
+
+def questions_of(engine: GameEngine) -> Sequence[Question]:
+    part = getattr(engine, "questions", None)
+    return tuple(part()) if part is not None else ()
+
+
+def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
+    """Games ``start`` to ``stop - 1`` at ``table``, tallied."""
+    engine = engine_of(spec)
+    rules = rules_of(engine)
+    assert rules is not None, "checked before the run"
+    agents = agents_for(engine, spec.agents)
+    questions = questions_of(engine)
+    tally = Tally.empty(table.players, {q.name: q.kind for q in questions})
+    for index in range(start, stop):
+        lineup = spec.lineup(index, table.players)
+        tally.add(play_game(spec, rules, table, index, lineup, agents, questions))
+    return tally
+
+
+def play_game(
+    spec: RunSpec,
+    rules: Rules,
+    table: Table,
+    index: int,
+    lineup: tuple[str, ...],
+    agents: Mapping[str, Agent],
+    questions: Sequence[Question],
+) -> Game:
+    state = rules.new_game(table.players, game_seed(spec.seed, index), table.variant)
+    rng = game_random(spec.seed, index)
+    seats = [agents[name] for name in lineup]
+    history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
+    first: int | None = None
+    moves = 0
+    cap = spec.max_turns * MOVES_PER_TURN
+    while not state.is_over() and state.turn() < spec.max_turns and moves < cap:
+        if spec.check:
+            _check(spec, rules, table, index, state, moves)
+        seat = state.current_player()
+        if seat == CHANCE:
+            move = chance_move(state, rng)
+        else:
+            first = seat if first is None else first
+            move = seats[seat](state, rng)
+        if history is not None:
+            history.append((state, move))
+        try:
+            state = state.apply(move)
+        except RulesError as exc:
+            who = "chance" if seat == CHANCE else f"seat {seat + 1} ({lineup[seat]})"
+            raise SimulationFailure(
+                f"{_where(spec, table, index)}, move {moves + 1}: {who} played '{move}', which "
+                f"the rules refuse: {exc}", _order(spec, table, index)
+            ) from None
+        moves += 1
+    if spec.check:
+        _check(spec, rules, table, index, state, moves)
+    outcome = state.outcome()
+    if outcome is None:
+        return Game(index, lineup, state.turn(), CAPPED, (), (), first, {})
+    answers = {q.name: q.ask(history or (), state) for q in questions}
+    return Game(index, lineup, state.turn(), outcome.reason, tuple(outcome.winners),
+                tuple(outcome.scores), first, answers)
+
+
+def _check(spec: RunSpec, rules: Rules, table: Table, index: int, state: GameState[Any],
+           moves: int) -> None:
+    broken = rules.invariants(state)
+    if broken:
+        raise SimulationFailure(
+            f"{_where(spec, table, index)}, after move {moves}: {'; '.join(broken)}",
+            _order(spec, table, index),
+        )
+
+
+def _order(spec: RunSpec, table: Table, index: int) -> tuple[int, int]:
+    return spec.tables.index(table), index
+
+
+def _where(spec: RunSpec, table: Table, index: int) -> str:
+    return (f"{spec.game} game {index} ({table.players} players, {table.variant}, seed "
+            f"{spec.seed})")
+
+
+def replay(spec: RunSpec, table: Table, index: int) -> Game:
+    """Game ``index`` of the run again, alone (a report checks its sample this way)."""
+    engine = engine_of(spec)
+    rules = rules_of(engine)
+    assert rules is not None
+    return play_game(spec, rules, table, index, spec.lineup(index, table.players),
+                     agents_for(engine, spec.agents), questions_of(engine))
+
+

@@ -1,0 +1,224 @@
+"""The playtest report: a ```` ```simulation ```` block of a rulebook's source.
+
+The block names a run (``run:``, the options of ``rulepress simulate``) and the summary that run
+wrote into the game's folder (``summary:``), which is committed with the source: a run of
+10^5 games takes minutes, so the book reads its figures rather than playing them again. The
+check phase makes sure the summary is still that run's: its parameters must be the block's,
+and the run's first games at every table are played again and must give the summary's record
+of them (a digest of each game's length, end, winners and scores), so a change of the rules or of
+an agent that shows in play makes the report stale, an error at its line that gives the
+command making it again. The prose then takes its numbers from the summary's figures exactly
+as an example's prose takes them from its data (the same rendering and the same no-bare-number
+rule), and the plots it names are drawn from the same summary.
+
+Prose sees the summary as written (``run``, ``tables``, ``questions``...), ``table`` (each
+table by its key, e.g. ``table["4-standard"]``) and ``games`` (the games at each table, written
+out: ``100,000``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
+(``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and ``interval``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
+from rulepress.document.model import Document, Example
+from rulepress.games.base import Figure
+from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
+from rulepress.simulate.stats import SAMPLE, sample_digest
+from rulepress.validate.results import RenderedExample, Status
+
+KEYS = ("summary", "run", "plots")
+RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn")
+CAPTIONS = {
+    "length": "How long games last",
+    "scores": "Scores",
+    "margins": "Winning margins",
+    "win-rates": "Win rate by seat and by place in turn order",
+    "ends": "How games end",
+    "agents": "Win rate of each agent",
+}
+_PROLOGUE = re.compile(r"^\s*<\?xml[^>]*\?>\s*(<!DOCTYPE[^>]*>\s*)?")
+
+
+class _Stale(Exception):
+    def __init__(self, key: str, message: str, *, disproved: bool = False) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+        self.disproved = disproved
+
+
+def check_simulation(
+    doc: Document, block: Example, project: Path | None, *, draw: bool = False
+) -> tuple[list[Diagnostic], RenderedExample]:
+    """The block's diagnostics and its rendering: prose from the summary, the plots it names
+    (drawn only when ``draw``)."""
+    from rulepress.prose import render_prose
+
+    figures: Sequence[Figure] = ()
+    diags: list[Diagnostic] = []
+    try:
+        summary = _checked_summary(doc, block, project)
+        context = figures_in(summary)
+        names = _plot_names(block)
+        if draw:
+            figures = _plots(summary, names)
+    except _Stale as stale:
+        loc = block.line_of((stale.key,))
+        diags.append((disproved if stale.disproved else error)(loc, f"{block.id}: {stale}"))
+        context = {}
+    status = Status.FAILED if diags else Status.SIMULATED
+    prose, prose_diags = (block.text, []) if diags else render_prose(
+        Example(block.id, block.title, block.loc, context, {}, block.text, block.lines,
+                block.edition, block.kind))
+    rendered = RenderedExample(block.id, block.title, prose, (), (), tuple(figures), status)
+    return diags + prose_diags, rendered
+
+
+def _checked_summary(doc: Document, block: Example, project: Path | None) -> dict[str, Any]:
+    unknown = [k for k in block.data if k not in KEYS]
+    if unknown:
+        raise _Stale(unknown[0], f"a simulation block holds {', '.join(KEYS)} (and id, title, "
+                                 f"text), not '{unknown[0]}'")
+    if not doc.meta.engine:
+        raise _Stale("run", "the game names no engine, so it has no simulation to report")
+    chosen = _plan(doc, block, project)
+    path = _summary_path(doc, block)
+    remake = (f"make it with: {chosen.spec.command()} --out "
+              f"{_shown(path.parent, project)}")
+    if not path.is_file():
+        raise _Stale("summary", f"{block.data['summary']} does not exist; {remake}")
+    try:
+        summary: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        made_by = summary["command"]
+        same = (summary["format"] == FORMAT and summary["engine"] == chosen.spec.engine
+                and summary["run"] == chosen.spec.figures())
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise _Stale("summary", f"{block.data['summary']} is not a summary rulepress simulate "
+                                f"wrote ({exc}); {remake}") from None
+    if not same:
+        raise _Stale("run", f"{block.data['summary']} is the summary of another run "
+                            f"({made_by}); {remake}")
+    _replay_sample(chosen, summary, block, remake)
+    return summary
+
+
+def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
+    run = block.data.get("run")
+    if not isinstance(run, Mapping) or not run:
+        raise _Stale("run", "run: names the simulation, e.g. {games: 10000, players: 2-4, "
+                            "agents: greedy, seed: 1}")
+    unknown = [k for k in run if k not in RUN_KEYS]
+    if unknown:
+        raise _Stale("run", f"run: '{unknown[0]}' is not an option of the run; it takes "
+                            f"{', '.join(RUN_KEYS)}")
+
+    def listed(key: str) -> str | None:
+        value = run.get(key)
+        if isinstance(value, list):
+            return ",".join(map(str, value))
+        return None if value is None else str(value)
+
+    defaults = Options(games=1)
+    try:
+        options = Options(
+            games=int(run.get("games", 0)),
+            players=listed("players"),
+            variants=listed("variants"),
+            agents=listed("agents"),
+            seed=int(run.get("seed", defaults.seed)),
+            max_turns=int(run.get("max_turns", defaults.max_turns)),
+            seconds_per_turn=float(run.get("seconds_per_turn", defaults.seconds_per_turn)),
+        )
+    except (TypeError, ValueError) as exc:
+        raise _Stale("run", f"run: {exc}") from None
+    assert doc.meta.engine is not None
+    try:
+        return plan_for(doc.slug, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project,
+                        options)
+    except RulepressError as exc:
+        raise _Stale("run", f"run: {exc.diagnostics[0].message}") from None
+
+
+def _summary_path(doc: Document, block: Example) -> Path:
+    name = block.data.get("summary")
+    if not isinstance(name, str) or not name.endswith(".json"):
+        raise _Stale("summary", "summary: names the run's summary.json in the game's folder, "
+                                "e.g. playtest/summary.json")
+    folder = doc.folder.resolve()
+    path = (folder / name).resolve()
+    if Path(name).is_absolute() or not path.is_relative_to(folder):
+        raise _Stale("summary", f"'{name}' is not inside the game's folder")
+    return path
+
+
+def _shown(folder: Path, project: Path | None) -> str:
+    if project is not None and folder.is_relative_to(project.resolve()):
+        return str(folder.relative_to(project.resolve()))
+    return str(folder)
+
+
+def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
+                   remake: str) -> None:
+    """Play each table's first games again: the summary's digest of them must come out."""
+    from rulepress.simulate.play import SimulationFailure, replay
+
+    spec = chosen.spec
+    for table, recorded in zip(spec.tables, summary["tables"], strict=True):
+        try:
+            lines = {i: replay(spec, table, i).line() for i in range(min(SAMPLE, spec.games))}
+        except SimulationFailure as exc:
+            raise _Stale("summary", str(exc)) from None
+        if sample_digest(lines) != recorded.get("sample"):
+            raise _Stale("summary", f"the rules or agents no longer play the games of "
+                                    f"{block.data['summary']}: its first games at {table.key} "
+                                    f"come out differently now; {remake}", disproved=True)
+
+
+def _plot_names(block: Example) -> list[str]:
+    names = block.data.get("plots", [])
+    if not isinstance(names, list) or any(n not in CAPTIONS for n in names):
+        raise _Stale("plots", f"plots: a list of {', '.join(CAPTIONS)}")
+    return [str(n) for n in names]
+
+
+def _plots(summary: Mapping[str, Any], names: Sequence[str]) -> list[Figure]:
+    from rulepress.simulate.plots import plot
+
+    if "agents" in names and len(summary["run"]["agents"]) < 2:
+        raise _Stale("plots", "plots: 'agents' compares agents, and the run has one")
+    return [Figure(CAPTIONS[n], _PROLOGUE.sub("", plot(summary, n))) for n in names]
+
+
+def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """What the prose sees: the summary, each table by its key, and every figure also written
+    out as text (rates in percent, means to one decimal, each with its interval)."""
+    shown: dict[str, Any] = _written(summary)
+    shown["table"] = {t["key"]: t for t in shown["tables"]}
+    shown["games"] = f"{summary['run']['games']:,}"
+    return shown
+
+
+def _written(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        out = {k: _written(v) for k, v in value.items()}
+        ci = value.get("ci")
+        if value.get("rate") is not None and ci:
+            out["percent"] = _percent(value["rate"])
+            out["interval"] = f"{_percent(ci[0])[:-1]}–{_percent(ci[1])}"
+        elif "mean" in value and ci:
+            out["shown"] = f"{value['mean']:.1f}"
+            out["interval"] = f"{ci[0]:.1f}–{ci[1]:.1f}"
+        return out
+    if isinstance(value, list):
+        return [_written(v) for v in value]
+    return value
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"

@@ -1,0 +1,218 @@
+"""A simulation run from start to end: check the options against the game, play, summarize,
+draw, write. Everything is checked before the first game is played, and nothing is written
+until every game is done."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
+from rulepress.games import UnknownEngine
+from rulepress.games.base import GameEngine, Question
+from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
+from rulepress.simulate.play import SimulationFailure, engine_of, questions_of, rules_of
+from rulepress.simulate.spec import (
+    DEFAULT_MAX_TURNS,
+    DEFAULT_SECONDS_PER_TURN,
+    DEFAULT_SEED,
+    RANDOM,
+    RunSpec,
+    SpecError,
+    agent_lines,
+    parse_names,
+    parse_players,
+)
+from rulepress.simulate.stats import METHOD, Tally, table_figures
+from rulepress.write import write_set
+
+FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
+SUMMARY = "summary.json"
+QUESTION_NAME = r"^[a-z][a-z0-9_]*$"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The command line as given (None: the default)."""
+
+    games: int
+    players: str | None = None
+    variants: str | None = None
+    agents: str | None = None
+    seed: int = DEFAULT_SEED
+    max_turns: int = DEFAULT_MAX_TURNS
+    seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
+    check: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked run: what it plays, and what the summary says about the game."""
+
+    spec: RunSpec
+    title: str
+    agents: dict[str, str]  # the agents playing, with their lines
+    questions: tuple[Question, ...]
+
+
+def plan(game: str, sources: Path, project: Path | None, options: Options) -> Plan:
+    """The run ``options`` ask for on ``game`` (a folder of ``sources``); RulepressError (bad
+    input) for anything the game cannot take."""
+    from rulepress.document.reader import read_sources
+
+    (doc,) = read_sources(sources, [game])
+    if not doc.meta.engine:
+        raise RulepressError.at(SourceLoc(doc.path, 1), f"{game} names no engine in its front "
+                                "matter (engine:), so there is nothing to simulate")
+    return plan_for(game, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project, options)
+
+
+def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | None,
+             project: Path | None, options: Options) -> Plan:
+    """As :func:`plan`, for a game already read (its folder name, title and engine)."""
+    spec = RunSpec(game, engine_spec, project, options.games, (), (), ())
+    try:
+        engine = engine_of(spec)
+    except UnknownEngine as exc:
+        raise RulepressError.at(engine_loc, str(exc)) from None
+    try:
+        spec = _checked(spec, engine, options, title)
+        lines = agent_lines(engine)
+        questions = _questions(engine)
+    except SpecError as exc:
+        raise RulepressError.at(None, str(exc)) from None
+    return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
+
+
+def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
+    rules = rules_of(engine)
+    if rules is None:
+        raise SpecError(f"the {engine.name} engine has no rules (rules()), so it cannot play")
+    if options.games < 1:
+        raise SpecError(f"--games {options.games}: play at least one game")
+    if options.max_turns < 1:
+        raise SpecError(f"--max-turns {options.max_turns}: allow at least one turn")
+    if not options.seconds_per_turn > 0:
+        raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0")
+    variants = [v.name for v in rules.variants()]
+    spec = RunSpec(
+        spec.game, spec.engine, spec.project, options.games,
+        parse_players(options.players, rules, title),
+        parse_names(options.variants, variants, "variant", "--variant", variants[0]),
+        parse_names(options.agents, list(agent_lines(engine)), "agent", "--agent", RANDOM),
+        options.seed, options.max_turns, options.seconds_per_turn, options.check,
+    )
+    for table in spec.tables:
+        try:  # the engine may refuse a combination (a variant for some player counts only)
+            rules.new_game(table.players, 0, table.variant)
+        except ValueError as exc:
+            raise SpecError(f"{spec.game} cannot be set up for {table.players} players, "
+                            f"{table.variant}: {exc}") from None
+    return spec
+
+
+def _questions(engine: GameEngine) -> tuple[Question, ...]:
+    questions = tuple(questions_of(engine))
+    names = [q.name for q in questions]
+    for q in questions:
+        if not re.match(QUESTION_NAME, q.name) or names.count(q.name) > 1:
+            raise SpecError(f"the {engine.name} engine's question '{q.name}' needs a name of its "
+                            "own of a-z, 0-9 and _")
+        if q.kind not in ("rate", "mean"):
+            raise SpecError(f"the {engine.name} engine's question '{q.name}' is of kind "
+                            f"'{q.kind}'; a question is a 'rate' or a 'mean'")
+    return questions
+
+
+def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
+                  *, jobs: int = 0, scheduler: str | None = None, quiet: bool = False) -> str:
+    """The whole run: plan, play, summarize, draw, write. Returns what to tell the user."""
+    from rulepress.simulate.progress import progress_bar
+
+    if jobs < 0:
+        raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
+                                "one per core")
+    chosen = plan(game, sources, project, options)
+    total = chosen.spec.games * len(chosen.spec.tables)
+    start = time.perf_counter()
+    try:
+        with progress_bar(game, total, quiet=quiet) as progress:
+            tallies = play(chosen, jobs=jobs, scheduler=scheduler, progress=progress)
+    except SchedulerError as exc:
+        raise RulepressError.at(None, str(exc)) from None
+    except SimulationFailure as exc:
+        raise RulepressError([error(None, str(exc))], ExitStatus.CHECK_FAILED) from None
+    seconds = time.perf_counter() - start
+    written = write(out, outputs(summarize(chosen, tallies)))
+    workers = jobs or os.cpu_count() or 1
+    where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
+    return (f"played {total} games of {game} in {seconds:.1f} s {where} "
+            f"({total / seconds:.0f} games/s); wrote {len(written)} files to {out}")
+
+
+def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
+         progress: Progress = lambda n: None) -> list[Tally]:
+    """Every game of the run, on local processes or the Dask scheduler at ``scheduler``."""
+    if scheduler is not None:
+        return run_dask(plan.spec, scheduler, progress)
+    return run_local(plan.spec, jobs, progress)
+
+
+def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
+    """summary.json: every figure, the exact command, and how each figure was computed."""
+    spec = plan.spec
+    return {
+        "format": FORMAT,
+        "command": spec.command(),
+        "game": spec.game,
+        "title": plan.title,
+        "engine": spec.engine,
+        "run": spec.figures(),
+        "agents": plan.agents,
+        "questions": {q.name: {"text": q.text, "kind": q.kind} for q in plan.questions},
+        "method": METHOD,
+        "tables": [
+            {"key": t.key, "players": t.players, "variant": t.variant,
+             **table_figures(tally, spec.agents, spec.seconds_per_turn)}
+            for t, tally in zip(spec.tables, tallies, strict=True)
+        ],
+    }
+
+
+def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
+    """File name -> text: summary.json and the plots."""
+    from rulepress.simulate.plots import plots
+
+    return {SUMMARY: dumps(summary) + "\n", **plots(summary)}
+
+
+def write(out: Path, files: Mapping[str, str]) -> list[Path]:
+    """Write every file as one set; a plot an earlier run left there and this one does not
+    draw goes."""
+    from rulepress.simulate.plots import PLOTS
+
+    written = write_set(out, {out / name: text for name, text in files.items()})
+    for name in PLOTS:
+        if name not in files:
+            (out / name).unlink(missing_ok=True)
+    return written
+
+
+def dumps(value: Any, indent: str = "") -> str:
+    """JSON with mappings one key a line and lists of numbers on one line (histograms stay
+    readable); keys in the order given, so the same summary is the same bytes."""
+    import json
+
+    inner = indent + "  "
+    if isinstance(value, Mapping) and value:
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dumps(v, inner)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list | tuple) and any(isinstance(v, Mapping) for v in value):
+        return "[\n" + ",\n".join(inner + dumps(v, inner) for v in value) + f"\n{indent}]"
+    return json.dumps(value, ensure_ascii=False)

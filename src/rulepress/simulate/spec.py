@@ -1,0 +1,175 @@
+"""What a simulation run plays: the game, the tables (player count x variant), the agents, the
+seed, and how each game's own seed is derived from the run's.
+
+Everything that changes a figure is in :class:`RunSpec` and nothing else is: how many processes
+or which cluster play the games does not, so a summary is the same byte for byte whatever
+``--jobs`` or ``--scheduler`` were.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulepress.games.base import Agent, GameEngine, Rules, random_agent
+
+RANDOM = "random"  # the agent every game has: uniform over the legal moves
+RANDOM_LINE = "plays uniformly at random among the legal moves"
+DEFAULT_GAMES = 1000
+DEFAULT_SEED = 1
+DEFAULT_MAX_TURNS = 1000
+DEFAULT_SECONDS_PER_TURN = 30.0
+CAPPED = "turn cap (unfinished)"  # how a game that outlasted --max-turns "ends"
+
+_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+
+
+class SpecError(ValueError):
+    """An option the game cannot take (bad input: exit 2)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One way the run sets the table: a player count and a variant."""
+
+    players: int
+    variant: str
+
+    @property
+    def key(self) -> str:
+        """Its name in summary.json and in a report's prose: ``4-standard``."""
+        return f"{self.players}-{self.variant}"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """A run: ``games`` games at every table, seat ``s`` of game ``i`` played by agent
+    ``agents[(i + s) % len(agents)]`` so each agent takes each seat equally often."""
+
+    game: str  # the game's folder under sources/
+    engine: str  # the engine as the front matter names it
+    project: Path | None  # where an engine module of the project is loaded from
+    games: int
+    players: tuple[int, ...]
+    variants: tuple[str, ...]
+    agents: tuple[str, ...]
+    seed: int = DEFAULT_SEED
+    max_turns: int = DEFAULT_MAX_TURNS
+    seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
+    check: bool = False  # check the game's invariants on every state
+
+    @property
+    def tables(self) -> tuple[Table, ...]:
+        return tuple(Table(p, v) for p in self.players for v in self.variants)
+
+    def lineup(self, index: int, players: int) -> tuple[str, ...]:
+        k = len(self.agents)
+        return tuple(self.agents[(index + seat) % k] for seat in range(players))
+
+    def figures(self) -> dict[str, Any]:
+        """The parameters that decide every figure (summary.json's ``run``)."""
+        return {
+            "games": self.games,
+            "players": list(self.players),
+            "variants": list(self.variants),
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "max_turns": self.max_turns,
+            "seconds_per_turn": self.seconds_per_turn,
+        }
+
+    def command(self) -> str:
+        """The command that makes these figures again (run from the project folder); options
+        that only change where and how fast (--jobs, --scheduler, --out) are left out."""
+        words = [
+            "rulepress", "simulate", self.game,
+            "--games", str(self.games),
+            "--players", ",".join(map(str, self.players)),
+            "--variant", ",".join(self.variants),
+            "--agent", ",".join(self.agents),
+            "--seed", str(self.seed),
+            "--max-turns", str(self.max_turns),
+            "--seconds-per-turn", f"{self.seconds_per_turn:g}",
+        ]
+        return shlex.join(words)
+
+
+def game_seed(run_seed: int, index: int, purpose: str = "deal") -> int:
+    """Game ``index``'s seed: a stable hash of the run's seed and the index (never Python's
+    ``hash()``, which changes between processes). ``purpose`` keeps the set-up and the play's
+    own random draws (agents, chance outcomes) independent."""
+    digest = hashlib.sha256(f"{run_seed}:{index}:{purpose}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def game_random(run_seed: int, index: int) -> random.Random:
+    return random.Random(game_seed(run_seed, index, "play"))
+
+
+# --- reading options ------------------------------------------------------------------------------
+
+
+def parse_players(text: str | None, rules: Rules, title: str) -> tuple[int, ...]:
+    """``2``, ``2,3`` or ``2-6`` -> player counts the game allows; default: its smallest."""
+    allowed = f"{rules.min_players} to {rules.max_players}"
+    if rules.min_players == rules.max_players:
+        allowed = str(rules.min_players)
+    if text is None:
+        return (rules.min_players,)
+    counts: list[int] = []
+    for part in text.split(","):
+        m = _RANGE.match(part)
+        try:
+            span = range(int(m[1]), int(m[2]) + 1) if m else range(int(part), int(part) + 1)
+        except ValueError:
+            raise SpecError(
+                f"--players {text}: write a count, a list (2,3) or a range (2-6)") from None
+        if not span:
+            raise SpecError(f"--players {text}: the range {part.strip()} is empty")
+        for n in span:
+            if not rules.min_players <= n <= rules.max_players:
+                raise SpecError(f"--players {text}: {title} is for {allowed} players, "
+                                f"not {n}")
+            if n not in counts:
+                counts.append(n)
+    return tuple(counts)
+
+
+def parse_names(text: str | None, known: Sequence[str], what: str, option: str,
+                default: str) -> tuple[str, ...]:
+    """A comma-separated list of names, each one of ``known``, in the order given."""
+    if text is None:
+        return (default,)
+    names = tuple(n.strip() for n in text.split(","))
+    for name in names:
+        if name not in known:
+            raise SpecError(f"{option} {text}: no {what} '{name}'; the game has: "
+                            f"{', '.join(known)}")
+    if len(set(names)) != len(names) and option == "--variant":
+        raise SpecError(f"{option} {text}: a variant is named twice")
+    return names
+
+
+def agent_lines(engine: GameEngine) -> dict[str, str]:
+    """Every agent the game offers, with its line: ``random`` first, then the engine's."""
+    return {RANDOM: RANDOM_LINE, **{n: line for n, (line, _) in _agents(engine).items()}}
+
+
+def agents_for(engine: GameEngine, names: Sequence[str]) -> dict[str, Agent]:
+    own = _agents(engine)
+    return {n: random_agent if n == RANDOM else own[n][1] for n in names}
+
+
+def _agents(engine: GameEngine) -> Mapping[str, tuple[str, Agent]]:
+    part = getattr(engine, "agents", None)
+    found: Mapping[str, tuple[str, Agent]] = part() if part is not None else {}
+    if RANDOM in found:
+        raise SpecError(f"the {engine.name} engine offers an agent named '{RANDOM}', the name of "
+                        "the uniform player every game has: give it another name")
+    return found

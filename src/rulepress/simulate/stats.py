@@ -1,0 +1,244 @@
+"""Streaming statistics with honest uncertainty.
+
+A :class:`Tally` keeps only counts: games by length, by end, wins by seat and by agent, and
+every score, margin and numeric answer counted by value (in bins of 0.01, exact for whole
+numbers). Counts add up exactly in any order, so tallies of batches merge into the same total
+whichever process played which batch, and memory grows with the number of distinct values, not
+with the number of games. Every figure of the summary is computed from these counts at the end:
+
+- rates with the Wilson score interval (95%);
+- means with the normal approximation, mean +- 1.96 s / sqrt(n), s the sample standard deviation;
+- quantiles by nearest rank on the counted values (exact for whole numbers such as turns).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulepress.simulate.spec import CAPPED
+
+if TYPE_CHECKING:
+    from rulepress.simulate.play import Game
+
+Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
+SAMPLE = 20  # each table's first games, kept as a digest a report replays to spot a stale run
+QUANTILES = {"p5": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
+BIN = 100  # values are counted in bins of 1/BIN
+METHOD = {
+    "rates": "Wilson score interval, 95%",
+    "means": "normal approximation, mean +- 1.96 s / sqrt(n), s the sample standard deviation",
+    "quantiles": "nearest rank over values counted in bins of 0.01 (exact for whole numbers)",
+    "wins": "a shared win counts as a win for each seat sharing it; unfinished games count in "
+            "no win rate",
+    "seeds": "game i is set up from sha256('seed:i:deal') and played from sha256('seed:i:play')",
+    "lineup": "seat s of game i is played by agents[(i + s) mod len(agents)]",
+}
+
+
+def bin_value(x: float) -> float:
+    """``x`` in its counting bin; a whole number stays an int (so JSON shows ``7``, not ``7.0``)."""
+    v = round(float(x) * BIN) / BIN
+    return int(v) if v.is_integer() else v
+
+
+@dataclass
+class Tally:
+    """The counts of some games at one table."""
+
+    players: int
+    kinds: dict[str, str]  # question name -> "rate" or "mean"
+    games: int = 0
+    turns: Counter[float] = field(default_factory=Counter)
+    ends: Counter[str] = field(default_factory=Counter)
+    seat_wins: Counter[int] = field(default_factory=Counter)
+    first: Counter[int] = field(default_factory=Counter)  # finished games by first seat to act
+    order_wins: Counter[int] = field(default_factory=Counter)  # wins by place in turn order
+    agent_seats: Counter[str] = field(default_factory=Counter)  # seat-games each agent played
+    agent_wins: Counter[str] = field(default_factory=Counter)
+    draws: int = 0
+    shared: int = 0
+    scores: dict[int, Counter[float]] = field(default_factory=dict)  # seat -> scores
+    winning: Counter[float] = field(default_factory=Counter)
+    margins: Counter[float] = field(default_factory=Counter)
+    answers: dict[str, Counter[float]] = field(default_factory=dict)
+    sample: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, players: int, kinds: Mapping[str, str]) -> Tally:
+        return cls(players, dict(kinds), scores={s: Counter() for s in range(players)},
+                   answers={name: Counter() for name in kinds})
+
+    def add(self, game: Game) -> None:
+        self.games += 1
+        self.turns[game.turns] += 1
+        self.ends[game.end] += 1
+        if game.index < SAMPLE:
+            self.sample[game.index] = game.line()
+        if not game.scores:
+            return  # unfinished: counted by its length and its end only
+        for seat in game.winners:
+            self.seat_wins[seat] += 1
+            self.agent_wins[game.lineup[seat]] += 1
+        self.agent_seats.update(game.lineup)
+        self.draws += not game.winners
+        self.shared += len(game.winners) > 1
+        if game.first is not None:
+            self.first[game.first] += 1
+            self.order_wins.update((seat - game.first) % self.players for seat in game.winners)
+        for seat, score in enumerate(game.scores):
+            self.scores[seat][bin_value(score)] += 1
+        ranked = sorted(game.scores, reverse=True)
+        self.winning[bin_value(ranked[0])] += 1
+        if len(ranked) > 1:
+            self.margins[bin_value(ranked[0] - ranked[1])] += 1
+        for name, answer in game.answers.items():
+            if answer is not None:
+                rate = self.kinds[name] == "rate"
+                self.answers[name][int(bool(answer)) if rate else bin_value(answer)] += 1
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        for mine, theirs in self._counters(other):
+            mine.update(theirs)
+        self.draws += other.draws
+        self.shared += other.shared
+        self.sample.update(other.sample)
+
+    def _counters(self, other: Tally) -> Iterable[tuple[Counter[Any], Counter[Any]]]:
+        yield from ((self.turns, other.turns), (self.ends, other.ends),
+                    (self.seat_wins, other.seat_wins), (self.first, other.first),
+                    (self.order_wins, other.order_wins),
+                    (self.agent_seats, other.agent_seats), (self.agent_wins, other.agent_wins),
+                    (self.winning, other.winning), (self.margins, other.margins))
+        yield from ((self.scores[s], other.scores[s]) for s in self.scores)
+        yield from ((self.answers[n], other.answers[n]) for n in self.answers)
+
+
+# --- figures from counts --------------------------------------------------------------------------
+
+
+def _r(x: float) -> float:
+    return round(x, 6)
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate of ``k`` in ``n`` (n > 0)."""
+    p = k / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(k: int, n: int) -> dict[str, Any]:
+    """``k`` of ``n`` as a rate with its interval (None when n is 0)."""
+    if n == 0:
+        return {"count": k, "of": 0, "rate": None, "ci": None}
+    low, high = wilson(k, n)
+    return {"count": k, "of": n, "rate": _r(k / n), "ci": [_r(low), _r(high)]}
+
+
+def distribution(counts: Mapping[float, int], *, histogram: bool = True) -> dict[str, Any]:
+    """Mean, its interval, spread, quantiles and (optionally) the counts themselves."""
+    n = sum(counts.values())
+    if n == 0:
+        return {"n": 0}
+    values = sorted(counts)
+    mean = math.fsum(v * counts[v] for v in values) / n
+    var = math.fsum(counts[v] * (v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    sd = math.sqrt(var)
+    half = Z95 * sd / math.sqrt(n)
+    out: dict[str, Any] = {
+        "n": n,
+        "mean": _r(mean),
+        "ci": [_r(mean - half), _r(mean + half)],
+        "sd": _r(sd),
+        "min": values[0],
+        "max": values[-1],
+        "quantiles": {name: nearest_rank(values, counts, n, q) for name, q in QUANTILES.items()},
+    }
+    if histogram:
+        out["histogram"] = [[v, counts[v]] for v in values]
+    return out
+
+
+def nearest_rank(values: Sequence[float], counts: Mapping[float, int], n: int, q: float) -> float:
+    """The smallest value with at least ``q`` of the ``n`` counted at or below it."""
+    rank = max(1, math.ceil(q * n))
+    seen = 0
+    for v in values:
+        seen += counts[v]
+        if seen >= rank:
+            return v
+    return values[-1]
+
+
+def scaled(dist: Mapping[str, Any], factor: float) -> dict[str, Any]:
+    """A distribution's figures times ``factor`` (turns -> minutes), without the counts."""
+    if not dist["n"]:
+        return {"n": 0}
+    return {
+        "n": dist["n"],
+        "mean": _r(dist["mean"] * factor),
+        "ci": [_r(x * factor) for x in dist["ci"]],
+        "sd": _r(dist["sd"] * factor),
+        "min": _r(dist["min"] * factor),
+        "max": _r(dist["max"] * factor),
+        "quantiles": {k: _r(v * factor) for k, v in dist["quantiles"].items()},
+    }
+
+
+def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) -> dict[str, Any]:
+    """Every figure of one table, from its tally (``agents`` in the run's order)."""
+    finished = tally.games - tally.ends.get(CAPPED, 0)
+    turns = distribution(tally.turns)
+    all_scores: Counter[float] = Counter()
+    for counts in tally.scores.values():
+        all_scores.update(counts)
+    ends = sorted(tally.ends.items(), key=lambda item: (-item[1], item[0]))
+    first_games = sum(tally.first.values())
+    return {
+        "games": tally.games,
+        "finished": finished,
+        "turns": turns,
+        "minutes": scaled(turns, seconds_per_turn / 60),
+        "ends": {reason: rate(count, tally.games) for reason, count in ends},
+        "fair_share": _r(1 / tally.players),
+        "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], finished)}
+                  for s in range(tally.players)],
+        "first_player": {
+            **rate(tally.order_wins[0], first_games),
+            "seats": {str(s + 1): tally.first[s] for s in sorted(tally.first)},
+        },
+        "turn_order": [{"place": k + 1, **rate(tally.order_wins[k], first_games)}
+                       for k in range(tally.players)],
+        "agents": {name: rate(tally.agent_wins[name], tally.agent_seats[name])
+                   for name in dict.fromkeys(agents)},
+        "draws": rate(tally.draws, finished),
+        "shared_wins": rate(tally.shared, finished),
+        "scores": distribution(all_scores),
+        "scores_by_seat": [distribution(tally.scores[s], histogram=False)
+                           for s in range(tally.players)],
+        "winning_score": distribution(tally.winning),
+        "margin": distribution(tally.margins),
+        "questions": {name: _answer(tally.kinds[name], tally.answers[name])
+                      for name in tally.kinds},
+        "sample": sample_digest(tally.sample),
+    }
+
+
+def _answer(kind: str, counts: Counter[float]) -> dict[str, Any]:
+    if kind == "rate":
+        return rate(counts[1], counts[0] + counts[1])
+    return distribution(counts)
+
+
+def sample_digest(lines: Mapping[int, str]) -> dict[str, Any]:
+    text = "\n".join(lines[i] for i in sorted(lines))
+    return {"games": len(lines), "sha256": hashlib.sha256(text.encode()).hexdigest()}

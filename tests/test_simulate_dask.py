@@ -1,0 +1,31 @@
+"""simulate --scheduler: the same batches on a Dask cluster give the same bytes as local
+processes (a LocalCluster of two worker processes stands in for a real cluster)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from distributed import LocalCluster
+
+from rulepress.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
+RUN = ["simulate", "coin-race", "--project", str(FIXTURE), "-n", "400", "-p", "2-4",
+       "-a", "random,cautious", "--seed", "11", "-q"]
+
+
+def test_a_dask_cluster_gives_the_local_run_byte_for_byte(tmp_path: Path) -> None:
+    local = CliRunner().invoke(main, [*RUN, "--out", str(tmp_path / "local")])
+    assert local.exit_code == 0, local.output
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        remote = CliRunner().invoke(main, [*RUN, "--out", str(tmp_path / "dask"),
+                                           "--scheduler", cluster.scheduler_address])
+    assert remote.exit_code == 0, remote.output
+    assert f"on {cluster.scheduler_address}" in remote.stderr
+    names = sorted(p.name for p in (tmp_path / "local").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "dask").iterdir())
+    assert len(names) == 7
+    for name in names:
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()

@@ -1,0 +1,163 @@
+"""The playtest report: a ```simulation block reads a committed summary, checks that it is the
+named run's and that the rules still play it, and takes its prose's numbers from it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rulepress.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
+BLOCK = """
+## Playtest report {{.reference}}
+
+```simulation
+id: playtest
+title: Coin Race by simulation
+summary: playtest/summary.json
+run: {run}
+plots: [win-rates, length]
+text: |
+  In {{{{ games }}}} simulated races at each table, the first player won
+  {{{{ table["2-short"].first_player.percent }}}} of two-player races
+  ({{{{ table["2-short"].first_player.interval }}}}).{extra}
+```
+"""
+RUN = "{games: 200, players: 2-3, agents: [random, cautious], seed: 3}"
+
+
+def project(tmp_path: Path, run: str = RUN, extra: str = "", **fields: str) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURE, root)
+    block = BLOCK.format(run=run, extra=extra)
+    for key, value in fields.items():
+        block = re.sub(rf"^{key}: .*$", f"{key}: {value}", block, flags=re.M)
+    rules = root / "sources" / "coin-race" / "rules.md"
+    rules.write_text(rules.read_text() + block)
+    return root
+
+
+def rulepress(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, [*args, "--project", str(root)])
+
+
+def make_summary(root: Path) -> Result:
+    """Run the command the missing summary's error gives, in the project folder, as a designer
+    would."""
+    result = rulepress(root, "check")
+    assert result.exit_code == 2
+    command = re.search(r"make it with: (rulepress simulate .*)$", result.stderr, re.M)
+    assert command, result.stderr
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        return CliRunner().invoke(main, [*shlex.split(command[1])[1:], "-q"])
+
+
+def test_a_missing_summary_is_an_error_at_its_line_with_the_command_to_make_it(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    result = rulepress(root, "check")
+    assert result.exit_code == 2
+    line = (root / "sources/coin-race/rules.md").read_text().splitlines().index(
+        "summary: playtest/summary.json") + 1
+    assert f"rules.md:{line}:1: error: playtest: playtest/summary.json does not exist; make it "\
+           "with: rulepress simulate coin-race --games 200 --players 2,3 --variant short " \
+           "--agent random,cautious --seed 3 --max-turns 1000 --seconds-per-turn 30 --out " \
+           "sources/coin-race/playtest" in result.stderr
+    made = make_summary(root)
+    assert made.exit_code == 0, made.output
+    assert rulepress(root, "check").exit_code == 0
+
+
+def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
+    from rulepress.document.reader import read_sources
+    from rulepress.render.html import render_html
+    from rulepress.validate.check import check_documents
+
+    root = project(tmp_path)
+    assert make_summary(root).exit_code == 0
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    first = summary["tables"][0]["first_player"]
+    low, high = first["ci"]
+    expected = (f"In 200 simulated races at each table, the first player won "
+                f"{100 * first['rate']:.1f}% of two-player races ({100 * low:.1f}–"
+                f"{100 * high:.1f}%).")
+    docs = read_sources(root / "sources", ["coin-race"])
+    report = check_documents(docs, project=root, draw=True)
+    assert not report.diagnostics
+    rendered = report.documents[0].examples["playtest"]
+    assert " ".join(rendered.prose.split()) == expected
+    assert [f.caption for f in rendered.figures] == ["Win rate by seat and by place in turn order",
+                                                     "How long games last"]
+    assert all(f.svg.startswith("<svg") for f in rendered.figures)
+    reference = render_html(docs[0], report.documents[0].examples, edition="reference")
+    player = render_html(docs[0], report.documents[0].examples, edition="player")
+    assert 'class="example playtest status-simulated"' in reference
+    assert "<!-- Game length (a turn taken as 30 s) -->" in reference
+    assert "Playtest report" in reference
+    assert "Playtest" not in player and "simulated races" not in player
+
+
+def test_a_summary_of_another_run_is_refused(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    assert make_summary(root).exit_code == 0
+    rules = root / "sources/coin-race/rules.md"
+    rules.write_text(rules.read_text().replace("seed: 3}", "seed: 4}"))
+    result = rulepress(root, "check")
+    assert result.exit_code == 2
+    assert "playtest/summary.json is the summary of another run (rulepress simulate coin-race " \
+           "--games 200" in result.stderr
+    assert "--seed 4 --max-turns 1000 --seconds-per-turn 30 --out sources/coin-race/playtest" \
+        in result.stderr
+
+
+def test_a_change_of_the_rules_makes_the_report_stale(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    assert make_summary(root).exit_code == 0
+    engine = root / "engines" / "coin_race.py"
+    engine.write_text(engine.read_text().replace("gain = {STEP: 1, HEADS: 3, TAILS: 0}",
+                                                 "gain = {STEP: 1, HEADS: 2, TAILS: 0}"))
+    # A fresh process, as the designer's next command is: this one has the old module loaded.
+    result = subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
+                             "check", "--project", str(root)], capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    assert "the rules or agents no longer play the games of playtest/summary.json: its first " \
+           "games at 2-short come out differently now; make it with:" in result.stderr
+
+
+@pytest.mark.parametrize("case", ["bare number", "player edition", "unknown plot", "bad run",
+                                  "unknown option", "outside"])
+def test_a_bad_block_is_an_error_at_its_line(case: str, tmp_path: Path) -> None:
+    fields = {
+        "bare number": {"extra": " Seat 2 won less."},
+        "player edition": {"extra": "\nedition: player"},
+        "unknown plot": {"plots": "[win-rates, pie]"},
+        "bad run": {"run": "{games: 200, players: 7}"},
+        "unknown option": {"run": "{games: 200, jobs: 2}"},
+        "outside": {"summary": "../pigeon/summary.json"},
+    }[case]
+    expected = {
+        "bare number": "example text shows a bare number",
+        "player edition": "a playtest report belongs to the reference edition only",
+        "unknown plot": "plots: a list of length, scores, margins, win-rates, ends, agents",
+        "bad run": "run: --players 7: Coin Race is for 2 to 4 players, not 7",
+        "unknown option": "run: 'jobs' is not an option of the run",
+        "outside": "'../pigeon/summary.json' is not inside the game's folder",
+    }[case]
+    root = project(tmp_path, **fields)
+    if case in ("unknown plot",):
+        assert make_summary(root).exit_code == 0
+    result = rulepress(root, "check")
+    assert result.exit_code == 2
+    assert re.search(r"rules\.md:\d+:1: error: .*" + re.escape(expected), result.stderr), \
+        result.stderr
