@@ -18,6 +18,7 @@ from rulepress.limits import MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
+from rulepress.render.offline import network_references, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
@@ -191,15 +192,31 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     (None: the font stack alone).
     """
     env = game_environment(doc.path.parent)
-    return run_templates(env, "rulebook.html.j2",
+    page = run_templates(env, "rulebook.html.j2",
                          lambda: _page(env, doc, examples, edition, links or {}, fonts_href))
+    refused = network_references(page)
+    if refused:  # a template override wrote it: the page must open offline and run nothing
+        what, url = refused[0]
+        raise RulepressError.at(refusal_loc(url, doc.path.parent), (
+            f"the page would hold {what}, '{url[:80]}': a rulebook's page reads only its own "
+            "files and data: URLs, and runs no scripts"))
+    return page
 
 
 def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], edition: str,
           links: Mapping[str, str], fonts_href: str | None) -> str:
     folder = doc.path.parent
     proof = edition == REFERENCE
-    box_macro = env.get_template("example.html.j2").module.example_box  # type: ignore[attr-defined]
+    box_template = env.get_template("example.html.j2")
+    try:
+        module = box_template.module
+    except Exception:  # noqa: BLE001 - re-raised with the template's own lines, as render does
+        env.handle_exception()
+    box_macro = getattr(module, "example_box", None)
+    if not callable(box_macro):  # an override that forgot the macro the page calls
+        raise RulepressError.at(SourceLoc(Path(box_template.filename or "example.html.j2"), 1), (
+            "template: example.html.j2 must define the macro example_box(ex), which draws "
+            "one worked example (see the bundled example.html.j2)"))
 
     def example_box(example: Example) -> str:
         rendered = examples.get(example.id)

@@ -13,14 +13,12 @@ from html import escape as html_escape
 from html import unescape
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
-from rulepress.diagnostics import RulepressError, SourceLoc
-from rulepress.jail import Refused, read_regular
+from rulepress.diagnostics import RulepressError
 from rulepress.paths import templates_dir
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, run_templates
+from rulepress.render.offline import refusal_loc
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 BOOKLET_PAGE_SIZES = {"a4": "A5", "letter": "5.5in 8.5in"}  # half a sheet, typeset at that size
@@ -133,27 +131,6 @@ def attachment_href(html: Any) -> str | None:
         if element_has_link_type(element, "attachment"):
             return str(element.get("href", ""))
     return None
-
-
-def refusal_loc(url: str, game_folder: Path) -> SourceLoc:
-    """Where the game's folder asks for ``url``: the first line of its templates, then of its
-    Markdown, naming it (or its path relative to the folder); else its templates/ folder."""
-    folder = game_folder.resolve()
-    path = Path(url2pathname(urlsplit(url).path))
-    needles = [url] + ([path.relative_to(folder).as_posix()] if path.is_relative_to(folder) else [])
-    files = [*sorted((game_folder / "templates").glob("*")), *sorted(game_folder.glob("*.md"))]
-    for file in files:
-        if file.is_symlink() or not file.is_file():
-            continue
-        try:
-            lines = read_regular(file).decode("utf-8", "replace").splitlines()
-        except (Refused, OSError):
-            continue
-        for n, line in enumerate(lines, 1):
-            col = next((line.find(x) for x in needles if x in line), -1)
-            if col >= 0:
-                return SourceLoc(file, n, col + 1)
-    return SourceLoc(game_folder / "templates", 1)
 
 
 def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence[Path],

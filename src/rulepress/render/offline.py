@@ -1,0 +1,144 @@
+"""A page that works offline: nothing in a rendered HTML page may fetch or run anything.
+
+WeasyPrint's fetcher guards the PDFs, but the HTML pages are opened in a browser, which would
+follow whatever a template override wrote. So the page is parsed, as a browser would, and every
+reference it makes is checked: scripts, frames and plug-ins are refused outright; a resource
+(an image, a stylesheet, a font, a CSS ``url()``) must be a relative path or a data: URL; no
+attribute may hold a ``javascript:`` URL. Links a reader clicks (``<a href>``) may go anywhere.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+import tinycss2
+import tinycss2.ast
+
+from rulepress.diagnostics import SourceLoc
+from rulepress.jail import Refused, read_regular
+
+# Elements that run code or embed another document.
+_FORBIDDEN = frozenset({"script", "iframe", "frame", "frameset", "object", "embed", "applet",
+                        "base", "portal", "noscript"})
+# Attributes whose value the browser fetches (a space- or comma-separated list for srcset).
+_RESOURCE = frozenset({"src", "poster", "data", "background", "lowsrc", "dynsrc", "manifest",
+                       "codebase", "archive", "ping", "srcset", "imagesrcset"})
+# Attributes that name a URL the browser follows only when the reader asks.
+_NAVIGATION = frozenset({"href", "action", "formaction", "cite", "longdesc", "xlink:href"})
+
+
+def _local(url: str) -> bool:
+    """A relative path or a fragment (resolved next to the page), or inline data."""
+    url = url.strip()
+    if url.lower().startswith("data:"):
+        return True
+    parts = urlsplit(url)
+    return not parts.scheme and not parts.netloc and not url.startswith("\\")
+
+
+def css_urls(text: str) -> Iterator[str]:
+    """Every URL a stylesheet (or a style attribute) would fetch: url(), @import strings."""
+    nodes: deque[tinycss2.ast.Node] = deque(tinycss2.parse_component_value_list(text))
+    importing = False
+    while nodes:
+        node = nodes.popleft()
+        fetched = tinycss2.ast.URLToken, *((tinycss2.ast.StringToken,) if importing else ())
+        if isinstance(node, fetched):
+            yield node.value
+        elif isinstance(node, tinycss2.ast.FunctionBlock):
+            if node.lower_name in ("url", "src", "image", "image-set"):
+                yield from (a.value for a in node.arguments
+                            if isinstance(a, tinycss2.ast.StringToken))
+            nodes.extendleft(reversed(node.arguments))
+        elif isinstance(getattr(node, "content", None), list):
+            nodes.extendleft(reversed(node.content))
+        if isinstance(node, tinycss2.ast.AtKeywordToken):
+            importing = node.lower_value == "import"
+        elif not isinstance(node, tinycss2.ast.WhitespaceToken | tinycss2.ast.Comment):
+            importing = False
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.problems: list[tuple[str, str]] = []  # (what, the URL or element)
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _FORBIDDEN:
+            self.problems.append((f"a <{tag}> element", f"<{tag}"))
+            return
+        self._in_style = tag == "style"
+        rel = (dict(attrs).get("rel") or "").lower().split()
+        for name, value in attrs:
+            value = value or ""
+            if name.startswith("on"):
+                self.problems.append((f"an event handler ({name})", name))
+            elif name == "style":
+                self._resources(css_urls(value))
+            elif value.strip().lower().startswith(("javascript:", "vbscript:")):
+                self.problems.append(("a script URL", value))
+            elif name in _RESOURCE:
+                urls = ([u.strip().split()[0] for u in value.split(",") if u.strip()]
+                        if name.endswith("srcset") else [value])
+                self._resources(urls)
+            elif name in _NAVIGATION and tag in ("link", "image", "use", "feimage"):
+                if tag != "link" or not {"alternate", "author", "help", "license"} >= set(rel):
+                    self._resources([value])
+            elif tag == "meta" and name == "http-equiv" and value.lower() == "refresh":
+                self.problems.append(("a <meta> refresh", "http-equiv"))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        self._in_style = False
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self._resources(css_urls(data))
+
+    def _resources(self, urls: Iterable[str]) -> None:
+        for url in urls:
+            if not _local(url):
+                self.problems.append(("a reference to another place", url))
+
+
+def network_references(html: str) -> list[tuple[str, str]]:
+    """What in ``html`` would make a browser fetch or run something from elsewhere:
+    (what it is, the URL or element as written), in page order."""
+    page = _Page()
+    page.feed(html)
+    page.close()
+    return page.problems
+
+
+def refusal_loc(url: str, game_folder: Path) -> SourceLoc:
+    """Where the game's folder asks for ``url``: the first line of its templates, then of its
+    Markdown, naming it (or its path relative to the folder), in any case; else the first of
+    its templates (the text may be written with entities), else its templates/ folder."""
+    folder = game_folder.resolve()
+    path = Path(url2pathname(urlsplit(url).path))
+    needles = [url] + ([path.relative_to(folder).as_posix()] if path.is_relative_to(folder) else [])
+    needles = [n.casefold() for n in needles]
+    templates = [f for f in sorted((game_folder / "templates").glob("*"))
+                 if f.is_file() and not f.is_symlink()]
+    for file in [*templates, *sorted(game_folder.glob("*.md"))]:
+        if file.is_symlink() or not file.is_file():
+            continue
+        try:
+            lines = read_regular(file).decode("utf-8", "replace").splitlines()
+        except (Refused, OSError):
+            continue
+        for n, line in enumerate(lines, 1):
+            col = next((line.casefold().find(x) for x in needles if x in line.casefold()), -1)
+            if col >= 0:
+                return SourceLoc(file, n, col + 1)
+    return SourceLoc(templates[0] if templates else game_folder / "templates", 1)
