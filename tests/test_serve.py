@@ -145,6 +145,7 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     assert "/_rulepress/wait" not in (project / "build/demo/demo.html").read_text()  # ... only
     status, index = srv.get("/build/index.html")
     assert status == 200 and 'href="demo/demo-reference.html"' in index
+    assert srv.get("/") == (status, index)  # the bare address leads to the index
 
     good = rules.read_text()
     rules.write_text(good.replace("Be the first", "Be the quickest"))

@@ -141,6 +141,13 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             if urlsplit(self.path).path == EVENTS:
                 self._events()
                 return
+            index = preview.site.url_of(preview.site.out / "index.html")
+            if urlsplit(self.path).path == "/" and index != "/index.html":
+                self.send_response(HTTPStatus.FOUND)  # the address the terminal printed, bare
+                self.send_header("Location", index)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             try:
                 if preview.site.target(self.path).suffix == ".pdf":
                     preview.pdf(preview.site.target(self.path))
