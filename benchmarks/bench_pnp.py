@@ -141,10 +141,9 @@ def layout_child(folder: str) -> None:
 
 def child(out: str) -> None:
     from rulepress.pnp.kit import draw_kits
-    from rulepress.write import atomic_write
+    from rulepress.write import write_set
 
-    for path, pdf in draw_kits(deck(100), DRAWERS, ["a4", "letter"], Path(out)).items():
-        atomic_write(path, pdf)
+    write_set(Path(out), draw_kits(deck(100), DRAWERS, ["a4", "letter"], Path(out)))
 
 
 def main() -> None:

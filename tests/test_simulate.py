@@ -22,7 +22,7 @@ from rulepress.cli import main
 from rulepress.simulate.execute import batches
 from rulepress.simulate.play import play_batch
 from rulepress.simulate.spec import RunSpec, Table, game_seed
-from rulepress.simulate.stats import Tally, distribution, rate, table_figures, wilson
+from rulepress.simulate.stats import SAMPLE, Tally, distribution, rate, table_figures, wilson
 
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 COIN = ["simulate", "coin-race", "--project", str(FIXTURE)]
@@ -102,7 +102,7 @@ def test_the_figures_add_up(tmp_path: Path) -> None:
         flipped = table["questions"]["winner_flipped"]
         assert flipped["of"] == 300 - table["shared_wins"]["count"]
         assert table["questions"]["flips"]["n"] == 300
-        assert table["sample"]["games"] == 20
+        assert table["sample"]["games"] == SAMPLE
     # A careful stepper loses to a coin flipper, who moves 1.5 squares a flip on average.
     assert data["tables"][0]["agents"]["random"]["rate"] > data["tables"][0]["agents"][
         "cautious"]["rate"]

@@ -364,11 +364,13 @@ def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[b
     import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
 
     _FORKED_JOBS[:] = jobs
+    # Longest first (a page's length stands for its typesetting time), so that no core sits
+    # idle at the end while the other typesets the largest book.
+    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
     pool = multiprocessing.get_context("fork").Pool(
         workers, initializer=worker_started, initargs=(os.getpid(),))
     try:
-        for done, (index, pdf) in enumerate(
-                pool.imap_unordered(_render_forked, range(len(jobs))), 1):
+        for done, (index, pdf) in enumerate(pool.imap_unordered(_render_forked, order), 1):
             results[index] = pdf
             finished(done, index)
     except BaseException:  # a failed job, Ctrl-C, SIGTERM: the other workers stop now

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rulepress.simulate.play import Game
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
-SAMPLE = 20  # each table's first games, kept as a digest a report replays to spot a stale run
+SAMPLE = 4  # each table's first games, replayed by every check to spot a stale summary
 QUANTILES = {"p5": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 BIN = 100  # values are counted in bins of 1/BIN
 METHOD = {
