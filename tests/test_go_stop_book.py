@@ -6,11 +6,11 @@ gives each ruling the original's words."""
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import pytest
+from booktext import example_ids, rulings, section, words
 
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
@@ -34,25 +34,6 @@ def books() -> dict[str, str]:
     checked = check_document(DOC, draw=True)
     assert not checked.diagnostics
     return {ed: render_html(DOC, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}
-
-
-def words(page: str) -> str:
-    """What a reader sees: no figures, no markup."""
-    page = re.sub(r"<(svg|style|title)\b.*?</\1>", " ", page, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def section(page: str, anchor: str) -> str:
-    start = page.index(f'id="{anchor}"')
-    return page[start:page.index("<h2", start)]
-
-
-def rulings(page: str) -> list[str]:
-    return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
-
-
-def example_ids(page: str) -> set[str]:
-    return set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', page))
 
 
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:

@@ -5,11 +5,11 @@ ruling the original's words."""
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import pytest
+from booktext import rulings, section, words
 
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
@@ -31,21 +31,6 @@ def books() -> dict[str, str]:
     checked = check_document(doc, draw=True)
     assert not checked.diagnostics
     return {ed: render_html(doc, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}
-
-
-def words(page: str) -> str:
-    """What a reader sees: no figures (their titles are for screen readers), no markup."""
-    page = re.sub(r"<(svg|style|title)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
-
-
-def section(page: str, anchor: str) -> str:
-    start = page.index(f'id="{anchor}"')
-    return page[start:page.index("<h2", start)]
-
-
-def rulings(page: str) -> list[str]:
-    return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
 
 
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:

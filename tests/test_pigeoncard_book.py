@@ -3,11 +3,11 @@ named in words, and no example box cut between its title and its figure on eithe
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import pytest
+from booktext import words
 from pagefill import blank_shares
 
 from rulepress.build import build_rulebooks
@@ -31,12 +31,6 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build_rulebooks(ROOT / "sources", out, games=["pigeon"], papers=("a4", "letter"),
                     editions=("player",), project=ROOT, reporter=Quiet())
     return out / "pigeon"
-
-
-def words(page: str) -> str:
-    """What a reader sees of an HTML page: its text, without styles and drawings."""
-    page = re.sub(r"<(style|svg)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
 
 
 def squeezed(text: str) -> str:

@@ -7,12 +7,12 @@ ruling."""
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from booktext import rulings, section, words
 
 from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
@@ -49,21 +49,6 @@ def books() -> dict[str, str]:
 def body(page: str) -> str:
     """The book without its cover and contents."""
     return page[page.index("<main"):]
-
-
-def words(page: str) -> str:
-    """What a reader sees of a piece of the book: no figures, no markup."""
-    page = re.sub(r"<(svg|style|title)\b.*?</\1>", " ", page, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def section(page: str, anchor: str) -> str:
-    start = page.index(f'id="{anchor}"')
-    return page[start:page.index("<h2", start)]
-
-
-def rulings(page: str) -> list[str]:
-    return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
 
 
 def test_the_player_edition_teaches_in_order_and_keeps_the_variants(

@@ -1,0 +1,28 @@
+"""Reading a rendered rulebook page as a reader would, for the book tests: its words, one
+chapter, the rulings, the examples it shows."""
+
+from __future__ import annotations
+
+import html
+import re
+
+
+def words(page: str) -> str:
+    """What a reader sees of (a piece of) a page: its text in single spaces, without styles and
+    figures (their titles are for screen readers)."""
+    page = re.sub(r"<(svg|style|title)\b.*?</\1>", " ", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def section(page: str, anchor: str) -> str:
+    """The chapter whose heading has the id ``anchor``, up to the next chapter."""
+    start = page.index(f'id="{anchor}"')
+    return page[start:page.index("<h2", start)]
+
+
+def rulings(page: str) -> list[str]:
+    return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
+
+
+def example_ids(page: str) -> set[str]:
+    return set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', page))
