@@ -122,3 +122,27 @@ def test_home_column_marks_finishing_places() -> None:
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         words = {w["text"] for w in doc.pages[0].extract_words()}
     assert {"1st", "2nd", "3rd", "4th", "5th", "6th"} <= words
+
+
+def test_the_low_ink_board_has_bare_squares_counted_from_its_edges() -> None:
+    """Low ink leaves out the tint and the number inside each square: the numbers above and
+    below the track (and the line at every fifth square) still count them."""
+    from rulepress.pnp.kit import Options
+
+    def board_pages(ink: str) -> list[tuple[int, int, int]]:
+        """(digits, digits in bold, filled squares) of each board page."""
+        kit = build_kit(DOC, ENGINE.drawers(), "a4", tables=ENGINE.tables(),
+                        options=Options(ink=ink, only=frozenset({"board"})))
+        with pdfplumber.open(io.BytesIO(kit.pdf)) as doc:
+            return [(sum(ch["text"].isdigit() for ch in page.chars),
+                     sum(ch["text"].isdigit() and "Bold" in ch["fontname"] for ch in page.chars),
+                     sum(1 for r in page.rects if r["fill"] and 15 < mm(r["width"]) < 30))
+                    for page in doc.pages[2:]]  # after the cover and the printer check
+
+    normal, low = board_pages("normal"), board_pages("low")
+    assert len(normal) == len(low) >= 3
+    for (digits_n, bold_n, filled_n), (digits_l, bold_l, filled_l) in zip(normal, low,
+                                                                          strict=True):
+        assert bold_l == bold_n > 0  # the numbers along the track stay
+        assert digits_n - digits_l >= 60  # 6 lanes of at least 10 numbered squares
+        assert filled_n - filled_l >= 60 and filled_l <= 12  # start and home boxes only

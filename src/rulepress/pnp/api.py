@@ -23,6 +23,9 @@ class Face:
     height: float
     bleed: float
     back: bool = False  # True when drawing the reverse side
+    # The kit is printed with --ink low: the canvas already lightens fills and lines, and a
+    # drawer may also leave out what only decorates (the paper shows instead).
+    low_ink: bool = False
 
     @property
     def safe(self) -> float:

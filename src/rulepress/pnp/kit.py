@@ -363,12 +363,15 @@ class _Renderer:
         comp = job.component
         w, h = comp.size.points if comp.size else (0.0, 0.0)
         if not slot.back:
-            self.face(slot, job.front, self.c, Face(slot.index, comp.count, w, h, self.bleed))
+            low = self.opts.ink == "low"
+            self.face(slot, job.front, self.c,
+                      Face(slot.index, comp.count, w, h, self.bleed, low_ink=low))
             return
         self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
         assert job.back is not None
         if comp.back_varies:
-            face = Face(slot.index, comp.count, w, h, self.bleed, back=True)
+            face = Face(slot.index, comp.count, w, h, self.bleed, back=True,
+                        low_ink=self.opts.ink == "low")
             self.face(slot, job.back, self.c, face)
         else:
             self.face(slot, self.c.doForm, self._form(job, w, h))
@@ -382,7 +385,8 @@ class _Renderer:
             self.c.beginForm(name, -b, -b, w + b, h + b)
             assert job.back is not None
             with self.c.low_ink(w, h, self.opts.ink == "low"):
-                job.back(self.c, Face(0, comp.count, w, h, b, back=True))
+                job.back(self.c, Face(0, comp.count, w, h, b, back=True,
+                                    low_ink=self.opts.ink == "low"))
             self.c.endForm()
             self.forms[name] = name
         return name

@@ -138,10 +138,13 @@ def board(c: Canvas, face: Face) -> None:
                 c.setFillColor(colour(TRACK if sq % 2 else TRACK_ALT))
                 c.setStrokeColor(colour(LINE))
                 c.setLineWidth(0.6)
-                c.rect(x, y, u, u, stroke=1, fill=1)
-                c.setFillColor(shade(TRACK, 0.45))
-                c.setFont(regular, u * 0.22)
-                c.drawRightString(x + u - u * 0.08, y + u * 0.08, str(sq))
+                # Low ink: bare squares; the numbers above and below the track and the line at
+                # every fifth square still count them.
+                c.rect(x, y, u, u, stroke=1, fill=0 if face.low_ink else 1)
+                if not face.low_ink:
+                    c.setFillColor(shade(TRACK, 0.45))
+                    c.setFont(regular, u * 0.22)
+                    c.drawRightString(x + u - u * 0.08, y + u * 0.08, str(sq))
             # Lane labels at both ends: the pigeon's token.
             for lx in (x0 + LABEL_U * u / 2, track_x + SQUARES * u + BOX_U * u + LABEL_U * u / 2):
                 pigeon_disc(c, lx, y + u / 2, min(LABEL_U * u, u) * 0.42, p)
