@@ -1,10 +1,15 @@
-"""Reading a rendered rulebook page as a reader would, for the book tests: its words, one
-chapter, the rulings, the examples it shows."""
+"""Reading a rendered rulebook page as a reader would, for the book tests: both editions of a
+book, its words, one chapter, the rulings, the examples it shows."""
 
 from __future__ import annotations
 
 import html
 import re
+
+from rulepress.document.editions import PLAYER, REFERENCE
+from rulepress.document.model import Document
+from rulepress.render import render_html
+from rulepress.validate.check import check_document
 
 
 def words(page: str) -> str:
@@ -26,3 +31,10 @@ def rulings(page: str) -> list[str]:
 
 def example_ids(page: str) -> set[str]:
     return set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', page))
+
+
+def both_editions(doc: Document) -> dict[str, str]:
+    """The player and reference pages of ``doc``, which must check clean."""
+    checked = check_document(doc, draw=True)
+    assert not checked.diagnostics
+    return {ed: render_html(doc, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}

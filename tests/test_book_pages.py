@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from pagefill import blank_shares, outline_pages
+from support import Quiet
 
 from rulepress.build import build_rulebooks
 
@@ -17,10 +18,6 @@ BUDGETS = {"pigeon-race": 10, "pigeon": 12, "go-stop": 16, "worm-derby": 20}  # 
 MOST_BLANK = 0.40
 BREAKS_ALLOWED = 2
 
-
-class Quiet:
-    def progress(self, message: str) -> None: ...
-    def diagnostics(self, diagnostics: object) -> None: ...
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import Quiet
 
 from rulepress.build import book_name, build_rulebooks
 from rulepress.document.editions import EDITIONS
@@ -23,10 +24,6 @@ GAMES = sorted(p.name for p in SOURCES.iterdir() if (p / "rules.md").is_file())
 PAGES = ["index.html", *(f"{game}/{book_name(game, e)}" for game in GAMES for e in EDITIONS)]
 WIDTHS = {"desktop": 1280, "phone": 375}
 
-
-class Quiet:
-    def progress(self, message: str) -> None: ...
-    def diagnostics(self, diagnostics: list[Any]) -> None: ...
 
 
 @pytest.fixture(scope="session")

@@ -6,18 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
-
-from rulepress.cli import main
+from support import run
 
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
 
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stderr
 
 
 @pytest.fixture(scope="module")

@@ -6,17 +6,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import run
 
 from rulepress.cli import main
 
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
 CASES = sorted(p.name for p in ROOTS.iterdir() if (p / "expected.txt").exists())
 
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stderr
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+import support
 
-from rulepress.cli import main
 from rulepress.document.reader import read_document
 
 GOOD = Path(__file__).parent / "fixtures" / "roots" / "good" / "tiny"
@@ -86,10 +85,9 @@ def game(tmp_path: Path, body: str = BODY, extra: str = "") -> Path:
 
 
 def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.stderr
-    return result.exit_code, result.stderr
+    code, said = support.run(*args)
+    assert "Traceback" not in said
+    return code, said
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-from booktext import example_ids, rulings, section, words
+from booktext import both_editions, example_ids, rulings, section, words
 
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
-from rulepress.render import render_html
-from rulepress.validate.check import check_document
 
 SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
@@ -31,9 +29,7 @@ ONE_LINE = 105  # characters a ruling may take in the player edition
 
 @pytest.fixture(scope="module")
 def books() -> dict[str, str]:
-    checked = check_document(DOC, draw=True)
-    assert not checked.diagnostics
-    return {ed: render_html(DOC, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}
+    return both_editions(DOC)
 
 
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:

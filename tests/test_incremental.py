@@ -20,11 +20,10 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run
 
 import rulepress
 from rulepress.cache import MANIFEST
-from rulepress.cli import main
 from rulepress.scaffold import new_project
 
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
@@ -105,11 +104,6 @@ def test_each_kind_of_input_rebuilds_what_it_affects_as_a_clean_build(
             if kind in ("source", "template", "font"):
                 assert after["demo/demo-a4.pdf"] != before["demo/demo-a4.pdf"], kind
 
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stderr
 
 
 @pytest.fixture

@@ -10,19 +10,13 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from click.testing import CliRunner
+from support import run
 
-from rulepress.cli import main
 from rulepress.document.reader import read_document
 from rulepress.pnp.kit import build_kit, kit_diagnostics
 
 FIXTURE = Path(__file__).parent / "fixtures" / "layouts" / "deck"
 
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stderr
 
 
 @pytest.fixture

@@ -9,12 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
-from booktext import rulings, section, words
+from booktext import both_editions, rulings, section, words
 
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
-from rulepress.render import render_html
-from rulepress.validate.check import check_document
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
 TEACHING_ORDER = [
@@ -27,10 +25,7 @@ ONE_LINE = 110  # characters a ruling may take in the player edition
 
 @pytest.fixture(scope="module")
 def books() -> dict[str, str]:
-    doc = read_document(SOURCE)
-    checked = check_document(doc, draw=True)
-    assert not checked.diagnostics
-    return {ed: render_html(doc, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}
+    return both_editions(read_document(SOURCE))
 
 
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:

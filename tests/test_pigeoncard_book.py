@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from booktext import words
 from pagefill import blank_shares
+from support import Quiet
 
 from rulepress.build import build_rulebooks
 from rulepress.document.reader import read_document
@@ -19,10 +20,6 @@ DOC = read_document(ROOT / "sources" / "pigeon" / "rules.md")
 PLAYER_EXAMPLES = [ex for ex in DOC.examples if ex.edition != "reference"]
 NOTATION = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|>|\bforce [0-9AJQK]|\bsweep [AK]")
 
-
-class Quiet:
-    def progress(self, message: str) -> None: ...
-    def diagnostics(self, diagnostics: object) -> None: ...
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+import support
 from pypdf import PdfReader
 
-from rulepress.cli import main
 from rulepress.diagnostics import RulepressError
 from rulepress.project import CONFIG, Project, load_project
 
@@ -31,10 +30,9 @@ def cwd(tmp_path: Path) -> Iterator[Path]:
 
 
 def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.stderr
-    return result.exit_code, result.stderr
+    code, said = support.run(*args)
+    assert "Traceback" not in said
+    return code, said
 
 
 # --- rulepress.toml ---------------------------------------------------------------------------

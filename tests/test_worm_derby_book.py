@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from booktext import rulings, section, words
+from booktext import both_editions, rulings, section, words
+from support import Quiet
 
 from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
-from rulepress.render import render_html
-from rulepress.validate.check import check_document
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "sources" / "worm-derby" / "rules.md"
@@ -34,16 +33,10 @@ ONE_LINE = 110  # characters a ruling may take in the player edition
 AXIS = re.compile(r"1\d{9,}")  # a figure's row numbers, read as one line of digits
 
 
-class Quiet:
-    def progress(self, message: str) -> None: ...
-    def diagnostics(self, diagnostics: object) -> None: ...
-
 
 @pytest.fixture(scope="module")
 def books() -> dict[str, str]:
-    checked = check_document(DOC, draw=True)
-    assert not checked.diagnostics
-    return {ed: render_html(DOC, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}
+    return both_editions(DOC)
 
 
 def body(page: str) -> str:

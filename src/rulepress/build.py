@@ -235,15 +235,21 @@ def build_rulebooks(
 
 def _game_fresh(manifest: Manifest, inputs: GameInputs, files: Sequence[BookFile],
                 project: Path | None, options: Mapping[str, Any]) -> bool:
-    """Whether every file ``files`` lists was made from the game's inputs as they are now. The
+    """Whether every file ``files`` lists was made from the game's inputs as they are now."""
+    key = _recorded_key(manifest, inputs, project, options)
+    return key is not None and all(manifest.fresh(f.name, digest(key, f.name)) for f in files)
+
+
+def _recorded_key(manifest: Manifest, inputs: GameInputs, project: Path | None,
+                  options: Mapping[str, Any]) -> str | None:
+    """The game's key now, if the manifest recorded the same one for it (else None). The
     engine the game named when it was built stands for the one it names now: the folder is
     hashed whole, so if the name changed, so did the key."""
     built = manifest.game(inputs.slug)
     if built is None:
-        return False
+        return None
     key = inputs.key(built.get("engine"), project, options)
-    return built.get("key") == key and all(manifest.fresh(f.name, digest(key, f.name))
-                                           for f in files)
+    return key if built.get("key") == key else None
 
 
 def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
@@ -463,10 +469,6 @@ def _kit_fresh(manifest: Manifest, inputs: GameInputs, project: Path | None,
                options: Mapping[str, Any]) -> bool:
     """Whether the game's kit on disk was drawn from its inputs as they are now (a game with
     no kit counts as fresh once checked: it has nothing to draw)."""
-    built = manifest.game(inputs.slug)
-    if built is None:
-        return False
-    key = inputs.key(built.get("engine"), project, options)
-    if built.get("key") != key:
-        return False
-    return inputs.slug not in manifest.units or manifest.fresh(inputs.slug, key)
+    key = _recorded_key(manifest, inputs, project, options)
+    return key is not None and (inputs.slug not in manifest.units
+                                or manifest.fresh(inputs.slug, key))

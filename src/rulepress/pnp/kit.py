@@ -62,10 +62,14 @@ class Options:
             raise ValueError("bleed cannot be negative")
 
     @property
+    def low_ink(self) -> bool:
+        return self.ink == "low"
+
+    @property
     def suffix(self) -> str:
         """What the kit's file name adds for these options ("" for the defaults)."""
         parts = ["one-sided"] if self.sides == "one" else []
-        parts += ["low-ink"] if self.ink == "low" else []
+        parts += ["low-ink"] if self.low_ink else []
         parts += [f"only-{'+'.join(sorted(self.only))}"] if self.only else []
         return "".join(f"-{part}" for part in parts)
 
@@ -355,7 +359,7 @@ class _Renderer:
             # per-number formatting (the face's artwork is cut to its bleed here).
             c.addLiteral(f"{x0:.3f} {y0:.3f} {x1 - x0:.3f} {y1 - y0:.3f} re W n")
             c.transform(*slot.transform)
-            with c.low_ink(w, h, self.opts.ink == "low"):
+            with c.low_ink(w, h, self.opts.low_ink):
                 draw(*args)
 
     def slot(self, slot: Slot) -> None:
@@ -363,15 +367,14 @@ class _Renderer:
         comp = job.component
         w, h = comp.size.points if comp.size else (0.0, 0.0)
         if not slot.back:
-            low = self.opts.ink == "low"
             self.face(slot, job.front, self.c,
-                      Face(slot.index, comp.count, w, h, self.bleed, low_ink=low))
+                      Face(slot.index, comp.count, w, h, self.bleed, low_ink=self.opts.low_ink))
             return
         self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
         assert job.back is not None
         if comp.back_varies:
             face = Face(slot.index, comp.count, w, h, self.bleed, back=True,
-                        low_ink=self.opts.ink == "low")
+                        low_ink=self.opts.low_ink)
             self.face(slot, job.back, self.c, face)
         else:
             self.face(slot, self.c.doForm, self._form(job, w, h))
@@ -384,9 +387,8 @@ class _Renderer:
             b = self.bleed
             self.c.beginForm(name, -b, -b, w + b, h + b)
             assert job.back is not None
-            with self.c.low_ink(w, h, self.opts.ink == "low"):
-                job.back(self.c, Face(0, comp.count, w, h, b, back=True,
-                                    low_ink=self.opts.ink == "low"))
+            with self.c.low_ink(w, h, self.opts.low_ink):
+                job.back(self.c, Face(0, comp.count, w, h, b, back=True, low_ink=self.opts.low_ink))
             self.c.endForm()
             self.forms[name] = name
         return name
@@ -558,7 +560,7 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
         rows.append(pages.Row(comp.name, comp.count, size, how, on[comp.id], comp.note))
     mode = f"Print-and-play kit, {p.label} paper, " + (
         f"double-sided (flip on the {opts.duplex} edge)" if two else "single-sided")
-    mode += ", low ink" if opts.ink == "low" else ""
+    mode += ", low ink" if opts.low_ink else ""
     how = (f"The same kit printed {'single' if two else 'double'}-sided (rulepress pnp "
            f"--sides {'one' if two else 'two'})")
     if other is None:

@@ -1,0 +1,23 @@
+"""What many tests share: running the command line in-process, and a reporter that says
+nothing."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from rulepress.cli import main
+
+
+def run(*args: str) -> tuple[int, str]:
+    """``rulepress ARGS`` in this process: its exit code and what it wrote to stderr. An
+    exception other than the exit itself fails the test."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr
+
+
+class Quiet:
+    """A reporter for build functions called directly: no progress, no diagnostics."""
+
+    def progress(self, message: str) -> None: ...
+    def diagnostics(self, diagnostics: object) -> None: ...
