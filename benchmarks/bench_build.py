@@ -1,8 +1,10 @@
 """Build benchmarks, each figure a ratio of runs made alternately in this one run.
 
 - build_over_nocss_floor: a full serial build over WeasyPrint alone typesetting the same final
-  HTML (figures as the build gives them) with no stylesheet at all; build_over_floor: the same
-  over WeasyPrint with our stylesheets (what render_pdf does, without the rest of the build).
+  HTML (figures as the build gives them) with no stylesheet at all, once per paper;
+  build_over_nocss_floor_one_paper: the same over WeasyPrint typesetting each page once (the
+  build typesets an edition once for both papers); build_over_floor: the same over our PDF
+  rendering alone (render_pdfs, with our stylesheets, without the rest of the build).
 - rebuild_one_over_full: after a full build, one game's rules.md gets a real text change and
   `rulepress build` runs again (the cache rebuilds that game only), over the full build.
 - serve_reload_s: `rulepress serve` running, the median time from saving a change to the
@@ -38,16 +40,17 @@ from pathlib import Path
 import weasyprint
 from rulepress.paths import templates_dir
 from rulepress.render.fetcher import JailedFetcher
-from rulepress.render.pdf import figures_as_images, print_css, with_print_css
-styled = sys.argv[1] == "css"
+from rulepress.render.pdf import figures_as_images, render_pdfs
+mode = sys.argv[1]
 for html_path in sys.argv[3:]:
     game = Path(sys.argv[2]) / Path(html_path).parent.name
+    if mode == "css":
+        render_pdfs(Path(html_path).read_text(), ("a4", "letter"), base_url=game,
+                    allowed_roots=(game, templates_dir()))
+        continue
     page = figures_as_images(Path(html_path).read_text())
-    for paper in ("a4", "letter"):
-        if styled:
-            final = with_print_css(page, print_css(game, paper))
-        else:
-            final = re.sub(r"<style\\b.*?</style>", "", page, flags=re.S)
+    for paper in ("a4", "letter") if mode == "nocss" else ("a4",):
+        final = re.sub(r"<style\\b.*?</style>", "", page, flags=re.S)
         fetcher = JailedFetcher([game, templates_dir()])
         weasyprint.HTML(string=final, base_url=game.as_uri() + "/",
                         url_fetcher=fetcher).write_pdf()
@@ -77,13 +80,14 @@ def edit(rules: Path, marker: str) -> None:
 
 def build_rounds(tmp: Path, sources: Path) -> None:
     rules = largest_game(sources)
-    serial, parallel, one, css, nocss = [], [], [], [], []
+    serial, parallel, one, css, nocss, nocss1 = [], [], [], [], [], []
     for n in range(ROUNDS):
         out = tmp / f"serial-{n}"
         serial.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out", str(out),
                              "--jobs", "1"]))
         htmls = sorted(str(p) for p in out.glob("*/*.html"))
         nocss.append(timed([PY, "-c", FLOOR, "nocss", str(sources), *htmls]))
+        nocss1.append(timed([PY, "-c", FLOOR, "nocss1", str(sources), *htmls]))
         css.append(timed([PY, "-c", FLOOR, "css", str(sources), *htmls]))
         out = tmp / f"parallel-{n}"
         parallel.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out",
@@ -94,6 +98,8 @@ def build_rounds(tmp: Path, sources: Path) -> None:
     emit("build_s", min(serial), "s")
     emit("weasyprint_nocss_floor_s", min(nocss), "s")
     emit("build_over_nocss_floor", min(serial) / min(nocss), "ratio")
+    emit("weasyprint_nocss_one_paper_s", min(nocss1), "s")
+    emit("build_over_nocss_floor_one_paper", min(serial) / min(nocss1), "ratio")
     emit("weasyprint_floor_s", min(css), "s")
     emit("build_over_floor", min(serial) / min(css), "ratio")
     emit("parallel_build_s", min(parallel), "s")

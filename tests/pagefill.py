@@ -14,7 +14,11 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from pypdf import PdfReader
 
-MARGIN_TOP_MM, MARGIN_BOTTOM_MM = 20.0, 19.0  # print.css @page margins
+from rulepress.render.pdf import COMMON_PAGE_MM
+
+# print.css @page margins on the common page; a paper taller than it adds half the difference
+# to each.
+MARGIN_TOP_MM, MARGIN_BOTTOM_MM = 16.0, 14.0
 DPI = 40
 INK = 235  # a pixel darker than this (0-255 grey) is ink; lighter tints count as paper
 
@@ -34,7 +38,9 @@ def blank_shares(pdf: Path) -> list[Page]:
         image = doc[n].render(scale=DPI / 72, grayscale=True).to_pil().convert("L")
         width, height = image.size
         px_per_mm = DPI / 25.4
-        top, bottom = round(MARGIN_TOP_MM * px_per_mm), height - round(MARGIN_BOTTOM_MM * px_per_mm)
+        extra = (height / px_per_mm - COMMON_PAGE_MM[1]) / 2
+        top = round((MARGIN_TOP_MM + extra) * px_per_mm)
+        bottom = height - round((MARGIN_BOTTOM_MM + extra) * px_per_mm)
         data = image.load()
         assert data is not None
         last = top - 1

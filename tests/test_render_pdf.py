@@ -154,6 +154,59 @@ def test_two_renders_are_byte_identical(pdfs: dict[str, bytes], doc: Document, h
     assert info.creation_date.isoformat().startswith("2026-01-01T00:00:00")
 
 
+def test_both_papers_come_from_one_typesetting(pdfs: dict[str, bytes], doc: Document,
+                                               html: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written together, each paper's PDF is the one it gets alone; the two break every page
+    alike, the type area placed in the middle of the paper; no trim box for a shop to cut."""
+    from rulepress.render.pdf import render_pdfs
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    both = render_pdfs(html, ("letter", "a4"), base_url=doc.path.parent,
+                       allowed_roots=roots(doc))
+    assert both == {"a4": pdfs["a4"], "letter": pdfs["letter"]}
+    readers = {paper: PdfReader(io.BytesIO(pdfs[paper])) for paper in pdfs}
+    texts = {paper: [page.extract_text() for page in r.pages] for paper, r in readers.items()}
+    assert texts["a4"] == texts["letter"]
+    for paper, reader in readers.items():
+        for page in reader.pages:
+            assert "/TrimBox" not in page and "/BleedBox" not in page, paper
+    # A4 is 17.6 mm (49.9 pt) taller than Letter and 5.9 mm (16.7 pt) narrower: half of each
+    # goes to either margin (the ink measured on the rendered pages, 1 px = 1 pt).
+    margins = {paper: [_ink_margins(pdfs[paper], n) for n in range(1, 4)] for paper in pdfs}
+    for (top_a, right_a, bottom_a, left_a), (top_l, right_l, bottom_l, left_l) in zip(
+            margins["a4"], margins["letter"], strict=True):
+        assert top_a - top_l == pytest.approx(25, abs=1.5)
+        assert bottom_a - bottom_l == pytest.approx(25, abs=1.5)
+        assert left_l - left_a == pytest.approx(8, abs=1.5)
+        assert right_l - right_a == pytest.approx(8, abs=1.5)
+
+
+def _ink_margins(pdf: bytes, page: int) -> tuple[int, int, int, int]:
+    """Top, right, bottom and left white margins of a page, in points."""
+    import pypdfium2 as pdfium
+
+    image = pdfium.PdfDocument(pdf)[page].render(scale=1).to_pil().convert("L")
+    box = image.point(lambda v: 255 if v < 200 else 0).getbbox()
+    assert box is not None
+    left, top, right, bottom = box
+    return top, image.width - right, image.height - bottom, left
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_cover_colour_reaches_every_edge(pdfs: dict[str, bytes], paper: str) -> None:
+    """The cover is typeset on the common page; its colour bleeds into the margins a paper
+    adds, so no white band shows on either paper."""
+    import pypdfium2 as pdfium
+
+    image = pdfium.PdfDocument(pdfs[paper])[0].render(scale=0.5).to_pil().convert("RGB")
+    width, height = image.size
+    for xy in [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1),
+               (width // 2, 0), (0, height // 2)]:
+        assert image.getpixel(xy) == image.getpixel((width // 2, height // 2 + 40)), (paper, xy)
+        assert sum(image.getpixel(xy)) < 400, (paper, xy)  # the cover's colour, not paper
+
+
 def test_unknown_paper(doc: Document, html: str) -> None:
     with pytest.raises(ValueError, match="paper"):
         render_pdf(html, "a3", base_url=doc.path.parent, allowed_roots=roots(doc))

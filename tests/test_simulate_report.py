@@ -103,7 +103,10 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
     reference = render_html(docs[0], report.documents[0].examples, edition="reference")
     player = render_html(docs[0], report.documents[0].examples, edition="player")
     assert 'class="example playtest status-simulated"' in reference
-    assert "<!-- Game length (a turn taken as 30 s) -->" in reference
+    # In the book a plot's words are text in the book's typeface, which a reader can search.
+    assert re.search(r"<text [^>]*font-family: 'Carlito'[^>]*>Game length \(a turn taken as "
+                     r"30 s\)</text>", reference)
+    assert "<!-- Game length" not in reference, "not glyph outlines, as a standalone plot has"
     assert "Playtest report" in reference
     assert "Playtest" not in player and "simulated races" not in player
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Collection, Mapping, Sequence
+import queue
+import threading
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,7 +27,7 @@ from rulepress.document.reader import read_sources, source_games
 from rulepress.project import DEFAULT_TITLE
 from rulepress.render import IndexEntry, render_html, render_index, templates_dir
 from rulepress.signals import worker_started
-from rulepress.validate.check import CheckReport, check_documents
+from rulepress.validate.check import CheckReport, DocumentCheck, check_document
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
@@ -51,15 +54,22 @@ class Step(str):
 
 @dataclass(frozen=True)
 class PdfJob:
+    """One typesetting of a page and the PDFs written from it: one per paper (render_pdfs), or
+    a booklet's."""
+
     slug: str
-    paper: str
     html: str
     base_url: Path
     roots: tuple[Path, ...]
-    target: Path
-    booklet: bool = False  # typeset on half sheets and imposed as a saddle-stitched booklet
-    label: str = ""  # what progress calls it: 'go-stop letter'
-    key: str = ""  # the key of its inputs, recorded in the manifest
+    files: tuple[BookFile, ...]
+    targets: tuple[Path, ...]
+    keys: tuple[str, ...]  # the key of each target's inputs, recorded in the manifest
+
+    @property
+    def label(self) -> str:
+        """What progress calls it: 'go-stop reference a4, letter'."""
+        first, *others = self.files
+        return ", ".join([first.label, *(f.paper or "" for f in others)])
 
 
 def check_phase(
@@ -69,21 +79,34 @@ def check_phase(
     *,
     draw: bool = False,
     draft: bool = False,
+    passed: Callable[[DocumentCheck], None] | None = None,
 ) -> CheckReport:
     """The check every command runs before writing anything: on any error, raise with every
     diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
-    through as warnings (bad input still stops)."""
+    through as warnings (bad input still stops). ``passed`` is given each game as soon as it
+    and every game before it have passed, so its rendering can start while the next is checked.
+    """
     if docs:
         reporter.progress(f"checking {len(docs)} game{_s(len(docs))}")
-    report = check_documents(docs, project=project, draw=draw)
-    shown = [
-        Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
-        for d in report.diagnostics
-    ]
+    shown: list[Diagnostic] = []
+    report = CheckReport([])
+    failed: RulepressError | None = None  # by ``passed``: reported after the check's own
+    for doc in docs:
+        result = check_document(doc, project=project, draw=draw)
+        report.documents.append(result)
+        shown += [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
+                  for d in result.diagnostics]
+        if passed is not None and failed is None and exit_status(shown) is ExitStatus.OK:
+            try:
+                passed(result)
+            except RulepressError as exc:
+                failed = exc
     status = exit_status(shown)
     if status is not ExitStatus.OK:
         raise RulepressError(shown, status)
     reporter.diagnostics(shown)
+    if failed is not None:
+        raise failed
     return report
 
 
@@ -188,33 +211,47 @@ def build_rulebooks(
 
     stale = [slug for slug in slugs if slug not in skipped]
     docs = read_sources(sources, stale) if stale else []
-    report = check_phase(docs, project, reporter, draw=True, draft=draft)
     available = frozenset(source_games(sources))
     record = Record(keep_games=available)
     outputs: dict[Path, bytes | str] = {}
-    jobs_list: list[PdfJob] = []
     unchanged = sum(len(wanted[slug]) for slug in skipped)
-    for result in report.documents:
+    keys = {doc.slug: inputs[doc.slug].key(doc.meta.engine, project, options) for doc in docs}
+    todo = {doc.slug: [f for f in wanted[doc.slug]
+                       if not manifest.fresh(f.name, digest(keys[doc.slug], f.name))]
+            for doc in docs}
+
+    def passed(result: DocumentCheck) -> None:
+        """Write a checked game's pages into ``outputs``; hand its PDFs to the typesetters."""
+        nonlocal unchanged
         doc = result.doc
-        key = inputs[doc.slug].key(doc.meta.engine, project, options)
-        todo = [f for f in wanted[doc.slug] if not manifest.fresh(f.name, digest(key, f.name))]
-        unchanged += len(wanted[doc.slug]) - len(todo)
+        key = keys[doc.slug]
+        unchanged += len(wanted[doc.slug]) - len(todo[doc.slug])
         pages, entry = _render_pages(doc, result.examples, editions, papers, booklet)
         record.games[doc.slug] = {"engine": doc.meta.engine, "key": key, "entry": asdict(entry)}
-        for f in todo:
+        for f in todo[doc.slug]:
             if f.paper is None:
                 outputs[out / f.name] = pages[f.edition]
                 record.unit(f.name, digest(key, f.name), {f.name: pages[f.edition]})
-            else:
-                jobs_list.append(PdfJob(doc.slug, f.paper, pages[f.edition], doc.folder,
-                                        (doc.folder.resolve(), templates_dir()), out / f.name,
-                                        booklet=f.booklet, label=f.label,
-                                        key=digest(key, f.name)))
+        # An edition's papers share one typesetting; a booklet is typeset on its own.
+        groups: dict[tuple[str, bool | str], list[BookFile]] = {}
+        for f in todo[doc.slug]:
+            if f.paper is not None:
+                groups.setdefault((f.edition, f.booklet and f.paper), []).append(f)
+        typesetters.add([PdfJob(doc.slug, pages[edition], doc.folder,
+                                (doc.folder.resolve(), templates_dir()), tuple(files),
+                                tuple(out / f.name for f in files),
+                                tuple(digest(key, f.name) for f in files))
+                         for (edition, _), files in groups.items()])
 
-    for job, data in zip(jobs_list, _render_pdfs(jobs_list, jobs, reporter), strict=True):
-        outputs[job.target] = data
-        name = job.target.relative_to(out).as_posix()
-        record.unit(name, job.key, {name: data})
+    pdf_jobs = sum(len({(f.edition, f.booklet and f.paper) for f in files if f.paper})
+                   for files in todo.values())
+    with _typesetters(jobs, pdf_jobs) as typesetters:
+        report = check_phase(docs, project, reporter, draw=True, draft=draft, passed=passed)
+        for job, pdfs in typesetters.results(reporter):
+            for target, job_key, data in zip(job.targets, job.keys, pdfs, strict=True):
+                outputs[target] = data
+                name = target.relative_to(out).as_posix()
+                record.unit(name, job_key, {name: data})
     games_built = {**manifest.games, **record.games}
     entries = [_entry(games_built[slug]["entry"]) for slug in sorted(games_built)
                if slug in available and "entry" in games_built[slug]]
@@ -325,70 +362,145 @@ def paper_name(paper: str) -> str:
     return {"a4": "A4", "letter": "US Letter"}[paper]
 
 
-def _render_pdf(job: PdfJob) -> bytes:
+def _render_pdf(job: PdfJob) -> tuple[bytes, ...]:
     from rulepress.render.booklet import render_booklet
-    from rulepress.render.pdf import render_pdf
+    from rulepress.render.pdf import render_pdfs
 
-    render = render_booklet if job.booklet else render_pdf
+    papers = [f.paper for f in job.files if f.paper is not None]
     try:
         with scratch_folder():
-            return render(job.html, job.paper, base_url=job.base_url, allowed_roots=job.roots)
+            if job.files[0].booklet:
+                return (render_booklet(job.html, papers[0], base_url=job.base_url,
+                                       allowed_roots=job.roots),)
+            pdfs = render_pdfs(job.html, papers, base_url=job.base_url, allowed_roots=job.roots)
+            return tuple(pdfs[p] for p in papers)
     except OSError as exc:  # a full or unwritable temporary folder
         where = f" ({exc.filename})" if exc.filename else ""
-        raise RulepressError.at(None, f"cannot render {job.target.name}: "
+        raise RulepressError.at(None, f"cannot render {job.targets[0].name}: "
                                       f"{exc.strerror or exc}{where}") from None
 
 
-# The jobs forked workers render, by index: each page is inherited through fork instead of
-# crossing a pipe, so a stopped build never leaves a pipe half-written with its reader gone.
-_FORKED_JOBS: list[PdfJob] = []
+def _weight(job: PdfJob) -> int:
+    """What a job's typesetting time is taken to be: its page's length, and its papers."""
+    return len(job.html) * (1 + len(job.files))
 
 
-def _render_forked(index: int) -> tuple[int, bytes]:
-    return index, _render_pdf(_FORKED_JOBS[index])
+class _Serial:
+    """PDF jobs typeset one after the other once the check has passed."""
+
+    def __init__(self) -> None:
+        self.jobs: list[PdfJob] = []
+
+    def add(self, jobs: Sequence[PdfJob]) -> None:
+        self.jobs += jobs
+
+    def results(self, reporter: Progress) -> Iterator[tuple[PdfJob, tuple[bytes, ...]]]:
+        counter = _Counter(self.jobs, reporter)
+        for job in self.jobs:
+            pdfs = _render_pdf(job)
+            counter.finished(job)
+            yield job, pdfs
 
 
-def _render_pdfs(jobs: list[PdfJob], workers: int, reporter: Progress) -> list[bytes]:
-    """Every job's PDF, in order; a Step for each one finished ('rendering 3/8 PDFs (go-stop
-    letter)')."""
-    if not jobs:
-        return []
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
-    results: list[bytes] = [b""] * len(jobs)
+class _Pool:
+    """PDF jobs typeset by forked worker processes as soon as their game has passed its check,
+    the largest waiting job first, while this process checks the next game."""
 
-    def finished(done: int, index: int) -> None:
-        reporter.progress(Step(f"rendering {done}/{len(jobs)} PDFs ({jobs[index].label})",
-                               done, len(jobs)))
+    def __init__(self, workers: int) -> None:
+        import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
 
-    reporter.progress(Step(f"rendering {len(jobs)} PDFs"
-                           + (f" on {workers} processes" if workers > 1 else ""), 0, len(jobs)))
-    if workers <= 1:
-        for n, job in enumerate(jobs):
-            results[n] = _render_pdf(job)
-            finished(n + 1, n)
-        return results
-    import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
+        self.jobs: list[PdfJob] = []
+        self._workers = workers
+        self._waiting: list[int] = []
+        self._busy = 0
+        self._lock = threading.Lock()
+        self._done: queue.SimpleQueue[tuple[int, tuple[bytes, ...] | BaseException]] = (
+            queue.SimpleQueue())
+        self._pool = multiprocessing.get_context("fork").Pool(
+            workers, initializer=worker_started, initargs=(os.getpid(),))
 
-    _FORKED_JOBS[:] = jobs
-    # Longest first (a page's length stands for its typesetting time), so that no core sits
-    # idle at the end while the other typesets the largest book.
-    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
-    pool = multiprocessing.get_context("fork").Pool(
-        workers, initializer=worker_started, initargs=(os.getpid(),))
-    try:
-        for done, (index, pdf) in enumerate(pool.imap_unordered(_render_forked, order), 1):
-            results[index] = pdf
-            finished(done, index)
-    except BaseException:  # a failed job, Ctrl-C, SIGTERM: the other workers stop now
-        pool.terminate()
-        pool.join()
+    def add(self, jobs: Sequence[PdfJob]) -> None:
+        with self._lock:
+            self._waiting += range(len(self.jobs), len(self.jobs) + len(jobs))
+            self.jobs += jobs
+            self._start()
+
+    def _start(self) -> None:
+        """Hand the largest waiting jobs to idle workers (called holding the lock)."""
+        while self._busy < self._workers and self._waiting:
+            index = max(self._waiting, key=lambda i: _weight(self.jobs[i]))
+            self._waiting.remove(index)
+            self._busy += 1
+            self._pool.apply_async(_render_indexed, (index, self.jobs[index]),
+                                   callback=self._finished, error_callback=self._failed)
+
+    def _finished(self, result: tuple[int, tuple[bytes, ...]]) -> None:
+        # In the pool's result thread: the next job starts now, not when the check is done.
+        self._done.put(result)
+        with self._lock:
+            self._busy -= 1
+            self._start()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._done.put((-1, exc))
+
+    def results(self, reporter: Progress) -> Iterator[tuple[PdfJob, tuple[bytes, ...]]]:
+        counter = _Counter(self.jobs, reporter)
+        for _ in self.jobs:
+            while True:
+                try:  # with a timeout, so that a signal is handled while waiting
+                    index, pdfs = self._done.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            if isinstance(pdfs, BaseException):
+                raise pdfs
+            counter.finished(self.jobs[index])
+            yield self.jobs[index], pdfs
+        self._pool.close()
+        self._pool.join()
+
+    def stop(self) -> None:
+        self._pool.terminate()
+        self._pool.join()
         clear_stale_scratch()
+
+
+def _render_indexed(index: int, job: PdfJob) -> tuple[int, tuple[bytes, ...]]:
+    return index, _render_pdf(job)
+
+
+class _Counter:
+    """Progress as PDFs are finished: 'rendering 4/16 PDFs (go-stop reference a4, letter)'."""
+
+    def __init__(self, jobs: Sequence[PdfJob], reporter: Progress) -> None:
+        self.total = sum(len(job.files) for job in jobs)
+        self.done = 0
+        self.reporter = reporter
+        if jobs:
+            reporter.progress(Step(f"rendering {self.total} PDFs", 0, self.total))
+
+    def finished(self, job: PdfJob) -> None:
+        self.done += len(job.files)
+        self.reporter.progress(Step(f"rendering {self.done}/{self.total} PDFs ({job.label})",
+                                    self.done, self.total))
+
+
+@contextmanager
+def _typesetters(workers: int, jobs: int) -> Iterator[_Serial | _Pool]:
+    """Where PDF jobs go: worker processes (``workers``, 0: one per core) when more than one
+    would work, else this process after the check. A failure, Ctrl-C or SIGTERM stops every
+    worker at once."""
+    workers = min(workers or os.cpu_count() or 1, jobs)
+    if workers <= 1:
+        yield _Serial()
+        return
+    pool = _Pool(workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.stop()
         raise
-    finally:
-        _FORKED_JOBS.clear()
-    pool.close()
-    pool.join()
-    return results
 
 
 def build_kits(

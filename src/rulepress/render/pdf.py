@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import io
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -19,20 +20,26 @@ from rulepress.paths import templates_dir
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, run_templates
 from rulepress.render.offline import refusal_loc
+from rulepress.units import POINTS_PER_MM
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
+PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+# Every book is typeset once, on the page that fits both papers (A4's width, Letter's height),
+# and written once per paper, the difference added as margin: typesetting is the costlier half
+# of a PDF, and A4 and Letter readers find the same things on the same pages.
+COMMON_PAGE_MM = (min(w for w, _ in PAPERS_MM.values()), min(h for _, h in PAPERS_MM.values()))
+COMMON_PAGE = f"{COMMON_PAGE_MM[0]:g}mm {COMMON_PAGE_MM[1]:g}mm"
 BOOKLET_PAGE_SIZES = {"a4": "A5", "letter": "5.5in 8.5in"}  # half a sheet, typeset at that size
 # Tagged PDF for screen readers; PDF/UA-1 also writes XMP metadata (title, language), no dates.
 PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "pdf_version": "1.7"}
 
 
 @cache
-def print_css(game_folder: Path, paper: str, booklet: bool = False) -> str:
-    """The print stylesheet for ``paper``, or for the pages of a booklet printed on it (a game's
-    templates/print.css may replace the theme's)."""
+def print_css(game_folder: Path, page_size: str = COMMON_PAGE, booklet: bool = False) -> str:
+    """The print stylesheet for pages of ``page_size`` (a CSS size), those of a booklet with
+    ``booklet`` (a game's templates/print.css may replace the theme's)."""
     env = game_environment(game_folder)
     fonts_url = (templates_dir() / "fonts").as_uri()
-    page_size = (BOOKLET_PAGE_SIZES if booklet else PAGE_SIZES)[paper]
     return run_templates(env, "print.css", lambda: env.get_template("print.css").render(
         page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url))
 
@@ -141,34 +148,104 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
     ``base_url``: the game's source folder (relative references resolve there, and a game's
     templates/print.css overrides the theme's). Only files under ``allowed_roots`` (plus the
     bundled fonts) are read; anything else fails the render with a RulepressError.
-    The same input gives the same bytes.
+    The same input gives the same bytes, whether the paper is written alone or with others.
     """
+    return render_pdfs(html, (paper,), base_url=base_url, allowed_roots=allowed_roots,
+                       booklet=booklet)[paper]
+
+
+def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
+                allowed_roots: Sequence[Path], booklet: bool = False) -> dict[str, bytes]:
+    """``html`` as a PDF per paper in ``papers``, from one typesetting (see COMMON_PAGE_MM)."""
     # Imported here: WeasyPrint takes a while to import and `rulepress --help` must be quick.
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
-    if paper not in PAGE_SIZES:
-        raise ValueError(f"paper must be one of {', '.join(PAGE_SIZES)}, not {paper!r}")
+    unknown = [p for p in papers if p not in PAGE_SIZES]
+    if unknown or not papers:
+        raise ValueError(f"paper must be one of {', '.join(PAGE_SIZES)}, not {unknown!r}")
+    if booklet and len(papers) > 1:
+        raise ValueError("a booklet is typeset for one paper at a time")
     folder = Path(base_url).resolve()
     fonts = templates_dir() / "fonts"
     fetcher = JailedFetcher([*allowed_roots, fonts])
-    font_config = FontConfiguration()
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
-    page = with_print_css(figures_as_images(html), print_css(Path(base_url), paper, booklet))
+    size = BOOKLET_PAGE_SIZES[papers[0]] if booklet else COMMON_PAGE
+    page = with_print_css(figures_as_images(html), print_css(Path(base_url), size, booklet))
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
     if href is not None:
         raise RulepressError.at(refusal_loc(href, Path(base_url)),
                                 f"refused attachment '{href}': rulebooks embed no files")
+    pdfs: dict[str, bytes] = {}
+    first, *others = papers
+    painted: list[tuple[Any, list[Any], dict[int, Box]]] = []
+
+    def on_paper(_: Any, pdf: Any) -> None:
+        pages = _typeset_pages(pdf)
+        painted.append((pdf, list(pdf.objects), pages))  # the objects before writing adds some
+        _on_paper(pdf, pages, None if booklet else first)
+
     try:
         with _pinned_epoch():
-            document = source.render(font_config=font_config, **PDF_OPTIONS)
+            document = source.render(font_config=FontConfiguration(), **PDF_OPTIONS)
             document.metadata.created = document.metadata.modified = date
-            data: bytes = document.write_pdf(**PDF_OPTIONS)
+            pdfs[first] = document.write_pdf(finisher=on_paper, **PDF_OPTIONS)
+            # The pages are painted once: another paper differs only in its page boxes, so
+            # the finished PDF is written again with those.
+            (pdf, objects, pages), = painted
+            for paper in others:
+                pdf.objects, pdf.current_position, pdf.xref_position = list(objects), 0, None
+                pdfs[paper] = _written(_on_paper(pdf, pages, paper))
     except RefusedFetch:
         pass  # remembered by the fetcher, reported below
     if fetcher.refused:  # also those refused inside an SVG, where WeasyPrint only logs
         refused = fetcher.refused[0]
         raise RulepressError.at(refusal_loc(refused.url, Path(base_url)), str(refused))
-    return data
+    return pdfs
 
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top, in points
+
+
+def _typeset_pages(pdf: Any) -> dict[int, Box]:
+    """Each page object's number -> its page box as typeset: WeasyPrint's TrimBox, as its
+    MediaBox also holds any bleed (the cover's colour runs into the margin a paper adds)."""
+    import pydyf
+
+    pages: dict[int, Box] = {}
+    for obj in pdf.objects:
+        if isinstance(obj, pydyf.Dictionary) and obj.get("Type") == "/Page":
+            left, bottom, right, top = (float(v) for v in obj.get("TrimBox", obj["MediaBox"]))
+            pages[obj.number] = (left, bottom, right, top)
+    return pages
+
+
+def _on_paper(pdf: Any, pages: dict[int, Box], paper: str | None) -> Any:
+    """``pdf`` (pydyf's, before it is written) with each of its ``pages`` put on ``paper``:
+    the paper's extra width and height go equally to opposite margins (None: the page as
+    typeset). The paper is the page: no trim or bleed box for a print shop to cut to."""
+    import pydyf
+
+    width, height = (mm * POINTS_PER_MM for mm in PAPERS_MM[paper]) if paper else (0.0, 0.0)
+    for obj in pdf.objects:
+        if obj.number not in pages:
+            continue
+        left, bottom, right, top = pages[obj.number]
+        dx = max(0.0, width - right + left) / 2
+        dy = max(0.0, height - top + bottom) / 2
+        obj["MediaBox"] = pydyf.Array([left - dx, bottom - dy, right + dx, top + dy])
+        obj.pop("TrimBox", None)
+        obj.pop("BleedBox", None)
+    return pdf
+
+
+def _written(pdf: Any) -> bytes:
+    """``pdf`` written as WeasyPrint writes it (the same options, so the same bytes)."""
+    from weasyprint import DEFAULT_OPTIONS
+
+    options = {**DEFAULT_OPTIONS, **PDF_OPTIONS}
+    out = io.BytesIO()
+    pdf.write(out, options["pdf_version"], options["pdf_identifier"],
+              not options["uncompressed_pdf"])
+    return out.getvalue()

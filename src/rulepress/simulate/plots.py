@@ -48,10 +48,20 @@ def plots(summary: Mapping[str, Any]) -> dict[str, str]:
         return {name: _svg(draw(summary)) for name, draw in drawn.items()}
 
 
-def plot(summary: Mapping[str, Any], name: str) -> str:
-    """One plot by its name without ``.svg`` (as a report names it)."""
-    with _style():
+def plot(summary: Mapping[str, Any], name: str, *, text_as_paths: bool = True) -> str:
+    """One plot by its name without ``.svg`` (as a report names it). A book's plot keeps its
+    text as text (``text_as_paths=False``), set in the book's own Carlito: a reader can search
+    and copy it, and the PDF draws a few dozen lines instead of a thousand glyph outlines."""
+    with _style(), _text(text_as_paths):
         return _svg(PLOTS[f"{name}.svg"](summary))
+
+
+@contextmanager
+def _text(as_paths: bool) -> Iterator[None]:
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.fonttype": "path" if as_paths else "none"}):
+        yield
 
 
 @cache

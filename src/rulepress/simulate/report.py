@@ -192,7 +192,8 @@ def _plots(summary: Mapping[str, Any], names: Sequence[str]) -> list[Figure]:
 
     if "agents" in names and len(summary["run"]["agents"]) < 2:
         raise _Stale("plots", "plots: 'agents' compares agents, and the run has one")
-    return [Figure(CAPTIONS[n], _PROLOGUE.sub("", plot(summary, n))) for n in names]
+    return [Figure(CAPTIONS[n], _PROLOGUE.sub("", plot(summary, n, text_as_paths=False)))
+            for n in names]
 
 
 def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
