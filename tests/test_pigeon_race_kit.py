@@ -146,3 +146,32 @@ def test_the_low_ink_board_has_bare_squares_counted_from_its_edges() -> None:
         assert bold_l == bold_n > 0  # the numbers along the track stay
         assert digits_n - digits_l >= 60  # 6 lanes of at least 10 numbered squares
         assert filled_n - filled_l >= 60 and filled_l <= 12  # start and home boxes only
+
+
+def test_low_ink_pawns_keep_their_patterns_as_outlines() -> None:
+    """Checks and dots tell pigeons apart even in greyscale; in low ink they are outlined,
+    not filled, so the same pattern shows for a fraction of the ink."""
+    from rulepress.pnp.ink import KitCanvas
+
+    comp = COMPONENTS["pigeons"]
+    assert comp.size is not None
+    w, h = comp.size.points
+
+    def shapes(number: int, low: bool) -> tuple[int, int]:
+        """(filled, outlined) small shapes on pawn ``number``: the pattern's checks or dots."""
+        buf = io.BytesIO()
+        c = KitCanvas(buf, pagesize=(w, h))
+        with c.low_ink(w, h, on=low):
+            ENGINE.drawers()["pigeon"](c, Face(number - 1, 6, w, h, BLEED, low_ink=low))
+        c.save()
+        with pdfplumber.open(io.BytesIO(buf.getvalue())) as doc:
+            page = doc.pages[0]
+            small = [s for s in page.rects + page.curves if s["width"] < 13 and s["height"] < 13]
+            return (sum(1 for s in small if s["fill"]),
+                    sum(1 for s in small if s["stroke"] and not s["fill"]))
+
+    for number in (3, 4):  # dots, checks
+        filled, outlined = shapes(number, low=False)
+        assert filled >= 20 and outlined == 0, (number, filled, outlined)
+        filled, outlined = shapes(number, low=True)
+        assert filled <= 8 and outlined >= 20, (number, filled, outlined)  # the bird's parts

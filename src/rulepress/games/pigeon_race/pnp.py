@@ -29,12 +29,16 @@ from rulepress.pnp.faces.templates import ordinal
 from rulepress.units import POINTS_PER_MM as MM
 
 
-def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: Color) -> None:
-    """Fill a box with a pigeon's pattern (call inside a clip). 'plain' draws nothing."""
+def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: Color,
+            *, outlined: bool = False) -> None:
+    """Fill a box with a pigeon's pattern (call inside a clip). 'plain' draws nothing.
+    ``outlined`` (low ink): checks and dots are drawn as outlines, which tell the same patterns
+    apart for a fraction of the ink."""
     step = max(min(w, h) / 5, 2.2 * MM)
+    fill = 0 if outlined else 1
     c.setStrokeColor(ink)
     c.setFillColor(ink)
-    c.setLineWidth(step * 0.28)
+    c.setLineWidth(step * (0.06 if outlined else 0.28))
     if kind == "stripes":
         yy = y + step / 2
         while yy < y + h:
@@ -51,7 +55,7 @@ def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: C
         while yy < y + h:
             xx = x + (step if row % 2 else 0)
             while xx < x + w:
-                c.rect(xx, yy, step, step, stroke=0, fill=1)
+                c.rect(xx, yy, step, step, stroke=1 - fill, fill=fill)
                 xx += 2 * step
             yy += step
             row += 1
@@ -61,21 +65,23 @@ def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: C
         while yy < y + h + step:
             xx = x + (step / 2 if row % 2 else 0)
             while xx < x + w + step:
-                c.circle(xx, yy, step * 0.22, stroke=0, fill=1)
+                c.circle(xx, yy, step * 0.22, stroke=1 - fill, fill=fill)
                 xx += step
             yy += step * 0.87
             row += 1
     elif kind == "rings":
         cx, cy = x + w / 2, y + h / 2
         r = step * 0.6
-        c.setLineWidth(step * 0.22)
+        c.setLineWidth(step * (0.06 if outlined else 0.22))
         while r < (w + h):
             c.circle(cx, cy, r, stroke=1, fill=0)
             r += step * 0.9
 
 
-def pigeon_disc(c: Canvas, cx: float, cy: float, r: float, pigeon: int) -> None:
-    """A pigeon's token: its colour and pattern, and its number on a white centre."""
+def pigeon_disc(c: Canvas, cx: float, cy: float, r: float, pigeon: int,
+                outlined: bool = False) -> None:
+    """A pigeon's token: its colour and pattern (``outlined``: see pattern), and its number on
+    a white centre."""
     style = PIGEON_STYLES[pigeon]
     _, bold = fonts()
     with saved(c):
@@ -84,7 +90,8 @@ def pigeon_disc(c: Canvas, cx: float, cy: float, r: float, pigeon: int) -> None:
         c.clipPath(path, stroke=0, fill=0)
         c.setFillColor(colour(style.fill))
         c.rect(cx - r, cy - r, 2 * r, 2 * r, stroke=0, fill=1)
-        pattern(c, style.pattern, cx - r, cy - r, 2 * r, 2 * r, shade(style.fill, 0.35))
+        pattern(c, style.pattern, cx - r, cy - r, 2 * r, 2 * r, shade(style.fill, 0.35),
+                outlined=outlined)
     c.setStrokeColor(colour(INK))
     c.setLineWidth(0.8)
     c.circle(cx, cy, r, stroke=1, fill=0)
@@ -147,7 +154,7 @@ def board(c: Canvas, face: Face) -> None:
                     c.drawRightString(x + u - u * 0.08, y + u * 0.08, str(sq))
             # Lane labels at both ends: the pigeon's token.
             for lx in (x0 + LABEL_U * u / 2, track_x + SQUARES * u + BOX_U * u + LABEL_U * u / 2):
-                pigeon_disc(c, lx, y + u / 2, min(LABEL_U * u, u) * 0.42, p)
+                pigeon_disc(c, lx, y + u / 2, min(LABEL_U * u, u) * 0.42, p, face.low_ink)
             # A faint lane number in the start box, where the pigeon waits.
             c.setFillColor(shade(style.fill, 0.2))
             c.setFont(bold, u * 0.38)
@@ -208,7 +215,8 @@ def pigeon(c: Canvas, face: Face) -> None:
         path = c.beginPath()
         path.rect(-b, -b, w + 2 * b, h + 2 * b)
         c.clipPath(path, stroke=0, fill=0)
-        pattern(c, style.pattern, -b, -b, w + 2 * b, h + 2 * b, shade(style.fill, 0.3))
+        pattern(c, style.pattern, -b, -b, w + 2 * b, h + 2 * b, shade(style.fill, 0.3),
+                outlined=face.low_ink)
     _standee_panel(c, w, h / 2, number)
     with saved(c):
         c.translate(w, h)
