@@ -407,8 +407,6 @@ class _Pool:
     the largest waiting job first, while this process checks the next game."""
 
     def __init__(self, workers: int) -> None:
-        import weasyprint  # noqa: F401 - imported once here so forked workers inherit it
-
         self.jobs: list[PdfJob] = []
         self._workers = workers
         self._waiting: list[int] = []
@@ -417,7 +415,7 @@ class _Pool:
         self._done: queue.SimpleQueue[tuple[int, tuple[bytes, ...] | BaseException]] = (
             queue.SimpleQueue())
         self._pool = multiprocessing.get_context("fork").Pool(
-            workers, initializer=worker_started, initargs=(os.getpid(),))
+            workers, initializer=_worker_ready, initargs=(os.getpid(),))
 
     def add(self, jobs: Sequence[PdfJob]) -> None:
         with self._lock:
@@ -464,6 +462,12 @@ class _Pool:
         self._pool.terminate()
         self._pool.join()
         clear_stale_scratch()
+
+
+def _worker_ready(parent: int) -> None:
+    """A worker imports WeasyPrint itself (a third of a second) while this process checks."""
+    worker_started(parent)
+    import weasyprint  # noqa: F401
 
 
 def _render_indexed(index: int, job: PdfJob) -> tuple[int, tuple[bytes, ...]]:
