@@ -25,7 +25,13 @@ from rulepress.document.editions import EDITIONS, PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.project import DEFAULT_TITLE
-from rulepress.render import IndexEntry, render_html, render_index, templates_dir
+from rulepress.render import (
+    FALLBACK_EPOCH,
+    IndexEntry,
+    render_html,
+    render_index,
+    templates_dir,
+)
 from rulepress.signals import worker_started
 from rulepress.validate.check import CheckReport, DocumentCheck, check_document
 from rulepress.validate.results import RenderedExample, Status
@@ -188,8 +194,6 @@ def build_rulebooks(
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
     ``pdf=False``: the HTML pages only (their links to the PDFs stay). ``only``: the outputs,
     by path inside ``out``, to make; the others are left as they are."""
-    from rulepress.render.pdf import FALLBACK_EPOCH
-
     if booklet and PLAYER not in editions:
         raise RulepressError.at(None, "--booklet imposes the player edition: build it too "
                                       "(--edition player or both)")

@@ -17,6 +17,7 @@ from typing import Any
 
 from rulepress.diagnostics import RulepressError
 from rulepress.paths import templates_dir
+from rulepress.render import FALLBACK_EPOCH
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, run_templates
 from rulepress.render.offline import refusal_loc
@@ -105,8 +106,7 @@ def figures_as_images(html: str) -> str:
 
 
 # Without HarfBuzz's subsetter WeasyPrint subsets fonts with fontTools, which stamps each font
-# with SOURCE_DATE_EPOCH, or the clock when it is unset: pin it while rendering.
-FALLBACK_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
+# with SOURCE_DATE_EPOCH, or the clock when it is unset: pin it (FALLBACK_EPOCH) while rendering.
 
 
 @contextmanager
