@@ -46,8 +46,9 @@ class Progress(Protocol):
 
 
 class Step(str):
-    """A progress message that also says how far its task is: 'rendering 3/8 PDFs (go-stop
-    letter)' with done=3, total=8. A str, so a reporter may show it as any message."""
+    """A progress message that also says how far its task is: 'rendering 4/16 PDFs (go-stop
+    reference a4, letter)' with done=4, total=16. A str, so a reporter may show it as any
+    message."""
 
     done: int
     total: int
