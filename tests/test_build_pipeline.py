@@ -86,3 +86,19 @@ def test_bad_input_writes_nothing(tmp_path: Path) -> None:
     code, _ = run("build", "--sources", str(ROOTS / "bad-raw-html"), "--out", str(tmp_path / "o"))
     assert code == 2
     assert not (tmp_path / "o").exists()
+
+
+def test_a_later_game_failing_its_check_stops_the_pdfs_already_started(tmp_path: Path) -> None:
+    """A game's PDFs start as soon as it passes its check; when a later game then fails, the
+    workers are stopped and nothing is written."""
+    import multiprocessing
+
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "good" / "tiny", src / "a-tiny")  # checked first, passes
+    shutil.copytree(ROOTS / "disproved" / "tiny", src / "b-tiny")
+    out = tmp_path / "out"
+    code, err = run("build", "--sources", str(src), "--out", str(out), "-j", "2")
+    assert code == 1, err
+    assert "b-tiny" in err and "claims at = 8, the rules give 7" in err
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+    assert multiprocessing.active_children() == []
