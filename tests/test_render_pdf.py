@@ -223,6 +223,19 @@ def test_figures_become_images_for_weasyprint_only(html: str) -> None:
     assert figures_as_images(broken) == broken
 
 
+def test_every_figure_image_is_named_by_its_own_figure() -> None:
+    """A tagged PDF needs alt text on every image: the figure's caption, else the drawing's
+    aria-label, else its title; never the caption of the next figure."""
+    from rulepress.render.pdf import figures_as_images
+
+    page = ('<figure><svg aria-label="A worm backs out"><title>A course</title></svg></figure>'
+            '<figure><svg><title>Twelve cells</title></svg></figure>'
+            '<figure><svg role="img"><g/></svg><figcaption>The <b>last</b> one</figcaption>'
+            '</figure>')
+    assert re.findall(r'<img alt="([^"]*)"', figures_as_images(page)) == [
+        "A worm backs out", "Twelve cells", "The last one"]
+
+
 def test_reproducible_without_an_epoch_or_harfbuzz(doc: Document, html: str,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The fontTools subsetting path stamps fonts with the clock unless an epoch is pinned."""

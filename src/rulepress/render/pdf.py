@@ -96,13 +96,22 @@ def figures_as_images(html: str) -> str:
             ElementTree.fromstring(svg)
         except ElementTree.ParseError:
             continue
-        caption = re.search(r"<figcaption>(.*?)</figcaption>", html[end:end + 2000], re.S)
-        alt = html_escape(unescape(re.sub(r"<[^>]+>", "", caption.group(1))) if caption else "")
+        alt = html_escape(_figure_name(svg, html[end:max(end, html.find("</figure>", end))]))
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
         out += [html[pos:start], f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}">']
         pos = end
     out.append(html[pos:])
     return "".join(out)
+
+
+def _figure_name(svg: str, rest: str) -> str:
+    """What a figure's image is called, for its alt text (a tagged PDF needs one): its caption,
+    else the SVG's aria-label, else its <title>."""
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", rest, re.S)
+    label = re.search(r'\baria-label="([^"]*)"', svg[:svg.find(">") + 1])
+    title = re.search(r"<title>(.*?)</title>", svg, re.S)
+    found = caption or label or title
+    return unescape(re.sub(r"<[^>]+>", "", found.group(1))).strip() if found else ""
 
 
 # Without HarfBuzz's subsetter WeasyPrint subsets fonts with fontTools, which stamps each font
