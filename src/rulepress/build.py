@@ -237,19 +237,13 @@ def build_rulebooks(
             if f.paper is None:
                 outputs[out / f.name] = pages[f.edition]
                 record.unit(f.name, digest(key, f.name), {f.name: pages[f.edition]})
-        # An edition's papers share one typesetting; a booklet is typeset on its own.
-        groups: dict[tuple[str, bool | str], list[BookFile]] = {}
-        for f in todo[doc.slug]:
-            if f.paper is not None:
-                groups.setdefault((f.edition, f.booklet and f.paper), []).append(f)
-        typesetters.add([PdfJob(doc.slug, pages[edition], doc.folder,
+        typesetters.add([PdfJob(doc.slug, pages[files[0].edition], doc.folder,
                                 (doc.folder.resolve(), templates_dir()), tuple(files),
                                 tuple(out / f.name for f in files),
                                 tuple(digest(key, f.name) for f in files))
-                         for (edition, _), files in groups.items()])
+                         for files in _typesettings(todo[doc.slug])])
 
-    pdf_jobs = sum(len({(f.edition, f.booklet and f.paper) for f in files if f.paper})
-                   for files in todo.values())
+    pdf_jobs = sum(len(_typesettings(files)) for files in todo.values())
     with _typesetters(jobs, pdf_jobs) as typesetters:
         report = check_phase(docs, project, reporter, draw=True, draft=draft, passed=passed)
         for job, pdfs in typesetters.results(reporter):
@@ -273,6 +267,16 @@ def build_rulebooks(
             record.unit(name, key, {name: text})
     written = write_set(out, outputs, record)
     return Built(out, written, unchanged, report, skipped)
+
+
+def _typesettings(files: Sequence[BookFile]) -> list[list[BookFile]]:
+    """The PDFs among ``files``, by typesetting: an edition's papers share one (render_pdfs),
+    a booklet is typeset on its own."""
+    groups: dict[tuple[str, str | None], list[BookFile]] = {}
+    for f in files:
+        if f.paper is not None:
+            groups.setdefault((f.edition, f.paper if f.booklet else None), []).append(f)
+    return list(groups.values())
 
 
 def _game_fresh(manifest: Manifest, inputs: GameInputs, files: Sequence[BookFile],
