@@ -27,6 +27,7 @@ from rulepress.document.reader import read_sources, source_games
 from rulepress.project import DEFAULT_TITLE
 from rulepress.render import (
     FALLBACK_EPOCH,
+    PAPER_NAMES,
     IndexEntry,
     render_html,
     render_index,
@@ -368,7 +369,7 @@ def booklet_name(slug: str, paper: str) -> str:
 
 
 def paper_name(paper: str) -> str:
-    return {"a4": "A4", "letter": "US Letter"}[paper]
+    return PAPER_NAMES[paper]
 
 
 def _render_pdf(job: PdfJob) -> tuple[bytes, ...]:

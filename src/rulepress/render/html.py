@@ -78,12 +78,12 @@ def run_templates(env: Sandbox, name: str, produce: Callable[[], str]) -> str:
     try:
         return render(produce, TEMPLATE_SECONDS, MAX_PAGE_CHARS, f"template '{name}'", env)
     except TemplateProblem as problem:
-        where = Path(problem.filename) if problem.filename else _template_path(env, name)
+        where = Path(problem.filename) if problem.filename else template_path(env, name)
         raise RulepressError.at(SourceLoc(where, problem.line or 1),
                                 f"template: {problem.message}") from None
 
 
-def _template_path(env: Sandbox, name: str) -> Path:
+def template_path(env: Sandbox, name: str) -> Path:
     """Where ``name`` comes from: the game's override if it has one, else the theme."""
     loader = env.loader
     assert isinstance(loader, jinja2.ChoiceLoader)

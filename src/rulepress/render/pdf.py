@@ -15,11 +15,11 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import RulepressError
+from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.paths import templates_dir
-from rulepress.render import FALLBACK_EPOCH
+from rulepress.render import FALLBACK_EPOCH, PAPER_NAMES
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
-from rulepress.render.html import FONT_FACES, game_environment, run_templates
+from rulepress.render.html import FONT_FACES, game_environment, run_templates, template_path
 from rulepress.render.offline import refusal_loc
 from rulepress.units import POINTS_PER_MM
 
@@ -211,7 +211,28 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     if fetcher.refused:  # also those refused inside an SVG, where WeasyPrint only logs
         refused = fetcher.refused[0]
         raise RulepressError.at(refusal_loc(refused.url, Path(base_url)), str(refused))
+    if not booklet:
+        _check_fits(painted[0][2], papers, Path(base_url))
     return pdfs
+
+
+def _check_fits(pages: dict[int, Box], papers: Sequence[str], game_folder: Path) -> None:
+    """Every page fits every paper: a print.css override that sets its own @page size (not
+    ``page_size``) would otherwise give the other paper pages larger than itself."""
+    for paper in papers:
+        width, height = (mm * POINTS_PER_MM for mm in PAPERS_MM[paper])
+        for left, bottom, right, top in pages.values():
+            if right - left > width + 0.5 or top - bottom > height + 0.5:
+                css = template_path(game_environment(game_folder), "print.css")
+                text = css.read_text(encoding="utf-8", errors="replace").splitlines()
+                line = next((n for n, ln in enumerate(text, 1)
+                             if re.search(r"(?<![\w-])size\s*:", ln)), 1)
+                size = f"{(right - left) / POINTS_PER_MM:.1f} x " \
+                       f"{(top - bottom) / POINTS_PER_MM:.1f}"
+                raise RulepressError.at(SourceLoc(css, line), (
+                    f"print.css sets pages of {size} mm, larger than {PAPER_NAMES[paper]} "
+                    f"({PAPERS_MM[paper][0]:g} x {PAPERS_MM[paper][1]:g} mm): use "
+                    f"@page {{ size: {{{{ page_size }}}} }}, the page every paper holds"))
 
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top, in points
