@@ -200,6 +200,24 @@ def test_a_signal_while_rendering_stops_the_workers_and_writes_nothing(
     assert list(scratch.iterdir()) == []
 
 
+def test_a_worker_killed_while_rendering_fails_the_build_instead_of_hanging_it(
+        tmp_path: Path) -> None:
+    """The kernel's out-of-memory killer takes a worker: a pool would replace it and wait for
+    its job forever; the build stops with one error, writes nothing and leaves no worker."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [*RULEPRESS, "build", "--sources", str(_long_game(tmp_path / "src")), "--out", str(out),
+         "-j", "2"], cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True)
+    workers = _wait_for_workers(proc, 2)
+    os.kill(min(workers), signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    assert "error: a PDF worker process stopped (killed by signal 9)" in err
+    assert "Traceback" not in err
+    assert _gone(workers), "a render worker outlived the build"
+    assert not out.exists()
+
+
 def test_workers_die_with_a_killed_build_and_the_next_run_clears_their_scratch(
         tmp_path: Path) -> None:
     scratch = tmp_path / "tmp"

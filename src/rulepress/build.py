@@ -424,8 +424,12 @@ class _Pool:
         self._lock = threading.Lock()
         self._done: queue.SimpleQueue[tuple[int, tuple[bytes, ...] | BaseException]] = (
             queue.SimpleQueue())
+        before = set(multiprocessing.active_children())
         self._pool = multiprocessing.get_context("fork").Pool(
             workers, initializer=_worker_ready, initargs=(os.getpid(),))
+        # A pool quietly replaces a worker that dies, and its job never returns: watched, so a
+        # worker the kernel kills (out of memory) fails the build instead of hanging it.
+        self._processes = [p for p in multiprocessing.active_children() if p not in before]
 
     def add(self, jobs: Sequence[PdfJob]) -> None:
         with self._lock:
@@ -460,13 +464,22 @@ class _Pool:
                     index, pdfs = self._done.get(timeout=0.2)
                     break
                 except queue.Empty:
-                    continue
+                    self._check_workers()
             if isinstance(pdfs, BaseException):
                 raise pdfs
             counter.finished(self.jobs[index])
             yield self.jobs[index], pdfs
         self._pool.close()
         self._pool.join()
+
+    def _check_workers(self) -> None:
+        for process in self._processes:
+            if not process.is_alive():
+                code = process.exitcode
+                how = (f"killed by signal {-code}" if code is not None and code < 0
+                       else f"exit status {code}")
+                raise RulepressError.at(None, f"a PDF worker process stopped ({how}), perhaps "
+                                              "for lack of memory: nothing was written")
 
     def stop(self) -> None:
         self._pool.terminate()
