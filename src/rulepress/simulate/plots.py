@@ -118,23 +118,27 @@ def label(table: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
 def _counts_plot(summary: Mapping[str, Any], key: str, title: str, xlabel: str) -> Figure:
     """A histogram of ``key``'s counts (share of games at each value), a panel per table."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     tables = summary["tables"]
-    figure = Figure(figsize=(WIDTH, 0.9 + 1.3 * len(tables)), layout="constrained")
+    figure = Figure(figsize=(WIDTH, 0.9 + 0.95 * len(tables)), layout="constrained")
     axes = figure.subplots(len(tables), 1, sharex=True, squeeze=False)[:, 0]
     for n, (ax, table) in enumerate(zip(axes, tables, strict=True)):
         dist = table[key]
+        ax.set_ylim(bottom=0)
         if dist["n"]:
             xs = [v for v, _ in dist["histogram"]]
             ys = [c / dist["n"] for _, c in dist["histogram"]]
             ax.bar(xs, ys, width=_bar_width(xs), color=PALETTE[n % len(PALETTE)])
+            ax.set_ylim(0, max(ys) * 1.35)  # room above the bars for the panel's note
             note = (f"{label(table, summary)}: median {dist['quantiles']['median']:g}, "
                     f"mean {dist['mean']:.1f}")
         else:
             note = f"{label(table, summary)}: no finished game"
-        ax.text(0.01, 0.95, note, transform=ax.transAxes, va="top", fontsize=9)
+        ax.text(0.01, 0.95, note, transform=ax.transAxes, va="top", fontsize=9, zorder=3,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1})
         ax.yaxis.set_major_formatter(_percent())
-        ax.set_ylim(bottom=0)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # turns and points are whole
     axes[-1].set_xlabel(xlabel)
     figure.supylabel("share of games", fontsize=10)
     figure.suptitle(title)
