@@ -23,7 +23,6 @@ from rulepress.render.html import FONT_FACES, game_environment, run_templates, t
 from rulepress.render.offline import refusal_loc
 from rulepress.units import POINTS_PER_MM
 
-PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 # Every book is typeset once, on the page that fits both papers (A4's width, Letter's height),
 # and written once per paper, the difference added as margin: typesetting is the costlier half
@@ -170,9 +169,9 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
-    unknown = [p for p in papers if p not in PAGE_SIZES]
+    unknown = [p for p in papers if p not in PAPERS_MM]
     if unknown or not papers:
-        raise ValueError(f"paper must be one of {', '.join(PAGE_SIZES)}, not {unknown!r}")
+        raise ValueError(f"paper must be one of {', '.join(PAPERS_MM)}, not {unknown!r}")
     if booklet and len(papers) > 1:
         raise ValueError("a booklet is typeset for one paper at a time")
     folder = Path(base_url).resolve()
