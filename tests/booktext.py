@@ -1,5 +1,5 @@
 """Reading a rendered rulebook page as a reader would, for the book tests: both editions of a
-book, its words, one chapter, the rulings, the examples it shows."""
+book, its words, its chapters, one chapter, the rulings, the examples it shows."""
 
 from __future__ import annotations
 
@@ -27,6 +27,16 @@ def section(page: str, anchor: str) -> str:
 
 def rulings(page: str) -> list[str]:
     return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
+
+
+def chapter_titles(page: str) -> list[str]:
+    """The titles of the page's chapters (its first-rank headings), in order."""
+    return re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', page)
+
+
+def starts_a_page(page: str, anchor: str) -> bool:
+    """Whether the chapter whose heading has the id ``anchor`` starts a printed page."""
+    return 'class="rank-1 new-page"' in page.split(f'id="{anchor}"')[1][:40]
 
 
 def example_ids(page: str) -> set[str]:

@@ -7,6 +7,7 @@ without the running header and footer) below its last ink: a page whose text sto
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +15,15 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from pypdf import PdfReader
 
+from rulepress.paths import templates_dir
 from rulepress.render.pdf import COMMON_PAGE_MM
 
-# print.css @page margins on the common page; a paper taller than it adds half the difference
-# to each.
-MARGIN_TOP_MM, MARGIN_BOTTOM_MM = 16.0, 14.0
+# The @page margins of the theme's print.css on the common page (a booklet's come first); a
+# paper taller than it adds half the difference to each.
+_MARGINS = re.search(r"\{% else %\}([\d.]+)mm [\d.]+mm ([\d.]+)mm\{% endif %\}",
+                     (templates_dir() / "print.css").read_text(encoding="utf-8"))
+assert _MARGINS is not None, "print.css no longer gives its page margins as pagefill reads them"
+MARGIN_TOP_MM, MARGIN_BOTTOM_MM = float(_MARGINS[1]), float(_MARGINS[2])
 DPI = 40
 INK = 235  # a pixel darker than this (0-255 grey) is ink; lighter tints count as paper
 

@@ -10,7 +10,15 @@ import re
 from pathlib import Path
 
 import pytest
-from booktext import both_editions, example_ids, rulings, section, words
+from booktext import (
+    both_editions,
+    chapter_titles,
+    example_ids,
+    rulings,
+    section,
+    starts_a_page,
+    words,
+)
 
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
@@ -33,7 +41,7 @@ def books() -> dict[str, str]:
 
 
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:
-    titles = re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', books[PLAYER])
+    titles = chapter_titles(books[PLAYER])
     assert titles == TEACHING_ORDER
 
 
@@ -99,4 +107,4 @@ def test_the_quick_reference_gives_the_turn_in_order_on_a_page_of_its_own(
     leads = ["You may shake", "Play a card", "Draw the top stock card", "Take every column",
              "Collect junk", "Count your points"]
     assert [s[:len(lead)] for s, lead in zip(steps, leads, strict=True)] == leads
-    assert 'class="rank-1 new-page"' in books[PLAYER].split('id="quick-reference"')[1][:40]
+    assert starts_a_page(books[PLAYER], "quick-reference")

@@ -9,7 +9,15 @@ import re
 from pathlib import Path
 
 import pytest
-from booktext import both_editions, rulings, section, words
+from booktext import (
+    both_editions,
+    chapter_titles,
+    example_ids,
+    rulings,
+    section,
+    starts_a_page,
+    words,
+)
 
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
@@ -29,7 +37,7 @@ def books() -> dict[str, str]:
 
 
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:
-    titles = re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', books[PLAYER])
+    titles = chapter_titles(books[PLAYER])
     assert titles == TEACHING_ORDER
 
 
@@ -46,9 +54,9 @@ def test_the_reference_edition_keeps_every_example_and_explains_notation_first(
     books: dict[str, str],
 ) -> None:
     ids = {ex.id for ex in read_document(SOURCE).boxes}  # the playtest report's box too
-    shown = set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', books[REFERENCE]))
+    shown = example_ids(books[REFERENCE])
     assert shown == ids
-    player = set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', books[PLAYER]))
+    player = example_ids(books[PLAYER])
     assert {"elizabeth-allotment", "six-of-hearts", "elizabeth-scores"} <= player < ids
     text = words(books[REFERENCE])
     first_use = NOTATION.search(text)
@@ -74,4 +82,4 @@ def test_the_quick_reference_gives_the_turn_in_order(books: dict[str, str]) -> N
     (turn,) = re.findall(r"<ol>(.*?)</ol>", quick, flags=re.S)
     steps = [words(s).strip() for s in re.findall(r"<li>(.*?)</li>", turn, flags=re.S)]
     assert steps[0].startswith("Play one card") and steps[-1].startswith("Discard, draw")
-    assert 'class="rank-1 new-page"' in books[PLAYER].split('id="quick-reference"')[1][:40]
+    assert starts_a_page(books[PLAYER], "quick-reference")

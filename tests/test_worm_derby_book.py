@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from booktext import both_editions, rulings, section, words
+from booktext import (
+    both_editions,
+    chapter_titles,
+    example_ids,
+    rulings,
+    section,
+    starts_a_page,
+    words,
+)
 from support import Quiet
 
 from rulepress.build import build_rulebooks
@@ -47,7 +55,7 @@ def body(page: str) -> str:
 def test_the_player_edition_teaches_in_order_and_keeps_the_variants(
     books: dict[str, str],
 ) -> None:
-    titles = re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', books[PLAYER])
+    titles = chapter_titles(books[PLAYER])
     assert titles == TEACHING_ORDER
     variants = re.findall(r'<h3 [^>]*>([^<]*)</h3>', section(books[PLAYER], "variants"))
     assert variants == ["Fewer obstacles", "Slalom", "Cannibal worms"]
@@ -69,9 +77,9 @@ def test_the_player_edition_shows_no_proof_machinery_notation_or_internal_names(
 def test_the_reference_edition_keeps_every_example_and_explains_notation_first(
     books: dict[str, str],
 ) -> None:
-    shown = set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', books[REFERENCE]))
+    shown = example_ids(books[REFERENCE])
     assert shown == {ex.id for ex in DOC.examples}
-    player = set(re.findall(r'<aside class="example[^"]*" id="example-([^"]+)"', books[PLAYER]))
+    player = example_ids(books[PLAYER])
     assert player == {ex.id for ex in DOC.examples if ex.edition != REFERENCE}
     assert {"three-steps", "ace", "round-the-pylon", "win", "course-slalom", "bite"} <= player
     text = words(body(books[REFERENCE]))
@@ -101,7 +109,7 @@ def test_the_quick_reference_gives_the_turn_in_order_on_its_own_page(
     steps = [" ".join(re.sub(r"<[^>]+>", " ", s).split())
              for s in re.findall(r"<li>(.*?)</li>", turn, flags=re.S)]
     assert steps[0] == "Roll your die." and steps[-1].startswith("Ace:")
-    assert 'class="rank-1 new-page"' in books[PLAYER].split('id="quick-reference"')[1][:40]
+    assert starts_a_page(books[PLAYER], "quick-reference")
     assert all(len(s) <= 100 for s in steps)
 
 

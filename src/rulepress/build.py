@@ -69,9 +69,8 @@ class PdfJob:
     html: str
     base_url: Path
     roots: tuple[Path, ...]
-    files: tuple[BookFile, ...]
-    targets: tuple[Path, ...]
-    keys: tuple[str, ...]  # the key of each target's inputs, recorded in the manifest
+    files: tuple[BookFile, ...]  # its PDFs, by their names inside the output folder
+    key: str  # the key of the game's inputs, from which each file's is digested
 
     @property
     def label(self) -> str:
@@ -239,19 +238,16 @@ def build_rulebooks(
                 outputs[out / f.name] = pages[f.edition]
                 record.unit(f.name, digest(key, f.name), {f.name: pages[f.edition]})
         typesetters.add([PdfJob(doc.slug, pages[files[0].edition], doc.folder,
-                                (doc.folder.resolve(), templates_dir()), tuple(files),
-                                tuple(out / f.name for f in files),
-                                tuple(digest(key, f.name) for f in files))
+                                (doc.folder.resolve(), templates_dir()), tuple(files), key)
                          for files in _typesettings(todo[doc.slug])])
 
     pdf_jobs = sum(len(_typesettings(files)) for files in todo.values())
     with _typesetters(jobs, pdf_jobs) as typesetters:
         report = check_phase(docs, project, reporter, draw=True, draft=draft, passed=passed)
         for job, pdfs in typesetters.results(reporter):
-            for target, job_key, data in zip(job.targets, job.keys, pdfs, strict=True):
-                outputs[target] = data
-                name = target.relative_to(out).as_posix()
-                record.unit(name, job_key, {name: data})
+            for f, data in zip(job.files, pdfs, strict=True):
+                outputs[out / f.name] = data
+                record.unit(f.name, digest(job.key, f.name), {f.name: data})
     games_built = {**manifest.games, **record.games}
     entries = [_entry(games_built[slug]["entry"]) for slug in sorted(games_built)
                if slug in available and "entry" in games_built[slug]]
@@ -386,7 +382,7 @@ def _render_pdf(job: PdfJob) -> tuple[bytes, ...]:
             return tuple(pdfs[p] for p in papers)
     except OSError as exc:  # a full or unwritable temporary folder
         where = f" ({exc.filename})" if exc.filename else ""
-        raise RulepressError.at(None, f"cannot render {job.targets[0].name}: "
+        raise RulepressError.at(None, f"cannot render {Path(job.files[0].name).name}: "
                                       f"{exc.strerror or exc}{where}") from None
 
 

@@ -179,6 +179,12 @@ def main() -> None:
     """Compile rule texts into proven rulebooks and print-and-play kits."""
 
 
+def games_command(command: Callable[..., None]) -> click.Command:
+    """A command over the project's games, all or those named: GAMES..., --project, --sources."""
+    return main.command()(click.argument("games", nargs=-1)(project_option(sources_option(
+        command))))
+
+
 @main.command()
 @click.argument("name")
 @quiet_option
@@ -199,10 +205,7 @@ def new(name: str) -> None:
     _run(action)
 
 
-@main.command()
-@click.argument("games", nargs=-1)
-@project_option
-@sources_option
+@games_command
 @quiet_option
 def check(games: tuple[str, ...], project: Path | None, sources: Path | None) -> None:
     """Run every check (examples, components, references, kits); write nothing."""
@@ -221,10 +224,7 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
     _run(action)
 
 
-@main.command()
-@click.argument("games", nargs=-1)
-@project_option
-@sources_option
+@games_command
 @out_option("build")
 @paper_option
 @click.option(
@@ -268,10 +268,7 @@ def build(
     _run(action)
 
 
-@main.command()
-@click.argument("games", nargs=-1)
-@project_option
-@sources_option
+@games_command
 @out_option("pnp")
 @paper_option
 @click.option(
@@ -323,10 +320,7 @@ def pnp(
     _run(action)
 
 
-@main.command()
-@click.argument("games", nargs=-1)
-@project_option
-@sources_option
+@games_command
 @out_option("build")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="The port on 127.0.0.1 (0: any free one). Default: 8000, else a free one.")
