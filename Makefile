@@ -36,11 +36,18 @@ CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 
-build/.done: $(STAMP) $(SOURCES) $(CODE)
+# Python writes no bytecode where PYTHONDONTWRITEBYTECODE is set (as on CI), and an editable
+# install is not compiled: compiled here, every rulepress command starts about 0.1 s sooner.
+COMPILED := $(VENV)/.compiled
+$(COMPILED): $(STAMP) $(CODE)
+	@$(PY) -m compileall -q src >/dev/null
+	@touch $@
+
+build/.done: $(COMPILED) $(SOURCES) $(CODE)
 	$(RULEPRESS) build
 	@touch $@
 
-pnp/.done: $(STAMP) $(SOURCES) $(CODE)
+pnp/.done: $(COMPILED) $(SOURCES) $(CODE)
 	$(RULEPRESS) pnp
 	@touch $@
 
@@ -51,7 +58,7 @@ check: $(STAMP)
 	$(RULEPRESS) check
 
 # Lint and types are part of the test: a change that breaks either does not land.
-test: $(TEST_STAMP) $(CHROMIUM)
+test: $(TEST_STAMP) $(COMPILED) $(CHROMIUM)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
@@ -60,7 +67,7 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 
-bench: $(TEST_STAMP)
+bench: $(TEST_STAMP) $(COMPILED)
 	@for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done
 
 # Sheets, fill and ink of every bundled kit, both papers and modes, measured from the PDFs.

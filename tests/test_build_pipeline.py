@@ -102,3 +102,28 @@ def test_a_later_game_failing_its_check_stops_the_pdfs_already_started(tmp_path:
     assert "b-tiny" in err and "claims at = 8, the rules give 7" in err
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
     assert multiprocessing.active_children() == []
+
+
+def test_a_kit_failing_its_check_after_the_books_started_stops_them(tmp_path: Path) -> None:
+    """The kit is checked while the game's books are already typesetting (no page needs it);
+    when it then fails, the workers are stopped, nothing is written and the diagnostics come
+    in the order `check` gives them."""
+    import multiprocessing
+
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "good" / "tiny", src / "tiny")
+    rules = src / "tiny" / "rules.md"
+    rules.write_text(rules.read_text().replace(
+        "    count: 1\n---",
+        "    count: 1\n  - id: card\n    name: Rules card\n    count: 1\n"
+        "    size: 63.5mm x 88.9mm\n    front: no_such_drawer\n---"))
+    out = tmp_path / "out"
+    code, err = run("build", "--sources", str(src), "--out", str(out), "-j", "2")
+    assert code == 2, err
+    assert "no front drawer 'no_such_drawer'" in err
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+    assert multiprocessing.active_children() == []
+    checked, err_check = run("check", "--sources", str(src))
+    diagnostics = [line for line in err.splitlines() if ": error: " in line]
+    assert checked == 2
+    assert diagnostics == [line for line in err_check.splitlines() if ": error: " in line]

@@ -234,7 +234,8 @@ def test_workers_die_with_a_killed_build_and_the_next_run_clears_their_scratch(
     again = _build(tmp_path / "out", "-j", "1", env=env)
     _, err = again.communicate(timeout=120)
     assert again.returncode == 0, err
-    assert list(scratch.iterdir()) == []
+    left = sorted(str(p.relative_to(scratch)) for p in scratch.rglob("*"))
+    assert left == [], f"left in the temporary folder: {left}"
 
 
 def test_a_default_build_leaves_nothing_in_the_temporary_folder(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from rulepress.render import (
     templates_dir,
 )
 from rulepress.signals import worker_started
-from rulepress.validate.check import CheckReport, DocumentCheck, check_document
+from rulepress.validate.check import CheckReport, DocumentCheck, check_document, check_kit
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
@@ -91,27 +91,32 @@ def check_phase(
     """The check every command runs before writing anything: on any error, raise with every
     diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
     through as warnings (bad input still stops). ``passed`` is given each game as soon as it
-    and every game before it have passed, so its rendering can start while the next is checked.
+    and every game before it have passed, so its rendering can start while the next is checked
+    (and while its own kit is: the last part of the check, which no page depends on).
     """
     if docs:
         reporter.progress(f"checking {len(docs)} game{_s(len(docs))}")
-    shown: list[Diagnostic] = []
     report = CheckReport([])
     failed: RulepressError | None = None  # by ``passed``: reported after the check's own
+
+    def shown() -> list[Diagnostic]:
+        return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
+                for d in report.diagnostics]
+
     for doc in docs:
-        result = check_document(doc, project=project, draw=draw)
+        result = check_document(doc, project=project, draw=draw, kit=passed is None)
         report.documents.append(result)
-        shown += [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
-                  for d in result.diagnostics]
-        if passed is not None and failed is None and exit_status(shown) is ExitStatus.OK:
-            try:
-                passed(result)
-            except RulepressError as exc:
-                failed = exc
-    status = exit_status(shown)
+        if passed is not None:
+            if failed is None and exit_status(shown()) is ExitStatus.OK:
+                try:
+                    passed(result)
+                except RulepressError as exc:
+                    failed = exc
+            result.add_kit(check_kit(result))
+    status = exit_status(shown())
     if status is not ExitStatus.OK:
-        raise RulepressError(shown, status)
-    reporter.diagnostics(shown)
+        raise RulepressError(shown(), status)
+    reporter.diagnostics(shown())
     if failed is not None:
         raise failed
     return report

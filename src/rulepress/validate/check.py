@@ -33,6 +33,10 @@ class DocumentCheck:
     engine: GameEngine | None
     examples: dict[str, RenderedExample] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    kit_at: int = 0  # where the kit's diagnostics go among them (after the engine's)
+
+    def add_kit(self, found: Sequence[Diagnostic]) -> None:
+        self.diagnostics[self.kit_at:self.kit_at] = found
 
 
 @dataclass
@@ -74,7 +78,7 @@ def check_documents(
 
 
 def check_document(
-    doc: Document, *, project: Path | None = None, draw: bool = False
+    doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True
 ) -> DocumentCheck:
     from rulepress.render.glyphs import check_glyphs
     from rulepress.render.references import check_references
@@ -88,12 +92,9 @@ def check_document(
     engine = result.engine
     if engine is not None:
         result.diagnostics += cross_check_components(doc, engine)
-    if any(c.in_kit for c in doc.meta.components):
-        from rulepress.pnp.faces import engine_tables
-        from rulepress.pnp.kit import kit_diagnostics
-
-        drawers = engine.drawers() if engine else {}
-        result.diagnostics += kit_diagnostics(doc, drawers, engine_tables(engine))
+    result.kit_at = len(result.diagnostics)
+    if kit:
+        result.add_kit(check_kit(result))
     for example in doc.boxes:
         if example.kind == SIMULATION_INFO:
             from rulepress.simulate.report import check_simulation
@@ -108,6 +109,19 @@ def check_document(
     result.diagnostics += check_references(doc)
     result.diagnostics += check_glyphs(doc, result.examples)
     return result
+
+
+def check_kit(result: DocumentCheck) -> list[Diagnostic]:
+    """The game's kit, drawn and counted: its faces' data, drawers and text (none without a
+    kit). Part of check_document, which ``kit=False`` leaves to the caller (add_kit)."""
+    doc, engine = result.doc, result.engine
+    if not any(c.in_kit for c in doc.meta.components):
+        return []
+    from rulepress.pnp.faces import engine_tables
+    from rulepress.pnp.kit import kit_diagnostics
+
+    drawers = engine.drawers() if engine else {}
+    return kit_diagnostics(doc, drawers, engine_tables(engine))
 
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
