@@ -185,3 +185,50 @@ def test_kits_are_drawn_again_only_when_their_inputs_or_options_change(tmp_path:
     assert wrote("--bleed", "2") == 0
     replace_in(project / "sources/demo/rules.md", "Be the first", "Be the very first")
     assert wrote("--bleed", "2") > 0
+
+
+def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A playtest report's plots take a second to draw: an edit to the rules' text reuses those
+    in the output folder, a changed summary draws them again, and either way the folder is
+    what a clean build makes."""
+    import rulepress.simulate.plots as plots
+
+    src = tmp_path / "src"
+    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    drawn: list[str] = []
+    draw = plots.plot
+
+    def counted(summary: object, name: str, **options: bool) -> str:
+        drawn.append(name)
+        return draw(summary, name, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plots, "plot", counted)
+    every = ["ends", "length", "margins", "win-rates"]
+
+    def built(out: Path) -> list[str]:
+        drawn.clear()
+        code, err = run("build", "--sources", str(src), "--out", str(out), "--no-pdf",
+                        "--edition", "reference")
+        assert code == 0, err
+        return sorted(drawn)
+
+    out = tmp_path / "out"
+    assert built(out) == every
+    kept = out / ".rulepress" / "kept" / "pigeon-race" / "playtest"
+    assert sorted(p.name for p in kept.iterdir()) == [f"{name}.svg" for name in every]
+
+    replace_in(src / "pigeon-race" / "rules.md", "\n## ", "\nA sentence added.\n\n## ")
+    assert built(out) == []
+    assert built(tmp_path / "clean-1") == every
+    assert files_of(out) == files_of(tmp_path / "clean-1")
+
+    summary = src / "pigeon-race" / "playtest" / "summary.json"
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    data["tables"][0]["margin"]["histogram"][0][1] += 100  # the margins plot's first bar
+    summary.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    assert built(out) == every
+    assert built(tmp_path / "clean-2") == every
+    assert files_of(out) == files_of(tmp_path / "clean-2")
+    margins = ".rulepress/kept/pigeon-race/playtest/margins.svg"
+    assert files_of(out)[margins] != files_of(tmp_path / "clean-1")[margins]

@@ -12,7 +12,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from rulepress.cache import GameInputs, Manifest, Record, digest, file_digest, game_inputs
+from rulepress.cache import (
+    GameInputs,
+    Kept,
+    Manifest,
+    Record,
+    digest,
+    file_digest,
+    game_inputs,
+)
 from rulepress.diagnostics import (
     Diagnostic,
     ExitStatus,
@@ -87,6 +95,7 @@ def check_phase(
     draw: bool = False,
     draft: bool = False,
     passed: Callable[[DocumentCheck], None] | None = None,
+    kept: Kept | None = None,
 ) -> CheckReport:
     """The check every command runs before writing anything: on any error, raise with every
     diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
@@ -104,7 +113,7 @@ def check_phase(
                 for d in report.diagnostics]
 
     for doc in docs:
-        result = check_document(doc, project=project, draw=draw, kit=passed is None)
+        result = check_document(doc, project=project, draw=draw, kit=passed is None, kept=kept)
         report.documents.append(result)
         if passed is not None:
             if failed is None and exit_status(shown()) is ExitStatus.OK:
@@ -247,8 +256,13 @@ def build_rulebooks(
                          for files in _typesettings(todo[doc.slug])])
 
     pdf_jobs = sum(len(_typesettings(files)) for files in todo.values())
+    kept = Kept(manifest)
     with _typesetters(jobs, pdf_jobs) as typesetters:
-        report = check_phase(docs, project, reporter, draw=True, draft=draft, passed=passed)
+        report = check_phase(docs, project, reporter, draw=True, draft=draft, passed=passed,
+                             kept=kept)
+        for unit, (unit_key, made) in kept.made.items():
+            outputs[out / unit] = made
+            record.unit(unit, unit_key, {unit: made})
         for job, pdfs in typesetters.results(reporter):
             for f, data in zip(job.files, pdfs, strict=True):
                 outputs[out / f.name] = data

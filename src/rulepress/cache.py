@@ -15,6 +15,10 @@ A game's key covers everything its outputs are made from:
 - rulepress's own files as this process loaded them, its version, the versions of the
   libraries it renders with, and Python's;
 - the command's options (papers, editions, paper size, bleed ...), added by the caller.
+
+A playtest report's plots are units of their own, kept in ``<out>/.rulepress/kept/`` (Kept) and
+keyed by only what they are drawn from: the summary, the theme and rulepress's code. An edit to
+the rules' text reuses them.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import os
 import platform
 import re
 import stat
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
@@ -36,6 +40,7 @@ from typing import Any
 from rulepress.paths import templates_dir
 
 MANIFEST = Path(".rulepress") / "manifest.json"
+KEPT = Path(".rulepress") / "kept"  # what Kept keeps, by name
 FORMAT = 1
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".rulepress"})
 
@@ -216,6 +221,20 @@ class Manifest:
         return isinstance(files, dict) and bool(files) and all(
             self._on_disk(name) == sha for name, sha in files.items())
 
+    def kept(self, unit: str, key: str) -> bytes | None:
+        """The one file ``unit`` wrote, if the unit was made from ``key`` and the file is on
+        disk as written (checked on the bytes returned)."""
+        record = self.units.get(unit)
+        files = record.get("files") if record is not None and record.get("key") == key else None
+        if not isinstance(files, dict) or len(files) != 1:
+            return None
+        (name, sha), = files.items()
+        try:
+            data = (self.out / name).read_bytes()
+        except OSError:
+            return None
+        return data if file_digest(data) == sha else None
+
     def _on_disk(self, name: str) -> str | None:
         path = self.out / name
         if path not in self._hashes:
@@ -252,6 +271,30 @@ class Record:
                  if name not in self.dropped}
         return {"format": FORMAT, "units": dict(sorted(units.items())),
                 "games": dict(sorted(games.items()))}
+
+
+@dataclass
+class Kept:
+    """What a check makes along the way that a run may take from the output folder instead of
+    making it again (a playtest report's plots: a second each), kept beside the manifest. Each
+    is a unit of the manifest with its own key; those made anew are written with the run's
+    outputs."""
+
+    manifest: Manifest | None  # None: make everything
+    made: dict[str, tuple[str, str]] = field(default_factory=dict)  # unit -> (key, text)
+
+    def text(self, name: str, key: str, make: Callable[[], str]) -> str:
+        """``name``'s text as made from ``key`` (``make`` makes it)."""
+        unit = (KEPT / name).as_posix()
+        data = self.manifest.kept(unit, key) if self.manifest is not None else None
+        if data is not None:
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        text = make()
+        self.made[unit] = (key, text)
+        return text
 
 
 def read_manifest(out: Path) -> dict[str, Any]:

@@ -45,7 +45,8 @@ _LEGACY_TMP = re.compile(r"^\..+\.(html|pdf|ttf|txt)\.[a-z0-9_]{8}\.tmp$")
 
 def write_set(out: Path, outputs: Mapping[Path, bytes | str],
               record: Record | None = None) -> list[Path]:
-    """Write ``outputs`` (paths inside ``out`` -> content) as one set; returns the paths.
+    """Write ``outputs`` (paths inside ``out`` -> content) as one set; returns the paths (not
+    those of rulepress's own files, in ``out``/.rulepress).
     ``record``: what to add to the folder's manifest, merged with the one on disk under the
     folder's lock and written in the same set (not at all when nothing changes).
     An OSError (read-only folder, full disk ...) is a RulepressError naming the path."""
@@ -74,7 +75,7 @@ def write_set(out: Path, outputs: Mapping[Path, bytes | str],
                 _finish(out, stage)
     except OSError as exc:
         raise RulepressError.at(None, f"cannot write {where}: {exc.strerror or exc}") from None
-    return sorted(p for p in outputs if p != out / MANIFEST)
+    return sorted(p for p in outputs if not p.is_relative_to(out / MANIFEST.parent))
 
 
 def _with_manifest(out: Path, outputs: Mapping[Path, bytes | str],

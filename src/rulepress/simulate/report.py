@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rulepress.cache import Kept, code_digest, digest, theme_digest
 from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Document, Example
 from rulepress.games.base import Figure
@@ -54,10 +55,11 @@ class _Stale(Exception):
 
 
 def check_simulation(
-    doc: Document, block: Example, project: Path | None, *, draw: bool = False
+    doc: Document, block: Example, project: Path | None, *, draw: bool = False,
+    kept: Kept | None = None,
 ) -> tuple[list[Diagnostic], RenderedExample]:
     """The block's diagnostics and its rendering: prose from the summary, the plots it names
-    (drawn only when ``draw``)."""
+    (drawn only when ``draw``; taken from ``kept`` when drawn from the same summary before)."""
     from rulepress.prose import render_prose
 
     figures: Sequence[Figure] = ()
@@ -67,7 +69,7 @@ def check_simulation(
         context = figures_in(summary)
         names = _plot_names(block)
         if draw:
-            figures = _plots(summary, names)
+            figures = _plots(summary, names, f"{doc.slug}/playtest", kept or Kept(None))
     except _Stale as stale:
         loc = block.line_of((stale.key,))
         diags.append((disproved if stale.disproved else error)(loc, f"{block.id}: {stale}"))
@@ -187,12 +189,24 @@ def _plot_names(block: Example) -> list[str]:
     return [str(n) for n in names]
 
 
-def _plots(summary: Mapping[str, Any], names: Sequence[str]) -> list[Figure]:
-    from rulepress.simulate.plots import plot
-
+def _plots(summary: Mapping[str, Any], names: Sequence[str], folder: str,
+           kept: Kept) -> list[Figure]:
+    """The plots ``names`` of ``summary``, kept as ``folder``/<name>.svg."""
     if "agents" in names and len(summary["run"]["agents"]) < 2:
         raise _Stale("plots", "plots: 'agents' compares agents, and the run has one")
-    return [Figure(CAPTIONS[n], _PROLOGUE.sub("", plot(summary, n, text_as_paths=False)))
+    # What a plot is drawn from: the summary, the theme's fonts (text is measured in them)
+    # and rulepress's code (with matplotlib's version).
+    drawn_from = digest("playtest plot", json.dumps(summary, sort_keys=True), theme_digest(),
+                        code_digest())
+
+    def drawn(name: str) -> Callable[[], str]:
+        def draw() -> str:
+            from rulepress.simulate.plots import plot
+
+            return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False))
+        return draw
+
+    return [Figure(CAPTIONS[n], kept.text(f"{folder}/{n}.svg", digest(drawn_from, n), drawn(n)))
             for n in names]
 
 

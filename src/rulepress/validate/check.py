@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulepress.diagnostics import (
     Diagnostic,
@@ -25,6 +25,9 @@ from rulepress.games import UnknownEngine, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
+
+if TYPE_CHECKING:
+    from rulepress.cache import Kept
 
 
 @dataclass
@@ -78,7 +81,8 @@ def check_documents(
 
 
 def check_document(
-    doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True
+    doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True,
+    kept: Kept | None = None,
 ) -> DocumentCheck:
     from rulepress.render.glyphs import check_glyphs
     from rulepress.render.references import check_references
@@ -99,7 +103,7 @@ def check_document(
         if example.kind == SIMULATION_INFO:
             from rulepress.simulate.report import check_simulation
 
-            diags, rendered = check_simulation(doc, example, project, draw=draw)
+            diags, rendered = check_simulation(doc, example, project, draw=draw, kept=kept)
         else:
             diags, rendered = check_example(example, engine, draw=draw)
         if engine is None and doc.meta.engine:
