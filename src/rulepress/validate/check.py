@@ -84,6 +84,9 @@ def check_document(
     doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True,
     kept: Kept | None = None,
 ) -> DocumentCheck:
+    """One game's part of check_documents. ``kit=False`` leaves its kit to the caller
+    (check_kit, then add_kit: the build checks it while the game's PDFs start); ``kept``: plots
+    drawn by an earlier run, taken when drawn from the same inputs."""
     from rulepress.render.glyphs import check_glyphs
     from rulepress.render.references import check_references
 
