@@ -8,6 +8,7 @@ rulepress's version can change too without touching the checkout.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -232,3 +233,30 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
     assert files_of(out) == files_of(tmp_path / "clean-2")
     margins = ".rulepress/kept/pigeon-race/playtest/margins.svg"
     assert files_of(out)[margins] != files_of(tmp_path / "clean-1")[margins]
+
+
+def test_a_kept_plot_is_never_read_through_a_link(tmp_path: Path) -> None:
+    """A kept plot replaced by a link to a file outside the output folder, the manifest made to
+    match it, is drawn again: nothing outside the run's own folders reaches the page."""
+    src = tmp_path / "src"
+    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    out = tmp_path / "out"
+    args = ["build", "--sources", str(src), "--out", str(out), "--no-pdf", "--edition",
+            "reference"]
+    code, err = run(*args)
+    assert code == 0, err
+    secret = tmp_path / "secret.svg"
+    secret.write_text('<svg xmlns="http://www.w3.org/2000/svg"><title>SECRET</title></svg>')
+    name = ".rulepress/kept/pigeon-race/playtest/ends.svg"
+    (out / name).unlink()
+    (out / name).symlink_to(secret)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["units"][name]["files"][name] = hashlib.sha256(secret.read_bytes()).hexdigest()
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    replace_in(src / "pigeon-race" / "rules.md", "\n## ", "\nA sentence added.\n\n## ")
+    code, err = run(*args)
+    assert code == 0, err
+    page = (out / "pigeon-race" / "pigeon-race-reference.html").read_text(encoding="utf-8")
+    assert "SECRET" not in page
+    assert "How games end" in page
+    assert not (out / name).is_symlink()
