@@ -136,13 +136,20 @@ def _build(out: Path, *extra: str, env: dict[str, str] | None = None,
 
 
 def _children(pid: int) -> set[int]:
+    """The build's forked workers: its children running its own command line (not a helper
+    some library starts for a moment)."""
     found = set()
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return found
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            same = (stat.parent / "cmdline").read_bytes() == command
         except OSError:
             continue
-        if int(fields[1]) == pid:
+        if int(fields[1]) == pid and same:
             found.add(int(stat.parent.name))
     return found
 
@@ -318,3 +325,27 @@ def test_a_file_size_limit_is_one_error_and_writes_nothing(tmp_path: Path) -> No
     line = _one_error(_build(out, "-j", "1", preexec_fn=limit))
     assert line.startswith("rulepress: error: cannot ") and "File too large" in line
     assert [p for p in out.rglob("*") if p.is_file()] == []
+
+
+def test_a_process_that_ended_unreaped_keeps_no_scratch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A killed run's worker ends at once but stays a zombie until init reaps it: its scratch
+    folder is stale already (it writes nothing more)."""
+    import tempfile
+
+    from rulepress.write import SCRATCH_PREFIX, clear_stale_scratch
+
+    child = subprocess.Popen(["true"])
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped
+    try:
+        assert Path(f"/proc/{child.pid}").exists()
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+        folder = tmp_path / f"{SCRATCH_PREFIX}{child.pid}-abcd1234"
+        folder.mkdir()
+        mine = tmp_path / f"{SCRATCH_PREFIX}{os.getpid()}-abcd1234"
+        mine.mkdir()
+        clear_stale_scratch()
+        assert not folder.exists()
+        assert mine.exists()
+    finally:
+        child.wait()
