@@ -214,19 +214,14 @@ class Manifest:
 
     def fresh(self, unit: str, key: str) -> bool:
         """Whether ``unit`` was made from ``key`` and every file it wrote is on disk as written."""
-        record = self.units.get(unit)
-        if record is None or record.get("key") != key:
-            return False
-        files = record.get("files")
-        return isinstance(files, dict) and bool(files) and all(
-            self._on_disk(name) == sha for name, sha in files.items())
+        files = self._files(unit, key)
+        return bool(files) and all(self._on_disk(name) == sha for name, sha in files.items())
 
     def kept(self, unit: str, key: str) -> bytes | None:
         """The one file ``unit`` wrote, if the unit was made from ``key`` and the file is on
         disk as written (checked on the bytes returned)."""
-        record = self.units.get(unit)
-        files = record.get("files") if record is not None and record.get("key") == key else None
-        if not isinstance(files, dict) or len(files) != 1:
+        files = self._files(unit, key)
+        if len(files) != 1:
             return None
         (name, sha), = files.items()
         path = self.out / name
@@ -237,6 +232,12 @@ class Manifest:
         except OSError:
             return None
         return data if file_digest(data) == sha else None
+
+    def _files(self, unit: str, key: str) -> dict[str, str]:
+        """The files ``unit`` wrote (name -> SHA-256), if it was made from ``key``; else none."""
+        record = self.units.get(unit)
+        files = record.get("files") if record is not None and record.get("key") == key else None
+        return files if isinstance(files, dict) else {}
 
     def _on_disk(self, name: str) -> str | None:
         path = self.out / name

@@ -218,20 +218,20 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
 def _check_fits(pages: dict[int, Box], papers: Sequence[str], game_folder: Path) -> None:
     """Every page fits every paper: a print.css override that sets its own @page size (not
     ``page_size``) would otherwise give the other paper pages larger than itself."""
-    for paper in papers:
-        width, height = (mm * POINTS_PER_MM for mm in PAPERS_MM[paper])
-        for left, bottom, right, top in pages.values():
-            if right - left > width + 0.5 or top - bottom > height + 0.5:
-                css = template_path(game_environment(game_folder), "print.css")
-                text = css.read_text(encoding="utf-8", errors="replace").splitlines()
-                line = next((n for n, ln in enumerate(text, 1)
-                             if re.search(r"(?<![\w-])size\s*:", ln)), 1)
-                size = f"{(right - left) / POINTS_PER_MM:.1f} x " \
-                       f"{(top - bottom) / POINTS_PER_MM:.1f}"
-                raise RulepressError.at(SourceLoc(css, line), (
-                    f"print.css sets pages of {size} mm, larger than {PAPER_NAMES[paper]} "
-                    f"({PAPERS_MM[paper][0]:g} x {PAPERS_MM[paper][1]:g} mm): use "
-                    f"@page {{ size: {{{{ page_size }}}} }}, the page every paper holds"))
+    too_large = next(((paper, box) for paper in papers for box in pages.values()
+                      if box[2] - box[0] > PAPERS_MM[paper][0] * POINTS_PER_MM + 0.5
+                      or box[3] - box[1] > PAPERS_MM[paper][1] * POINTS_PER_MM + 0.5), None)
+    if too_large is None:
+        return
+    paper, (left, bottom, right, top) = too_large
+    css = template_path(game_environment(game_folder), "print.css")
+    text = css.read_text(encoding="utf-8", errors="replace").splitlines()
+    line = next((n for n, ln in enumerate(text, 1) if re.search(r"(?<![\w-])size\s*:", ln)), 1)
+    size = f"{(right - left) / POINTS_PER_MM:.1f} x {(top - bottom) / POINTS_PER_MM:.1f}"
+    raise RulepressError.at(SourceLoc(css, line), (
+        f"print.css sets pages of {size} mm, larger than {PAPER_NAMES[paper]} "
+        f"({PAPERS_MM[paper][0]:g} x {PAPERS_MM[paper][1]:g} mm): use "
+        f"@page {{ size: {{{{ page_size }}}} }}, the page every paper holds"))
 
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top, in points

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -198,16 +199,15 @@ def _plots(summary: Mapping[str, Any], names: Sequence[str], folder: str,
     # and rulepress's code (with matplotlib's version).
     drawn_from = digest("playtest plot", json.dumps(summary, sort_keys=True), theme_digest(),
                         code_digest())
-
-    def drawn(name: str) -> Callable[[], str]:
-        def draw() -> str:
-            from rulepress.simulate.plots import plot
-
-            return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False))
-        return draw
-
-    return [Figure(CAPTIONS[n], kept.text(f"{folder}/{n}.svg", digest(drawn_from, n), drawn(n)))
+    return [Figure(CAPTIONS[n], kept.text(f"{folder}/{n}.svg", digest(drawn_from, n),
+                                          partial(_draw, summary, n)))
             for n in names]
+
+
+def _draw(summary: Mapping[str, Any], name: str) -> str:
+    from rulepress.simulate.plots import plot
+
+    return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False))
 
 
 def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
