@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -179,3 +180,29 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     time.sleep(0.2)
     said = "\n".join(srv.lines)
     assert "rulepress: stopped by SIGINT" in said and "Traceback" not in said
+
+
+def test_a_game_added_while_serving_is_built_and_listed_and_one_removed_is_dropped(
+        server: tuple[Server, Path]) -> None:
+    srv, project = server
+    sources = project / "sources"
+    rules = sources / "demo" / "rules.md"
+    rules.write_text(rules.read_text().replace("Be the first", "Be the quickest"))
+    srv.until("/build/demo/demo.html", lambda b: "Be the quickest" in b)  # the watcher runs
+
+    second = sources / "second"
+    shutil.copytree(sources / "demo", second)
+    rules = second / "rules.md"
+    rules.write_text(rules.read_text().replace("Be the quickest", "Be the second"))
+    srv.until("/build/index.html", lambda b: 'href="second/second.html"' in b)
+    assert "Be the second to bank" in srv.get("/build/second/second.html")[1]
+
+    rules.write_text("no front matter\n")  # broken: the index shows it
+    shown = srv.until("/build/index.html", lambda b: "rulepress-overlay" in b)
+    assert "sources/second/rules.md:1:" in shown
+    shutil.rmtree(second)
+    index = srv.until("/build/index.html",
+                      lambda b: "second/" not in b and "rulepress-overlay" not in b)
+    assert 'href="demo/demo.html"' in index
+    assert any("new game: second" in line for line in srv.lines)
+    assert any("game gone: second" in line for line in srv.lines)

@@ -346,7 +346,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
             if not reporter.quiet or ": error: " in line or ": warning: " in line:
                 click.echo(line, err=True)
 
-        run_server(settings, served, port, say)
+        run_server(settings, served, port, say, follow=not where.games)
         return ExitStatus.OK
 
     _run(action)

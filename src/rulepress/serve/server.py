@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 from rulepress.build import book_files
 from rulepress.cache import engine_files, read_manifest
 from rulepress.diagnostics import RulepressError
+from rulepress.document.reader import source_games
 from rulepress.paths import templates_dir
 from rulepress.serve.builder import Outcome, Settings, build_game, start_pool
 from rulepress.serve.site import EVENTS, Refused, Site, live_page
@@ -51,6 +52,12 @@ class State:
             self.changed.wait_for(lambda: self.version != since, timeout)
             return self.version
 
+    def forget(self, games: Iterable[str]) -> None:
+        """Drop the problems of games that are gone from the sources."""
+        with self.changed:
+            for game in games:
+                self.problems.pop(game, None)
+
     def shown_on(self, game: str | None) -> list[str]:
         """The problems a page shows: its game's, or every game's on a page of none."""
         with self.changed:
@@ -63,9 +70,11 @@ class Preview:
     """The server's parts: where it reads, the rebuild pool and the pages' state."""
 
     def __init__(self, settings: Settings, games: Sequence[str], pool: Pool,
-                 say: Callable[[str], None]) -> None:
+                 say: Callable[[str], None], follow: bool = False) -> None:
         self.settings = settings
         self.games = tuple(games)
+        # No game named: serve every game the sources hold, those added or removed meanwhile too.
+        self.follow = follow
         self.site = Site.of(settings.project, settings.out)
         self.pool = pool
         self.state = State()
@@ -118,7 +127,7 @@ class Preview:
         them, or every game for a change to the theme or an engine (the cache skips those
         that did not change)."""
         sources = self.settings.sources.resolve()
-        games: set[str] = set()
+        games: set[str] = set(self._follow_sources())
         for name in changed:
             path = Path(name)
             if path.is_relative_to(sources):
@@ -128,6 +137,25 @@ class Preview:
             else:
                 return list(self.games)
         return sorted(games)
+
+    def _follow_sources(self) -> list[str]:
+        """When following the sources: serve the games they hold now, and return those to
+        build: a new game, or one other game when a game went (index.html still lists it)."""
+        if not self.follow:
+            return []
+        try:
+            now = source_games(self.settings.sources)
+        except RulepressError:  # the last game went: nothing left to build
+            now = []
+        added = [g for g in now if g not in self.games]
+        gone = [g for g in self.games if g not in now]
+        self.games = tuple(now)
+        if added:
+            self.say(f"new game: {', '.join(added)}")
+        if gone:
+            self.say(f"game gone: {', '.join(gone)}")
+            self.state.forget(gone)
+        return now[:1] if gone and not added else added
 
 
 def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
@@ -185,16 +213,17 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
 
 
 def serve(settings: Settings, games: Sequence[str], port: int | None,
-          say: Callable[[str], None]) -> None:
+          say: Callable[[str], None], follow: bool = False) -> None:
     """Build the served games' pages, serve them, and rebuild on every change until stopped
-    (Interrupted, from stop_on_signals: Ctrl-C or SIGTERM)."""
+    (Interrupted, from stop_on_signals: Ctrl-C or SIGTERM). ``follow``: ``games`` are all the
+    sources hold, and a game added to them (or removed) is served (or dropped) as it comes."""
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # its word on Ctrl-C: ours is enough
     pool = start_pool()
     server: ThreadingHTTPServer | None = None
     try:
-        preview = Preview(settings, games, pool, say)
+        preview = Preview(settings, games, pool, say, follow)
         server = _bind(handler(preview), port)
         say(f"building the pages of {', '.join(games)}")
         preview.rebuild(games)
