@@ -206,3 +206,26 @@ def test_a_game_added_while_serving_is_built_and_listed_and_one_removed_is_dropp
     assert 'href="demo/demo.html"' in index
     assert any("new game: second" in line for line in srv.lines)
     assert any("game gone: second" in line for line in srv.lines)
+
+
+def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
+    project = new_project("demo", tmp_path)
+    rules = project / "sources" / "demo" / "rules.md"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
+         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "CI": "1"})
+    assert proc.stderr is not None
+    try:
+        lines = [proc.stderr.readline().rstrip()]
+        while (found := SERVING.search(lines[-1])) is None and lines[-1]:
+            lines.append(proc.stderr.readline().rstrip())
+        assert found is not None, "\n".join(lines)
+        # Saved at once: the watcher starts a moment after the server says it serves.
+        rules.write_text(rules.read_text().replace("Be the first", "Be the earliest"))
+        srv = Server(proc, found[1])
+        srv.lines = lines
+        srv.until("/build/demo/demo.html", lambda b: "Be the earliest" in b)
+    finally:
+        proc.kill()
+        proc.wait()

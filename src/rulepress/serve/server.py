@@ -26,6 +26,7 @@ from rulepress.signals import raise_if_stopped
 
 WAIT_SECONDS = 25.0  # a reload script's request is answered at least this often
 HOST = "127.0.0.1"
+CATCH_UP_MS = 300  # the watcher's first wait: then, anything saved before it ran is built
 
 
 @dataclass
@@ -37,15 +38,23 @@ class State:
     problems: dict[str, list[str]] = field(default_factory=dict)
     changed: threading.Condition = field(default_factory=threading.Condition)
 
-    def update(self, outcomes: Iterable[Outcome]) -> None:
+    def update(self, outcomes: Iterable[Outcome]) -> bool:
+        """Record rebuilds; whether the pages changed (files written, or other problems), in
+        which case the version grows and open pages reload."""
         with self.changed:
+            before = dict(self.problems)
+            written = False
             for o in outcomes:
+                written = written or bool(o.written)
                 if o.ok:
                     self.problems.pop(o.game, None)
                 else:
                     self.problems[o.game] = o.problems
+            if not written and self.problems == before:
+                return False
             self.version += 1
             self.changed.notify_all()
+            return True
 
     def wait(self, since: int, timeout: float) -> int:
         with self.changed:
@@ -81,8 +90,9 @@ class Preview:
         self.say = say
         self._pdf_lock = threading.Lock()
 
-    def rebuild(self, games: Sequence[str]) -> list[Outcome]:
-        """Rebuild the pages of ``games``, each on its own (one failing stops no other)."""
+    def rebuild(self, games: Sequence[str]) -> bool:
+        """Rebuild the pages of ``games``, each on its own (one failing stops no other);
+        whether the pages changed."""
         pending = [self.pool.apply_async(build_game, (self.settings, g)) for g in games]
         outcomes = [p.get() for p in pending]
         for o in outcomes:
@@ -92,8 +102,7 @@ class Preview:
                 self.say(line)
             if o.ok and o.written:
                 self.say(f"{o.game}: rebuilt in {o.seconds:.2f} s ({len(o.written)} files)")
-        self.state.update(outcomes)
-        return outcomes
+        return self.state.update(outcomes)
 
     def pdf(self, path: Path) -> None:
         """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
@@ -235,12 +244,17 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
             watched = preview.watched()
             # The watcher runs the signal handlers: a stop signal ends its loop (it calls
             # that an interrupt and returns), and the handler remembered which signal it was.
+            caught_up = False
             for changes in watchfiles.watch(*watched, step=50, debounce=1000,
+                                            rust_timeout=CATCH_UP_MS, yield_on_timeout=True,
                                             raise_interrupt=False):
                 start = time.perf_counter()
+                if not changes and caught_up:
+                    continue
                 affected = preview.affected(name for _, name in changes)
-                if affected:
-                    preview.rebuild(affected)
+                if not caught_up:  # the watcher surely runs now: what was saved before it ran
+                    affected, caught_up = list(preview.games), True  # is built (if changed)
+                if affected and preview.rebuild(affected):
                     say(f"reloaded in {time.perf_counter() - start:.2f} s")
                 if preview.watched() != watched:
                     break  # a game now names another engine: watch its files instead
