@@ -71,6 +71,11 @@ FIGURES = """() => [...document.querySelectorAll('figure')].map(f => {
            caption: f.querySelector('figcaption')?.textContent ?? '',
            title: f.closest('aside')?.querySelector('.example-title')?.textContent ?? '' } })"""
 
+# The font faces the page has loaded once its fonts are ready (the bundled ones, or the same
+# installed locally).
+FONTS = """() => document.fonts.ready.then(
+  all => [...all].filter(f => f.status === 'loaded').map(f => f.family.replaceAll('"', '')))"""
+
 
 @pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
 @pytest.mark.parametrize("name", PAGES)
@@ -97,6 +102,7 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         labels = page.evaluate(LABEL_SIZES)
         figures = page.evaluate(FIGURES)
+        fonts = page.evaluate(FONTS)
     finally:
         context.close()
 
@@ -111,5 +117,6 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
         assert fig["role"] == "img", fig
         assert fig["name"] in (f"{fig['title']}: {fig['caption']}", fig["title"]) or (
             not fig["caption"] and fig["name"].startswith(fig["title"] + ": figure ")), fig
+    assert "Carlito" in fonts, f"the page's text is not in the bundled Carlito: {fonts}"
     if name != "index.html":
         assert figures and labels  # every bundled book has diagrams

@@ -279,4 +279,4 @@ def render_index(entries: Sequence[IndexEntry], *, title: str = "rulepress ruleb
     encoded = [replace(e, html=href(e.html), links=tuple((k, href(v)) for k, v in e.links))
                for e in entries]
     return run_templates(env, "index.html.j2", lambda: env.get_template("index.html.j2").render(
-        title=title, entries=encoded))
+        title=title, entries=encoded, fonts_href="fonts", font_faces=FONT_FACES))
