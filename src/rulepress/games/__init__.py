@@ -16,7 +16,9 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
+from rulepress.diagnostics import SourceLoc
 from rulepress.games.base import GameEngine
+from rulepress.games.fault import described, raised_at
 
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -25,7 +27,19 @@ MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?
 
 
 class UnknownEngine(LookupError):
-    pass
+    """No engine by that name, or it failed to load; ``loc``: the line of the engine's own
+    code that failed (else the error belongs at the game's ``engine:`` line)."""
+
+    def __init__(self, message: str, loc: SourceLoc | None = None) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
+def _failed_to_load(what: str, exc: Exception) -> UnknownEngine:
+    loc = raised_at(exc)
+    if loc is None:
+        raise exc  # rulepress's own code failed: a bug, with its traceback
+    return UnknownEngine(f"{what} failed to load: {described(exc)}", loc)
 
 
 _REGISTERED: dict[str, GameEngine] = {}
@@ -66,7 +80,10 @@ def load_engine(spec: str, project: Path | None = None) -> GameEngine:
     found = _entry_points().get(spec)
     if found is None:
         raise UnknownEngine(_unknown(spec))
-    engine = found.load()
+    try:
+        engine = found.load()
+    except Exception as exc:  # noqa: BLE001 - the plug-in's own error, reported at its line
+        raise _failed_to_load(f"the entry point '{spec}' ({found.value})", exc) from None
     if not hasattr(engine, "evaluate"):
         raise UnknownEngine(f"the entry point '{spec}' ({found.value}) is not a game engine")
     return engine  # type: ignore[no-any-return]
@@ -103,8 +120,10 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
     try:
         module_spec.loader.exec_module(module)
-    except BaseException:
+    except BaseException as exc:
         del sys.modules[name]
+        if isinstance(exc, Exception):  # the module's own error, reported at its line
+            raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
         raise
     attr = m["attr"] or "ENGINE"
     engine = getattr(module, attr, None)

@@ -122,8 +122,9 @@ def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
                 collector.done(pending.pop(future), future.result)
                 submit(1)
     except BaseException:  # Ctrl-C, SIGTERM: stop now, not after the batches under way
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(pool, "_processes", {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)  # which forgets its processes
+        for process in processes:
             process.terminate()
         raise
     pool.shutdown()

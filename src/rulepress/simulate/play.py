@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from rulepress.diagnostics import SourceLoc
 from rulepress.games import load_engine
 from rulepress.games.base import (
     CHANCE,
@@ -23,6 +24,7 @@ from rulepress.games.base import (
     RulesError,
     chance_move,
 )
+from rulepress.games.fault import described, raised_at
 from rulepress.simulate.spec import CAPPED, RunSpec, Table, agents_for, game_random, game_seed
 from rulepress.simulate.stats import Tally
 
@@ -34,10 +36,12 @@ class SimulationFailure(Exception):
     broken invariant. Names the game so it can be played again; ``order`` (the table's place
     in the run, the game's index) picks the first of several."""
 
-    def __init__(self, message: str, order: tuple[int, int]) -> None:
-        super().__init__(message, order)  # both in args, so the exception pickles whole
+    def __init__(self, message: str, order: tuple[int, int],
+                 loc: SourceLoc | None = None) -> None:
+        super().__init__(message, order, loc)  # all in args, so the exception pickles whole
         self.message = message
         self.order = order
+        self.loc = loc  # set when the engine's own code raised (bad input, not a finding)
 
     def __str__(self) -> str:
         return self.message
@@ -92,7 +96,18 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     tally = Tally.empty(table.players, {q.name: q.kind for q in questions})
     for index in range(start, stop):
         lineup = spec.lineup(index, table.players)
-        tally.add(play_game(spec, rules, table, index, lineup, agents, questions))
+        try:
+            game = play_game(spec, rules, table, index, lineup, agents, questions)
+        except SimulationFailure:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
+            loc = raised_at(exc)
+            if loc is None:
+                raise
+            raise SimulationFailure(f"{_where(spec, table, index)}: the {engine.name} engine "
+                                    f"raised {described(exc)}", _order(spec, table, index),
+                                    loc) from None
+        tally.add(game)
     return tally
 
 

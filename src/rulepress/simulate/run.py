@@ -145,8 +145,9 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
             tallies = play(chosen, jobs=jobs, scheduler=scheduler, progress=progress)
     except SchedulerError as exc:
         raise RulepressError.at(None, str(exc)) from None
-    except SimulationFailure as exc:
-        raise RulepressError([error(None, str(exc))], ExitStatus.CHECK_FAILED) from None
+    except SimulationFailure as exc:  # with a location, the engine raised: bad input
+        raise RulepressError([error(exc.loc, str(exc))], ExitStatus.CHECK_FAILED
+                             if exc.loc is None else ExitStatus.BAD_INPUT) from None
     seconds = time.perf_counter() - start
     written = write(out, outputs(summarize(chosen, tallies)))
     workers = jobs or os.cpu_count() or 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
+from rulepress.games.fault import described, raised_at
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
 
@@ -95,10 +96,11 @@ def check_document(
         try:
             result.engine = load_engine(doc.meta.engine, project)
         except UnknownEngine as exc:
-            result.diagnostics.append(error(doc.meta.engine_loc, str(exc)))
+            result.diagnostics.append(error(exc.loc or doc.meta.engine_loc, str(exc)))
     engine = result.engine
     if engine is not None:
-        result.diagnostics += cross_check_components(doc, engine)
+        result.diagnostics += guarded(lambda: cross_check_components(doc, engine), engine,
+                                      "counting its components", doc.meta.engine_loc)
     result.kit_at = len(result.diagnostics)
     if kit:
         result.add_kit(check_kit(result))
@@ -106,7 +108,12 @@ def check_document(
         if example.kind == SIMULATION_INFO:
             from rulepress.simulate.report import check_simulation
 
-            diags, rendered = check_simulation(doc, example, project, draw=draw, kept=kept)
+            try:
+                diags, rendered = check_simulation(doc, example, project, draw=draw, kept=kept)
+            except Exception as exc:  # noqa: BLE001 - an engine's own error, at its line
+                diags = [engine_raised(exc, engine, f"playing {example.id}", example.loc)]
+                rendered = RenderedExample(example.id, example.title, example.text, (), (),
+                                           (), Status.FAILED)
         else:
             diags, rendered = check_example(example, engine, draw=draw)
         if engine is None and doc.meta.engine:
@@ -127,8 +134,9 @@ def check_kit(result: DocumentCheck) -> list[Diagnostic]:
     from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import kit_diagnostics
 
-    drawers = engine.drawers() if engine else {}
-    return kit_diagnostics(doc, drawers, engine_tables(engine))
+    return guarded(lambda: kit_diagnostics(doc, engine.drawers() if engine else {},
+                                           engine_tables(engine)),
+                   engine, "drawing its kit", doc.meta.engine_loc)
 
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
@@ -164,10 +172,16 @@ def check_example(
             facts = engine.evaluate(example.data)
         except ExampleDataError as exc:
             diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
+        except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
+            diags.append(engine_raised(exc, engine, f"replaying {example.id}", example.loc))
         else:
             diags += _claim_errors(example, engine.name, facts)
             if draw and not diags:
-                figures = engine.diagrams(example.data)
+                try:
+                    figures = engine.diagrams(example.data)
+                except Exception as exc:  # noqa: BLE001
+                    diags.append(engine_raised(exc, engine, f"drawing {example.id}",
+                                               example.loc))
         status = Status.FAILED if diags else Status.PROVEN
     prose, prose_diags = render_prose(example)
     diags += prose_diags
@@ -181,6 +195,27 @@ def check_example(
         status=status,
     )
     return diags, rendered
+
+
+def engine_raised(exc: Exception, engine: GameEngine | None, doing: str,
+                  source: SourceLoc | None) -> Diagnostic:
+    """An engine's exception as an error at the line of its code that raised it, naming what
+    it was doing and for which line of the source; rulepress's own exceptions are re-raised."""
+    loc = raised_at(exc)
+    if loc is None:
+        raise exc
+    name = f"the {engine.name} engine" if engine is not None else "the engine"
+    at = f" ({source})" if source is not None else ""
+    return error(loc, f"{name} raised {described(exc)} while {doing}{at}")
+
+
+def guarded(check: Callable[[], list[Diagnostic]], engine: GameEngine | None, doing: str,
+            source: SourceLoc | None) -> list[Diagnostic]:
+    """``check()``'s diagnostics, or the error the engine raised while it ran."""
+    try:
+        return check()
+    except Exception as exc:  # noqa: BLE001 - an engine's own error, at its line
+        return [engine_raised(exc, engine, doing, source)]
 
 
 def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> list[Diagnostic]:

@@ -1,0 +1,62 @@
+"""A game engine's own code raising: the line that raised and what, for a diagnostic.
+
+An engine is a plug-in, often the designer's own module: an exception from it is bad input,
+reported at its file and line (exit 2), never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+import traceback
+from functools import cache
+from pathlib import Path
+
+from rulepress.diagnostics import SourceLoc
+
+MAX_MESSAGE = 300  # characters of the exception's own message
+
+
+@cache
+def _roots() -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """Python's own library, the installed packages, and rulepress's package (as folders)."""
+    paths = sysconfig.get_paths()
+
+    def folders(*keys: str) -> tuple[str, ...]:
+        return tuple(sorted({os.path.join(os.path.realpath(paths[k]), "") for k in keys
+                             if k in paths}))
+
+    package = os.path.join(str(Path(__file__).resolve().parents[1]), "")
+    return folders("stdlib", "platstdlib"), folders("purelib", "platlib"), package
+
+
+def raised_at(exc: BaseException) -> SourceLoc | None:
+    """Where an engine's own code raised ``exc``: a SyntaxError's line, else the innermost
+    frame outside Python's library, rulepress and installed packages (else the innermost in an
+    installed package: an engine may be one). None when rulepress's own code raised it last:
+    that is rulepress's bug (or data it failed to check), for a traceback."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return SourceLoc(Path(exc.filename), exc.lineno, max(1, exc.offset or 1))
+    stdlib, packages, rulepress = _roots()
+    tail: list[tuple[str, int, bool]] = []  # innermost first, until rulepress's own frames
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        real = os.path.realpath(frame.filename)
+        if frame.filename.startswith("<") or not frame.lineno:
+            continue
+        if real.startswith(rulepress):
+            break
+        installed = real.startswith(packages)  # site-packages may lie inside the stdlib folder
+        if installed or not real.startswith(stdlib):
+            tail.append((frame.filename, frame.lineno, installed))
+    if not tail:
+        return None
+    filename, line, _ = next((f for f in tail if not f[2]), tail[0])
+    return SourceLoc(Path(filename), line)
+
+
+def described(exc: BaseException) -> str:
+    """'ZeroDivisionError: division by zero', on one line and at most MAX_MESSAGE long."""
+    text = " ".join(str(exc.msg if isinstance(exc, SyntaxError) else exc).split())
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE - 1] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
