@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ import pytest
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
+import support  # noqa: E402
 from tiny_engine import ENGINE, KIT_ENGINE  # noqa: E402
 
 from rulepress.games import register_engine  # noqa: E402
@@ -38,3 +40,17 @@ def bundled() -> dict[str, tuple[Any, Any]]:
 
         out[doc.slug] = (rebuild, rebuild(Options()))
     return out
+
+
+@pytest.fixture(scope="module")
+def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project made by `rulepress new pig-dice` (its engine: engines/pig_dice.py)."""
+    parent = tmp_path_factory.mktemp("projects")
+    before = Path.cwd()
+    os.chdir(parent)
+    try:
+        code, err = support.run("new", "pig-dice")
+    finally:
+        os.chdir(before)
+    assert code == 0 and "Traceback" not in err, err
+    return parent / "pig-dice"

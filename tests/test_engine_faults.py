@@ -5,7 +5,6 @@ exceptions keep theirs."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import shutil
 from pathlib import Path
@@ -24,19 +23,6 @@ def run(*args: str) -> tuple[int, str]:
     code, said = support.run(*args)
     assert "Traceback" not in said, said
     return code, said
-
-
-@pytest.fixture(scope="module")
-def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    parent = tmp_path_factory.mktemp("projects")
-    before = Path.cwd()
-    os.chdir(parent)
-    try:
-        code, err = run("new", "pig-dice")
-    finally:
-        os.chdir(before)
-    assert code == 0, err
-    return parent / "pig-dice"
 
 
 def changed_engine(scaffolded: Path, tmp_path: Path, after: str, added: str) -> tuple[Path, int]:

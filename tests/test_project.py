@@ -94,19 +94,6 @@ def test_commands_use_the_project_folders(cwd: Path) -> None:
 # --- rulepress new ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    parent = tmp_path_factory.mktemp("projects")
-    before = Path.cwd()
-    os.chdir(parent)
-    try:
-        code, err = run("new", "pig-dice")
-    finally:
-        os.chdir(before)
-    assert code == 0, err
-    return parent / "pig-dice"
-
-
 def test_new_makes_a_project_with_a_game_and_its_engine(scaffolded: Path) -> None:
     files = sorted(str(p.relative_to(scaffolded)) for p in scaffolded.rglob("*") if p.is_file())
     assert files == [".gitignore", "engines/pig_dice.py", "rulepress.toml",
