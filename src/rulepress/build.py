@@ -35,6 +35,7 @@ from rulepress.document.reader import read_sources, source_games
 from rulepress.project import DEFAULT_TITLE
 from rulepress.render import (
     FALLBACK_EPOCH,
+    FONTS,
     PAPER_NAMES,
     IndexEntry,
     render_html,
@@ -273,7 +274,7 @@ def build_rulebooks(
     content: dict[str, bytes | str] = {"index.html": render_index(entries, title=title)}
     # The HTML pages use the same bundled fonts as the PDFs.
     for font in sorted((templates_dir() / "fonts").iterdir()):
-        content[f"fonts/{font.name}"] = font.read_bytes()
+        content[f"{FONTS}/{font.name}"] = font.read_bytes()
     for name, text in content.items():
         key = file_digest(text.encode("utf-8") if isinstance(text, str) else text)
         if manifest.fresh(name, key):
@@ -331,7 +332,7 @@ def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
                   for other in editions if other != edition}
         links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
         pages[edition] = render_html(doc, examples, edition=edition, links=links,
-                                     fonts_href="../fonts")
+                                     fonts_href=f"../{FONTS}")
         index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
                             f"{doc.slug}/{book_name(doc.slug, edition)}"))
         index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",

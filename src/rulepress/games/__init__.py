@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.games.base import GameEngine
-from rulepress.games.fault import described, raised_at
+from rulepress.games.fault import blamed
 
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -36,10 +36,8 @@ class UnknownEngine(LookupError):
 
 
 def _failed_to_load(what: str, exc: Exception) -> UnknownEngine:
-    loc = raised_at(exc)
-    if loc is None:
-        raise exc  # rulepress's own code failed: a bug, with its traceback
-    return UnknownEngine(f"{what} failed to load: {described(exc)}", loc)
+    loc, raised = blamed(exc)
+    return UnknownEngine(f"{what} failed to load: {raised}", loc)
 
 
 _REGISTERED: dict[str, GameEngine] = {}

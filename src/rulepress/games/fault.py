@@ -54,6 +54,15 @@ def raised_at(exc: BaseException) -> SourceLoc | None:
     return SourceLoc(Path(filename), line)
 
 
+def blamed(exc: Exception) -> tuple[SourceLoc, str]:
+    """The engine's line that raised ``exc`` and what it raised; ``exc`` itself, re-raised with
+    its traceback, when rulepress's own code raised it (see raised_at)."""
+    loc = raised_at(exc)
+    if loc is None:
+        raise exc
+    return loc, described(exc)
+
+
 def described(exc: BaseException) -> str:
     """'ZeroDivisionError: division by zero', on one line and at most MAX_MESSAGE long."""
     text = " ".join(str(exc.msg if isinstance(exc, SyntaxError) else exc).split())

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulepress.paths import templates_dir
 from rulepress.render.glyphs import check_glyphs
-from rulepress.render.html import IndexEntry, render_html, render_index
+from rulepress.render.html import FONTS, IndexEntry, render_html, render_index
 from rulepress.render.references import RESERVED_IDS, check_references
 
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
@@ -18,6 +18,7 @@ FALLBACK_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
 
 __all__ = [
     "FALLBACK_EPOCH",
+    "FONTS",
     "PAPER_NAMES",
     "RESERVED_IDS",
     "IndexEntry",

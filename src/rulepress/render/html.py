@@ -36,6 +36,7 @@ class FontFace:
 
 
 SYMBOLS_FONT = "DejaVuSans.ttf"  # family RPSymbols: arrows and shapes Carlito lacks
+FONTS = "fonts"  # the output folder's folder of bundled fonts, beside index.html
 FONT_FACES = (
     FontFace("Carlito-Regular.ttf", "normal", "normal", ""),
     FontFace("Carlito-Bold.ttf", "bold", "normal", " Bold"),
@@ -279,4 +280,4 @@ def render_index(entries: Sequence[IndexEntry], *, title: str = "rulepress ruleb
     encoded = [replace(e, html=href(e.html), links=tuple((k, href(v)) for k, v in e.links))
                for e in entries]
     return run_templates(env, "index.html.j2", lambda: env.get_template("index.html.j2").render(
-        title=title, entries=encoded, fonts_href="fonts", font_faces=FONT_FACES))
+        title=title, entries=encoded, fonts_href=FONTS, font_faces=FONT_FACES))

@@ -38,19 +38,17 @@ class State:
     problems: dict[str, list[str]] = field(default_factory=dict)
     changed: threading.Condition = field(default_factory=threading.Condition)
 
-    def update(self, outcomes: Iterable[Outcome]) -> bool:
+    def update(self, outcomes: Sequence[Outcome]) -> bool:
         """Record rebuilds; whether the pages changed (files written, or other problems), in
         which case the version grows and open pages reload."""
         with self.changed:
             before = dict(self.problems)
-            written = False
             for o in outcomes:
-                written = written or bool(o.written)
                 if o.ok:
                     self.problems.pop(o.game, None)
                 else:
                     self.problems[o.game] = o.problems
-            if not written and self.problems == before:
+            if not any(o.written for o in outcomes) and self.problems == before:
                 return False
             self.version += 1
             self.changed.notify_all()
@@ -134,7 +132,7 @@ class Preview:
     def affected(self, changed: Iterable[str]) -> list[str]:
         """The served games a set of changed files may affect: the game whose folder holds
         them, or every game for a change to the theme or an engine (the cache skips those
-        that did not change)."""
+        that did not change); when following the sources, also a game added to them."""
         sources = self.settings.sources.resolve()
         games: set[str] = set(self._follow_sources())
         for name in changed:

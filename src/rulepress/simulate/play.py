@@ -24,7 +24,7 @@ from rulepress.games.base import (
     RulesError,
     chance_move,
 )
-from rulepress.games.fault import described, raised_at
+from rulepress.games.fault import blamed
 from rulepress.simulate.spec import CAPPED, RunSpec, Table, agents_for, game_random, game_seed
 from rulepress.simulate.stats import Tally
 
@@ -101,11 +101,9 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
         except SimulationFailure:
             raise
         except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
-            loc = raised_at(exc)
-            if loc is None:
-                raise
+            loc, raised = blamed(exc)
             raise SimulationFailure(f"{_where(spec, table, index)}: the {engine.name} engine "
-                                    f"raised {described(exc)}", _order(spec, table, index),
+                                    f"raised {raised}", _order(spec, table, index),
                                     loc) from None
         tally.add(game)
     return tally

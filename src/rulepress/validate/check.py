@@ -23,7 +23,7 @@ from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
-from rulepress.games.fault import described, raised_at
+from rulepress.games.fault import blamed
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
 
@@ -201,12 +201,10 @@ def engine_raised(exc: Exception, engine: GameEngine | None, doing: str,
                   source: SourceLoc | None) -> Diagnostic:
     """An engine's exception as an error at the line of its code that raised it, naming what
     it was doing and for which line of the source; rulepress's own exceptions are re-raised."""
-    loc = raised_at(exc)
-    if loc is None:
-        raise exc
+    loc, raised = blamed(exc)
     name = f"the {engine.name} engine" if engine is not None else "the engine"
     at = f" ({source})" if source is not None else ""
-    return error(loc, f"{name} raised {described(exc)} while {doing}{at}")
+    return error(loc, f"{name} raised {raised} while {doing}{at}")
 
 
 def guarded(check: Callable[[], list[Diagnostic]], engine: GameEngine | None, doing: str,
