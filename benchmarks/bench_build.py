@@ -8,6 +8,9 @@
 - rebuild_one_over_full: after a full build, the largest game's rules.md gets a real text
   change and `rulepress build` runs again (the cache rebuilds that game only), over the full
   build; rebuild_<game>_over_full the same for each game in turn.
+  rebuild_one_floor_over_full: that game's longest typesetting alone (its slowest page through
+  render_pdfs, both papers, in a warm process), over the full build: a rebuild cannot beat it,
+  as one page is one WeasyPrint document, typeset on one core.
 - serve_reload_s: `rulepress serve` running, the median time from saving a change to the
   largest game's rules.md to the served page holding the new text (5 edits);
   serve_reload_<game>_s the same for each game.
@@ -38,7 +41,7 @@ ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600", "CI": "1"}
 ROUNDS = 2
 
 FLOOR = """
-import re, sys
+import re, sys, time
 from pathlib import Path
 import weasyprint
 from rulepress.paths import templates_dir
@@ -47,6 +50,15 @@ from rulepress.render.pdf import figures_as_images, render_pdfs
 mode = sys.argv[1]
 for html_path in sys.argv[3:]:
     game = Path(sys.argv[2]) / Path(html_path).parent.name
+    if mode == "job":  # a warm process: the job as a build's worker runs it
+        best = []
+        for _ in range(3):
+            start = time.perf_counter()
+            render_pdfs(Path(html_path).read_text(), ("a4", "letter"), base_url=game,
+                        allowed_roots=(game, templates_dir()))
+            best.append(time.perf_counter() - start)
+        print(min(best), html_path)
+        continue
     if mode == "css":
         render_pdfs(Path(html_path).read_text(), ("a4", "letter"), base_url=game,
                     allowed_roots=(game, templates_dir()))
@@ -113,6 +125,12 @@ def build_rounds(tmp: Path, sources: Path) -> None:
     emit("parallel_over_serial", min(parallel) / min(serial), "ratio")
     emit("rebuild_one_s", min(rebuilt[games[0]]), "s")
     emit("rebuild_one_over_full", min(rebuilt[games[0]]) / min(parallel), "ratio")
+    pages = sorted(str(p) for p in (tmp / "serial-0" / games[0]).glob("*.html"))
+    jobs = subprocess.run([PY, "-c", FLOOR, "job", str(sources), *pages], cwd=ROOT, env=ENV,
+                          check=True, capture_output=True, text=True).stdout.split("\n")
+    longest = max(float(line.split()[0]) for line in jobs if line.strip())
+    emit("rebuild_one_floor_s", longest, "s")
+    emit("rebuild_one_floor_over_full", longest / min(parallel), "ratio")
     print(json.dumps({"name": "rebuild_one_game", "value": games[0]}), flush=True)
     for game in sorted(games):
         emit(f"rebuild_{game}_over_full", min(rebuilt[game]) / min(parallel), "ratio")
