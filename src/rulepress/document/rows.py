@@ -16,6 +16,7 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Row
 from rulepress.document.yamlines import KeyPath
+from rulepress.limits import MAX_COMPONENT_COUNT
 
 QTY = "qty"
 FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -46,8 +47,13 @@ def field_problem(name: str) -> str | None:
 
 def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
     text = str(value).strip()
-    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
+    # isascii: isdigit() passes '²', which int() refuses
+    if isinstance(value, bool) or not text.isascii() or not text.isdigit() or not text.strip("0"):
         out.append(error(loc, f"qty must be a whole number of copies, at least 1, not {value!r}"))
+        return 1
+    if len(text.lstrip("0")) > len(str(MAX_COMPONENT_COUNT)):  # int() refuses 5000 digits
+        shown = text if len(text) <= 20 else f"{text[:20]}..."
+        out.append(error(loc, f"qty must be at most {MAX_COMPONENT_COUNT}, not {shown}"))
         return 1
     return int(text)
 
