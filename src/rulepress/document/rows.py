@@ -16,6 +16,7 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Row
 from rulepress.document.yamlines import KeyPath
+from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT
 
 QTY = "qty"
@@ -65,11 +66,13 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
         return (), [error(loc, f"data file '{name}' must be inside the game's folder")]
     if not target.is_file():
         return (), [error(loc, f"data file '{name}' does not exist in {folder.name}/")]
-    if target.stat().st_size > MAX_BYTES:
-        return (), [error(loc, f"data file '{name}' is larger than {MAX_BYTES // 2**20} MB")]
     where = folder / name
     try:
-        text = target.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        text = read_regular(target, MAX_BYTES).decode("utf-8").removeprefix("\ufeff")
+    except Refused:
+        return (), [error(loc, f"data file '{name}' is larger than {MAX_BYTES // 2**20} MB")]
+    except OSError as exc:
+        return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]
     except UnicodeDecodeError as exc:
         return (), [error(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason}); save it as UTF-8")]
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
