@@ -20,7 +20,7 @@ from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT
 
 QTY = "qty"
-FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names every layout template sees besides a row's fields (faces.context builds them).
 RESERVED = frozenset({"row", "game", "rules", "tables", "component", "item", "i"})
 MAX_ROWS = 10_000

@@ -21,9 +21,9 @@ from rulepress.games.base import GameEngine
 from rulepress.games.fault import blamed
 
 GROUP = "rulepress.games"
-NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
 # A module file inside the project, and the attribute holding the engine (ENGINE by default).
-MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?$")
+MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?\Z")
 
 
 class UnknownEngine(LookupError):
