@@ -127,3 +127,11 @@ def test_a_kit_failing_its_check_after_the_books_started_stops_them(tmp_path: Pa
     diagnostics = [line for line in err.splitlines() if ": error: " in line]
     assert checked == 2
     assert diagnostics == [line for line in err_check.splitlines() if ": error: " in line]
+
+
+def test_negative_jobs_are_refused_as_simulate_refuses_them(tmp_path: Path) -> None:
+    code, err = run("build", "--sources", str(ROOTS / "good"), "--out", str(tmp_path / "out"),
+                    "--no-pdf", "-j", "-1")
+    assert (code, err.strip()) == (2, "rulepress: error: --jobs -1: give a number of processes, "
+                                      "or 0 for one per core")
+    assert not (tmp_path / "out").exists()

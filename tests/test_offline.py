@@ -16,6 +16,7 @@ ALLOWED = [
     '<style>@font-face { src: url("fonts/Carlito-Regular.ttf") } p { color: red }</style>',
     '<p style="background: url(data:image/png;base64,AAAA)">x</p>',
     '<p>javascript: is only text here, and so is https://example.com</p>',
+    '<img src="../fonts/../pig/board.svg" alt=""> <img src="./a/../../index.png" alt="">',
 ]
 
 REFUSED = [
@@ -33,6 +34,9 @@ REFUSED = [
     ('<a href=" JavaScript:alert(1)">x</a>', " JavaScript:alert(1)"),
     ('<p onclick="x()">x</p>', "onclick"),
     ('<meta http-equiv="Refresh" content="0; url=https://example.com/">', "http-equiv"),
+    ('<img src="/etc/passwd" alt="">', "/etc/passwd"),
+    ('<p style="background: url(../../home/x.png)">x</p>', "../../home/x.png"),
+    ('<img src="a/../..%2F..\\x.png" alt="">', "a/../..%2F..\\x.png"),
 ]
 
 

@@ -65,6 +65,10 @@ def test_every_key_is_read_and_found_from_a_subfolder(cwd: Path) -> None:
     ('title = "x"\ngames = "pig"\n', "rulepress.toml:2:1: error: 'games' must be a list of game "
                                      "folder names, not 'pig'"),
     ('title = "x"\nbuild = \n', "rulepress.toml:2:9: error: rulepress.toml is not valid TOML"),
+    ("title = " + "9" * 5000 + "\n", "rulepress.toml:1:1: error: rulepress.toml cannot be read: "
+                                    "Exceeds the limit (4300 digits)"),
+    ("x = " + "[" * 5000 + "]" * 5000 + "\n",
+     "rulepress.toml:1:1: error: rulepress.toml cannot be read: nested too deeply"),
 ])
 def test_a_bad_config_is_an_error_at_its_line(cwd: Path, text: str, expected: str) -> None:
     (cwd / CONFIG).write_text(text)

@@ -1,4 +1,4 @@
-"""Front matter details beyond the fixture trees: component size variants."""
+"""Front matter details beyond the fixture trees: component size variants, names."""
 
 from __future__ import annotations
 
@@ -56,3 +56,28 @@ def test_bad_variants_are_errors_at_their_line(tmp_path: Path, variants: str, me
     [diag] = info.value.diagnostics
     assert message in diag.message
     assert diag.loc is not None and diag.loc.line == 14
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("{poker: 63.5mm", '{"poker\\n": 63.5mm', "variant name 'poker\\n' may use"),
+    ("id: cards", 'id: "cards\\n"', "component id 'cards\\n' may use"),
+    ("# Variants", '# Variants\n\n```example\nid: "e\\n"\ntitle: T\ntext: x\n```',
+     "example id 'e\\n' may use"),
+])
+def test_a_name_ending_in_a_newline_is_refused(tmp_path: Path, old: str, new: str,
+                                               message: str) -> None:
+    game = tmp_path / "game"
+    game.mkdir()
+    rules = RULES.format(variants="{poker: 63.5mm x 88.9mm}")
+    assert old in rules
+    (game / "rules.md").write_text(rules.replace(old, new))
+    with pytest.raises(RulepressError) as info:
+        read_document(game / "rules.md")
+    assert [message in d.message for d in info.value.diagnostics] == [True]
+
+
+def test_a_game_folder_name_ending_in_a_newline_is_refused() -> None:
+    from rulepress.document.slug import game_name_problem
+
+    assert game_name_problem("pig") is None
+    assert game_name_problem("pig\n") is not None

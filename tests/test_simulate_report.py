@@ -111,6 +111,19 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
     assert "Playtest" not in player and "simulated races" not in player
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[]", "NaN"])
+def test_a_summary_that_is_not_one_is_an_error_at_its_line(tmp_path: Path, text: str) -> None:
+    root = project(tmp_path)
+    summary = root / "sources/coin-race/playtest/summary.json"
+    summary.parent.mkdir()
+    summary.write_text(text)  # 100 000 brackets deep: a RecursionError traceback before
+    result = rulepress(root, "check")
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2
+    assert re.search(r"rules\.md:\d+:1: error: playtest: playtest/summary\.json is not a "
+                     r"summary rulepress simulate wrote", result.stderr), result.stderr
+
+
 def test_a_summary_of_another_run_is_refused(tmp_path: Path) -> None:
     root = project(tmp_path)
     assert make_summary(root).exit_code == 0

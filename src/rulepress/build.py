@@ -213,6 +213,9 @@ def build_rulebooks(
     if booklet and PLAYER not in editions:
         raise RulepressError.at(None, "--booklet imposes the player edition: build it too "
                                       "(--edition player or both)")
+    if jobs < 0:  # as simulate says: it would pass for one process, unlike -j -1 elsewhere
+        raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
+                                "one per core")
 
     # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.jail import Refused, read_regular
 
 CONFIG = "rulepress.toml"
 PAPERS = ("a4", "letter")
@@ -79,8 +80,8 @@ _KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
 
 def read_config(path: Path) -> Project:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular(path).decode("utf-8")
+    except (OSError, Refused, UnicodeDecodeError) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read {CONFIG}: {exc}") from None
     try:
         data = tomllib.loads(text)
@@ -89,6 +90,9 @@ def read_config(path: Path) -> Project:
         loc = SourceLoc(path, int(m[1]), int(m[2])) if m else SourceLoc(path, 1)
         message = _TOML_AT.sub("", str(exc)).strip()
         raise RulepressError.at(loc, f"{CONFIG} is not valid TOML: {message}") from None
+    except (ValueError, RecursionError) as exc:  # tomllib's int() past 4300 digits; deep arrays
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise RulepressError.at(SourceLoc(path, 1), f"{CONFIG} cannot be read: {why}") from None
     lines = _key_lines(text)
 
     def at(key: str) -> SourceLoc:

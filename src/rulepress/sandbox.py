@@ -243,12 +243,17 @@ class GameTemplates(jinja2.BaseLoader):
 
         pieces = jinja2.loaders.split_template_path(template)  # refuses '..'
         path = self.root.joinpath(*pieces)
-        for part in [self.root, *reversed(path.parents[: len(pieces) - 1]), path]:
-            if part.is_symlink():
-                raise RefusedTemplate(
-                    f"'{template}': {part.name} is a symbolic link; a game's templates must be "
-                    "files inside its templates/ folder", part)
-        if not path.is_file():
+        try:  # an unreadable templates/ folder fails these too
+            links = [part for part in [self.root, *reversed(path.parents[: len(pieces) - 1]), path]
+                     if part.is_symlink()]
+            found = path.is_file()
+        except OSError as exc:
+            raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
+        if links:
+            raise RefusedTemplate(
+                f"'{template}': {links[0].name} is a symbolic link; a game's templates must be "
+                "files inside its templates/ folder", links[0])
+        if not found:
             raise jinja2.TemplateNotFound(template)
         try:
             source = read_regular(path).decode("utf-8")

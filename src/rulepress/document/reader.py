@@ -299,7 +299,7 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
             diags.append(error(at(key) if key in data else loc, f"example needs '{key}' as text"))
     ex_id = data.get("id")
     if isinstance(ex_id, str) and not ID.match(ex_id):
-        diags.append(error(at("id"), f"example id '{ex_id}' may use only a-z, 0-9, '-' and '_'"))
+        diags.append(error(at("id"), f"example id {ex_id!r} may use only a-z, 0-9, '-' and '_'"))
     claims = data.get("claims", {})
     if not isinstance(claims, dict):
         diags.append(error(at("claims"), "example claims must be a mapping of facts to values"))

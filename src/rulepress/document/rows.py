@@ -16,9 +16,11 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Row
 from rulepress.document.yamlines import KeyPath
+from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_COMPONENT_COUNT
 
 QTY = "qty"
-FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names every layout template sees besides a row's fields (faces.context builds them).
 RESERVED = frozenset({"row", "game", "rules", "tables", "component", "item", "i"})
 MAX_ROWS = 10_000
@@ -46,8 +48,13 @@ def field_problem(name: str) -> str | None:
 
 def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
     text = str(value).strip()
-    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
+    # isascii: isdigit() passes '²', which int() refuses
+    if isinstance(value, bool) or not text.isascii() or not text.isdigit() or not text.strip("0"):
         out.append(error(loc, f"qty must be a whole number of copies, at least 1, not {value!r}"))
+        return 1
+    if len(text.lstrip("0")) > len(str(MAX_COMPONENT_COUNT)):  # int() refuses 5000 digits
+        shown = text if len(text) <= 20 else f"{text[:20]}..."
+        out.append(error(loc, f"qty must be at most {MAX_COMPONENT_COUNT}, not {shown}"))
         return 1
     return int(text)
 
@@ -59,11 +66,13 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
         return (), [error(loc, f"data file '{name}' must be inside the game's folder")]
     if not target.is_file():
         return (), [error(loc, f"data file '{name}' does not exist in {folder.name}/")]
-    if target.stat().st_size > MAX_BYTES:
-        return (), [error(loc, f"data file '{name}' is larger than {MAX_BYTES // 2**20} MB")]
     where = folder / name
     try:
-        text = target.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        text = read_regular(target, MAX_BYTES).decode("utf-8").removeprefix("\ufeff")
+    except Refused:
+        return (), [error(loc, f"data file '{name}' is larger than {MAX_BYTES // 2**20} MB")]
+    except OSError as exc:
+        return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]
     except UnicodeDecodeError as exc:
         return (), [error(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason}); save it as UTF-8")]
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)

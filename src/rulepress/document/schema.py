@@ -35,8 +35,8 @@ LAYOUT_SUFFIXES = (".yml", ".yaml")
 def is_layout(name: str) -> bool:
     """A component's front or back names a layout file (else a drawer of the engine)."""
     return name.lower().endswith(LAYOUT_SUFFIXES)
-ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-ENGINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")
+ENGINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
 def _dotted(key: KeyPath) -> str:
@@ -210,7 +210,7 @@ def _components(c: _Checker, raw: Any) -> tuple[Component, ...]:
             continue
         cid = c.text(item["id"], (*key, "id"))
         if cid and not ID.match(cid):
-            c.fail((*key, "id"), f"component id '{cid}' may use only a-z, 0-9, '-' and '_'")
+            c.fail((*key, "id"), f"component id {cid!r} may use only a-z, 0-9, '-' and '_'")
         if cid in ids:
             c.fail((*key, "id"), f"component id '{cid}' is declared twice")
         ids.add(cid)
@@ -305,7 +305,8 @@ def _variants(c: _Checker, raw: Any, key: KeyPath, cid: str) -> dict[str, Size]:
     for name, text in raw.items():
         where = (*key, "variants", str(name))
         if not ID.match(str(name)):
-            c.fail(where, f"component '{cid}': variant name '{name}' may use a-z, 0-9, '-', '_'")
+            c.fail(where, f"component '{cid}': variant name {str(name)!r} may use a-z, 0-9, "
+                          "'-', '_'")
             continue
         try:
             out[str(name)] = Size.parse(str(text))

@@ -6,7 +6,8 @@ import re
 import unicodedata
 
 # A game's folder name: it becomes file names and links, so it is kept to a safe alphabet.
-GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+# \Z, not $: $ also matches before a final newline (here and in every name pattern).
+GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
 
 
 def slugify(text: str) -> str:

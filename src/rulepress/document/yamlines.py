@@ -87,6 +87,7 @@ def _walk(
             line = first + key_node.start_mark.line
             if not isinstance(key_node, yaml.ScalarNode):
                 raise YamlError("a key must be a plain value, not a list or mapping", line)
+            _scalar(key_node, line, constructor)
             key = constructor.construct_object(key_node)
             if key in seen:
                 raise YamlError(f"duplicate key '{key}'", line)
@@ -98,3 +99,20 @@ def _walk(
         for i, item in enumerate(node.value):
             lines[(*path, i)] = first + item.start_mark.line
             _walk(item, (*path, i), first, lines, constructor, budget)
+    else:
+        _scalar(node, first + node.start_mark.line, constructor)
+
+
+def _scalar(node: yaml.Node, line: int, constructor: yaml.constructor.SafeConstructor) -> None:
+    """Build a scalar now (the document reuses it), so a value YAML accepts and Python refuses
+    is an error at its line, not a traceback later."""
+    if "\x00" in node.value:  # "\0" in quotes: no path, name or text can hold it
+        raise YamlError("a NUL character ('\\0') is not allowed", line)
+    try:
+        value = constructor.construct_object(node)
+        if isinstance(value, int):
+            str(value)  # int() reads 0x... of any length; str() refuses past 4300 digits
+    except ValueError as exc:  # 2024-02-30, a number of 5000 digits
+        shown = node.value if len(node.value) <= 20 else node.value[:20] + "..."
+        reason = str(exc).split(";")[0]
+        raise YamlError(f"cannot read {shown!r}: {reason}", line) from None

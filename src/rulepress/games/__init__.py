@@ -21,9 +21,9 @@ from rulepress.games.base import GameEngine
 from rulepress.games.fault import blamed
 
 GROUP = "rulepress.games"
-NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
 # A module file inside the project, and the attribute holding the engine (ENGINE by default).
-MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?$")
+MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?\Z")
 
 
 class UnknownEngine(LookupError):
@@ -109,6 +109,10 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
         raise UnknownEngine(f"engine module '{m['path']}' is outside the project folder {root}")
     if not path.is_file():
         raise UnknownEngine(f"engine module '{m['path']}' does not exist in {root}")
+    try:  # else importlib raises it from its own frames, which blame no line of the engine
+        path.open("rb").close()
+    except OSError as exc:
+        raise UnknownEngine(f"engine module '{m['path']}' cannot be read: {exc.strerror}") from None
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
     name = f"rulepress_project_{path.stem}_{digest}"
     module_spec = importlib.util.spec_from_file_location(name, path)

@@ -3,7 +3,8 @@
 WeasyPrint's fetcher guards the PDFs, but the HTML pages are opened in a browser, which would
 follow whatever a template override wrote. So the page is parsed, as a browser would, and every
 reference it makes is checked: scripts, frames and plug-ins are refused outright; a resource
-(an image, a stylesheet, a font, a CSS ``url()``) must be a relative path or a data: URL; no
+(an image, a stylesheet, a font, a CSS ``url()``) must be a relative path that stays in the
+output folder, or a data: URL; no
 attribute may hold a ``javascript:`` URL. Links a reader clicks (``<a href>``) may go anywhere.
 """
 
@@ -13,7 +14,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 import tinycss2
@@ -33,12 +34,20 @@ _NAVIGATION = frozenset({"href", "action", "formaction", "cite", "longdesc", "xl
 
 
 def _local(url: str) -> bool:
-    """A relative path or a fragment (resolved next to the page), or inline data."""
+    """A relative path or a fragment (resolved next to the page) that stays in the output
+    folder, or inline data. The page is one folder down (<game>/), so one '..' is the most."""
     url = url.strip()
     if url.lower().startswith("data:"):
         return True
     parts = urlsplit(url)
-    return not parts.scheme and not parts.netloc and not url.startswith("\\")
+    if parts.scheme or parts.netloc or url.startswith(("/", "\\")):
+        return False  # '/etc/passwd' opens the machine's file from a page opened as a file
+    depth = 0
+    for step in unquote(parts.path).replace("\\", "/").split("/"):  # as a browser reads it
+        depth += -1 if step == ".." else int(step not in ("", "."))
+        if depth < -1:
+            return False
+    return True
 
 
 def css_urls(text: str) -> Iterator[str]:

@@ -12,7 +12,7 @@ from string import Template
 
 from rulepress.diagnostics import RulepressError
 
-NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 # template file -> where it goes in the new project ($name and $module are substituted)
 FILES = {
     "rulepress.toml.tmpl": "rulepress.toml",

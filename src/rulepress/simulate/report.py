@@ -101,7 +101,7 @@ def _checked_summary(doc: Document, block: Example, project: Path | None) -> dic
         made_by = summary["command"]
         same = (summary["format"] == FORMAT and summary["engine"] == chosen.spec.engine
                 and summary["run"] == chosen.spec.figures())
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise _Stale("summary", f"{block.data['summary']} is not a summary rulepress simulate "
                                 f"wrote ({exc}); {remake}") from None
     if not same:

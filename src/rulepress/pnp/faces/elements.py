@@ -56,7 +56,7 @@ TYPES: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
               (*BOX, "rows", "columns")),
 }
 MIN_SIZE = 6.0  # points: text shrinks to fit down to this unless min_size says otherwise
-_HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})\Z")
 
 
 @dataclass(frozen=True)

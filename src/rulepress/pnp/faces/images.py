@@ -23,6 +23,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.rows import inside
+from rulepress.jail import Refused, read_regular
 
 SUFFIXES = {".png": "raster", ".jpg": "raster", ".jpeg": "raster", ".svg": "svg"}
 MAX_BYTES = 16 * 1024 * 1024
@@ -81,9 +82,12 @@ def open_image(folder: Path, name: str) -> Picture:
 
 @lru_cache(maxsize=256)
 def _load(path: Path, mtime: int, size: int, kind: str, name: str) -> Picture:
-    if size > MAX_BYTES:
-        raise ImageProblem(f"image '{name}' is larger than {MAX_BYTES // 2**20} MB")
-    data = path.read_bytes()
+    try:
+        data = read_regular(path, MAX_BYTES)
+    except Refused:
+        raise ImageProblem(f"image '{name}' is larger than {MAX_BYTES // 2**20} MB") from None
+    except OSError as exc:
+        raise ImageProblem(f"image '{name}' cannot be read: {exc.strerror}") from None
     digest = hashlib.sha1(data).hexdigest()[:16]
     return _svg(data, digest, name) if kind == "svg" else _raster(data, digest, name)
 

@@ -12,6 +12,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document import yamlines
 from rulepress.document.rows import inside
 from rulepress.document.schema import is_layout
+from rulepress.jail import Refused, read_regular
 
 TOP_KEYS = ("extends", "background", "colours", "elements")
 MAX_BYTES = 1024 * 1024
@@ -62,11 +63,13 @@ def _read(folder: Path, name: str, loc: SourceLoc, chain: tuple[Path, ...]) -> R
         raise RulepressError.at(loc, f"layout '{name}' extends itself (through "
                                      f"{' -> '.join(p.name for p in chain)})")
     where = folder / name
-    if target.stat().st_size > MAX_BYTES:
-        raise RulepressError.at(SourceLoc(where, 1), "a layout file is at most 1 MB")
     try:
-        text = target.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        text = read_regular(target, MAX_BYTES).decode("utf-8").removeprefix("\ufeff")
         data, lines = yamlines.load(text, first_line=1)
+    except Refused:
+        raise RulepressError.at(SourceLoc(where, 1), "a layout file is at most 1 MB") from None
+    except OSError as exc:
+        raise RulepressError.at(SourceLoc(where, 1), f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise RulepressError.at(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason})") from None
     except yamlines.YamlError as exc:
