@@ -170,6 +170,16 @@ def test_a_section_marked_in_one_file_ends_at_the_next_heading_of_another(
      "heading 'Clarifications': 'referee' names no edition; mark player or reference"),
     (("::: reference\nA note", "::: notes\nA note"),
      "'notes' names no edition; mark player or reference"),
+    (("  ::: reference\n  > \"You must land exactly.\" (the original, page one)\n  :::\n",
+      "  ::: reference\n  > \"You must land exactly.\" (the original, page one)\n"),
+     "this '::: reference' block is never closed, so it runs to the end of the file (or of "
+     "its list item): end it with a ':::' line"),
+    (("```example\nid: overshoot", "```Example\nid: overshoot"),
+     "a fence of 'Example' would show a plain code block, never checked: write 'example' "
+     "alone after the backticks"),
+    (("```example\nid: three-steps", "```example {.reference}\nid: three-steps"),
+     "a fence of 'example {.reference}' would show a plain code block, never checked: write "
+     "'example' alone after the backticks"),
     (("edition: reference", "edition: expert"),
      "example edition: 'expert' names no edition; mark player or reference"),
     (("Ten squares fit", "See [the overshoot](#example-overshoot). Ten squares fit"), None),

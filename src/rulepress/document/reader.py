@@ -234,7 +234,16 @@ def _block_marks(tokens: list[Token], part: Part) -> tuple[list[Mark], list[Diag
     """The ``::: edition`` blocks; any other name is an error at its line."""
     marks: list[Mark] = []
     diags: list[Diagnostic] = []
+    opened: list[Token] = []
     for tok in tokens:
+        if tok.type == f"container_{CONTAINER}_close":
+            start = opened.pop()
+            if not tok.markup and start.map is not None:  # markdown-it closed it for us
+                diags.append(error(_loc(start, part), (
+                    f"this '::: {start.info.strip()}' block is never closed, so it runs to the "
+                    "end of the file (or of its list item): end it with a ':::' line")))
+        if tok.type == f"container_{CONTAINER}_open":
+            opened.append(tok)
         if tok.type == f"container_{CONTAINER}_open" and tok.map is not None:
             name = tok.info.strip()
             problem = marker_problem(name) if name else "a ':::' block needs an edition name"
@@ -264,7 +273,15 @@ def _examples(
     out: list[Example] = []
     diags: list[Diagnostic] = []
     for tok in tokens:
-        if tok.type != "fence" or tok.info.strip() not in (EXAMPLE_INFO, SIMULATION_INFO):
+        if tok.type != "fence":
+            continue
+        info = tok.info.strip()
+        word = info.split(maxsplit=1)[0].strip("{}.").lower() if info else ""
+        if info not in (EXAMPLE_INFO, SIMULATION_INFO):
+            if word in (EXAMPLE_INFO, SIMULATION_INFO):  # else a typo leaves it unchecked
+                diags.append(error(_loc(tok, part), (
+                    f"a fence of '{info}' would show a plain code block, never checked: "
+                    f"write '{word}' alone after the backticks")))
             continue
         loc = _loc(tok, part)
         try:
