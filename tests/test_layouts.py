@@ -151,6 +151,37 @@ def test_a_corrupt_image_is_an_error_at_the_layout_line(game: Path) -> None:
     assert f"deck/{LAYOUT}:38:" in err and "image 'images/stamp.png' cannot be read" in err
 
 
+def test_a_chain_of_layouts_past_the_limit_is_an_error_at_the_extends(game: Path) -> None:
+    from rulepress.limits import MAX_LAYOUT_EXTENDS
+
+    links = MAX_LAYOUT_EXTENDS + 1
+    for n in range(links):  # link0 extends link1 ... the last extends the fixture's base
+        parent = f"link{n + 1}.yml" if n + 1 < links else "base.yml"
+        (game / "layouts" / f"link{n}.yml").write_text(f"extends: layouts/{parent}\n")
+    edit(game / LAYOUT, "extends: layouts/base.yml", "extends: layouts/link0.yml")
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 2, err
+    last = MAX_LAYOUT_EXTENDS - 1  # card.yml is the first of the chain
+    assert (f"deck/layouts/link{last - 1}.yml:1:1: error: layout 'layouts/link{last}.yml' is "
+            f"more than {MAX_LAYOUT_EXTENDS} layouts deep (through card.yml -> link0.yml") in err
+    edit(game / "layouts" / "link0.yml", "link1.yml", "base.yml")  # two deep: fine
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 0, err
+
+
+def test_a_kit_image_past_the_pixel_limit_is_refused(game: Path) -> None:
+    from PIL import Image
+
+    from rulepress.limits import MAX_IMAGE_PIXELS
+
+    side = int(MAX_IMAGE_PIXELS ** 0.5) + 1  # a 1-bit PNG of it is a few kilobytes
+    Image.new("1", (side, side)).save(game / "images" / "stamp.png")
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 2, err
+    assert f"deck/{LAYOUT}:38:" in err, err
+    assert f"image 'images/stamp.png' has more than {MAX_IMAGE_PIXELS:,} pixels" in err, err
+
+
 def test_an_svg_reaching_outside_itself_is_refused(game: Path) -> None:
     (game / "images" / "logo.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '

@@ -44,6 +44,11 @@ def test_no_config_means_the_current_folder_with_the_defaults(cwd: Path) -> None
     assert project.path(project.sources) == cwd.resolve() / "sources"
 
 
+def test_a_config_saved_with_a_byte_order_mark_is_read(cwd: Path) -> None:
+    (cwd / CONFIG).write_text('\ufefftitle = "My games"\n', encoding="utf-8")
+    assert load_project().title == "My games"
+
+
 def test_every_key_is_read_and_found_from_a_subfolder(cwd: Path) -> None:
     (cwd / CONFIG).write_text(
         'title = "My games"\nsources = "rules"\nbuild = "out/books"\npnp = "out/kits"\n'

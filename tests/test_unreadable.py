@@ -73,3 +73,12 @@ def test_an_unreadable_templates_folder_is_an_error_at_the_template(scaffolded: 
     assert f"{templates}/example.html.j2:1:1: error: template: 'example.html.j2' cannot be read: " \
            "[Errno 13] Permission denied" in err, err
     assert not (project / "build").exists()
+
+
+def test_an_unreadable_sources_folder_says_so(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    shutil.copytree(DECK, sources / "deck")
+    sources.chmod(0o300)  # may enter, may not list; the project's own (--sources is click's)
+    code, err = rulepress(tmp_path, "check")
+    assert code == 2, err
+    assert f"error: sources folder '{sources}' cannot be read: Permission denied" in err, err

@@ -43,7 +43,17 @@ MIN_LENGTH_MM = 5.0
 MAX_LENGTH_MM = 1000.0
 MAX_SHEETS_PER_COMPONENT = 250
 
-# Images: bytes read, decoded pixels (a 4 KB PNG can declare 40 000 x 40 000), SVG elements.
+# Component data and layouts: a data file's size and rows (a row is a card: the largest bundled
+# deck has 48), a layout file's size, how many layouts one may extend through, and the numbers a
+# layout's range() may give (as many as a component's count).
+MAX_DATA_BYTES = 4 * 2**20
+MAX_DATA_ROWS = 10_000
+MAX_LAYOUT_BYTES = 2**20
+MAX_LAYOUT_EXTENDS = 8
+MAX_LAYOUT_RANGE = 1000
+
+# Images, in rulebooks and kits: bytes read, decoded pixels (a 4 KB PNG can declare
+# 40 000 x 40 000), SVG elements.
 MAX_IMAGE_BYTES = 10_000_000
 MAX_IMAGE_PIXELS = 25_000_000
 MAX_SVG_ELEMENTS = 50_000

@@ -80,7 +80,7 @@ _KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
 
 def read_config(path: Path) -> Project:
     try:
-        text = read_regular(path).decode("utf-8")
+        text = read_regular(path).decode("utf-8").removeprefix("\ufeff")  # as rules.md
     except (OSError, Refused, UnicodeDecodeError) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read {CONFIG}: {exc}") from None
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
@@ -63,6 +64,11 @@ def source_games(sources: Path, games: Sequence[str] = ()) -> list[str]:
     each; an error when the folder or a named game does not exist."""
     if not sources.is_dir():
         raise RulepressError.at(None, f"sources folder '{sources}' does not exist")
+    try:  # glob() finds nothing in a folder it may not list, and would say it holds no game
+        os.scandir(sources).close()
+    except OSError as exc:
+        raise RulepressError.at(None, f"sources folder '{sources}' cannot be read: "
+                                      f"{exc.strerror}") from None
     available = sorted(p.parent.name for p in sources.glob(f"*/{RULES_FILE}"))
     if not available:
         raise RulepressError.at(

@@ -17,14 +17,12 @@ from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Row
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
-from rulepress.limits import MAX_COMPONENT_COUNT
+from rulepress.limits import MAX_COMPONENT_COUNT, MAX_DATA_BYTES, MAX_DATA_ROWS
 
 QTY = "qty"
 FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names every layout template sees besides a row's fields (faces.context builds them).
 RESERVED = frozenset({"row", "game", "rules", "tables", "component", "item", "i"})
-MAX_ROWS = 10_000
-MAX_BYTES = 4 * 1024 * 1024
 
 
 def inside(folder: Path, name: str) -> Path | None:
@@ -68,9 +66,9 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
         return (), [error(loc, f"data file '{name}' does not exist in {folder.name}/")]
     where = folder / name
     try:
-        text = read_regular(target, MAX_BYTES).decode("utf-8").removeprefix("\ufeff")
+        text = read_regular(target, MAX_DATA_BYTES).decode("utf-8").removeprefix("\ufeff")
     except Refused:
-        return (), [error(loc, f"data file '{name}' is larger than {MAX_BYTES // 2**20} MB")]
+        return (), [error(loc, f"data file '{name}' is larger than {MAX_DATA_BYTES // 2**20} MB")]
     except OSError as exc:
         return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]
     except UnicodeDecodeError as exc:
@@ -97,8 +95,8 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
             fields = dict(zip(header, [c.strip() for c in record], strict=False))
             fields |= {h: "" for h in header[len(record):]}
             rows.append(_row(fields, here, out))
-            if len(rows) > MAX_ROWS:
-                return (), [error(here, f"more than {MAX_ROWS} rows")]
+            if len(rows) > MAX_DATA_ROWS:
+                return (), [error(here, f"more than {MAX_DATA_ROWS} rows")]
     except csv.Error as exc:
         out.append(error(SourceLoc(where, reader.line_num), f"not a valid CSV file: {exc}"))
     if header is None:
@@ -127,8 +125,9 @@ def inline_rows(
     """Rows written as a YAML list of mappings in the front matter."""
     out: list[Diagnostic] = []
     rows: list[Row] = []
-    if len(raw) > MAX_ROWS:
-        return (), [error(SourceLoc(path, lines.get(key, fallback)), f"more than {MAX_ROWS} rows")]
+    if len(raw) > MAX_DATA_ROWS:
+        where = SourceLoc(path, lines.get(key, fallback))
+        return (), [error(where, f"more than {MAX_DATA_ROWS} rows")]
     for i, item in enumerate(raw):
         here = SourceLoc(path, lines.get((*key, i), fallback))
         if not isinstance(item, dict) or not item:

@@ -24,10 +24,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.rows import inside
 from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
 
 SUFFIXES = {".png": "raster", ".jpg": "raster", ".jpeg": "raster", ".svg": "svg"}
-MAX_BYTES = 16 * 1024 * 1024
-MAX_PIXELS = 40_000_000
 _SVG = "{http://www.w3.org/2000/svg}"
 _XLINK = "{http://www.w3.org/1999/xlink}href"
 
@@ -83,9 +82,9 @@ def open_image(folder: Path, name: str) -> Picture:
 @lru_cache(maxsize=256)
 def _load(path: Path, mtime: int, size: int, kind: str, name: str) -> Picture:
     try:
-        data = read_regular(path, MAX_BYTES)
+        data = read_regular(path, MAX_IMAGE_BYTES)
     except Refused:
-        raise ImageProblem(f"image '{name}' is larger than {MAX_BYTES // 2**20} MB") from None
+        raise ImageProblem(f"image '{name}' is larger than {MAX_IMAGE_BYTES:,} bytes") from None
     except OSError as exc:
         raise ImageProblem(f"image '{name}' cannot be read: {exc.strerror}") from None
     digest = hashlib.sha1(data).hexdigest()[:16]
@@ -99,8 +98,8 @@ def _raster(data: bytes, digest: str, name: str) -> Picture:
             with Image.open(io.BytesIO(data)) as probe:
                 if probe.format not in ("PNG", "JPEG"):
                     raise ImageProblem(f"image '{name}' is {probe.format}, not PNG or JPEG")
-                if probe.width * probe.height > MAX_PIXELS:
-                    raise ImageProblem(f"image '{name}' has more than {MAX_PIXELS} pixels")
+                if probe.width * probe.height > MAX_IMAGE_PIXELS:
+                    raise ImageProblem(f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} pixels")
                 probe.verify()
             with Image.open(io.BytesIO(data)) as img:
                 img.load()  # verify() checks the structure; decoding finds a cut-off file

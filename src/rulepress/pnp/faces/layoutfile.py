@@ -13,10 +13,9 @@ from rulepress.document import yamlines
 from rulepress.document.rows import inside
 from rulepress.document.schema import is_layout
 from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_LAYOUT_BYTES, MAX_LAYOUT_EXTENDS
 
 TOP_KEYS = ("extends", "background", "colours", "elements")
-MAX_BYTES = 1024 * 1024
-MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -59,12 +58,15 @@ def _read(folder: Path, name: str, loc: SourceLoc, chain: tuple[Path, ...]) -> R
         raise RulepressError.at(loc, f"layout '{name}' must be inside the game's folder")
     if not target.is_file():
         raise RulepressError.at(loc, f"layout '{name}' does not exist in {folder.name}/")
-    if target in chain or len(chain) >= MAX_DEPTH:
-        raise RulepressError.at(loc, f"layout '{name}' extends itself (through "
-                                     f"{' -> '.join(p.name for p in chain)})")
+    through = " -> ".join(p.name for p in chain)
+    if target in chain:
+        raise RulepressError.at(loc, f"layout '{name}' extends itself (through {through})")
+    if len(chain) >= MAX_LAYOUT_EXTENDS:
+        raise RulepressError.at(loc, f"layout '{name}' is more than {MAX_LAYOUT_EXTENDS} "
+                                     f"layouts deep (through {through})")
     where = folder / name
     try:
-        text = read_regular(target, MAX_BYTES).decode("utf-8").removeprefix("\ufeff")
+        text = read_regular(target, MAX_LAYOUT_BYTES).decode("utf-8").removeprefix("\ufeff")
         data, lines = yamlines.load(text, first_line=1)
     except Refused:
         raise RulepressError.at(SourceLoc(where, 1), "a layout file is at most 1 MB") from None

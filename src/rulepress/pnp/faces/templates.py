@@ -12,6 +12,7 @@ from typing import Any
 from jinja2 import TemplateError, TemplateSyntaxError
 
 from rulepress.diagnostics import SourceLoc
+from rulepress.limits import MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
 from rulepress.sandbox import Sandbox
 
@@ -37,14 +38,13 @@ def environment() -> Sandbox:
     return env
 
 
-MAX_RANGE = 1000  # as many as `repeat` draws
 
 
 def bounded_range(*args: int) -> range:
-    """``range`` for layouts, at most MAX_RANGE long (loops in a face cannot run away)."""
+    """``range`` for layouts, at most MAX_LAYOUT_RANGE long (loops in a face cannot run away)."""
     found = range(*args)
-    if len(found) > MAX_RANGE:
-        raise ValueError(f"range of {len(found)} numbers: at most {MAX_RANGE}")
+    if len(found) > MAX_LAYOUT_RANGE:
+        raise ValueError(f"range of {len(found)} numbers: at most {MAX_LAYOUT_RANGE}")
     return found
 
 
