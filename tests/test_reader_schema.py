@@ -81,3 +81,18 @@ def test_a_game_folder_name_ending_in_a_newline_is_refused() -> None:
 
     assert game_name_problem("pig") is None
     assert game_name_problem("pig\n") is not None
+
+
+@pytest.mark.parametrize("key", ["5", "true", "1.5", "sourcse"])
+def test_an_unknown_key_is_an_error_at_its_own_line_whatever_yaml_reads_it_as(
+    tmp_path: Path, key: str
+) -> None:
+    game = tmp_path / "game"
+    game.mkdir()
+    rules = RULES.format(variants="{poker: 63.5mm x 88.9mm}")
+    (game / "rules.md").write_text(rules.replace("components:", f"{key}: 5\ncomponents:"))
+    with pytest.raises(RulepressError) as info:
+        read_document(game / "rules.md")
+    [diag] = info.value.diagnostics
+    assert f"unknown key '{key if key != 'true' else 'True'}'" in diag.message
+    assert diag.loc is not None and diag.loc.line == 8

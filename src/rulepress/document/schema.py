@@ -67,7 +67,8 @@ class _Checker:
                 hint = difflib.get_close_matches(str(k), list(spec), n=1)
                 also = f" (did you mean '{hint[0]}'?)" if hint else ""
                 allowed = ", ".join(spec)
-                self.fail((*key, str(k)), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")
+                at = k if isinstance(k, int) else str(k)  # as yamlines keys its lines
+                self.fail((*key, at), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")
                 ok = False
         for k, required in spec.items():
             if required and k not in value:
