@@ -87,6 +87,9 @@ def _walk(
             line = first + key_node.start_mark.line
             if not isinstance(key_node, yaml.ScalarNode):
                 raise YamlError("a key must be a plain value, not a list or mapping", line)
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError("'<<' (merging a mapping into this one) is not supported: write "
+                                "the keys out", line)
             _scalar(key_node, line, constructor)
             key = constructor.construct_object(key_node)
             if key in seen:
