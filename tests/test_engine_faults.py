@@ -1,12 +1,14 @@
 """A designer's engine raising (at import, replaying an example, playing a simulated game) is an
 error at the line of her code that raised, exit 2, never a traceback; rulepress's own
-exceptions keep theirs."""
+exceptions keep theirs. A value of the wrong shape it returns is an error at the def of the
+method that returned it."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,98 @@ def test_the_line_blamed_is_the_engines_own_not_a_library_nor_rulepress(tmp_path
     assert raised_at(ours.value) is None
     assert described(ValueError("x" * 1000)).endswith("…")
     assert len(described(ValueError("x" * 1000))) < 340
+
+
+# An engine returning a value of the wrong shape. The code is added to the scaffolded engine's
+# module: methods of its engine, rules or states (BadEngine, BadRules, BadState), and functions.
+BROKEN = '''
+
+{module}
+
+
+class BadState(State):
+    pass
+{state}
+
+
+class BadRules(Rules):
+    def new_game(self, players, seed, variant=None):
+        return BadState(super().new_game(players, seed, variant).banked)
+{rules}
+
+
+class BadEngine(PigEngine):
+    def rules(self):
+        return BadRules()
+{engine}
+
+
+ENGINE = BadEngine()
+'''
+
+CHECK, BUILD, PNP = ("check",), ("build", "--jobs", "1"), ("pnp",)
+COUNTS = "component_counts() must return a mapping of component id to a whole number; it returned"
+FIGURES = "diagrams() must return a list of Figure(caption, svg), both text"
+# name: (command, code by place, the def to blame, what follows "the pig_dice engine's", "…"
+# standing for any text)
+MALFORMED = {
+    "a count as text": (
+        CHECK, {"engine": "def component_counts(self):\n    return {'die': 'one'}"},
+        "component_counts",
+        f"{COUNTS} {{'die': 'one'}}, whose 'die' is 'one', while counting its components"),
+    "counts as a list": (
+        CHECK, {"engine": "def component_counts(self):\n    return ['die']"},
+        "component_counts", f"{COUNTS} ['die'], while counting its components"),
+    "a drawer not a function": (
+        CHECK, {"engine": "def drawers(self):\n    return {'pad': 3}"},
+        "drawers", "drawers() must return a mapping of drawer name to a function drawing a "
+                   "face; it returned {'pad': 3}, whose 'pad' is 3, while drawing its kit"),
+    "a drawer not a function, printing the kit": (
+        PNP, {"engine": "def drawers(self):\n    return {'pad': 3}"},
+        "drawers", "drawers() must return a mapping of drawer name to a function"),
+    "a table of numbers": (
+        CHECK, {"engine": "def tables(self):\n    return {'scores': [1, 2]}"},
+        "tables", "tables() must return a mapping of table name to a list of rows, each a "
+                  "mapping of field to value; it returned {'scores': [1, 2]}"),
+    "facts as a list": (
+        CHECK, {"engine": "def evaluate(self, example):\n    return [1, 2]"},
+        "evaluate", "evaluate() must return a mapping of fact name to value; it returned "
+                    "[1, 2], while replaying bank-after-two"),
+    "no facts": (
+        CHECK, {"engine": "def evaluate(self, example):\n    return None"},
+        "evaluate", "evaluate() must return a mapping of fact name to value; it returned None, "
+                    "while replaying bank-after-two"),
+    "figures as text": (
+        BUILD, {"engine": "def diagrams(self, example):\n    return ['<svg/>']"},
+        "diagrams", f"{FIGURES}…it returned ['<svg/>'], whose [0] is '<svg/>', while drawing "
+                    "bank-after-two"),
+    "a figure's svg not text": (
+        BUILD, {"module": "from rulepress.games.base import Figure",
+                "engine": "def diagrams(self, example):\n    return [Figure('a die', 3)]"},
+        "diagrams", f"{FIGURES}…whose [0] is Figure(caption='a die', svg=3)"),
+}
+
+
+def files(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if "__pycache__" not in p.parts}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_an_engine_value_of_the_wrong_shape_is_an_error_at_its_def(
+        scaffolded: Path, tmp_path: Path, case: str) -> None:
+    command, added, method, said = MALFORMED[case]
+    project = tmp_path / "p"
+    shutil.copytree(scaffolded, project)
+    engine = project / "engines" / "pig_dice.py"
+    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
+              for place in ("module", "state", "rules", "engine")}
+    engine.write_text(engine.read_text() + BROKEN.format(**places))
+    lines = engine.read_text().splitlines()
+    line = max(n for n, text in enumerate(lines, 1) if text.strip().startswith(f"def {method}("))
+    before = files(project)
+    code, err = run(command[0], "--project", str(project), *command[1:])
+    assert code == 2, err
+    assert re.search(rf"^{re.escape(str(engine.resolve()))}:{line}:\d+: error: "
+                     rf"the pig_dice engine's {'.*'.join(map(re.escape, said.split('…')))}",
+                     err, re.M), err
+    assert files(project) == before  # nothing written
