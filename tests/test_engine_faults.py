@@ -1,12 +1,14 @@
 """A designer's engine raising (at import, replaying an example, playing a simulated game) is an
 error at the line of her code that raised, exit 2, never a traceback; rulepress's own
-exceptions keep theirs."""
+exceptions keep theirs. A value of the wrong shape it returns is an error at the def of the
+method that returned it."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,210 @@ def test_the_line_blamed_is_the_engines_own_not_a_library_nor_rulepress(tmp_path
     assert raised_at(ours.value) is None
     assert described(ValueError("x" * 1000)).endswith("…")
     assert len(described(ValueError("x" * 1000))) < 340
+
+
+# An engine returning a value of the wrong shape. The code is added to the scaffolded engine's
+# module: methods of its engine, rules or states (BadEngine, BadRules, BadState), and functions.
+BROKEN = '''
+
+{module}
+
+
+class BadState(State):
+    pass
+{state}
+
+
+class BadRules(Rules):
+    def new_game(self, players, seed, variant=None):
+        return BadState(super().new_game(players, seed, variant).banked)
+{rules}
+
+
+class BadEngine(PigEngine):
+    def rules(self):
+        return BadRules()
+{engine}
+
+
+ENGINE = BadEngine()
+'''
+
+CHECK, BUILD, PNP = ("check",), ("build", "--jobs", "1"), ("pnp",)
+SIMULATE = ("simulate", "pig-dice", "-n", "20", "--jobs", "1", "-q")
+COUNTS = "component_counts() must return a mapping of component id to a whole number; it returned"
+STATE = "must return a game state, with current_player(), legal_moves(), chance_outcomes()"
+FIGURES = "diagrams() must return a list of Figure(caption, svg), both text"
+QUESTIONS = "questions() must return a list of Question(name, text, ask, kind)"
+# name: (command, code by place, the def to blame, what follows "the pig_dice engine's", "…"
+# standing for any text)
+MALFORMED = {
+    "a count as text": (
+        CHECK, {"engine": "def component_counts(self):\n    return {'die': 'one'}"},
+        "component_counts",
+        f"{COUNTS} {{'die': 'one'}}, whose 'die' is 'one', while counting its components"),
+    "counts as a list": (
+        CHECK, {"engine": "def component_counts(self):\n    return ['die']"},
+        "component_counts", f"{COUNTS} ['die'], while counting its components"),
+    "a drawer not a function": (
+        CHECK, {"engine": "def drawers(self):\n    return {'pad': 3}"},
+        "drawers", "drawers() must return a mapping of drawer name to a function drawing a "
+                   "face; it returned {'pad': 3}, whose 'pad' is 3, while drawing its kit"),
+    "a drawer not a function, printing the kit": (
+        PNP, {"engine": "def drawers(self):\n    return {'pad': 3}"},
+        "drawers", "drawers() must return a mapping of drawer name to a function"),
+    "a table of numbers": (
+        CHECK, {"engine": "def tables(self):\n    return {'scores': [1, 2]}"},
+        "tables", "tables() must return a mapping of table name to a list of rows, each a "
+                  "mapping of field to value; it returned {'scores': [1, 2]}"),
+    "facts as a list": (
+        CHECK, {"engine": "def evaluate(self, example):\n    return [1, 2]"},
+        "evaluate", "evaluate() must return a mapping of fact name to value; it returned "
+                    "[1, 2], while replaying bank-after-two"),
+    "no facts": (
+        CHECK, {"engine": "def evaluate(self, example):\n    return None"},
+        "evaluate", "evaluate() must return a mapping of fact name to value; it returned None, "
+                    "while replaying bank-after-two"),
+    "figures as text": (
+        BUILD, {"engine": "def diagrams(self, example):\n    return ['<svg/>']"},
+        "diagrams", f"{FIGURES}…it returned ['<svg/>'], whose [0] is '<svg/>', while drawing "
+                    "bank-after-two"),
+    "a figure's svg not text": (
+        BUILD, {"module": "from rulepress.games.base import Figure",
+                "engine": "def diagrams(self, example):\n    return [Figure('a die', 3)]"},
+        "diagrams", f"{FIGURES}…whose [0] is Figure(caption='a die', svg=3)"),
+    "rules without new_game": (
+        SIMULATE, {"engine": "def rules(self):\n    return object()"},
+        "rules", "rules() must return None or the game's Rules…which has no new_game()"),
+    "no variant": (
+        SIMULATE, {"rules": "def variants(self):\n    return []"},
+        "variants", "BadRules.variants() must return a list of Variant(name, description)"),
+    "no state": (
+        SIMULATE, {"rules": "def new_game(self, players, seed, variant=None):\n    return None"},
+        "new_game", f"BadRules.new_game() {STATE}…it returned None"),
+    "an agent not a pair": (
+        SIMULATE, {"engine": "def agents(self):\n    return {'hold': hold_at_20}"},
+        "agents", "agents() must return a mapping of agent name to (a line saying how it "
+                  "plays, the agent function); it returned {'hold': <function hold_at_20"),
+    "a question as text": (
+        SIMULATE, {"engine": "def questions(self):\n    return ['how often?']"},
+        "questions", f"{QUESTIONS}…it returned ['how often?']"),
+    "a question of no kind": (
+        SIMULATE, {"module": "from rulepress.games.base import Question",
+                   "engine": "def questions(self):\n"
+                             "    return [Question('q', 'Who?', lambda moves, end: 1, 'median')]"},
+        "questions", f"{QUESTIONS}…whose [0] is of kind 'median'"),
+    "an answer as text": (
+        SIMULATE, {"module": "from rulepress.games.base import Question\n\n\n"
+                             "def ask(moves, end):\n    return 'yes'",
+                   "engine": "def questions(self):\n    return [Question('q', 'Who?', ask)]"},
+        "ask", "question 'q' must answer True, False, a number or None…it answered 'yes'"),
+    "legal moves as an iterator": (
+        SIMULATE, {"state": "def legal_moves(self):\n    return iter(super().legal_moves())"},
+        "legal_moves", "BadState.legal_moves() must return a list (or a tuple) of moves…it "
+                       "returned <tuple_iterator"),
+    "no legal move": (
+        SIMULATE, {"state": "def legal_moves(self):\n    return ()"},
+        "legal_moves", "BadState.legal_moves() must return a list (or a tuple) of moves, not "
+                       "empty while the game is not over; it returned ()"),
+    "no chance outcome": (
+        SIMULATE, {"state": "def chance_outcomes(self):\n    return []"},
+        "chance_outcomes", "BadState.chance_outcomes() must return a list of (outcome, "
+                           "probability) pairs, not empty at a chance node; it returned []"),
+    "a seat out of range": (
+        SIMULATE, {"state": "def current_player(self):\n    return 7"},
+        "current_player", "BadState.current_player() must return the seat to act, 0 to 1, or "
+                          "CHANCE (-1); it returned 7"),
+    "no outcome when over": (
+        SIMULATE, {"state": "def outcome(self):\n    return None"},
+        "outcome", "BadState.outcome() must return an Outcome once is_over()…it returned None"),
+    "a winner out of range": (
+        SIMULATE, {"module": "from rulepress.games.base import Outcome",
+                   "state": "def outcome(self):\n    end = super().outcome()\n"
+                            "    return end and Outcome((-1,), end.scores, end.reason)"},
+        "outcome", "BadState.outcome() must return an Outcome once is_over(), None before: "
+                   "winners among seats 0 to 1…it returned Outcome(winners=(-1,)"),
+    "apply gives nothing": (
+        SIMULATE, {"state": "def apply(self, move):\n    return None"},
+        "apply", f"BadState.apply() {STATE}…it returned None"),
+    "no turn count": (
+        SIMULATE, {"state": "def turn(self):\n    return None"},
+        "turn", "BadState.turn() must return the turns completed, a whole number; it returned "
+                "None"),
+    "an agent's move not a legal one": (
+        SIMULATE + ("-a", "jumper"),
+        {"module": "def jumper(state, rng):\n    return 'hold'",
+         "engine": "def agents(self):\n    return {'jumper': ('holds', jumper)}"},
+        "jumper", "agent 'jumper' must return one of state.legal_moves(); it returned 'hold'; "
+                  "the legal moves were (Move.parse('roll'), Move.parse('hold'))"),
+    "an invariant not a sentence": (
+        SIMULATE + ("--check",),
+        {"rules": "def invariants(self, state):\n    return [1] if state.turns > 2 else []"},
+        "invariants", "BadRules.invariants() must return a list of sentences…it returned [1]"),
+}
+
+
+def files(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if "__pycache__" not in p.parts}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_an_engine_value_of_the_wrong_shape_is_an_error_at_its_def(
+        scaffolded: Path, tmp_path: Path, case: str) -> None:
+    command, added, method, said = MALFORMED[case]
+    project = tmp_path / "p"
+    shutil.copytree(scaffolded, project)
+    engine = project / "engines" / "pig_dice.py"
+    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
+              for place in ("module", "state", "rules", "engine")}
+    engine.write_text(engine.read_text() + BROKEN.format(**places))
+    lines = engine.read_text().splitlines()
+    line = max(n for n, text in enumerate(lines, 1) if text.strip().startswith(f"def {method}("))
+    before = files(project)
+    code, err = run(command[0], "--project", str(project), *command[1:])
+    assert code == 2, err
+    game = r"pig-dice game 0 \(2 players, standard, seed 1\): "  # a simulated game's error
+    assert re.search(rf"^{re.escape(str(engine.resolve()))}:{line}:\d+: error: ({game})?"
+                     rf"the pig_dice engine's {'.*'.join(map(re.escape, said.split('…')))}",
+                     err, re.M), err
+    assert files(project) == before  # nothing written
+
+
+REPORT = """
+## Playtest report
+
+```simulation
+id: playtest
+title: Four games
+summary: playtest/summary.json
+run: {games: 4}
+text: Played.
+```
+"""
+
+
+@pytest.mark.parametrize(("added", "method"), [
+    ({"engine": "def agents(self):\n    return ['hold']"}, "agents"),
+    ({"state": "def legal_moves(self):\n    return ()"}, "legal_moves"),
+], ids=["planning the run", "replaying its games"])
+def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_its_def(
+        scaffolded: Path, tmp_path: Path, added: dict[str, str], method: str) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(scaffolded, project)
+    game = project / "sources" / "pig-dice"
+    # The summary is made with the engine as scaffolded (a module loads once per process).
+    code, err = run("simulate", "pig-dice", "--project", str(scaffolded), "-n", "4", "-q",
+                    "--jobs", "1", "--out", str(game / "playtest"))
+    assert code == 0, err
+    (game / "rules.md").write_text((game / "rules.md").read_text() + REPORT)
+    engine = project / "engines" / "pig_dice.py"
+    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
+              for place in ("module", "state", "rules", "engine")}
+    engine.write_text(engine.read_text() + BROKEN.format(**places))
+    line = max(n for n, text in enumerate(engine.read_text().splitlines(), 1)
+               if text.strip().startswith(f"def {method}("))
+    code, err = run("check", "--project", str(project))
+    assert code == 2, err
+    assert re.search(rf"^{re.escape(str(engine.resolve()))}:{line}:\d+: error: the pig_dice "
+                     rf"engine's .*{method}\(\) must return .*, while playing playtest "
+                     rf"\({re.escape(str(game / 'rules.md'))}:\d+:1\)$", err, re.M), err

@@ -32,6 +32,7 @@ from rulepress.diagnostics import (
 from rulepress.document.editions import EDITIONS, PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
+from rulepress.games import contract
 from rulepress.project import DEFAULT_TITLE
 from rulepress.render import (
     FALLBACK_EPOCH,
@@ -601,7 +602,7 @@ def build_kits(
         if not chosen:
             record.dropped.add(doc.slug)
             continue
-        drawers = result.engine.drawers() if result.engine is not None else {}
+        drawers = contract.drawers(result.engine)
         tables = engine_tables(result.engine)
         if proof:
             reporter.progress(f"drawing the {doc.slug} proof")

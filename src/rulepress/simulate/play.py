@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from rulepress.diagnostics import SourceLoc
-from rulepress.games import load_engine
+from rulepress.games import contract, load_engine
 from rulepress.games.base import (
     CHANCE,
     Agent,
@@ -24,7 +24,8 @@ from rulepress.games.base import (
     RulesError,
     chance_move,
 )
-from rulepress.games.fault import blamed
+from rulepress.games.contract import Malformed
+from rulepress.games.fault import blamed, raised_at
 from rulepress.simulate.spec import CAPPED, RunSpec, Table, agents_for, game_random, game_seed
 from rulepress.simulate.stats import Tally
 
@@ -32,16 +33,19 @@ MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times 
 
 
 class SimulationFailure(Exception):
-    """A game broke its own rules: an agent's move the engine refused, or (with --check) a
+    """A game broke its own rules: a legal move the engine refused, or (with --check) a
     broken invariant. Names the game so it can be played again; ``order`` (the table's place
-    in the run, the game's index) picks the first of several."""
+    in the run, the game's index) picks the first of several. ``bad_input``: the engine's own
+    code raised or returned a malformed value (exit 2), not a finding; ``loc`` is where."""
 
     def __init__(self, message: str, order: tuple[int, int],
-                 loc: SourceLoc | None = None) -> None:
-        super().__init__(message, order, loc)  # all in args, so the exception pickles whole
+                 loc: SourceLoc | None = None, bad_input: bool = False) -> None:
+        # all in args, so the exception pickles whole
+        super().__init__(message, order, loc, bad_input)
         self.message = message
         self.order = order
-        self.loc = loc  # set when the engine's own code raised (bad input, not a finding)
+        self.loc = loc
+        self.bad_input = bad_input
 
     def __str__(self) -> str:
         return self.message
@@ -76,20 +80,18 @@ def engine_of(spec: RunSpec) -> GameEngine:
     return _engine(spec.engine, spec.project)
 
 
-def rules_of(engine: GameEngine) -> Rules | None:
-    part = getattr(engine, "rules", None)
-    return part() if part is not None else None
+def rules_of(engine: GameEngine, *, check: bool = False) -> Rules | None:
+    return contract.rules(engine, check=check)
 
 
-def questions_of(engine: GameEngine) -> Sequence[Question]:
-    part = getattr(engine, "questions", None)
-    return tuple(part()) if part is not None else ()
+def questions_of(engine: GameEngine) -> tuple[Question, ...]:
+    return contract.questions(engine)
 
 
 def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     """Games ``start`` to ``stop - 1`` at ``table``, tallied."""
     engine = engine_of(spec)
-    rules = rules_of(engine)
+    rules = rules_of(engine, check=spec.check)
     assert rules is not None, "checked before the run"
     agents = agents_for(engine, spec.agents)
     questions = questions_of(engine)
@@ -97,14 +99,17 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     for index in range(start, stop):
         lineup = spec.lineup(index, table.players)
         try:
-            game = play_game(spec, rules, table, index, lineup, agents, questions)
+            game = play_game(spec, rules, table, index, lineup, agents, questions, engine.name)
         except SimulationFailure:
             raise
+        except Malformed as exc:
+            raise SimulationFailure(f"{_where(spec, table, index)}: {exc}",
+                                    _order(spec, table, index), exc.loc, True) from None
         except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
             loc, raised = blamed(exc)
             raise SimulationFailure(f"{_where(spec, table, index)}: the {engine.name} engine "
                                     f"raised {raised}", _order(spec, table, index),
-                                    loc) from None
+                                    loc, True) from None
         tally.add(game)
     return tally
 
@@ -117,48 +122,72 @@ def play_game(
     lineup: tuple[str, ...],
     agents: Mapping[str, Agent],
     questions: Sequence[Question],
+    engine: str,
 ) -> Game:
-    state = rules.new_game(table.players, game_seed(spec.seed, index), table.variant)
+    """One game. The engine's values are checked once a game, not move by move: when
+    rulepress's own code here fails, the state it failed on says which value was to blame."""
+    start = state = rules.new_game(table.players, game_seed(spec.seed, index), table.variant)
     rng = game_random(spec.seed, index)
-    seats = [agents[name] for name in lineup]
+    # By seat number, not position: a seat out of range fails here (negative ones too).
+    seats = dict(enumerate(agents[name] for name in lineup))
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
     first: int | None = None
     moves = 0
     cap = spec.max_turns * MOVES_PER_TURN
-    while not state.is_over() and state.turn() < spec.max_turns and moves < cap:
+    try:
+        while not state.is_over() and state.turn() < spec.max_turns and moves < cap:
+            if spec.check:
+                _check(spec, rules, table, index, state, moves, engine)
+            seat = state.current_player()
+            if seat == CHANCE:
+                move = chance_move(state, rng)
+            else:
+                first = seat if first is None else first
+                move = seats[seat](state, rng)
+            if history is not None:
+                history.append((state, move))
+            try:
+                state = state.apply(move)
+            except RulesError as exc:
+                # An agent's move that is none of the legal ones is the agent's fault; a legal
+                # one refused, the rules contradicting themselves (a finding).
+                agents_fault = None if seat == CHANCE else contract.chosen(
+                    engine, lineup[seat], seats[seat], state, move)
+                raise agents_fault or _refused(spec, table, index, moves, lineup, seat, move,
+                                               exc) from None
+            moves += 1
         if spec.check:
-            _check(spec, rules, table, index, state, moves)
-        seat = state.current_player()
-        if seat == CHANCE:
-            move = chance_move(state, rng)
-        else:
-            first = seat if first is None else first
-            move = seats[seat](state, rng)
-        if history is not None:
-            history.append((state, move))
-        try:
-            state = state.apply(move)
-        except RulesError as exc:
-            who = "chance" if seat == CHANCE else f"seat {seat + 1} ({lineup[seat]})"
-            raise SimulationFailure(
-                f"{_where(spec, table, index)}, move {moves + 1}: {who} played '{move}', which "
-                f"the rules refuse: {exc}", _order(spec, table, index)
-            ) from None
-        moves += 1
-    if spec.check:
-        _check(spec, rules, table, index, state, moves)
-    outcome = state.outcome()
-    if outcome is None:
-        return Game(index, lineup, state.turn(), CAPPED, (), (), first, {})
-    answers = {q.name: q.ask(history or (), state) for q in questions}
+            _check(spec, rules, table, index, state, moves, engine)
+        outcome = contract.outcome(engine, state, table.players)
+        if outcome is None:
+            return Game(index, lineup, state.turn(), CAPPED, (), (), first, {})
+        answers = {q.name: q.ask(history or (), state) for q in questions}
+        contract.answers(engine, questions, answers)
+    except (SimulationFailure, Malformed):
+        raise
+    except Exception as exc:
+        found = None if raised_at(exc) else contract.misplayed(engine, rules, state, start,
+                                                               table.players, moves)
+        if found is None:  # the engine's own code raised (the caller blames it), or ours
+            raise
+        raise found from None
     return Game(index, lineup, state.turn(), outcome.reason, tuple(outcome.winners),
                 tuple(outcome.scores), first, answers)
 
 
+def _refused(spec: RunSpec, table: Table, index: int, moves: int, lineup: tuple[str, ...],
+             seat: int, move: Any, exc: RulesError) -> SimulationFailure:
+    who = "chance" if seat == CHANCE else f"seat {seat + 1} ({lineup[seat]})"
+    return SimulationFailure(f"{_where(spec, table, index)}, move {moves + 1}: {who} played "
+                             f"'{move}', which the rules refuse: {exc}",
+                             _order(spec, table, index))
+
+
 def _check(spec: RunSpec, rules: Rules, table: Table, index: int, state: GameState[Any],
-           moves: int) -> None:
+           moves: int, engine: str) -> None:
     broken = rules.invariants(state)
     if broken:
+        broken = contract.broken(engine, rules, broken)
         raise SimulationFailure(
             f"{_where(spec, table, index)}, after move {moves}: {'; '.join(broken)}",
             _order(spec, table, index),
@@ -177,9 +206,9 @@ def _where(spec: RunSpec, table: Table, index: int) -> str:
 def replay(spec: RunSpec, table: Table, index: int) -> Game:
     """Game ``index`` of the run again, alone (a report checks its sample this way)."""
     engine = engine_of(spec)
-    rules = rules_of(engine)
+    rules = rules_of(engine, check=spec.check)
     assert rules is not None
     return play_game(spec, rules, table, index, spec.lineup(index, table.players),
-                     agents_for(engine, spec.agents), questions_of(engine))
+                     agents_for(engine, spec.agents), questions_of(engine), engine.name)
 
 

@@ -30,6 +30,7 @@ from rulepress.cache import Kept, code_digest, digest, theme_digest
 from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Document, Example
 from rulepress.games.base import Figure
+from rulepress.games.contract import Malformed
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
 from rulepress.simulate.stats import SAMPLE, sample_digest
 from rulepress.validate.results import RenderedExample, Status
@@ -144,6 +145,8 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
     try:
         return plan_for(doc.slug, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project,
                         options)
+    except Malformed:  # the engine's error, at its own line, not the block's
+        raise
     except RulepressError as exc:
         raise _Stale("run", f"run: {exc.diagnostics[0].message}") from None
 

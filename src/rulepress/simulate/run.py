@@ -5,7 +5,6 @@ until every game is done."""
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
-from rulepress.games import UnknownEngine
+from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
 from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of, questions_of, rules_of
@@ -33,7 +32,6 @@ from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
-QUESTION_NAME = r"^[a-z][a-z0-9_]*$"
 
 
 @dataclass(frozen=True)
@@ -83,14 +81,14 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
     try:
         spec = _checked(spec, engine, options, title)
         lines = agent_lines(engine)
-        questions = _questions(engine)
+        questions = questions_of(engine)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
     return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
 
 
 def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
-    rules = rules_of(engine)
+    rules = rules_of(engine, check=options.check)
     if rules is None:
         raise SpecError(f"the {engine.name} engine has no rules (rules()), so it cannot play")
     if options.games < 1:
@@ -99,7 +97,7 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         raise SpecError(f"--max-turns {options.max_turns}: allow at least one turn")
     if not options.seconds_per_turn > 0:
         raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0")
-    variants = [v.name for v in rules.variants()]
+    variants = contract.variants(engine, rules)
     spec = RunSpec(
         spec.game, spec.engine, spec.project, options.games,
         parse_players(options.players, rules, title),
@@ -109,24 +107,12 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
     )
     for table in spec.tables:
         try:  # the engine may refuse a combination (a variant for some player counts only)
-            rules.new_game(table.players, 0, table.variant)
+            state = rules.new_game(table.players, 0, table.variant)
         except ValueError as exc:
             raise SpecError(f"{spec.game} cannot be set up for {table.players} players, "
                             f"{table.variant}: {exc}") from None
+        contract.started(engine, rules, state)
     return spec
-
-
-def _questions(engine: GameEngine) -> tuple[Question, ...]:
-    questions = tuple(questions_of(engine))
-    names = [q.name for q in questions]
-    for q in questions:
-        if not re.match(QUESTION_NAME, q.name) or names.count(q.name) > 1:
-            raise SpecError(f"the {engine.name} engine's question '{q.name}' needs a name of its "
-                            "own of a-z, 0-9 and _")
-        if q.kind not in ("rate", "mean"):
-            raise SpecError(f"the {engine.name} engine's question '{q.name}' is of kind "
-                            f"'{q.kind}'; a question is a 'rate' or a 'mean'")
-    return questions
 
 
 def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
@@ -145,9 +131,9 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
             tallies = play(chosen, jobs=jobs, scheduler=scheduler, progress=progress)
     except SchedulerError as exc:
         raise RulepressError.at(None, str(exc)) from None
-    except SimulationFailure as exc:  # with a location, the engine raised: bad input
-        raise RulepressError([error(exc.loc, str(exc))], ExitStatus.CHECK_FAILED
-                             if exc.loc is None else ExitStatus.BAD_INPUT) from None
+    except SimulationFailure as exc:  # the engine raised or misbehaved (bad input), or a finding
+        raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
+                             if exc.bad_input else ExitStatus.CHECK_FAILED) from None
     seconds = time.perf_counter() - start
     written = write(out, outputs(summarize(chosen, tallies)))
     workers = jobs or os.cpu_count() or 1

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulepress.games import contract
 from rulepress.games.base import Agent, GameEngine, Rules, random_agent
 
 RANDOM = "random"  # the agent every game has: uniform over the legal moves
@@ -167,8 +168,7 @@ def agents_for(engine: GameEngine, names: Sequence[str]) -> dict[str, Agent]:
 
 
 def _agents(engine: GameEngine) -> Mapping[str, tuple[str, Agent]]:
-    part = getattr(engine, "agents", None)
-    found: Mapping[str, tuple[str, Agent]] = part() if part is not None else {}
+    found = contract.agents(engine)
     if RANDOM in found:
         raise SpecError(f"the {engine.name} engine offers an agent named '{RANDOM}', the name of "
                         "the uniform player every game has: give it another name")

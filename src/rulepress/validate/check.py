@@ -21,8 +21,9 @@ from rulepress.diagnostics import (
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.yamlines import KeyPath
-from rulepress.games import UnknownEngine, load_engine
+from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
+from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
@@ -134,15 +135,14 @@ def check_kit(result: DocumentCheck) -> list[Diagnostic]:
     from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import kit_diagnostics
 
-    return guarded(lambda: kit_diagnostics(doc, engine.drawers() if engine else {},
-                                           engine_tables(engine)),
+    return guarded(lambda: kit_diagnostics(doc, contract.drawers(engine), engine_tables(engine)),
                    engine, "drawing its kit", doc.meta.engine_loc)
 
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     declared = {c.id: c for c in doc.meta.components}
-    for cid, count in sorted(engine.component_counts().items()):
+    for cid, count in sorted(contract.component_counts(engine).items()):
         comp = declared.get(cid)
         if comp is None:
             found.append(error(
@@ -169,7 +169,7 @@ def check_example(
         status = Status.NOT_CHECKABLE
     else:
         try:
-            facts = engine.evaluate(example.data)
+            facts = contract.facts(engine, example.data)
         except ExampleDataError as exc:
             diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
         except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
@@ -178,7 +178,7 @@ def check_example(
             diags += _claim_errors(example, engine.name, facts)
             if draw and not diags:
                 try:
-                    figures = engine.diagrams(example.data)
+                    figures = contract.figures(engine, example.data)
                 except Exception as exc:  # noqa: BLE001
                     diags.append(engine_raised(exc, engine, f"drawing {example.id}",
                                                example.loc))
@@ -199,11 +199,14 @@ def check_example(
 
 def engine_raised(exc: Exception, engine: GameEngine | None, doing: str,
                   source: SourceLoc | None) -> Diagnostic:
-    """An engine's exception as an error at the line of its code that raised it, naming what
-    it was doing and for which line of the source; rulepress's own exceptions are re-raised."""
+    """An engine's exception as an error at the line of its code that raised it (a malformed
+    value: at the method that returned it), naming what it was doing and for which line of the
+    source; rulepress's own exceptions are re-raised."""
+    at = f" ({source})" if source is not None else ""
+    if isinstance(exc, Malformed):
+        return error(exc.loc or source, exc.said(f"{doing}{at}"))
     loc, raised = blamed(exc)
     name = f"the {engine.name} engine" if engine is not None else "the engine"
-    at = f" ({source})" if source is not None else ""
     return error(loc, f"{name} raised {raised} while {doing}{at}")
 
 

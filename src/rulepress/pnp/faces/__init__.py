@@ -19,6 +19,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document.model import Component, Document, Row
 from rulepress.document.rows import QTY, copies, field_problem
 from rulepress.document.schema import is_layout
+from rulepress.games import contract
 from rulepress.games.base import Drawer, GameEngine
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces.elements import Layout, compile_layout
@@ -31,10 +32,8 @@ SHARED = -1  # the key of the one face every copy shows (no data, or a shared ba
 
 
 def engine_tables(engine: GameEngine | None) -> Tables:
-    """The engine's tables; none for a game without an engine, or a plug-in written before
-    engines had tables (the part is optional)."""
-    tables = getattr(engine, "tables", None)
-    return tables() if tables is not None else {}
+    """The engine's tables, checked (contract.tables)."""
+    return contract.tables(engine)
 
 
 def _where(row: Row) -> str:
@@ -171,8 +170,6 @@ def _engine_rows(comp: Component, name: str, table: Sequence[Mapping[str, Any]],
                  loc: SourceLoc) -> tuple[Row, ...]:
     rows = []
     for n, entry in enumerate(table, 1):
-        if not isinstance(entry, Mapping):
-            raise RulepressError.at(loc, f"the engine's table '{name}': row {n} is not a mapping")
         fields = {str(k): v for k, v in entry.items() if k != QTY}
         bad = [p for k in fields if (p := field_problem(k))]
         if bad:
