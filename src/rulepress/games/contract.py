@@ -37,7 +37,7 @@ from rulepress.games.base import (
 )
 
 MAX_SHOWN = 120  # characters of a value shown in a message
-QUESTION_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+QUESTION_NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
 KINDS = ("rate", "mean")
 STATE = ("a game state, with current_player(), legal_moves(), chance_outcomes(), apply(), "
          "is_over(), outcome() and turn()")
