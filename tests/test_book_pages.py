@@ -56,3 +56,32 @@ def test_the_player_edition_keeps_its_page_budget_and_fills_its_pages(
     excused = [p for p in empty if p.number in before_breaks][:BREAKS_ALLOWED]
     left = [f"page {p.number}: {p.blank:.0%} blank" for p in empty if p not in excused]
     assert not left, f"{game}: " + "; ".join(left)
+
+
+def test_examples_without_figures_stay_on_the_page_of_the_text_before_them(
+    tmp_path: Path,
+) -> None:
+    """An example's prose keeps its figures, not the next example: boxes of prose alone, then
+    a chapter, once all moved to the next page together and left half a page empty."""
+    game = tmp_path / "sources" / "lamps"
+    game.mkdir(parents=True)
+    examples = "".join(
+        f"```example\nid: lamp-{n}\ntitle: Lamp example {n}\nmoves: [flip]\nclaims: {{}}\n"
+        f"text: |\n  A short example box of prose and nothing else.\n```\n\n"
+        for n in ("one", "two", "three"))
+    (game / "rules.md").write_text(
+        "---\ntitle: Lamps\ndesigner: D. Signer\nplayers: {min: 2, max: 4}\n"
+        "duration: 5 minutes\nlicence: {name: CC0, url: ''}\n"
+        "provenance: [{title: Lamps, source: a test}]\n"
+        "components: [{id: deck, name: Deck, count: 25}]\n---\n# Lamps\n\n"
+        "## A turn\n\n" + "A paragraph of rules that fills some of the page. " * 45
+        + "\n\nThe last line before the examples.\n\n" + examples
+        + "## The end\n\nThe first to twenty wins.\n\n## Quick reference\n\n"
+        + "**Your turn.** Flip a card.\n", encoding="utf-8")
+    out = tmp_path / "build"
+    build_rulebooks(tmp_path / "sources", out, papers=("a4",), editions=("player",),
+                    project=tmp_path, reporter=Quiet())
+    pages = blank_shares(out / "lamps" / "lamps-a4.pdf")
+    before = next(p.number for p in pages if "The last line before the examples." in p.text)
+    first = next(p.number for p in pages if "Lamp example one" in p.text)
+    assert first == before, f"the first example moved to page {first}, its text is on {before}"
