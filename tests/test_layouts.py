@@ -92,6 +92,11 @@ CASES = [
      "unknown property 'sise' (did you mean 'size'?)"),
     (LAYOUT, "{{ rank }}", "{{ rnak }}", f"{LAYOUT}:5:",
      "'rnak' is not defined (in the row at"),
+    # a data file's fields are text: `!= 1` would hold on every row and draw every pip
+    (LAYOUT, "    size: 48pt", "    size: 48pt\n    when: rank != 1", f"{LAYOUT}:14:",
+     "'rank' is text ('A') compared with the number 1 (in the row at"),
+    (LAYOUT, "{{ text }}", "{{ text if rank != 2 else '' }}",
+     f"{LAYOUT}:21:", "'rank' is text ('A') compared with the number 2"),
     (LAYOUT, "x: 6mm", "x: 6", f"{LAYOUT}:17:", "'6' has no unit: write e.g. 6mm"),
     (LAYOUT, "height: 18mm", "height: 2mm", f"{LAYOUT}:21:",
      "text 'words' does not fit its box (51.5 x 2.0 mm) even at 6 pt"),

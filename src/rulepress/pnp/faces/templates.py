@@ -9,7 +9,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from jinja2 import TemplateError, TemplateSyntaxError
+from jinja2 import TemplateError, TemplateSyntaxError, nodes
+from jinja2.parser import Parser
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.limits import MAX_LAYOUT_RANGE
@@ -57,6 +58,33 @@ def names_in(ctx: Mapping[str, Any]) -> list[str]:
     return names
 
 
+def text_compared_with_numbers(tree: nodes.Node) -> list[tuple[str, Any]]:
+    """(name, number) for each comparison of a bare name with a number: ``value != 0``."""
+    found = []
+    compares = [tree] if isinstance(tree, nodes.Compare) else []  # find_all skips the root
+    for compare in [*compares, *tree.find_all(nodes.Compare)]:
+        sides = [compare.expr, *(op.expr for op in compare.ops)]
+        for a, b in zip(sides, sides[1:], strict=False):
+            for name, const in ((a, b), (b, a)):
+                if (isinstance(name, nodes.Name) and isinstance(const, nodes.Const)
+                        and isinstance(const.value, int | float)
+                        and not isinstance(const.value, bool)):
+                    found.append((name.name, const.value))
+    return found
+
+
+def check_comparisons(pairs: list[tuple[str, Any]], ctx: Mapping[str, Any], loc: SourceLoc,
+                      where: str) -> None:
+    """A data file's fields are text: ``value != 0`` would hold on every row, silently."""
+    for name, number in pairs:
+        value = ctx.get(name)
+        if isinstance(value, str):
+            raise LayoutError(loc, (
+                f"'{name}' is text ({value!r}) compared with the number {number}{where}: a "
+                f"data file's fields are text, and text never equals a number; write "
+                f"{name} | int to compare it as a number, or compare it with '{number}'"))
+
+
 def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
     message = getattr(exc, "message", None) or str(exc)
     m = _UNDEFINED.search(message)
@@ -81,9 +109,11 @@ class Template:
     def __init__(self, source: str, loc: SourceLoc) -> None:
         self.source, self.loc = source, loc
         self._compiled = None
+        self._compares: list[tuple[str, Any]] = []
         if _JINJA.search(source):
             try:
                 self._compiled = environment().from_string(source)
+                self._compares = text_compared_with_numbers(environment().parse(source))
             except TemplateSyntaxError as exc:
                 raise LayoutError(loc, f"template does not parse: {exc.message}") from None
 
@@ -94,6 +124,7 @@ class Template:
     def render(self, ctx: Mapping[str, Any], where: str = "") -> str:
         if self._compiled is None:
             return self.source
+        check_comparisons(self._compares, ctx, self.loc, where)
         try:
             return self._compiled.render(ctx)
         except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
@@ -107,10 +138,13 @@ class Expression:
         self.source, self.loc = source, loc
         try:
             self._compiled = environment().compile_expression(source, undefined_to_none=False)
+            tree = Parser(environment(), source, state="variable").parse_expression()
+            self._compares = text_compared_with_numbers(tree)
         except TemplateSyntaxError as exc:
             raise LayoutError(loc, f"expression does not parse: {exc.message}") from None
 
     def value(self, ctx: Mapping[str, Any], where: str = "") -> Any:
+        check_comparisons(self._compares, ctx, self.loc, where)
         try:
             return self._compiled(**ctx)
         except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
