@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -227,6 +228,11 @@ def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> li
         said = f"{example.id}: claims {name} = {show(claimed)}"
         if computed is _MISSING:
             message = f"{said}, but the {engine} engine computes no fact '{name}'"
+            if len(path) == 1:  # a designer cannot see which facts there are without the code
+                known = sorted(map(str, facts))
+                near = difflib.get_close_matches(name, known, n=1)
+                message += (f" (did you mean '{near[0]}'?)" if near else "") + (
+                    f"; it computes {', '.join(known)}" if known else "; it computes none")
             found.append(error(example.line_of(("claims", *path)), message))
         else:
             message = f"{said}, the rules give {show(computed)}"
