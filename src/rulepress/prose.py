@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any
 
 from jinja2 import nodes
 
@@ -19,6 +20,7 @@ from rulepress.limits import MAX_PROSE_CHARS, PROSE_SECONDS
 from rulepress.sandbox import Sandbox, TemplateProblem, render
 
 _DIGIT = re.compile(r"\d")
+_NUMBER = re.compile(r"\d[\d.,]*")
 
 
 @cache
@@ -28,20 +30,40 @@ def environment() -> Sandbox:
     return env
 
 
-def shows_a_number(text: str) -> bool:
-    """Whether the prose ``text`` prints a digit that does not come from the data.
+def shows_a_number(text: str) -> str | None:
+    """The first number the prose ``text`` prints that does not come from the data, or None.
 
     TemplateSyntaxError when ``text`` is not a template."""
     tree = environment().parse(text)
     keys = {id(n) for item in tree.find_all(nodes.Getitem)
             for n in [item.arg, *item.arg.find_all(nodes.Const)]}
-    if any(_DIGIT.search(node.data) for node in tree.find_all(nodes.TemplateData)):
-        return True
-    return any(
-        id(node) not in keys and isinstance(node.value, str | int | float)
-        and not isinstance(node.value, bool) and _DIGIT.search(str(node.value))
-        for node in tree.find_all(nodes.Const)
-    )
+    for data in tree.find_all(nodes.TemplateData):
+        if m := _NUMBER.search(data.data):
+            return m.group().rstrip(".,")
+    for node in tree.find_all(nodes.Const):
+        if (id(node) not in keys and isinstance(node.value, str | int | float)
+                and not isinstance(node.value, bool) and _DIGIT.search(str(node.value))):
+            return str(node.value)
+    return None
+
+
+def data_holding(number: str, data: Any, path: str = "") -> str | None:
+    """Where in an example's data ``number`` is, as the prose would write it (``claims.pot``,
+    ``setup.banked[0]``); None when it is nowhere."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            step = f".{key}" if isinstance(key, str) and key.isidentifier() else f"[{key!r}]"
+            found = data_holding(number, value, f"{path}{step}" if path else str(key))
+            if found:
+                return found
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            found = data_holding(number, value, f"{path}[{i}]")
+            if found:
+                return found
+    elif not isinstance(data, bool) and isinstance(data, int | float | str) and path:
+        return path if str(data) == number else None
+    return None
 
 
 def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:

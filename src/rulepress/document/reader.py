@@ -32,7 +32,7 @@ from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import game_name_problem, slugify, unique
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
-from rulepress.prose import shows_a_number
+from rulepress.prose import data_holding, shows_a_number
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
@@ -332,12 +332,17 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
             bare = shows_a_number(text)
         except TemplateSyntaxError as exc:
             diags.append(error(at("text"), f"example text: {exc.message} (its line {exc.lineno})"))
-            bare = False
+            bare = None
         if bare:
+            # Point at the datum the number is, when the example holds it: the fix to paste.
+            held = data_holding(bare, {k: data[k] for k in ("claims", "setup", "moves")
+                                       if k in data}) if kind != SIMULATION_INFO else None
+            source = f"{held} holds {bare}: write {{{{ {held} }}}}" if held else (
+                "e.g. {{ claims.score }}" if kind != SIMULATION_INFO else "e.g. {{ games }}")
             diags.append(error(
                 at("text"),
-                "example text shows a bare number; take it from the data, e.g. "
-                "{{ claims.score }}, so words and numbers cannot disagree",
+                f"example text shows the bare number {bare}; take it from the data ({source}), "
+                "so words and numbers cannot disagree",
             ))
     edition = data.get("edition")
     if edition is not None and marker_problem(str(edition)):
