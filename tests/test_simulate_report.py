@@ -74,9 +74,13 @@ def test_a_missing_summary_is_an_error_at_its_line_with_the_command_to_make_it(
            "with: rulepress simulate coin-race --games 200 --players 2,3 --variant short " \
            "--agent random,cautious --seed 3 --max-turns 1000 --seconds-per-turn 30 --out " \
            "sources/coin-race/playtest" in result.stderr
+    # a report not checked is bad input, no example the rules disproved
+    assert "0 failed, 0 not checkable, 1 playtest report not up to date" in result.output
     made = make_summary(root)
     assert made.exit_code == 0, made.output
-    assert rulepress(root, "check").exit_code == 0
+    checked = rulepress(root, "check")
+    assert checked.exit_code == 0
+    assert "0 failed, 0 not checkable, 1 playtest report up to date" in checked.output
 
 
 def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:

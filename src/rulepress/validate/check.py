@@ -57,20 +57,29 @@ class CheckReport:
     def status(self) -> ExitStatus:
         return exit_status(self.diagnostics)
 
-    def count(self, status: Status) -> int:
-        return sum(1 for c in self.documents for e in c.examples.values() if e.status is status)
+    def count(self, status: Status, *, reports: bool = False) -> int:
+        """Examples (or, with ``reports``, playtest reports) of this status."""
+        return sum(1 for c in self.documents for e in c.examples.values()
+                   if e.status is status and _is_report(c.doc, e.id) == reports)
 
     @property
     def failed(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
     def summary(self) -> str:
-        reports = self.count(Status.SIMULATED)
+        # A report that cannot be checked (its summary missing) is no disproved example.
+        reports = self.count(Status.SIMULATED, reports=True)
+        stale = self.count(Status.FAILED, reports=True)
         return (
             f"{self.count(Status.PROVEN)} proven, {self.count(Status.FAILED)} failed, "
             f"{self.count(Status.NOT_CHECKABLE)} not checkable"
             + (f", {reports} playtest report{'s' * (reports > 1)} up to date" if reports else "")
+            + (f", {stale} playtest report{'s' * (stale > 1)} not up to date" if stale else "")
         )
+
+
+def _is_report(doc: Document, example_id: str) -> bool:
+    return any(e.id == example_id for e in doc.reports)
 
 
 def check_documents(
