@@ -64,6 +64,38 @@ def test_the_live_page_adds_the_reload_script_and_an_escaped_overlay() -> None:
     assert "rulepress-overlay" not in live_page("<body></body>", 1, [])
 
 
+def test_a_client_that_drops_its_connection_is_no_error_but_a_bug_still_is(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    from http.server import BaseHTTPRequestHandler
+
+    from rulepress.serve.server import _bind
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            raise {"/gone": BrokenPipeError, "/reset": ConnectionResetError,
+                   "/bug": ValueError}[self.path]("raised")
+
+    server = _bind(Handler, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for path in ("/gone", "/reset"):
+            with pytest.raises((http.client.HTTPException, OSError)):
+                urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}{path}",
+                                       timeout=10)
+        assert "Traceback" not in capfd.readouterr().err
+        with pytest.raises((http.client.HTTPException, OSError)):
+            urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}/bug",
+                                   timeout=10)
+        time.sleep(0.2)
+        assert "ValueError: raised" in capfd.readouterr().err
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 class Server:
     def __init__(self, proc: subprocess.Popen[str], base: str) -> None:
         self.proc, self.base = proc, base

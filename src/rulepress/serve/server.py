@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import mimetypes
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -13,6 +14,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rulepress.build import book_files
@@ -265,16 +267,25 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
         pool.join()
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser that reloads or closes a page drops its connection, often while the
+        # reload script waits: nothing to report. Anything else is a bug: its traceback.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def _bind(handler_class: type[BaseHTTPRequestHandler], port: int | None) -> ThreadingHTTPServer:
     """The server on ``port``, or on 8000 (else any free port) when none is given."""
     for candidate in ([port] if port is not None else [8000, 0]):
         try:
-            server = ThreadingHTTPServer((HOST, candidate), handler_class)
+            server = _Server((HOST, candidate), handler_class)
         except OSError as exc:
             if port is not None:
                 raise RulepressError.at(None, f"cannot serve on port {port}: "
                                               f"{exc.strerror or exc}") from None
             continue
-        server.daemon_threads = True
         return server
     raise RulepressError.at(None, "no free port to serve on")
