@@ -108,12 +108,14 @@ class Server:
         except urllib.error.HTTPError as exc:
             return exc.code, ""
 
-    def raw(self, target: str) -> int:
-        """The status of a request sent exactly as written (no client normalises it)."""
-        host, port = self.base.removeprefix("http://").split(":")
-        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    def raw(self, target: str, host: str | None = None) -> int:
+        """The status of a request sent exactly as written (no client normalises it), with the
+        Host header a browser sends (this server's address), or ``host``."""
+        address = self.base.removeprefix("http://")
+        name, port = address.split(":")
+        connection = http.client.HTTPConnection(name, int(port), timeout=30)
         connection.putrequest("GET", target, skip_host=True)
-        connection.putheader("Host", host)
+        connection.putheader("Host", address if host is None else host)
         connection.endheaders()
         status = connection.getresponse().status
         connection.close()
@@ -200,6 +202,11 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     assert srv.get("/etc/passwd")[0] == 404  # the project's own etc/, which it has not
     (project / "link").symlink_to("/etc")
     assert srv.raw("/link/passwd") == 403
+    # DNS rebinding: a page of another site whose name leads to 127.0.0.1 cannot read it.
+    port = srv.base.rsplit(":", 1)[1]
+    assert srv.raw(page, host=f"evil.example:{port}") == 403
+    assert srv.raw(page, host=f"127.0.0.1.evil.example:{port}") == 403
+    assert srv.raw(page, host=f"localhost:{port}") == srv.raw(page) == 200
 
     pdf = project / "build/demo/demo-a4.pdf"
     assert not pdf.exists()  # pages only, until a PDF is asked for

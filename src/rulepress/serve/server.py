@@ -167,6 +167,15 @@ class Preview:
         return now[:1] if gone and not added else added
 
 
+def local_host(host: str | None) -> bool:
+    """Whether a request's Host header names this machine's loopback (a request without one,
+    HTTP/1.0, comes from a tool, not a browser)."""
+    if host is None:
+        return True
+    name = urlsplit(f"//{host}").hostname
+    return name in (HOST, "localhost")
+
+
 def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "rulepress-serve"
@@ -175,6 +184,11 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             pass  # the terminal shows rebuilds and diagnostics, not every request
 
         def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+            if not local_host(self.headers.get("Host")):
+                # A page of another site whose name was made to lead to 127.0.0.1 (DNS
+                # rebinding) would read the project: only our own address is answered.
+                self.send_error(HTTPStatus.FORBIDDEN, f"served at {HOST} or localhost only")
+                return
             if urlsplit(self.path).path == EVENTS:
                 self._events()
                 return
