@@ -268,3 +268,48 @@ def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes under ``pid`` (Linux's /proc)."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found: set[int] = set()
+    while more := {p for p, parent in parents.items() if parent in found | {pid}} - found:
+        found |= more
+    return found
+
+
+def test_a_stop_signal_to_its_whole_process_group_stops_it_cleanly(tmp_path: Path) -> None:
+    """timeout(1), a service manager or a terminal signals the command's whole process group:
+    the rebuild workers must not die before the server stops them (it then waited forever on
+    a queue lock a dead worker held, and printed the pool's traceback)."""
+    project = new_project("demo", tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
+         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "CI": "1"}, start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        lines = [proc.stderr.readline().rstrip()]
+        while SERVING.search(lines[-1]) is None and lines[-1]:
+            lines.append(proc.stderr.readline().rstrip())
+        time.sleep(1)  # the watcher runs, the workers wait for work
+        helpers = _descendants(proc.pid)
+        assert helpers  # the fork server and its workers
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 143, err
+        assert "rulepress: stopped by SIGTERM" in err and "Traceback" not in err
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{p}").exists() for p in helpers):
+            assert time.monotonic() < deadline, "a rebuild process outlived the server"
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
