@@ -121,6 +121,12 @@ class Server:
         connection.close()
         return status
 
+    def request(self, method: str, path: str) -> http.client.HTTPResponse:
+        host, port = self.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.request(method, path)
+        return connection.getresponse()
+
     def until(self, path: str, holds: Callable[[str], bool], seconds: float = 30) -> str:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -181,6 +187,10 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     status, index = srv.get("/build/index.html")
     assert status == 200 and 'href="demo/demo-reference.html"' in index
     assert srv.get("/") == (status, index)  # the bare address leads to the index
+    head = srv.request("HEAD", page)
+    assert head.status == 200 and head.read() == b""
+    assert head.getheader("Content-Type") == "text/html; charset=utf-8"
+    assert int(head.getheader("Content-Length", "0")) == len(body.encode())
 
     good = rules.read_text()
     rules.write_text(good.replace("Be the first", "Be the quickest"))

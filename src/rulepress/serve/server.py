@@ -230,7 +230,10 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        do_HEAD = do_GET  # noqa: N815 - a link checker's question: GET's answer, no body
 
     return Handler
 
