@@ -210,6 +210,8 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
                    f"{srv.base}/../../etc/passwd"):
         assert srv.raw(target) in (403, 404), target
     assert srv.get("/etc/passwd")[0] == 404  # the project's own etc/, which it has not
+    (project / "build" / "latin1.html").write_bytes("<p>caf\xe9</p>".encode("latin-1"))
+    assert srv.get("/build/latin1.html") == (200, "<p>caf\ufffd</p>")  # not ours: as it is
     (project / "link").symlink_to("/etc")
     assert srv.raw("/link/passwd") == 403
     # DNS rebinding: a page of another site whose name leads to 127.0.0.1 cannot read it.

@@ -203,16 +203,25 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 if preview.site.target(self.path).suffix == ".pdf":
                     preview.pdf(preview.site.target(self.path))
                 path = preview.site.file_for(self.path)
+                data = path.read_bytes()
             except Refused as refused:
                 self.send_error(refused.status, str(refused))
                 return
-            if path.suffix == ".html" and path.is_relative_to(preview.site.out):
-                page = live_page(path.read_text(encoding="utf-8"), preview.state.version,
-                                 preview.state.shown_on(preview.site.game_of(path)))
-                self._send(page.encode("utf-8"), "text/html; charset=utf-8")
+            except OSError:  # gone, or unreadable, since it was found
+                self.send_error(HTTPStatus.NOT_FOUND, "no such file")
                 return
+            if path.suffix == ".html" and path.is_relative_to(preview.site.out):
+                try:
+                    html = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    html = None  # not a page rulepress wrote: served as it is
+                if html is not None:
+                    page = live_page(html, preview.state.version,
+                                     preview.state.shown_on(preview.site.game_of(path)))
+                    self._send(page.encode("utf-8"), "text/html; charset=utf-8")
+                    return
             media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-            self._send(path.read_bytes(), media)
+            self._send(data, media)
 
         def _events(self) -> None:
             query = parse_qs(urlsplit(self.path).query)
