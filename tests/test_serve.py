@@ -106,7 +106,7 @@ class Server:
             with urllib.request.urlopen(self.base + path, timeout=30) as answer:
                 return answer.status, answer.read().decode("utf-8", "replace")
         except urllib.error.HTTPError as exc:
-            return exc.code, ""
+            return exc.code, exc.read().decode("utf-8", "replace")
 
     def raw(self, target: str, host: str | None = None) -> int:
         """The status of a request sent exactly as written (no client normalises it), with the
@@ -202,6 +202,8 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     assert f"sources/demo/rules.md:{line}:" in shown
     assert "claims banked" in shown and "the rules give" in shown
     assert "Be the quickest to bank" in shown  # the last good page, under the overlay
+    status, said = srv.get("/build/demo/demo-letter.pdf")  # never rendered: none to fall back on
+    assert status == 404 and "demo fails its check, so it has no PDF" in said
     rules.write_text(good)
     srv.until(page, lambda b: "rulepress-overlay" not in b and "Be the first" in b)
 

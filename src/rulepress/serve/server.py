@@ -104,23 +104,26 @@ class Preview:
                 self.say(f"{o.game}: rebuilt in {o.seconds:.2f} s ({len(o.written)} files)")
         return self.state.update(outcomes)
 
-    def pdf(self, path: Path) -> None:
+    def pdf(self, path: Path) -> str | None:
         """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
-        served: rendered now if its inputs changed since it was written (or it never was)."""
+        served: rendered now if its inputs changed since it was written (or it never was).
+        Why it could not be, if so (the last good one, if any, is served)."""
         game = self.site.game_of(path)
         if game is None or game not in self.games:
-            return
+            return None
         name = path.relative_to(self.site.out).as_posix()
         names = {f.name for f in book_files(game, self.settings.editions, self.settings.papers,
                                             booklet=False)}
         if name not in names:
-            return
+            return None
         with self._pdf_lock:  # one render at a time; a second request waits for the first
             outcome = self.pool.apply(build_game, (self.settings, game, frozenset({name})))
         if outcome.written:
             self.say(f"{game}: rendered {path.name} in {outcome.seconds:.2f} s")
         if not outcome.ok:
             self.state.update([outcome])
+            return f"{game} fails its check, so it has no PDF: its page lists why"
+        return None
 
     def watched(self) -> list[Path]:
         """The sources, the theme, and the module files of every served game's engine."""
@@ -199,13 +202,14 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
+            failed = None
             try:
                 if preview.site.target(self.path).suffix == ".pdf":
-                    preview.pdf(preview.site.target(self.path))
+                    failed = preview.pdf(preview.site.target(self.path))
                 path = preview.site.file_for(self.path)
                 data = path.read_bytes()
             except Refused as refused:
-                self.send_error(refused.status, str(refused))
+                self.send_error(refused.status, failed or str(refused))
                 return
             except OSError:  # gone, or unreadable, since it was found
                 self.send_error(HTTPStatus.NOT_FOUND, "no such file")
