@@ -260,6 +260,12 @@ def test_a_game_added_while_serving_is_built_and_listed_and_one_removed_is_dropp
     assert any("new game: second" in line for line in srv.lines)
     assert any("game gone: second" in line for line in srv.lines)
 
+    sources.rename(project / "elsewhere")  # the whole folder goes: a clear error, exit 2
+    assert srv.proc.wait(timeout=30) == 2
+    time.sleep(0.2)
+    said = "\n".join(srv.lines)
+    assert f"error: the sources folder {sources} is gone" in said and "Traceback" not in said
+
 
 def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
     project = new_project("demo", tmp_path)

@@ -132,7 +132,7 @@ class Preview:
         for game in self.games:
             spec = engines.get(game, {}).get("engine")
             paths |= {p.parent for p in engine_files(spec, self.settings.project)}
-        return sorted(paths)
+        return sorted(p for p in paths if p.exists())  # the watcher refuses a missing one
 
     def affected(self, changed: Iterable[str]) -> list[str]:
         """The served games a set of changed files may affect: the game whose folder holds
@@ -271,6 +271,9 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
         address = f"http://{HOST}:{server.server_address[1]}"
         say(f"serving {address}{preview.site.out_url}index.html (Ctrl-C stops)")
         while True:
+            if not settings.sources.is_dir():  # removed or renamed: nothing left to watch
+                raise RulepressError.at(None, f"the sources folder {settings.sources} is gone: "
+                                              "nothing left to serve")
             watched = preview.watched()
             # The watcher runs the signal handlers: a stop signal ends its loop (it calls
             # that an interrupt and returns), and the handler remembered which signal it was.
@@ -286,7 +289,7 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
                     affected, caught_up = list(preview.games), True  # is built (if changed)
                 if affected and preview.rebuild(affected):
                     say(f"reloaded in {time.perf_counter() - start:.2f} s")
-                if preview.watched() != watched:
+                if preview.watched() != watched or not settings.sources.is_dir():
                     break  # a game now names another engine: watch its files instead
             raise_if_stopped()
     finally:
