@@ -64,6 +64,38 @@ def test_the_live_page_adds_the_reload_script_and_an_escaped_overlay() -> None:
     assert "rulepress-overlay" not in live_page("<body></body>", 1, [])
 
 
+def test_a_client_that_drops_its_connection_is_no_error_but_a_bug_still_is(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    from http.server import BaseHTTPRequestHandler
+
+    from rulepress.serve.server import _bind
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            raise {"/gone": BrokenPipeError, "/reset": ConnectionResetError,
+                   "/bug": ValueError}[self.path]("raised")
+
+    server = _bind(Handler, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for path in ("/gone", "/reset"):
+            with pytest.raises((http.client.HTTPException, OSError)):
+                urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}{path}",
+                                       timeout=10)
+        assert "Traceback" not in capfd.readouterr().err
+        with pytest.raises((http.client.HTTPException, OSError)):
+            urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}/bug",
+                                   timeout=10)
+        time.sleep(0.2)
+        assert "ValueError: raised" in capfd.readouterr().err
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 class Server:
     def __init__(self, proc: subprocess.Popen[str], base: str) -> None:
         self.proc, self.base = proc, base
@@ -74,18 +106,26 @@ class Server:
             with urllib.request.urlopen(self.base + path, timeout=30) as answer:
                 return answer.status, answer.read().decode("utf-8", "replace")
         except urllib.error.HTTPError as exc:
-            return exc.code, ""
+            return exc.code, exc.read().decode("utf-8", "replace")
 
-    def raw(self, target: str) -> int:
-        """The status of a request sent exactly as written (no client normalises it)."""
-        host, port = self.base.removeprefix("http://").split(":")
-        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    def raw(self, target: str, host: str | None = None) -> int:
+        """The status of a request sent exactly as written (no client normalises it), with the
+        Host header a browser sends (this server's address), or ``host``."""
+        address = self.base.removeprefix("http://")
+        name, port = address.split(":")
+        connection = http.client.HTTPConnection(name, int(port), timeout=30)
         connection.putrequest("GET", target, skip_host=True)
-        connection.putheader("Host", host)
+        connection.putheader("Host", address if host is None else host)
         connection.endheaders()
         status = connection.getresponse().status
         connection.close()
         return status
+
+    def request(self, method: str, path: str) -> http.client.HTTPResponse:
+        host, port = self.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.request(method, path)
+        return connection.getresponse()
 
     def until(self, path: str, holds: Callable[[str], bool], seconds: float = 30) -> str:
         deadline = time.monotonic() + seconds
@@ -147,6 +187,10 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     status, index = srv.get("/build/index.html")
     assert status == 200 and 'href="demo/demo-reference.html"' in index
     assert srv.get("/") == (status, index)  # the bare address leads to the index
+    head = srv.request("HEAD", page)
+    assert head.status == 200 and head.read() == b""
+    assert head.getheader("Content-Type") == "text/html; charset=utf-8"
+    assert int(head.getheader("Content-Length", "0")) == len(body.encode())
 
     good = rules.read_text()
     rules.write_text(good.replace("Be the first", "Be the quickest"))
@@ -158,6 +202,8 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     assert f"sources/demo/rules.md:{line}:" in shown
     assert "claims banked" in shown and "the rules give" in shown
     assert "Be the quickest to bank" in shown  # the last good page, under the overlay
+    status, said = srv.get("/build/demo/demo-letter.pdf")  # never rendered: none to fall back on
+    assert status == 404 and "demo fails its check, so it has no PDF" in said
     rules.write_text(good)
     srv.until(page, lambda b: "rulepress-overlay" not in b and "Be the first" in b)
 
@@ -166,8 +212,15 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
                    f"{srv.base}/../../etc/passwd"):
         assert srv.raw(target) in (403, 404), target
     assert srv.get("/etc/passwd")[0] == 404  # the project's own etc/, which it has not
+    (project / "build" / "latin1.html").write_bytes("<p>caf\xe9</p>".encode("latin-1"))
+    assert srv.get("/build/latin1.html") == (200, "<p>caf\ufffd</p>")  # not ours: as it is
     (project / "link").symlink_to("/etc")
     assert srv.raw("/link/passwd") == 403
+    # DNS rebinding: a page of another site whose name leads to 127.0.0.1 cannot read it.
+    port = srv.base.rsplit(":", 1)[1]
+    assert srv.raw(page, host=f"evil.example:{port}") == 403
+    assert srv.raw(page, host=f"127.0.0.1.evil.example:{port}") == 403
+    assert srv.raw(page, host=f"localhost:{port}") == srv.raw(page) == 200
 
     pdf = project / "build/demo/demo-a4.pdf"
     assert not pdf.exists()  # pages only, until a PDF is asked for
@@ -207,6 +260,12 @@ def test_a_game_added_while_serving_is_built_and_listed_and_one_removed_is_dropp
     assert any("new game: second" in line for line in srv.lines)
     assert any("game gone: second" in line for line in srv.lines)
 
+    sources.rename(project / "elsewhere")  # the whole folder goes: a clear error, exit 2
+    assert srv.proc.wait(timeout=30) == 2
+    time.sleep(0.2)
+    said = "\n".join(srv.lines)
+    assert f"error: the sources folder {sources} is gone" in said and "Traceback" not in said
+
 
 def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
     project = new_project("demo", tmp_path)
@@ -229,3 +288,48 @@ def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes under ``pid`` (Linux's /proc)."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found: set[int] = set()
+    while more := {p for p, parent in parents.items() if parent in found | {pid}} - found:
+        found |= more
+    return found
+
+
+def test_a_stop_signal_to_its_whole_process_group_stops_it_cleanly(tmp_path: Path) -> None:
+    """timeout(1), a service manager or a terminal signals the command's whole process group:
+    the rebuild workers must not die before the server stops them (it then waited forever on
+    a queue lock a dead worker held, and printed the pool's traceback)."""
+    project = new_project("demo", tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
+         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "CI": "1"}, start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        lines = [proc.stderr.readline().rstrip()]
+        while SERVING.search(lines[-1]) is None and lines[-1]:
+            lines.append(proc.stderr.readline().rstrip())
+        time.sleep(1)  # the watcher runs, the workers wait for work
+        helpers = _descendants(proc.pid)
+        assert helpers  # the fork server and its workers
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 143, err
+        assert "rulepress: stopped by SIGTERM" in err and "Traceback" not in err
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{p}").exists() for p in helpers):
+            assert time.monotonic() < deadline, "a rebuild process outlived the server"
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

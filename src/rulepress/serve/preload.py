@@ -2,6 +2,7 @@
 before the first one. rulepress's own code is hashed here, as loaded; a game's engine is not
 imported, so each rebuild loads it as it is on disk."""
 
+import os
 import signal
 import sys
 
@@ -19,3 +20,9 @@ if sys.platform == "linux":
     import ctypes
 
     ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+
+# Out of the server's process group, the fork server and its workers: a signal to the whole group
+# (timeout(1), a service manager, a terminal) reaches the server alone, which then stops them.
+# Killed first, a worker waiting for work holds the pool's queue lock, and the server's stop
+# would wait for it forever.
+os.setpgid(0, 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import mimetypes
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -13,6 +14,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rulepress.build import book_files
@@ -102,23 +104,26 @@ class Preview:
                 self.say(f"{o.game}: rebuilt in {o.seconds:.2f} s ({len(o.written)} files)")
         return self.state.update(outcomes)
 
-    def pdf(self, path: Path) -> None:
+    def pdf(self, path: Path) -> str | None:
         """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
-        served: rendered now if its inputs changed since it was written (or it never was)."""
+        served: rendered now if its inputs changed since it was written (or it never was).
+        Why it could not be, if so (the last good one, if any, is served)."""
         game = self.site.game_of(path)
         if game is None or game not in self.games:
-            return
+            return None
         name = path.relative_to(self.site.out).as_posix()
         names = {f.name for f in book_files(game, self.settings.editions, self.settings.papers,
                                             booklet=False)}
         if name not in names:
-            return
+            return None
         with self._pdf_lock:  # one render at a time; a second request waits for the first
             outcome = self.pool.apply(build_game, (self.settings, game, frozenset({name})))
         if outcome.written:
             self.say(f"{game}: rendered {path.name} in {outcome.seconds:.2f} s")
         if not outcome.ok:
             self.state.update([outcome])
+            return f"{game} fails its check, so it has no PDF: its page lists why"
+        return None
 
     def watched(self) -> list[Path]:
         """The sources, the theme, and the module files of every served game's engine."""
@@ -127,7 +132,7 @@ class Preview:
         for game in self.games:
             spec = engines.get(game, {}).get("engine")
             paths |= {p.parent for p in engine_files(spec, self.settings.project)}
-        return sorted(paths)
+        return sorted(p for p in paths if p.exists())  # the watcher refuses a missing one
 
     def affected(self, changed: Iterable[str]) -> list[str]:
         """The served games a set of changed files may affect: the game whose folder holds
@@ -165,6 +170,15 @@ class Preview:
         return now[:1] if gone and not added else added
 
 
+def local_host(host: str | None) -> bool:
+    """Whether a request's Host header names this machine's loopback (a request without one,
+    HTTP/1.0, comes from a tool, not a browser)."""
+    if host is None:
+        return True
+    name = urlsplit(f"//{host}").hostname
+    return name in (HOST, "localhost")
+
+
 def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "rulepress-serve"
@@ -173,6 +187,11 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             pass  # the terminal shows rebuilds and diagnostics, not every request
 
         def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+            if not local_host(self.headers.get("Host")):
+                # A page of another site whose name was made to lead to 127.0.0.1 (DNS
+                # rebinding) would read the project: only our own address is answered.
+                self.send_error(HTTPStatus.FORBIDDEN, f"served at {HOST} or localhost only")
+                return
             if urlsplit(self.path).path == EVENTS:
                 self._events()
                 return
@@ -183,20 +202,30 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
+            failed = None
             try:
                 if preview.site.target(self.path).suffix == ".pdf":
-                    preview.pdf(preview.site.target(self.path))
+                    failed = preview.pdf(preview.site.target(self.path))
                 path = preview.site.file_for(self.path)
+                data = path.read_bytes()
             except Refused as refused:
-                self.send_error(refused.status, str(refused))
+                self.send_error(refused.status, failed or str(refused))
+                return
+            except OSError:  # gone, or unreadable, since it was found
+                self.send_error(HTTPStatus.NOT_FOUND, "no such file")
                 return
             if path.suffix == ".html" and path.is_relative_to(preview.site.out):
-                page = live_page(path.read_text(encoding="utf-8"), preview.state.version,
-                                 preview.state.shown_on(preview.site.game_of(path)))
-                self._send(page.encode("utf-8"), "text/html; charset=utf-8")
-                return
+                try:
+                    html = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    html = None  # not a page rulepress wrote: served as it is
+                if html is not None:
+                    page = live_page(html, preview.state.version,
+                                     preview.state.shown_on(preview.site.game_of(path)))
+                    self._send(page.encode("utf-8"), "text/html; charset=utf-8")
+                    return
             media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-            self._send(path.read_bytes(), media)
+            self._send(data, media)
 
         def _events(self) -> None:
             query = parse_qs(urlsplit(self.path).query)
@@ -214,7 +243,10 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        do_HEAD = do_GET  # noqa: N815 - a link checker's question: GET's answer, no body
 
     return Handler
 
@@ -239,6 +271,9 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
         address = f"http://{HOST}:{server.server_address[1]}"
         say(f"serving {address}{preview.site.out_url}index.html (Ctrl-C stops)")
         while True:
+            if not settings.sources.is_dir():  # removed or renamed: nothing left to watch
+                raise RulepressError.at(None, f"the sources folder {settings.sources} is gone: "
+                                              "nothing left to serve")
             watched = preview.watched()
             # The watcher runs the signal handlers: a stop signal ends its loop (it calls
             # that an interrupt and returns), and the handler remembered which signal it was.
@@ -254,7 +289,7 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
                     affected, caught_up = list(preview.games), True  # is built (if changed)
                 if affected and preview.rebuild(affected):
                     say(f"reloaded in {time.perf_counter() - start:.2f} s")
-                if preview.watched() != watched:
+                if preview.watched() != watched or not settings.sources.is_dir():
                     break  # a game now names another engine: watch its files instead
             raise_if_stopped()
     finally:
@@ -265,16 +300,25 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
         pool.join()
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser that reloads or closes a page drops its connection, often while the
+        # reload script waits: nothing to report. Anything else is a bug: its traceback.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def _bind(handler_class: type[BaseHTTPRequestHandler], port: int | None) -> ThreadingHTTPServer:
     """The server on ``port``, or on 8000 (else any free port) when none is given."""
     for candidate in ([port] if port is not None else [8000, 0]):
         try:
-            server = ThreadingHTTPServer((HOST, candidate), handler_class)
+            server = _Server((HOST, candidate), handler_class)
         except OSError as exc:
             if port is not None:
                 raise RulepressError.at(None, f"cannot serve on port {port}: "
                                               f"{exc.strerror or exc}") from None
             continue
-        server.daemon_threads = True
         return server
     raise RulepressError.at(None, "no free port to serve on")
