@@ -290,14 +290,20 @@ def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
         proc.wait()
 
 
-def _descendants(pid: int) -> set[int]:
-    """The processes under ``pid`` (Linux's /proc)."""
+def _parents() -> dict[int, int]:
+    """Every process's parent (Linux's /proc)."""
     parents = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
+    return parents
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes under ``pid``."""
+    parents = _parents()
     found: set[int] = set()
     while more := {p for p, parent in parents.items() if parent in found | {pid}} - found:
         found |= more
@@ -333,3 +339,131 @@ def test_a_stop_signal_to_its_whole_process_group_stops_it_cleanly(tmp_path: Pat
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _workers(pid: int) -> set[int]:
+    """The rebuild processes of the server ``pid``: the children of its fork server."""
+    parents = _parents()
+    servers = set()
+    for child in (p for p, parent in parents.items() if parent == pid):
+        try:
+            if b"forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
+                servers.add(child)
+        except OSError:
+            continue
+    return {p for p, parent in parents.items() if parent in servers}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time ``pid`` has used (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _lengthen(srv: Server, project: Path) -> None:
+    """Demo's rules made long enough that a PDF of them takes seconds to render, built."""
+    rules = project / "sources" / "demo" / "rules.md"
+    parts = "".join(f"\n## More {n}\n\n" + "Roll the die and count. " * 300 for n in range(40))
+    rules.write_text(rules.read_text().replace("## The end", parts + "\n## The end"))
+    srv.until("/build/demo/demo.html", lambda b: "More 39" in b)
+
+
+def _ask(srv: Server, path: str) -> tuple[threading.Thread, list[object]]:
+    """GET ``path`` in a thread: its answer (status, body), or the exception, in the list."""
+    answers: list[object] = []
+
+    def ask() -> None:
+        try:
+            answers.append(srv.get(path))
+        except (OSError, http.client.HTTPException) as exc:  # a timeout, a dropped connection
+            answers.append(exc)
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread, answers
+
+
+def _rendering(srv: Server, asked: threading.Thread) -> int:
+    """The rebuild process running the job ``asked`` waits for: the one whose CPU time grows
+    (one that waits for work uses none)."""
+    start: dict[int, float] = {}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and asked.is_alive():
+        for pid in _workers(srv.proc.pid):
+            used = _cpu_seconds(pid)
+            if used - start.setdefault(pid, used) > 0.3:
+                return pid
+        time.sleep(0.02)
+    pytest.fail("found no rebuild process rendering the PDF "
+                f"({'it was answered first' if not asked.is_alive() else 'in 30 s'}); "
+                "the server said:\n" + "\n".join(srv.lines), pytrace=False)
+
+
+def test_a_render_whose_process_is_killed_answers_an_error_and_the_next_one_works(
+        server: tuple[Server, Path]) -> None:
+    """The kernel kills a render (out of memory, a crash in the PDF library): the request gets
+    an error saying so instead of hanging, and so would every later one."""
+    srv, project = server
+    _lengthen(srv, project)
+    page = "/build/demo/demo.html"
+    asked, answers = _ask(srv, "/build/demo/demo-a4.pdf")
+    os.kill(_rendering(srv, asked), signal.SIGKILL)
+    asked.join(timeout=30)
+    assert answers and isinstance(answers[0], tuple), (
+        f"the PDF request hung after its render process was killed: {answers}")
+    status, body = answers[0]
+    assert status == 500 and "killed by signal 9" in body, body
+    assert any("demo-a4.pdf" in line and "killed by signal 9" in line for line in srv.lines)
+    shown = srv.until(page, lambda b: "rulepress-overlay" in b)
+    assert "killed by signal 9" in shown and "More 39" in shown  # over the last good page
+
+    with urllib.request.urlopen(srv.base + "/build/demo/demo-a4.pdf", timeout=60) as answer:
+        assert answer.read(5) == b"%PDF-"
+    srv.until(page, lambda b: "rulepress-overlay" not in b)
+    assert "Traceback" not in "\n".join(srv.lines)
+
+
+def test_an_idle_rebuild_process_killed_is_replaced_and_the_next_save_is_built(
+        server: tuple[Server, Path]) -> None:
+    srv, project = server
+    page = "/build/demo/demo.html"
+    rules = project / "sources" / "demo" / "rules.md"
+    good = rules.read_text()
+    rules.write_text(good.replace("Be the first", "Be the quickest"))
+    srv.until(page, lambda b: "Be the quickest" in b)  # the watcher runs
+    time.sleep(1.5)  # its catch-up rebuild is done too: the processes wait for work
+    idle = _workers(srv.proc.pid)
+    assert idle, "no rebuild process waits for work, so none can be killed"
+    for pid in idle:
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    rules.write_text(good.replace("Be the first", "Be the earliest"))
+    srv.until(page, lambda b: "Be the earliest" in b and "rulepress-overlay" not in b)
+    said = "\n".join(srv.lines)
+    assert "killed" not in said and "Traceback" not in said  # no rebuild was stopped
+
+
+def test_ctrl_c_while_a_pdf_renders_stops_the_server_and_leaves_no_process(
+        server: tuple[Server, Path]) -> None:
+    srv, project = server
+    _lengthen(srv, project)
+    asked, _ = _ask(srv, "/build/demo/demo-a4.pdf")
+    _rendering(srv, asked)
+    helpers = _descendants(srv.proc.pid)
+    srv.proc.send_signal(signal.SIGINT)
+    try:
+        code = srv.proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the server did not stop within 5 s of Ctrl-C", pytrace=False)
+    assert code == 130
+    time.sleep(0.2)
+    said = "\n".join(srv.lines)
+    assert "rulepress: stopped by SIGINT" in said and "Traceback" not in said
+    assert "killed" not in said  # the render the server stopped is no failure to report
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{p}").exists() for p in helpers):
+        assert time.monotonic() < deadline, "a rebuild process outlived the server"
+        time.sleep(0.05)
