@@ -416,7 +416,10 @@ def test_a_render_whose_process_is_killed_answers_an_error_and_the_next_one_work
         f"the PDF request hung after its render process was killed: {answers}")
     status, body = answers[0]
     assert status == 500 and "killed by signal 9" in body, body
-    assert any("demo-a4.pdf" in line and "killed by signal 9" in line for line in srv.lines)
+    deadline = time.monotonic() + 5  # the terminal's lines come through a pipe, later
+    while not any("demo-a4.pdf" in line and "killed by signal 9" in line for line in srv.lines):
+        assert time.monotonic() < deadline, "\n".join(srv.lines)
+        time.sleep(0.05)
     shown = srv.until(page, lambda b: "rulepress-overlay" in b)
     assert "killed by signal 9" in shown and "More 39" in shown  # over the last good page
 
@@ -467,3 +470,16 @@ def test_ctrl_c_while_a_pdf_renders_stops_the_server_and_leaves_no_process(
     while any(Path(f"/proc/{p}").exists() for p in helpers):
         assert time.monotonic() < deadline, "a rebuild process outlived the server"
         time.sleep(0.05)
+
+
+def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
+    from rulepress.serve.builder import _died
+
+    rebuild = _died("demo", None, -9)
+    assert not rebuild.ok and rebuild.died
+    assert rebuild.problems == [
+        "rulepress: error: the rebuild of demo stopped: its process was killed by signal 9, "
+        "perhaps for lack of memory; save a file to try again"]
+    assert _died("demo", frozenset({"demo/demo-a4.pdf"}), 3).problems == [
+        "rulepress: error: demo/demo-a4.pdf was not rendered: its process exited with status 3; "
+        "reload it to try again"]

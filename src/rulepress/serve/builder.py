@@ -1,21 +1,26 @@
 """Rebuilds for the preview server, each in a fresh process.
 
-The processes come from a fork server started before any thread, with the build pipeline and
-WeasyPrint already imported, so a rebuild starts at once; every rebuild runs in a new process,
-so it imports the game's engine as it is on disk now and starts with no cached template.
+The processes come from a fork server with the build pipeline and WeasyPrint already imported,
+and one waits for work ahead of each job, so a rebuild starts at once; every rebuild runs in a
+new process, so it imports the game's engine as it is on disk now and starts with no cached
+template. A process that dies (killed for lack of memory, a crash in the PDF library) fails its
+own job, saying so, and the next job runs as usual.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing.pool import Pool
 from pathlib import Path
 
-from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.diagnostics import Diagnostic, RulepressError, error
 
 # Imported by the fork server once, so each rebuild process has them already.
 PRELOAD = ["rulepress.serve.preload"]
@@ -43,6 +48,7 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    died: bool = False  # its process died before it was done: the problems say how
 
 
 class _Silent:
@@ -92,11 +98,129 @@ def _worker_started() -> None:
         ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
 
 
-def start_pool(workers: int = 2) -> Pool:
-    """A pool whose every task runs in a new process forked from the preloaded fork server."""
-    import multiprocessing
+class Stopped(Exception):
+    """The job was not done: the server is stopping."""
 
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)
-    return context.Pool(workers, initializer=_worker_started, maxtasksperchild=1)
 
+class Rebuilds:
+    """Runs build_game, each job in a new process from the preloaded fork server, ``workers``
+    jobs at a time.
+
+    Each job has an executor of one process to itself, so a process that dies fails its own
+    job and no other; a multiprocessing Pool would wait for its result forever. An executor
+    whose process died, working or idle, is replaced by a fresh one. Thread-safe: rebuilds come
+    from the watcher, PDF renders from the requests' threads."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(PRELOAD)
+        self._executors: list[ProcessPoolExecutor | None] = [None] * workers
+        self._free = list(range(workers))
+        self._changed = threading.Condition()
+        self._stopped = False
+
+    def submit(self, settings: Settings, game: str,
+               only: frozenset[str] | None = None) -> Future[Outcome]:
+        """Start build_game(settings, game, only) once a worker is free: its Outcome, a failed
+        one if its process dies; Stopped once stop() is called."""
+        with self._changed:
+            self._changed.wait_for(lambda: bool(self._free) or self._stopped)
+            if self._stopped:
+                raise Stopped
+            slot = self._free.pop(0)  # the lowest: the one most likely to have a process ready
+            try:
+                job, executor = self._submit(slot, settings, game, only)
+            except BaseException:
+                self._free.insert(0, slot)
+                self._changed.notify()
+                raise
+        outcome: Future[Outcome] = Future()
+        outcome.set_running_or_notify_cancel()
+        job.add_done_callback(lambda done: self._finished(slot, executor, done, outcome,
+                                                          game, only))
+        return outcome
+
+    def _submit(self, slot: int, settings: Settings, game: str, only: frozenset[str] | None
+                ) -> tuple[Future[Outcome], ProcessPoolExecutor]:
+        """Hand the job to the slot's executor, or to a fresh one if it has none or its process
+        died waiting for work (called holding the lock)."""
+        executor = self._executors[slot]
+        if executor is not None:
+            try:
+                return executor.submit(build_game, settings, game, only), executor
+            except BrokenProcessPool:
+                executor.shutdown(wait=False)
+        executor = self._executors[slot] = ProcessPoolExecutor(
+            1, mp_context=self._context, initializer=_worker_started, max_tasks_per_child=1)
+        return executor.submit(build_game, settings, game, only), executor
+
+    def _finished(self, slot: int, executor: ProcessPoolExecutor, job: Future[Outcome],
+                  outcome: Future[Outcome], game: str, only: frozenset[str] | None) -> None:
+        # In the executor's own thread (or in submit's, the job done already). The caller's
+        # future is set whatever happens here: an exception in a callback is only logged.
+        try:
+            died = not job.cancelled() and isinstance(job.exception(), BrokenProcessPool)
+            with self._changed:
+                if died and self._executors[slot] is executor:
+                    self._executors[slot] = None  # broken: its thread has ended it
+                self._free.append(slot)
+                self._free.sort()
+                self._changed.notify()
+                stopped = self._stopped
+            if stopped and (died or job.cancelled()):
+                raise Stopped
+            # job.result() raises what the job raised: a bug, its traceback in the caller.
+            outcome.set_result(_died(game, only, _exit_code(executor)) if died
+                               else job.result())
+        except BaseException as exc:
+            outcome.set_exception(exc)
+
+    def stop(self) -> None:
+        """Stop every process now, a job under way too (Ctrl-C must not wait for a render);
+        the jobs under way end in Stopped."""
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+            executors = [e for e in self._executors if e is not None]
+            self._executors = [None] * len(self._executors)
+        ends: list[tuple[threading.Thread | None, dict[int, multiprocessing.Process]]] = []
+        for executor in executors:
+            # Read before shutdown(), which forgets them; the dict stays the executor's
+            # thread's, which adds to it a process it starts meanwhile.
+            ends.append((getattr(executor, "_executor_manager_thread", None),
+                         getattr(executor, "_processes", None) or {}))
+            executor.shutdown(wait=False, cancel_futures=True)
+        for _, processes in ends:
+            for process in list(processes.values()):
+                process.terminate()
+        for thread, processes in ends:
+            if thread is not None:
+                thread.join(timeout=5)  # it ends once its process is gone
+            for process in list(processes.values()):
+                process.terminate()  # one started as the executor stopped, if any
+                process.join(timeout=5)
+
+
+def _exit_code(executor: ProcessPoolExecutor) -> int | None:
+    """How the process of a broken executor ended (None if unknown): the executor keeps it."""
+    processes = getattr(executor, "_processes", None) or {}
+    codes = [p.exitcode for p in list(processes.values()) if p.exitcode is not None]
+    return codes[0] if codes else None
+
+
+def _died(game: str, only: frozenset[str] | None, code: int | None) -> Outcome:
+    """The failed Outcome of a job whose process died; the line says how and what to do."""
+    if code is not None and code < 0:
+        how = f"was killed by signal {-code}"
+        if -code == signal.SIGKILL:
+            how += ", perhaps for lack of memory"
+    elif code is not None:
+        how = f"exited with status {code}"
+    else:
+        how = "stopped"
+    if only is None:
+        line = f"the rebuild of {game} stopped: its process {how}; save a file to try again"
+    else:
+        line = (f"{', '.join(sorted(only))} was not rendered: its process {how}; "
+                "reload it to try again")
+    return Outcome(game, False, [str(error(None, line))], died=True)

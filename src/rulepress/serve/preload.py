@@ -23,6 +23,5 @@ if sys.platform == "linux":
 
 # Out of the server's process group, the fork server and its workers: a signal to the whole group
 # (timeout(1), a service manager, a terminal) reaches the server alone, which then stops them.
-# Killed first, a worker waiting for work holds the pool's queue lock, and the server's stop
-# would wait for it forever.
+# Killed first, a worker would fail its job as killed, a false alarm as the server stops.
 os.setpgid(0, 0)

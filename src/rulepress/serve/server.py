@@ -9,10 +9,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -22,7 +21,7 @@ from rulepress.cache import engine_files, read_manifest
 from rulepress.diagnostics import RulepressError
 from rulepress.document.reader import source_games
 from rulepress.paths import templates_dir
-from rulepress.serve.builder import Outcome, Settings, build_game, start_pool
+from rulepress.serve.builder import Outcome, Rebuilds, Settings, Stopped
 from rulepress.serve.site import EVENTS, Refused, Site, live_page
 from rulepress.signals import raise_if_stopped
 
@@ -76,16 +75,16 @@ class State:
 
 
 class Preview:
-    """The server's parts: where it reads, the rebuild pool and the pages' state."""
+    """The server's parts: where it reads, the rebuild processes and the pages' state."""
 
-    def __init__(self, settings: Settings, games: Sequence[str], pool: Pool,
+    def __init__(self, settings: Settings, games: Sequence[str], rebuilds: Rebuilds,
                  say: Callable[[str], None], follow: bool = False) -> None:
         self.settings = settings
         self.games = tuple(games)
         # No game named: serve every game the sources hold, those added or removed meanwhile too.
         self.follow = follow
         self.site = Site.of(settings.project, settings.out)
-        self.pool = pool
+        self.rebuilds = rebuilds
         self.state = State()
         self.say = say
         self._pdf_lock = threading.Lock()
@@ -93,8 +92,8 @@ class Preview:
     def rebuild(self, games: Sequence[str]) -> bool:
         """Rebuild the pages of ``games``, each on its own (one failing stops no other);
         whether the pages changed."""
-        pending = [self.pool.apply_async(build_game, (self.settings, g)) for g in games]
-        outcomes = [p.get() for p in pending]
+        pending = [self.rebuilds.submit(self.settings, g) for g in games]
+        outcomes = [p.result() for p in pending]
         for o in outcomes:
             if not o.ok:
                 self.say(f"{o.game}: the rebuild failed; serving the last good pages")
@@ -107,7 +106,8 @@ class Preview:
     def pdf(self, path: Path) -> str | None:
         """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
         served: rendered now if its inputs changed since it was written (or it never was).
-        Why it could not be, if so (the last good one, if any, is served)."""
+        Why it could not be, if so (the last good one, if any, is served); Refused if its
+        render's process died (the last good one may be what failed to render)."""
         game = self.site.game_of(path)
         if game is None or game not in self.games:
             return None
@@ -116,12 +116,21 @@ class Preview:
                                             booklet=False)}
         if name not in names:
             return None
-        with self._pdf_lock:  # one render at a time; a second request waits for the first
-            outcome = self.pool.apply(build_game, (self.settings, game, frozenset({name})))
+        try:
+            with self._pdf_lock:  # one render at a time; a second request waits for the first
+                outcome = self.rebuilds.submit(self.settings, game, frozenset({name})).result()
+        except Stopped:
+            raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping") from None
         if outcome.written:
             self.say(f"{game}: rendered {path.name} in {outcome.seconds:.2f} s")
+        for line in outcome.problems if outcome.died else ():
+            self.say(line)
+        # Its problems, or none now (a render that died before is forgotten); the pages
+        # reload only if those change, not for the PDF.
+        self.state.update([replace(outcome, written=[])])
+        if outcome.died:
+            raise Refused(HTTPStatus.INTERNAL_SERVER_ERROR, outcome.problems[0])
         if not outcome.ok:
-            self.state.update([outcome])
             return f"{game} fails its check, so it has no PDF: its page lists why"
         return None
 
@@ -259,10 +268,10 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # its word on Ctrl-C: ours is enough
-    pool = start_pool()
+    rebuilds = Rebuilds()
     server: ThreadingHTTPServer | None = None
     try:
-        preview = Preview(settings, games, pool, say, follow)
+        preview = Preview(settings, games, rebuilds, say, follow)
         server = _bind(handler(preview), port)
         say(f"building the pages of {', '.join(games)}")
         preview.rebuild(games)
@@ -296,8 +305,7 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
         if server is not None:
             server.shutdown()
             server.server_close()
-        pool.terminate()
-        pool.join()
+        rebuilds.stop()
 
 
 class _Server(ThreadingHTTPServer):

@@ -23,7 +23,8 @@ OUT_MOUNT = "/_build"  # where the output folder is served when it is outside th
 
 
 class Refused(Exception):
-    """A request for something the server does not serve; ``status`` is the HTTP answer."""
+    """A request the server answers with no file: one it does not serve, or a PDF whose render
+    failed; ``status`` is the HTTP answer."""
 
     def __init__(self, status: int, reason: str) -> None:
         super().__init__(reason)
