@@ -167,12 +167,17 @@ def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
             lines.append(text.rstrip())
 
     threading.Thread(target=pump, daemon=True).start()
+    groups = _fork_servers(proc.pid)  # its rebuild processes' groups (see preload.py)
     try:
         yield server, project
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        deadline = time.monotonic() + 10
+        while left := _in_groups(groups):
+            assert time.monotonic() < deadline, f"rebuild processes outlived the server: {left}"
+            time.sleep(0.05)
 
 
 def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
@@ -341,17 +346,35 @@ def test_a_stop_signal_to_its_whole_process_group_stops_it_cleanly(tmp_path: Pat
             proc.wait()
 
 
-def _workers(pid: int) -> set[int]:
-    """The rebuild processes of the server ``pid``: the children of its fork server."""
-    parents = _parents()
-    servers = set()
-    for child in (p for p, parent in parents.items() if parent == pid):
+def _fork_servers(pid: int) -> set[int]:
+    """The fork server of the server ``pid``, if it has started it."""
+    found = set()
+    for child in (p for p, parent in _parents().items() if parent == pid):
         try:
             if b"forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
-                servers.add(child)
+                found.add(child)
         except OSError:
             continue
-    return {p for p, parent in parents.items() if parent in servers}
+    return found
+
+
+def _workers(pid: int) -> set[int]:
+    """The rebuild processes of the server ``pid``: the children of its fork server."""
+    servers = _fork_servers(pid)
+    return {p for p, parent in _parents().items() if parent in servers}
+
+
+def _in_groups(groups: set[int]) -> set[int]:
+    """The processes still running in the process groups ``groups`` (zombies are done)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[2]) in groups:
+            found.add(int(stat.parent.name))
+    return found
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -96,6 +96,11 @@ def _worker_started() -> None:
         import ctypes
 
         ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+        # A worker started as the server was killed may have lost the fork server before the
+        # line above: it would wait for work forever, holding its queue's pipe open.
+        preload = sys.modules.get("rulepress.serve.preload")
+        if preload is not None and os.getppid() != preload.FORK_SERVER:
+            os._exit(128 + signal.SIGTERM)
 
 
 class Stopped(Exception):

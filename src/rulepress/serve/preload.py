@@ -14,6 +14,8 @@ from rulepress.cache import code_digest
 
 code_digest()
 
+FORK_SERVER = os.getpid()  # its workers' parent, inherited: see builder._worker_started
+
 if sys.platform == "linux":
     # The fork server dies with the server, even one killed outright, and its workers with it
     # (each one's initializer asks for that); else they would wait for work forever.
