@@ -506,3 +506,34 @@ def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
     assert _died("demo", frozenset({"demo/demo-a4.pdf"}), 3).problems == [
         "rulepress: error: demo/demo-a4.pdf was not rendered: its process exited with status 3; "
         "reload it to try again"]
+
+
+def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
+    """Stopped before it serves: it waited forever for a server loop that never ran."""
+    project = new_project("demo", tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
+         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "CI": "1"})
+    assert proc.stderr is not None
+    try:
+        line = proc.stderr.readline()
+        assert "building the pages of demo" in line, line  # the fork server starts meanwhile
+        time.sleep(0.2)
+        helpers = _descendants(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server did not stop within 10 s of Ctrl-C", pytrace=False)
+        assert proc.returncode == 130, err
+        assert "rulepress: stopped by SIGINT" in err and "Traceback" not in err
+        assert "serving" not in err
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{p}").exists() for p in helpers):
+            assert time.monotonic() < deadline, "a rebuild process outlived the server"
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

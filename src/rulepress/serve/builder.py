@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.signals import deferred
 
 # Imported by the fork server once, so each rebuild process has them already.
 PRELOAD = ["rulepress.serve.preload"]
@@ -133,12 +134,17 @@ class Rebuilds:
             if self._stopped:
                 raise Stopped
             slot = self._free.pop(0)  # the lowest: the one most likely to have a process ready
+            submitted = False
             try:
-                job, executor = self._submit(slot, settings, game, only)
-            except BaseException:
-                self._free.insert(0, slot)
-                self._changed.notify()
-                raise
+                # Ctrl-C waits until a process being started is known to stop(): else, the
+                # server gone, it printed a traceback as it could not read its job.
+                with deferred():
+                    job, executor = self._submit(slot, settings, game, only)
+                    submitted = True
+            finally:
+                if not submitted:
+                    self._free.insert(0, slot)
+                    self._changed.notify()
         outcome: Future[Outcome] = Future()
         outcome.set_running_or_notify_cancel()
         job.add_done_callback(lambda done: self._finished(slot, executor, done, outcome,

@@ -270,6 +270,7 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # its word on Ctrl-C: ours is enough
     rebuilds = Rebuilds()
     server: ThreadingHTTPServer | None = None
+    thread: threading.Thread | None = None
     try:
         preview = Preview(settings, games, rebuilds, say, follow)
         server = _bind(handler(preview), port)
@@ -302,8 +303,9 @@ def serve(settings: Settings, games: Sequence[str], port: int | None,
                     break  # a game now names another engine: watch its files instead
             raise_if_stopped()
     finally:
+        if thread is not None and server is not None:
+            server.shutdown()  # waits for serve_forever to return: never, had it not started
         if server is not None:
-            server.shutdown()
             server.server_close()
         rebuilds.stop()
 
