@@ -336,14 +336,19 @@ def test_a_stop_signal_to_its_whole_process_group_stops_it_cleanly(tmp_path: Pat
         _, err = proc.communicate(timeout=30)
         assert proc.returncode == 143, err
         assert "rulepress: stopped by SIGTERM" in err and "Traceback" not in err
-        deadline = time.monotonic() + 10
-        while any(Path(f"/proc/{p}").exists() for p in helpers):
-            assert time.monotonic() < deadline, "a rebuild process outlived the server"
-            time.sleep(0.05)
+        _all_gone(helpers)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _all_gone(helpers: set[int]) -> None:
+    """Wait up to 10 s for every process of ``helpers`` to end; fail if one outlives that."""
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{p}").exists() for p in helpers):
+        assert time.monotonic() < deadline, "a rebuild process outlived the server"
+        time.sleep(0.05)
 
 
 def _fork_servers(pid: int) -> set[int]:
@@ -489,10 +494,7 @@ def test_ctrl_c_while_a_pdf_renders_stops_the_server_and_leaves_no_process(
     said = "\n".join(srv.lines)
     assert "rulepress: stopped by SIGINT" in said and "Traceback" not in said
     assert "killed" not in said  # the render the server stopped is no failure to report
-    deadline = time.monotonic() + 10
-    while any(Path(f"/proc/{p}").exists() for p in helpers):
-        assert time.monotonic() < deadline, "a rebuild process outlived the server"
-        time.sleep(0.05)
+    _all_gone(helpers)
 
 
 def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
@@ -529,10 +531,7 @@ def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
         assert proc.returncode == 130, err
         assert "rulepress: stopped by SIGINT" in err and "Traceback" not in err
         assert "serving" not in err
-        deadline = time.monotonic() + 10
-        while any(Path(f"/proc/{p}").exists() for p in helpers):
-            assert time.monotonic() < deadline, "a rebuild process outlived the server"
-            time.sleep(0.05)
+        _all_gone(helpers)
     finally:
         if proc.poll() is None:
             proc.kill()
