@@ -21,8 +21,7 @@ import pypdf
 import pypdfium2
 
 from rulepress.document.reader import read_sources
-from rulepress.games import load_engine
-from rulepress.pnp.faces import engine_tables
+from rulepress.games import contract, load_engine
 from rulepress.pnp.kit import Kit, Options, build_kit, versions
 
 ROOT = Path(__file__).parents[1]
@@ -53,7 +52,7 @@ def kits() -> list[tuple[str, str, str, Kit, Kit]]:
     for doc in read_sources(ROOT / "sources", ()):
         engine = load_engine(doc.meta.engine) if doc.meta.engine else None
         drawers = engine.drawers() if engine else {}
-        tables = engine_tables(engine)
+        tables = contract.tables(engine)
         for variant, version in versions(doc):
             name = doc.slug + (f" ({variant})" if variant else "")
             for paper in ("a4", "letter"):

@@ -24,15 +24,14 @@ def bundled() -> dict[str, tuple[Any, Any]]:
     """Every bundled game's A4 kit, drawn once per session, with a function that draws it
     again with other options: slug -> (rebuild(options), kit)."""
     from rulepress.document.reader import read_sources
-    from rulepress.games import load_engine
-    from rulepress.pnp.faces import engine_tables
+    from rulepress.games import contract, load_engine
     from rulepress.pnp.kit import Options, build_kit
 
     out = {}
     for doc in read_sources(TESTS.parent / "sources", ()):
         engine = load_engine(doc.meta.engine) if doc.meta.engine else None
         drawers = engine.drawers() if engine else {}
-        tables = engine_tables(engine)
+        tables = contract.tables(engine)
 
         def rebuild(options: Any, doc: Any = doc, drawers: Any = drawers,
                     tables: Any = tables) -> Any:

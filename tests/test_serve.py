@@ -138,13 +138,18 @@ class Server:
                     + "\n".join(self.lines), pytrace=False)
 
 
+def spawn(project: Path, *, new_session: bool = False) -> subprocess.Popen[str]:
+    """`rulepress serve` on ``project`` at a free port, its terminal output on stderr."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
+         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "CI": "1"}, start_new_session=new_session)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
     project = new_project("demo", tmp_path)
-    env = {**os.environ, "CI": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
-         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    proc = spawn(project)
     assert proc.stderr is not None
     lines: list[str] = []
     found = None
@@ -275,10 +280,7 @@ def test_a_game_added_while_serving_is_built_and_listed_and_one_removed_is_dropp
 def test_an_edit_saved_as_the_server_starts_is_not_lost(tmp_path: Path) -> None:
     project = new_project("demo", tmp_path)
     rules = project / "sources" / "demo" / "rules.md"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
-         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env={**os.environ, "CI": "1"})
+    proc = spawn(project)
     assert proc.stderr is not None
     try:
         lines = [proc.stderr.readline().rstrip()]
@@ -320,10 +322,7 @@ def test_a_stop_signal_to_its_whole_process_group_stops_it_cleanly(tmp_path: Pat
     the rebuild workers must not die before the server stops them (it then waited forever on
     a queue lock a dead worker held, and printed the pool's traceback)."""
     project = new_project("demo", tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
-         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env={**os.environ, "CI": "1"}, start_new_session=True)
+    proc = spawn(project, new_session=True)
     assert proc.stderr is not None
     try:
         lines = [proc.stderr.readline().rstrip()]
@@ -513,10 +512,7 @@ def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
 def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
     """Stopped before it serves: it waited forever for a server loop that never ran."""
     project = new_project("demo", tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
-         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env={**os.environ, "CI": "1"})
+    proc = spawn(project)
     assert proc.stderr is not None
     try:
         line = proc.stderr.readline()

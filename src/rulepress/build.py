@@ -573,7 +573,6 @@ def build_kits(
     # Every keyword but where to read and write is an option of the kits: all go in their key.
     options = {name: value for name, value in locals().items()
                if name not in ("sources", "out", "games", "project", "reporter", "force")}
-    from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import draw_kits, kit_options
     from rulepress.pnp.proof import proof as proof_page
 
@@ -603,7 +602,7 @@ def build_kits(
             record.dropped.add(doc.slug)
             continue
         drawers = contract.drawers(result.engine)
-        tables = engine_tables(result.engine)
+        tables = contract.tables(result.engine)
         if proof:
             reporter.progress(f"drawing the {doc.slug} proof")
             kit: Mapping[Path, bytes | str] = {

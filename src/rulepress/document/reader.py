@@ -248,9 +248,10 @@ def _block_marks(tokens: list[Token], part: Part) -> tuple[list[Mark], list[Diag
                 diags.append(error(_loc(start, part), (
                     f"this '::: {start.info.strip()}' block is never closed, so it runs to the "
                     "end of the file (or of its list item): end it with a ':::' line")))
-        if tok.type == f"container_{CONTAINER}_open":
-            opened.append(tok)
-        if tok.type == f"container_{CONTAINER}_open" and tok.map is not None:
+        if tok.type != f"container_{CONTAINER}_open":
+            continue
+        opened.append(tok)
+        if tok.map is not None:
             name = tok.info.strip()
             problem = marker_problem(name) if name else "a ':::' block needs an edition name"
             if problem:

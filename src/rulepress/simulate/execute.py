@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from rulepress.games import contract
 from rulepress.signals import worker_started
-from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, questions_of
+from rulepress.simulate.play import SimulationFailure, engine_of, play_batch
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
 
@@ -62,7 +63,7 @@ class _Collector:
     whatever finished first."""
 
     def __init__(self, spec: RunSpec, progress: Progress) -> None:
-        kinds = {q.name: q.kind for q in questions_of(engine_of(spec))}
+        kinds = {q.name: q.kind for q in contract.questions(engine_of(spec))}
         self.totals = [Tally.empty(t.players, kinds) for t in spec.tables]
         self.todo = batches(spec)
         self.progress = progress

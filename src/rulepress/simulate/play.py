@@ -80,21 +80,13 @@ def engine_of(spec: RunSpec) -> GameEngine:
     return _engine(spec.engine, spec.project)
 
 
-def rules_of(engine: GameEngine, *, check: bool = False) -> Rules | None:
-    return contract.rules(engine, check=check)
-
-
-def questions_of(engine: GameEngine) -> tuple[Question, ...]:
-    return contract.questions(engine)
-
-
 def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     """Games ``start`` to ``stop - 1`` at ``table``, tallied."""
     engine = engine_of(spec)
-    rules = rules_of(engine, check=spec.check)
+    rules = contract.rules(engine, check=spec.check)
     assert rules is not None, "checked before the run"
     agents = agents_for(engine, spec.agents)
-    questions = questions_of(engine)
+    questions = contract.questions(engine)
     tally = Tally.empty(table.players, {q.name: q.kind for q in questions})
     for index in range(start, stop):
         lineup = spec.lineup(index, table.players)
@@ -206,9 +198,9 @@ def _where(spec: RunSpec, table: Table, index: int) -> str:
 def replay(spec: RunSpec, table: Table, index: int) -> Game:
     """Game ``index`` of the run again, alone (a report checks its sample this way)."""
     engine = engine_of(spec)
-    rules = rules_of(engine, check=spec.check)
+    rules = contract.rules(engine, check=spec.check)
     assert rules is not None
     return play_game(spec, rules, table, index, spec.lineup(index, table.players),
-                     agents_for(engine, spec.agents), questions_of(engine), engine.name)
+                     agents_for(engine, spec.agents), contract.questions(engine), engine.name)
 
 

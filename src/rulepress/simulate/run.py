@@ -15,7 +15,7 @@ from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
 from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
-from rulepress.simulate.play import SimulationFailure, engine_of, questions_of, rules_of
+from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.spec import (
     DEFAULT_MAX_TURNS,
     DEFAULT_SECONDS_PER_TURN,
@@ -81,14 +81,14 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
     try:
         spec = _checked(spec, engine, options, title)
         lines = agent_lines(engine)
-        questions = questions_of(engine)
+        questions = contract.questions(engine)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
     return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
 
 
 def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
-    rules = rules_of(engine, check=options.check)
+    rules = contract.rules(engine, check=options.check)
     if rules is None:
         raise SpecError(f"the {engine.name} engine has no rules (rules()), so it cannot play")
     if options.games < 1:

@@ -142,10 +142,9 @@ def check_kit(result: DocumentCheck) -> list[Diagnostic]:
     doc, engine = result.doc, result.engine
     if not any(c.in_kit for c in doc.meta.components):
         return []
-    from rulepress.pnp.faces import engine_tables
     from rulepress.pnp.kit import kit_diagnostics
 
-    return guarded(lambda: kit_diagnostics(doc, contract.drawers(engine), engine_tables(engine)),
+    return guarded(lambda: kit_diagnostics(doc, contract.drawers(engine), contract.tables(engine)),
                    engine, "drawing its kit", doc.meta.engine_loc)
 
 

@@ -19,8 +19,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document.model import Component, Document, Row
 from rulepress.document.rows import QTY, copies, field_problem
 from rulepress.document.schema import is_layout
-from rulepress.games import contract
-from rulepress.games.base import Drawer, GameEngine
+from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces.elements import Layout, compile_layout
 from rulepress.pnp.faces.layoutfile import did_you_mean, read_layout
@@ -29,11 +28,6 @@ from rulepress.pnp.faces.rulebook import RuleBook
 
 Tables = Mapping[str, Sequence[Mapping[str, Any]]]
 SHARED = -1  # the key of the one face every copy shows (no data, or a shared back)
-
-
-def engine_tables(engine: GameEngine | None) -> Tables:
-    """The engine's tables, checked (contract.tables)."""
-    return contract.tables(engine)
 
 
 def _where(row: Row) -> str:
@@ -185,4 +179,4 @@ def _engine_rows(comp: Component, name: str, table: Sequence[Mapping[str, Any]],
     return tuple(rows)
 
 
-__all__ = ["Art", "Side", "Tables", "engine_tables", "is_layout"]
+__all__ = ["Art", "Side", "Tables", "is_layout"]

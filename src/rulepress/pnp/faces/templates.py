@@ -39,8 +39,6 @@ def environment() -> Sandbox:
     return env
 
 
-
-
 def bounded_range(*args: int) -> range:
     """``range`` for layouts, at most MAX_LAYOUT_RANGE long (loops in a face cannot run away)."""
     found = range(*args)
@@ -112,8 +110,9 @@ class Template:
         self._compares: list[tuple[str, Any]] = []
         if _JINJA.search(source):
             try:
-                self._compiled = environment().from_string(source)
-                self._compares = text_compared_with_numbers(environment().parse(source))
+                tree = environment().parse(source)  # parsed once: searched, then compiled
+                self._compares = text_compared_with_numbers(tree)
+                self._compiled = environment().from_string(tree)
             except TemplateSyntaxError as exc:
                 raise LayoutError(loc, f"template does not parse: {exc.message}") from None
 
