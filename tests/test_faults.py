@@ -207,6 +207,33 @@ def test_a_signal_while_rendering_stops_the_workers_and_writes_nothing(
     assert list(scratch.iterdir()) == []
 
 
+LOADING = """
+import os, sys, tempfile
+from rulepress.build import _worker_ready
+_worker_ready(os.getppid())
+print(sys.modules["weasyprint"].LOADED_IN)
+"""
+
+
+def test_a_worker_loads_weasyprint_inside_its_scratch_folder(tmp_path: Path) -> None:
+    """Loading WeasyPrint's libraries writes temporary files (ctypes.util.find_library runs the
+    C compiler into one): a worker stopped meanwhile left one in TMPDIR, outside any folder a
+    later run clears. A stand-in module says where its import's temporary files would go."""
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "weasyprint.py").write_text("import tempfile\nLOADED_IN = tempfile.gettempdir()\n")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**ENV, "TMPDIR": str(scratch),
+           "PYTHONPATH": os.pathsep.join([str(fake), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", LOADING], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded_in = Path(done.stdout.strip())
+    assert loaded_in.parent == scratch and loaded_in.name.startswith("rulepress-"), loaded_in
+    assert list(scratch.iterdir()) == []  # and it is gone once loaded
+
+
 def test_a_worker_killed_while_rendering_fails_the_build_instead_of_hanging_it(
         tmp_path: Path) -> None:
     """The kernel's out-of-memory killer takes a worker: a pool would replace it and wait for

@@ -510,7 +510,10 @@ class _Pool:
 def _worker_ready(parent: int) -> None:
     """A worker imports WeasyPrint itself (a third of a second) while this process checks."""
     worker_started(parent)
-    import weasyprint  # noqa: F401
+    # Loading its libraries, cffi asks ctypes.util.find_library, which writes temporary files:
+    # in the worker's scratch folder, which the build clears if it stops the worker meanwhile.
+    with scratch_folder():
+        import weasyprint  # noqa: F401
 
 
 def _render_indexed(index: int, job: PdfJob) -> tuple[int, tuple[bytes, ...]]:

@@ -6,11 +6,13 @@ import os
 import signal
 import sys
 
-import weasyprint  # noqa: F401
-
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
 from rulepress.cache import code_digest
+from rulepress.write import scratch_folder
+
+with scratch_folder():  # its libraries' lookup writes temporary files (see build._worker_ready)
+    import weasyprint  # noqa: F401
 
 code_digest()
 
