@@ -2,15 +2,20 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
 RULEPRESS := $(VENV)/bin/rulepress
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 export SOURCE_DATE_EPOCH ?= 1767225600
 
+# The exact versions, with hashes, that `make` and `make test` install (made by `make lock`).
+LOCK := requirements.lock
+TEST_LOCK := requirements-test.lock
+
 SOURCES := $(shell find sources templates -type f 2>/dev/null)
 CODE := $(shell find src -name '*.py' 2>/dev/null)
 
-.PHONY: all build pnp test bench check clean lint kit-report
+.PHONY: all build pnp test bench check clean lint kit-report lock upgrade-check wheel
 
 all: build/.done pnp/.done
 
@@ -18,16 +23,20 @@ all: build/.done pnp/.done
 # fast with HarfBuzz's subsetter (without it, fontTools takes ~0.4 s a face a PDF). Both come
 # from Debian and are installed only when missing.
 SYSLIBS := pango-1.0 pangoft2-1.0 harfbuzz-subset
-$(STAMP): pyproject.toml
+# The venv holds the lock and nothing else: made anew when the lock or pyproject.toml changes.
+# pip is the one this Python ships (ensurepip); rulepress itself is built without build
+# isolation, so its build backend (setuptools) comes from the lock too.
+$(STAMP): pyproject.toml $(LOCK)
 	@$(PYTHON) -c 'import ctypes.util as u, sys; sys.exit(any(u.find_library(n) is None for n in sys.argv[1:]))' $(SYSLIBS) \
 	  || (apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 >/dev/null)
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
+	$(PIP) install -q --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install -q --no-deps --no-build-isolation -e .
 	@touch $@
 
-$(TEST_STAMP): $(STAMP)
-	$(PY) -m pip install -q -e '.[test]'
+$(TEST_STAMP): $(STAMP) $(TEST_LOCK)
+	$(PIP) install -q --require-hashes --no-deps -r $(TEST_LOCK)
 	@touch $@
 
 # The browser tests drive Debian's Chromium through Playwright: Playwright's own browser download
@@ -58,10 +67,12 @@ check: $(STAMP)
 	$(RULEPRESS) check
 
 # Lint and types are part of the test: a change that breaks either does not land.
+# Tests run on both cores (pytest-xdist); `make test JOBS=1` runs them in one process.
+JOBS ?= 2
 test: $(TEST_STAMP) $(COMPILED) $(CHROMIUM)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(JOBS)
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -75,4 +86,33 @@ kit-report: $(TEST_STAMP)
 	$(PY) benchmarks/kit_report.py
 
 clean:
-	rm -rf build pnp .pytest_cache
+	rm -rf build pnp dist .pytest_cache
+
+# Re-resolves both locks to the newest releases pyproject.toml allows (uv: one resolution for
+# every Python from 3.11 up and every platform, which pip-compile cannot do). Run it on purpose,
+# then `make test`, and commit the locks with what the new releases needed.
+UV := uv==0.13.9
+LOCK_TOOLS := .venv-lock
+lock:
+	@test -x $(LOCK_TOOLS)/bin/uv || ($(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q $(UV))
+	$(LOCK_TOOLS)/bin/uv pip compile -q --upgrade --universal --python-version 3.11 --generate-hashes \
+	  --custom-compile-command 'make lock' pyproject.toml --group setup -o $(LOCK)
+	$(LOCK_TOOLS)/bin/uv pip compile -q --upgrade --universal --python-version 3.11 --generate-hashes \
+	  --custom-compile-command 'make lock' pyproject.toml --extra test --group setup -c $(LOCK) \
+	  -o $(TEST_LOCK)
+
+# What the newest releases would break, before a user meets it: the tests of inputs, limits and
+# the engine boundary, against a scratch venv of the newest versions pyproject.toml allows.
+# Reports; never fails (the lock is what CI and users install).
+UPGRADE_TESTS := tests/test_hostile.py tests/test_limits.py tests/test_engine_faults.py \
+  tests/test_protocol.py tests/test_cli_diagnostics.py tests/test_reader_schema.py \
+  tests/test_render_safety.py
+upgrade-check: $(CHROMIUM)
+	@PYTHON=$(PYTHON) LOCK=$(TEST_LOCK) .ci/upgrade-check $(UPGRADE_TESTS)
+
+# A wheel to install rulepress outside this checkout (README, "Installing rulepress").
+# Built from a copy: setuptools would write its own build/ folder here, where the books go.
+wheel: $(STAMP)
+	@d=$$(mktemp -d) && cp -a src templates pyproject.toml README.md LICENSE $$d/ \
+	  && rm -rf $$d/src/*.egg-info && $(PIP) wheel -q --no-deps --no-build-isolation -w dist $$d \
+	  && rm -rf $$d && ls dist/*.whl
