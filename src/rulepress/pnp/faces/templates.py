@@ -7,6 +7,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError, nodes
@@ -150,12 +151,18 @@ class Expression:
             raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
 
     def items(self, ctx: Mapping[str, Any], where: str = "") -> list[Any]:
-        """A count n as 1..n, or the list it names."""
+        """A count n as 1..n, or the list it names; at most MAX_LAYOUT_RANGE items, however
+        the expression makes them (``range(1000) | list * 100`` is a list of 100 000)."""
         got = self.value(ctx, where)
         if isinstance(got, int) and not isinstance(got, bool):
-            if not 0 <= got <= 1000:
-                raise LayoutError(self.loc, f"repeat gives {got}: between 0 and 1000, please")
+            if not 0 <= got <= MAX_LAYOUT_RANGE:
+                raise LayoutError(self.loc, f"repeat gives {got}: between 0 and "
+                                            f"{MAX_LAYOUT_RANGE}, please")
             return list(range(1, got + 1))
         if isinstance(got, Iterable) and not isinstance(got, str | bytes | Mapping):
-            return list(got)
+            items = list(islice(got, MAX_LAYOUT_RANGE + 1))
+            if len(items) > MAX_LAYOUT_RANGE:
+                raise LayoutError(self.loc, f"'{self.source}' gives more than "
+                                            f"{MAX_LAYOUT_RANGE} items to repeat{where}")
+            return items
         raise LayoutError(self.loc, f"'{self.source}' gives {got!r}: expected a number or a list")
