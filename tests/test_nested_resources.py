@@ -1,10 +1,12 @@
 """What a game's files hold inside them is used as the files themselves are: an SVG's embedded
-PNG is drawn in kits and books. (Hostile cases: tests/hostile/*nested*.)"""
+PNG is drawn in kits and books, and a print.css naming a font installed on the machine gets the
+theme's fonts, never the machine's. (Hostile cases: tests/hostile/*nested*.)"""
 
 from __future__ import annotations
 
 import base64
 import io
+import shutil
 from pathlib import Path
 
 import pypdfium2
@@ -12,6 +14,8 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 from support import run
+
+from rulepress.paths import templates_dir
 
 FRONT = """---
 title: Nested
@@ -128,3 +132,48 @@ def test_a_rulebook_draws_the_png_an_inkscape_svg_embeds(tmp_path: Path) -> None
     reader = PdfReader(pdf)
     assert any((40, 30) in images_in(page) for page in reader.pages)
     assert max(red_share(pdf, n) for n in range(len(reader.pages))) > 0.005
+
+
+def embedded_fonts(pdf: Path) -> set[str]:
+    names = set()
+    for page in PdfReader(pdf).pages:
+        for ref in (page["/Resources"].get_object().get("/Font") or {}).values():
+            names.add(str(ref.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
+@pytest.mark.parametrize("css", [
+    "body, p, h1, h2 { font-family: 'Liberation Serif', 'DejaVu Serif', 'Liberation Mono'; }",
+    "@font-face { font-family: Machine; src: local('Liberation Serif'), local('DejaVu Serif'); }"
+    " body, p, h1, h2 { font-family: Machine; }",
+], ids=["font-family", "local"])
+def test_a_print_css_naming_installed_fonts_gets_only_the_themes(tmp_path: Path,
+                                                                 css: str) -> None:
+    src = game(tmp_path, base64_lines())
+    templates = src / "game" / "templates"
+    templates.mkdir()
+    theme = (templates_dir() / "print.css").read_text(encoding="utf-8")
+    (templates / "print.css").write_text(f"{theme}\n{css}\n", encoding="utf-8")
+    status, err = run("build", "--sources", str(src), "--out", str(tmp_path / "build"),
+                      "--paper", "a4", "--edition", "player", "--jobs", "1")
+    assert status == 0, err
+    fonts = embedded_fonts(next((tmp_path / "build" / "game").glob("*.pdf")))
+    bundled = ("Carlito", "DejaVu-Sans")  # the theme's faces, as WeasyPrint names them
+    assert fonts and all(name.startswith(bundled) for name in fonts), fonts
+
+
+def test_a_game_folder_font_is_still_used(tmp_path: Path) -> None:
+    src = game(tmp_path, base64_lines())
+    folder = src / "game"
+    (folder / "fonts").mkdir()
+    shutil.copy(templates_dir() / "fonts" / "DejaVuSans.ttf", folder / "fonts" / "Own.ttf")
+    (folder / "templates").mkdir()
+    theme = (templates_dir() / "print.css").read_text(encoding="utf-8")
+    (folder / "templates" / "print.css").write_text(theme + """
+@font-face { font-family: Own; src: url(fonts/Own.ttf); }
+body, p, h1, h2 { font-family: Own; }
+""", encoding="utf-8")
+    status, err = run("build", "--sources", str(src), "--out", str(tmp_path / "build"),
+                      "--paper", "a4", "--edition", "player", "--jobs", "1")
+    assert status == 0, err
+    assert "Own" in embedded_fonts(next((tmp_path / "build" / "game").glob("*.pdf")))
