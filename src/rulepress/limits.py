@@ -53,6 +53,9 @@ MAX_DATA_FIELDS = 1000
 MAX_LAYOUT_BYTES = 2**20
 MAX_LAYOUT_EXTENDS = 8
 MAX_LAYOUT_RANGE = 1000
+# CPU time for one layout value (a text, a repeat): a bundled face's take well under a
+# millisecond; loops in loops, each within MAX_LAYOUT_RANGE, took 40 s in check.
+LAYOUT_SECONDS = 1.0
 
 # Images, in rulebooks and kits: bytes read, decoded pixels (a 4 KB PNG can declare
 # 40 000 x 40 000), SVG elements. An SVG's limits count everything it draws: the images it

@@ -14,9 +14,9 @@ from jinja2 import TemplateError, TemplateSyntaxError, nodes
 from jinja2.parser import Parser
 
 from rulepress.diagnostics import SourceLoc
-from rulepress.limits import MAX_LAYOUT_RANGE
+from rulepress.limits import LAYOUT_SECONDS, MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
-from rulepress.sandbox import Sandbox
+from rulepress.sandbox import Sandbox, Timeout, deadline
 
 _JINJA = re.compile(r"\{\{|\{%")
 _UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")
@@ -102,6 +102,11 @@ def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
     return message + where
 
 
+def _too_long(where: str) -> str:
+    """Loops in loops (range(1000) three deep) are each within the limits, and take minutes."""
+    return f"the value takes more than {LAYOUT_SECONDS:g} s of CPU time to work out{where}"
+
+
 class Template:
     """A text value: constant unless it holds ``{{`` or ``{%``."""
 
@@ -126,7 +131,10 @@ class Template:
             return self.source
         check_comparisons(self._compares, ctx, self.loc, where)
         try:
-            return self._compiled.render(ctx)
+            with deadline(LAYOUT_SECONDS):
+                return self._compiled.render(ctx)
+        except Timeout:
+            raise LayoutError(self.loc, _too_long(where)) from None
         except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
             raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
 
@@ -146,7 +154,10 @@ class Expression:
     def value(self, ctx: Mapping[str, Any], where: str = "") -> Any:
         check_comparisons(self._compares, ctx, self.loc, where)
         try:
-            return self._compiled(**ctx)
+            with deadline(LAYOUT_SECONDS):
+                return self._compiled(**ctx)
+        except Timeout:
+            raise LayoutError(self.loc, _too_long(where)) from None
         except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
             raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
 
