@@ -4,7 +4,10 @@ without writing anything.
 
 expected.txt: comment lines (``#``), then ``$ <command>`` (check, build or pnp), ``exit <code>``
 and the diagnostic lines, with the sources folder written ROOT. A file named ``<name>.mkfifo``
-in a case becomes a FIFO named ``<name>`` (git cannot hold one).
+in a case becomes a FIFO named ``<name>`` (git cannot hold one); what git should not hold is
+made from a number in a file: ``<name>.mkdeep`` (folders ``<name>/d/d/...``, that many deep),
+``<name>.mkmany`` (a folder of that many empty files), ``<name>.mksparse`` (a sparse file of
+that many bytes).
 """
 
 from __future__ import annotations
@@ -28,7 +31,37 @@ def prepare(case: Path, into: Path) -> Path:
     for marker in src.rglob("*.mkfifo"):
         marker.unlink()
         os.mkfifo(marker.with_suffix(""))
+    for marker in [*src.rglob("*.mkdeep"), *src.rglob("*.mkmany"), *src.rglob("*.mksparse")]:
+        number, made = int(marker.read_text()), marker.with_suffix("")
+        marker.unlink()
+        if marker.suffix == ".mkdeep":
+            for _ in range(number + 1):  # one at a time: makedirs recurses
+                made.mkdir()
+                made /= "d"
+            DEEP.append(marker.with_suffix(""))
+        elif marker.suffix == ".mkmany":
+            made.mkdir()
+            for n in range(number):
+                (made / f"{n}.txt").touch()
+        else:
+            with made.open("wb") as fh:
+                fh.truncate(number)
     return src
+
+
+DEEP: list[Path] = []  # the .mkdeep folders made, removed after the case
+
+
+def remove_deep() -> None:
+    """Remove the .mkdeep folders from the bottom up: shutil.rmtree (and so pytest's clean-up
+    of its temporary folders) recurses once per level."""
+    while DEEP:
+        top = path = DEEP.pop()
+        while (path / "d").is_dir():
+            path /= "d"
+        while path != top.parent:
+            path.rmdir()
+            path = path.parent
 
 
 def expectation(case: Path) -> tuple[str, int, list[str]]:
@@ -47,7 +80,10 @@ def test_hostile_input_gets_its_exact_diagnostics(case: str, tmp_path: Path) -> 
     args = [command, "--sources", str(src)]
     if command != "check":
         args += ["--out", str(out)] + (["--jobs", "1"] if command == "build" else [])
-    result = CliRunner().invoke(main, args)
+    try:
+        result = CliRunner().invoke(main, args)
+    finally:
+        remove_deep()
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     err = result.stderr.replace(str(src), "ROOT")
     assert "Traceback" not in err

@@ -115,12 +115,16 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
     assert "Playtest" not in player and "simulated races" not in player
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[]", "NaN"])
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[]", "NaN", "sparse"])
 def test_a_summary_that_is_not_one_is_an_error_at_its_line(tmp_path: Path, text: str) -> None:
     root = project(tmp_path)
     summary = root / "sources/coin-race/playtest/summary.json"
     summary.parent.mkdir()
-    summary.write_text(text)  # 100 000 brackets deep: a RecursionError traceback before
+    if text == "sparse":  # it was read whole, however large
+        with summary.open("wb") as fh:
+            fh.truncate(50 * 2**30)
+    else:
+        summary.write_text(text)  # 100 000 brackets deep: a RecursionError traceback before
     result = rulepress(root, "check")
     assert isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 2

@@ -37,6 +37,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.limits import MAX_FOLDER_DEPTH, MAX_FOLDER_FILES, MAX_HASHED_BYTES, MAX_READ_BYTES
 from rulepress.paths import templates_dir
 
 MANIFEST = Path(".rulepress") / "manifest.json"
@@ -56,41 +58,82 @@ def file_digest(data: bytes) -> str:
 
 
 def _files(folder: Path, excluded: Sequence[Path]) -> Iterator[Path]:
-    """Every file under ``folder`` in a fixed order, symlinks as links (never followed)."""
-    for root, dirs, files in os.walk(folder):
-        here = Path(root)
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS
-                         and here / d not in excluded and not d.startswith(".staging-"))
-        for name in sorted(files):
-            yield here / name
-        for name in dirs:  # a symlink to a folder is listed, not walked: hash the link
-            if (here / name).is_symlink():
-                yield here / name
+    """Every file under ``folder`` in a fixed order, symlinks as links (never followed).
+
+    Walked without recursion (a folder 1,200 deep broke os.walk), at most MAX_FOLDER_DEPTH
+    deep and MAX_FOLDER_FILES entries: past either, a TooLarge naming where."""
+    todo: list[tuple[Path, int]] = [(folder, 0)]
+    count = 0
+    while todo:
+        here, depth = todo.pop()
+        if depth > MAX_FOLDER_DEPTH:
+            raise TooLarge(folder, f"folders nested more than {MAX_FOLDER_DEPTH} deep "
+                                   f"({_shown(here.relative_to(folder))})")
+        try:
+            with os.scandir(here) as entries:
+                listed = sorted(entries, key=lambda e: e.name)
+        except OSError:
+            continue  # unreadable: its files are not read either; the build says why if used
+        count += len(listed)
+        if count > MAX_FOLDER_FILES:
+            raise TooLarge(folder, f"more than {MAX_FOLDER_FILES:,} files and folders")
+        subfolders = []
+        for entry in listed:
+            path = here / entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if (entry.name not in _SKIPPED_DIRS and path not in excluded
+                        and not entry.name.startswith(".staging-")):
+                    subfolders.append((path, depth + 1))
+            else:
+                yield path  # a symlink to a folder is listed, not walked: hash the link
+        todo.extend(reversed(subfolders))
+
+
+def _shown(path: Path) -> str:
+    text = path.as_posix()
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
+class TooLarge(ValueError):
+    """A folder past the limits of a walk: ``folder`` and why."""
+
+    def __init__(self, folder: Path, reason: str) -> None:
+        super().__init__(f"{folder}: {reason}")
+        self.folder, self.reason = folder, reason
 
 
 def tree_digest(folder: Path, excluded: Sequence[Path] = ()) -> str:
     """SHA-256 over every file's path (relative to ``folder``) and bytes; a symlink counts by
     its target's name, anything else that is not a regular file (a FIFO, a device) by its
-    kind, never opened. ``excluded``: folders inside it that rulepress writes to."""
+    kind, never opened. ``excluded``: folders inside it that rulepress writes to.
+
+    Only a file a build could read is hashed by its bytes: one larger than every read limit
+    (MAX_READ_BYTES), or past MAX_HASHED_BYTES in all, counts by its size and modification
+    time (a 200 GB sparse file was read whole)."""
     h = hashlib.sha256()
     folder = Path(folder).resolve()
     excluded = [Path(p).resolve() for p in excluded]
+    budget = [MAX_HASHED_BYTES]
     for path in _files(folder, excluded):
         h.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
-        h.update(_file_part(path) + b"\0")
+        h.update(_file_part(path, budget) + b"\0")
     return h.hexdigest()
 
 
-def _file_part(path: Path) -> bytes:
+def _file_part(path: Path, budget: list[int] | None = None) -> bytes:
     try:
         if path.is_symlink():
             return b"link:" + os.readlink(path).encode("utf-8", "surrogateescape")
         # Opened without blocking and checked on the descriptor: a FIFO cannot hang the hash.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW)
         with os.fdopen(fd, "rb") as fh:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                return f"kind:{stat.S_IFMT(mode)}".encode()
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                return f"kind:{stat.S_IFMT(info.st_mode)}".encode()
+            if budget is not None:
+                if info.st_size > min(MAX_READ_BYTES, budget[0]):
+                    return f"stat:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}".encode()
+                budget[0] -= info.st_size
             return hashlib.file_digest(fh, "sha256").digest()
     except OSError as exc:  # unreadable: the build says why; the key just differs
         return f"unreadable:{exc.errno}".encode()
@@ -195,7 +238,11 @@ class GameInputs:
 
 
 def game_inputs(folder: Path, excluded: Sequence[Path] = ()) -> GameInputs:
-    return GameInputs(folder.name, tree_digest(folder, excluded))
+    try:
+        return GameInputs(folder.name, tree_digest(folder, excluded))
+    except TooLarge as exc:
+        raise RulepressError.at(SourceLoc(folder, 1), f"the game's folder holds {exc.reason}: "
+                                                      "keep only the game's files in it") from None
 
 
 @dataclass

@@ -7,14 +7,22 @@ Pillow (the library WeasyPrint decodes rasters with) or a safe XML parser, withi
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import re
 import struct
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, unquote_to_bytes
 from xml.etree.ElementTree import Element
 
-from rulepress.limits import MAX_IMAGE_PIXELS, MAX_SVG_ELEMENTS
+from rulepress.limits import (
+    MAX_IMAGE_NESTING,
+    MAX_IMAGE_PIXELS,
+    MAX_SVG_DEPTH,
+    MAX_SVG_ELEMENTS,
+)
 
 if TYPE_CHECKING:
     from PIL import ImageFile
@@ -26,6 +34,11 @@ MEDIA_TYPES = {
 }
 PILLOW_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF",
                   "image/webp": "WEBP"}
+# How a diagnostic names an image embedded in an SVG ("its embedded PNG: ...").
+LABELS = {"image/svg+xml": "SVG", "image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF",
+          "image/webp": "WebP"}
+# Elements that draw a copy of the element their href names.
+_COPIES = frozenset({f"{{http://www.w3.org/2000/svg}}{name}" for name in ("use", "tref")})
 SVG_NS = "{http://www.w3.org/2000/svg}"
 _HREF = re.compile(r"(^|})href$")
 _CSS_URL = re.compile(r"url\(\s*['\"]?\s*(?!#)", re.I)
@@ -33,6 +46,21 @@ _CSS_URL = re.compile(r"url\(\s*['\"]?\s*(?!#)", re.I)
 
 class BadImage(ValueError):
     pass
+
+
+_PASSED: set[tuple[str, bytes]] = set()  # (media type, SHA-256) of images that passed
+
+
+def decode_data_url(url: str) -> tuple[str, bytes]:
+    """'data:image/png;base64,....' -> ('image/png', b'...')."""
+    header, sep, payload = url[len("data:") :].partition(",")
+    if not sep:
+        raise ValueError("a data: URL needs a comma before its payload")
+    parts = header.split(";")
+    media_type = parts[0].strip().lower() or "text/plain"
+    if "base64" in parts[1:]:
+        return media_type, base64.b64decode(unquote(payload), validate=False)
+    return media_type, unquote_to_bytes(payload)
 
 
 def media_type(path: Path) -> str:
@@ -44,16 +72,38 @@ def media_type(path: Path) -> str:
 
 
 def check_image(path: Path, data: bytes) -> str:
-    """The image's media type, once ``data`` decodes as what its name says; else BadImage."""
+    """The image's media type, once ``data`` decodes as what its name says, within the limits,
+    with every image it embeds; else BadImage."""
     kind = media_type(path)
-    if kind == "image/svg+xml":
-        _check_svg(data)
-    else:
-        _check_raster(data, PILLOW_FORMATS[kind])
+    check_data(kind, data)
     return kind
 
 
-def _check_raster(data: bytes, expected: str) -> None:
+def check_data(kind: str, data: bytes) -> None:
+    """``data`` decodes as an image of media type ``kind``, and it and everything it embeds
+    keep to the limits together; else BadImage."""
+    key = (kind, hashlib.sha256(data).digest())
+    if key in _PASSED:  # the check, the page and the typesetter meet the same image
+        return
+    pixels, _ = _weigh_image(kind, data, 0)
+    if pixels > MAX_IMAGE_PIXELS:
+        raise BadImage(f"it and the images it embeds hold {pixels:,} pixels, counting each "
+                       f"copy a <use> makes: more than the limit of {MAX_IMAGE_PIXELS:,}")
+    if len(_PASSED) > 256:
+        _PASSED.clear()
+    _PASSED.add(key)
+
+
+def _weigh_image(kind: str, data: bytes, nesting: int) -> tuple[int, int]:
+    """(pixels, SVG elements) an image decodes to, everything it embeds included."""
+    if kind == "image/svg+xml":
+        return _check_svg(data, nesting)
+    if kind not in PILLOW_FORMATS:
+        raise BadImage(f"{kind} is not an image type rulepress draws (SVG, PNG, JPEG, GIF, WebP)")
+    return _check_raster(data, PILLOW_FORMATS[kind]), 0
+
+
+def _check_raster(data: bytes, expected: str) -> int:
     from PIL import Image, ImageFile, UnidentifiedImageError
 
     # WeasyPrint lets Pillow pad a truncated image with grey; a damaged image is refused here.
@@ -61,7 +111,7 @@ def _check_raster(data: bytes, expected: str) -> None:
     ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with Image.open(io.BytesIO(data)) as image:
-            _check_decoded(image, expected)
+            return _check_decoded(image, expected)
     except BadImage:
         raise
     except UnidentifiedImageError:
@@ -75,7 +125,7 @@ def _check_raster(data: bytes, expected: str) -> None:
         ImageFile.LOAD_TRUNCATED_IMAGES = lenient
 
 
-def _check_decoded(image: ImageFile.ImageFile, expected: str) -> None:
+def _check_decoded(image: ImageFile.ImageFile, expected: str) -> int:
     if image.format != expected:
         raise BadImage(f"the file is {image.format or 'not an image'}, not {expected}")
     width, height = image.size
@@ -83,9 +133,10 @@ def _check_decoded(image: ImageFile.ImageFile, expected: str) -> None:
         raise BadImage(f"{width} x {height} pixels is more than the limit of "
                        f"{MAX_IMAGE_PIXELS:,} pixels")
     image.load()
+    return width * height
 
 
-def _check_svg(data: bytes) -> None:
+def _check_svg(data: bytes, nesting: int) -> tuple[int, int]:
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import ParseError, fromstring
 
@@ -101,6 +152,84 @@ def _check_svg(data: bytes) -> None:
         if elements > MAX_SVG_ELEMENTS:
             raise BadImage(f"more than {MAX_SVG_ELEMENTS:,} elements")
         _check_element(element)
+    return _weigh_tree(root, _embedded(root, nesting))
+
+
+def href_of(element: Element) -> str:
+    return next((v.strip() for k, v in element.attrib.items() if _HREF.search(k)), "")
+
+
+def _embedded(root: Element, nesting: int) -> dict[int, tuple[int, int]]:
+    """id(element) -> (pixels, elements) of the data: image each element embeds, checked."""
+    weights: dict[int, tuple[int, int]] = {}
+    seen: dict[str, tuple[int, int]] = {}  # the same data twice is checked once
+    for element in root.iter():
+        url = href_of(element)
+        if not url.startswith("data:"):
+            continue
+        if url not in seen:
+            try:
+                kind, data = decode_data_url(url)
+            except ValueError as exc:
+                raise BadImage(f"its embedded image{_named(element)} is damaged ({exc})") from None
+            what = f"its embedded {LABELS.get(kind, kind)}{_named(element)}"
+            if nesting + 1 > MAX_IMAGE_NESTING:
+                raise BadImage(f"{what} is nested more than {MAX_IMAGE_NESTING} images deep")
+            try:
+                seen[url] = _weigh_image(kind, data, nesting + 1)
+            except BadImage as exc:
+                raise BadImage(f"{what}: {exc}") from None
+        weights[id(element)] = seen[url]
+    return weights
+
+
+def _named(element: Element) -> str:
+    ident = element.get("id")
+    return f" ('{ident[:40]}')" if ident else ""
+
+
+def _weigh_tree(root: Element, embedded: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """(pixels, elements) the SVG draws, each <use> counted as a copy of what it names: a few
+    <use> of <use> make a million elements from a hundred. Walked without recursion, so no
+    nesting can exhaust the stack; nesting itself is limited (the renderers recurse)."""
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+
+    def parts(el: Element) -> list[Element]:
+        url = href_of(el) if el.tag in _COPIES else ""
+        target = ids.get(url[1:]) if url.startswith("#") else None
+        return [*el, *([target] if target is not None else [])]
+
+    done: dict[int, tuple[int, int, int]] = {}  # id -> (pixels, elements, depth)
+    active: set[int] = set()
+    stack: list[tuple[Element, bool]] = [(root, False)]
+    cap = MAX_SVG_ELEMENTS + 1
+    while stack:
+        el, finished = stack.pop()
+        key = id(el)
+        if key in done:
+            continue
+        if not finished:
+            if key in active:
+                raise BadImage(f"a <use> refers to an element that holds it{_named(el)}")
+            active.add(key)
+            stack.append((el, True))
+            stack.extend((part, False) for part in parts(el) if id(part) not in done)
+            continue
+        active.discard(key)
+        below = [done[id(part)] for part in parts(el)]
+        own_pixels, own_elements = embedded.get(key, (0, 0))
+        pixels = min(own_pixels + sum(b[0] for b in below), 10**15)  # small ints, still over
+        elements = min(1 + own_elements + sum(b[1] for b in below), cap)
+        depth = 1 + max((b[2] for b in below), default=0)
+        if depth > MAX_SVG_DEPTH:
+            raise BadImage(f"elements nested more than {MAX_SVG_DEPTH} deep, counting each "
+                           "<use> as holding what it names")
+        done[key] = (pixels, elements, depth)
+    pixels, elements, _ = done[id(root)]
+    if elements > MAX_SVG_ELEMENTS:
+        raise BadImage(f"more than {MAX_SVG_ELEMENTS:,} elements, counting each copy a <use> "
+                       "makes and those of the SVGs it embeds")
+    return pixels, elements
 
 
 def _check_element(element: Element) -> None:

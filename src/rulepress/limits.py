@@ -43,17 +43,40 @@ MIN_LENGTH_MM = 5.0
 MAX_LENGTH_MM = 1000.0
 MAX_SHEETS_PER_COMPONENT = 250
 
-# Component data and layouts: a data file's size and rows (a row is a card: the largest bundled
-# deck has 48), a layout file's size, how many layouts one may extend through, and the numbers a
-# layout's range() may give (as many as a component's count).
+# Component data and layouts: a data file's size, rows (a row is a card: the largest bundled
+# deck has 48) and fields (the widest bundled table has 6), a layout file's size, how many
+# layouts one may extend through, and the numbers a layout's range() or repeat may give (as
+# many as a component's count).
 MAX_DATA_BYTES = 4 * 2**20
 MAX_DATA_ROWS = 10_000
+MAX_DATA_FIELDS = 1000
 MAX_LAYOUT_BYTES = 2**20
 MAX_LAYOUT_EXTENDS = 8
 MAX_LAYOUT_RANGE = 1000
+# CPU time for one layout value (a text, a repeat): a bundled face's take well under a
+# millisecond; loops in loops, each within MAX_LAYOUT_RANGE, took 40 s in check.
+LAYOUT_SECONDS = 1.0
 
 # Images, in rulebooks and kits: bytes read, decoded pixels (a 4 KB PNG can declare
-# 40 000 x 40 000), SVG elements.
+# 40 000 x 40 000), SVG elements. An SVG's limits count everything it draws: the images it
+# embeds (data: URLs, at any depth) and each copy a <use> makes (a hundred <use> of <use> draw
+# a million elements), so an image, with all it holds, decodes to at most MAX_IMAGE_PIXELS and
+# draws at most MAX_SVG_ELEMENTS. The renderers recurse once per level of an SVG's elements
+# (a <use> holding what it names) and of images embedded in images; an Inkscape drawing is
+# about a dozen deep and embeds images one level deep.
 MAX_IMAGE_BYTES = 10_000_000
 MAX_IMAGE_PIXELS = 25_000_000
 MAX_SVG_ELEMENTS = 50_000
+MAX_SVG_DEPTH = 100
+MAX_IMAGE_NESTING = 4
+
+# The most any one read of a game's file takes (each of the limits above is at most this): a
+# larger file cannot be an input of a build, so the incremental build's key counts it by size
+# and date instead of reading it (a 200 GB sparse file was hashed whole).
+MAX_READ_BYTES = max(MAX_SOURCE_BYTES, MAX_DATA_BYTES, MAX_LAYOUT_BYTES, MAX_IMAGE_BYTES)
+# Walking a game's folder (the incremental build's key): folders in folders, files and folders
+# in all, and bytes read (past it, files count by size and date too). The bundled games have
+# 3 levels, 30 files and 0.3 MB.
+MAX_FOLDER_DEPTH = 32
+MAX_FOLDER_FILES = 10_000
+MAX_HASHED_BYTES = 256 * 2**20

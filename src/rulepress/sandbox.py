@@ -58,7 +58,7 @@ class RefusedTemplate(jinja2.TemplateError):
         self.path = path
 
 
-class _Timeout(BaseException):
+class Timeout(BaseException):
     """Raised by the alarm; a BaseException so that no `except Exception` on the way eats it."""
 
 
@@ -144,9 +144,9 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
     """Run ``produce`` (which renders templates of ``env``) within ``seconds`` and the memory
     ceiling; its text may hold ``max_chars`` at most."""
     try:
-        with _deadline(seconds), _memory_ceiling():
+        with deadline(seconds), _memory_ceiling():
             text = produce()
-    except _Timeout:
+    except Timeout:
         raise TemplateProblem(f"{what} takes more than {seconds:g} s of CPU time to render",
                               limit=True) from None
     except MemoryError:
@@ -181,15 +181,17 @@ def _located(message: str, exc: BaseException, env: jinja2.Environment, *,
 
 
 @contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
+def deadline(seconds: float) -> Iterator[None]:
     """SIGPROF after ``seconds`` of CPU time interrupts the render (main thread only: signals
-    go there). CPU time, not the clock: a busy shared machine must not fail a good render."""
-    if threading.current_thread() is not threading.main_thread():
+    go there). CPU time, not the clock: a busy shared machine must not fail a good render.
+    Inside another deadline, that one holds (one timer: a second would end the first)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_PROF)[0] > 0):
         yield
         return
 
     def expire(signum: int, frame: FrameType | None) -> None:
-        raise _Timeout
+        raise Timeout
 
     previous = signal.signal(signal.SIGPROF, expire)
     signal.setitimer(signal.ITIMER_PROF, seconds)

@@ -7,15 +7,15 @@ catches it (it logs and goes on for errors inside SVG images).
 
 from __future__ import annotations
 
-import base64
 import mimetypes
 from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import unquote, unquote_to_bytes, urlsplit
+from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from rulepress.images import LABELS, BadImage, check_data, decode_data_url
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES
 
@@ -27,21 +27,10 @@ class RefusedFetch(FatalURLFetchingError):  # type: ignore[misc]
     """
 
     def __init__(self, url: str, reason: str) -> None:
-        super().__init__(f"refused to fetch {url}: {reason}")
+        shown = url if len(url) <= 80 else f"{url[:60]}..."  # a data: URL can be megabytes
+        super().__init__(f"refused to fetch {shown}: {reason}")
         self.url = url
         self.reason = reason
-
-
-def decode_data_url(url: str) -> tuple[str, bytes]:
-    """'data:image/png;base64,....' -> ('image/png', b'...')."""
-    header, sep, payload = url[len("data:") :].partition(",")
-    if not sep:
-        raise ValueError("a data: URL needs a comma before its payload")
-    parts = header.split(";")
-    media_type = parts[0] or "text/plain"
-    if "base64" in parts[1:]:
-        return media_type, base64.b64decode(unquote(payload), validate=False)
-    return media_type, unquote_to_bytes(payload)
 
 
 def inside(path: Path, roots: Sequence[Path]) -> bool:
@@ -88,14 +77,18 @@ class JailedFetcher(URLFetcher):  # type: ignore[misc]
             refusal = RefusedFetch(url, reason)
             self.refused.append(refusal)
             raise refusal
-        if url.lower().startswith("data:"):
-            media_type, body = decode_data_url(url)
-            return URLFetcherResponse(url, body, {"Content-Type": media_type})
-        path = Path(url2pathname(urlsplit(url).path)).resolve()
-        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         try:
-            body = read_regular(path, MAX_IMAGE_BYTES)
-        except (Refused, OSError) as exc:
+            if url.lower().startswith("data:"):
+                media_type, body = decode_data_url(url)
+            else:
+                path = Path(url2pathname(urlsplit(url).path)).resolve()
+                media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+                body = read_regular(path, MAX_IMAGE_BYTES)
+            # Every image, wherever it comes from (a stylesheet's url(), an SVG's <image>), is
+            # held to the limits the check holds a rulebook's images to, before it is decoded.
+            if media_type in LABELS:
+                check_data(media_type, body)
+        except (Refused, BadImage, OSError, ValueError) as exc:
             refusal = RefusedFetch(url, str(exc))
             self.refused.append(refusal)
             raise refusal from None

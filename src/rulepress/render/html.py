@@ -18,7 +18,7 @@ from rulepress.limits import MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
-from rulepress.render.offline import network_references, refusal_loc
+from rulepress.render.offline import read_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
@@ -195,12 +195,16 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     env = game_environment(doc.path.parent)
     page = run_templates(env, "rulebook.html.j2",
                          lambda: _page(env, doc, examples, edition, links or {}, fonts_href))
-    refused = network_references(page)
-    if refused:  # a template override wrote it: the page must open offline and run nothing
-        what, url = refused[0]
+    read = read_page(page)
+    if read.problems:  # a template override wrote it: the page must open offline and run nothing
+        what, url = read.problems[0]
         raise RulepressError.at(refusal_loc(url, doc.path.parent), (
             f"the page would hold {what}, '{url[:80]}': a rulebook's page reads only its own "
             "files and data: URLs, and runs no scripts"))
+    if read.bad_images:  # a template override's data: image, held to the limits of the rest
+        why, url = read.bad_images[0]
+        raise RulepressError.at(refusal_loc(url, doc.path.parent),
+                                f"refused image '{url[:60]}...': {why}")
     return page
 
 

@@ -21,6 +21,7 @@ import tinycss2
 import tinycss2.ast
 
 from rulepress.diagnostics import SourceLoc
+from rulepress.images import LABELS, BadImage, check_data, decode_data_url
 from rulepress.jail import Refused, read_regular
 
 # Elements that run code or embed another document.
@@ -76,6 +77,7 @@ class _Page(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.problems: list[tuple[str, str]] = []  # (what, the URL or element)
+        self.bad_images: list[tuple[str, str]] = []  # (why, the data: URL)
         self._in_style = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -118,15 +120,33 @@ class _Page(HTMLParser):
         for url in urls:
             if not _local(url):
                 self.problems.append(("a reference to another place", url))
+            elif url.strip().lower().startswith("data:image/"):
+                self._image(url.strip())
+
+    def _image(self, url: str) -> None:
+        """A data: image a template override wrote is held to the limits of the rulebook's
+        own images (those are data: URLs here too, checked once already)."""
+        try:
+            kind, data = decode_data_url(url)
+            if kind in LABELS:
+                check_data(kind, data)
+        except (BadImage, ValueError) as exc:
+            self.bad_images.append((str(exc), url))
 
 
 def network_references(html: str) -> list[tuple[str, str]]:
     """What in ``html`` would make a browser fetch or run something from elsewhere:
     (what it is, the URL or element as written), in page order."""
+    return read_page(html).problems
+
+
+def read_page(html: str) -> _Page:
+    """``html`` parsed: its ``problems`` (see network_references) and ``bad_images``, the
+    data: images past the limits (why, the URL)."""
     page = _Page()
     page.feed(html)
     page.close()
-    return page.problems
+    return page
 
 
 def refusal_loc(url: str, game_folder: Path) -> SourceLoc:

@@ -148,6 +148,27 @@ def attachment_href(html: Any) -> str | None:
     return None
 
 
+def theme_fonts(folder: Path) -> Any:
+    """A WeasyPrint font configuration that knows the fonts in ``folder`` (the theme's) and
+    nothing installed on the machine: a print.css naming 'DejaVu Serif' or local(...) would
+    otherwise embed a file from /usr/share/fonts in the PDF. A game's own fonts come in by
+    @font-face url(), through the jailed fetcher."""
+    from weasyprint.text.ffi import ffi, fontconfig, pangoft2
+    from weasyprint.text.fonts import FontConfiguration
+
+    if not hasattr(fontconfig, "FcConfigCreate"):  # WeasyPrint declares only what it calls
+        ffi.cdef("FcConfig * FcConfigCreate (void);")
+    config = FontConfiguration()
+    own = fontconfig.FcConfigCreate()  # empty: no configuration file, no font folders
+    for font in sorted(folder.iterdir()):
+        if font.suffix.lower() in (".ttf", ".otf", ".woff", ".woff2"):
+            fontconfig.FcConfigAppFontAddFile(own, os.fsencode(font))
+    pangoft2.pango_fc_font_map_set_config(ffi.cast("PangoFcFontMap *", config.font_map), own)
+    fontconfig.FcConfigDestroy(own)  # the font map keeps its own reference, as WeasyPrint's
+    config._config = own  # where WeasyPrint adds a stylesheet's @font-face fonts
+    return config
+
+
 def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence[Path],
                booklet: bool = False) -> bytes:
     """Typeset ``html`` (from render_html) as a PDF on ``paper`` ("a4" or "letter"), or with
@@ -167,7 +188,6 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     """``html`` as a PDF per paper in ``papers``, from one typesetting (see COMMON_PAGE_MM)."""
     # Imported here: WeasyPrint takes a while to import and `rulepress --help` must be quick.
     from weasyprint import HTML
-    from weasyprint.text.fonts import FontConfiguration
 
     unknown = [p for p in papers if p not in PAPERS_MM]
     if unknown or not papers:
@@ -196,7 +216,7 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
 
     try:
         with _pinned_epoch():
-            document = source.render(font_config=FontConfiguration(), **PDF_OPTIONS)
+            document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
             document.metadata.created = document.metadata.modified = date
             pdfs[first] = document.write_pdf(finisher=on_paper, **PDF_OPTIONS)
             # The pages are painted once: another paper differs only in its page boxes, so

@@ -31,6 +31,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Document, Example
 from rulepress.games.base import Figure
 from rulepress.games.contract import Malformed
+from rulepress.jail import read_regular
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
 from rulepress.simulate.stats import SAMPLE, sample_digest
 from rulepress.validate.results import RenderedExample, Status
@@ -98,7 +99,8 @@ def _checked_summary(doc: Document, block: Example, project: Path | None) -> dic
     if not path.is_file():
         raise _Stale("summary", f"{block.data['summary']} does not exist; {remake}")
     try:
-        summary: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        # Bounded and never blocking: the game's folder could hold a FIFO or 200 GB there.
+        summary: dict[str, Any] = json.loads(read_regular(path).decode("utf-8"))
         made_by = summary["command"]
         same = (summary["format"] == FORMAT and summary["engine"] == chosen.spec.engine
                 and summary["run"] == chosen.spec.figures())

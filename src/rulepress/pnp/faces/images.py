@@ -8,6 +8,7 @@ drawn into the PDF once, as a form every face that shows it places.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import warnings
@@ -19,12 +20,15 @@ from typing import Any
 from lxml import etree
 from PIL import Image, UnidentifiedImageError
 from reportlab.graphics import renderPDF
+from reportlab.graphics.renderbase import renderScaledDrawing
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.rows import inside
+from rulepress.images import LABELS, BadImage, check_data, decode_data_url
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
+from rulepress.pnp.fonts import register_fonts
 
 SUFFIXES = {".png": "raster", ".jpg": "raster", ".jpeg": "raster", ".svg": "svg"}
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -33,6 +37,17 @@ _XLINK = "{http://www.w3.org/1999/xlink}href"
 
 class ImageProblem(ValueError):
     pass
+
+
+def _drawable(url: str, name: str) -> str:
+    """An embedded image's data: URL as svglib draws it (base64 PNG or JPEG: anything else it
+    leaves out without a word)."""
+    kind, data = decode_data_url(url)  # it decoded in check_data
+    if kind not in ("image/png", "image/jpeg"):
+        raise ImageProblem(f"refused image '{name}': its embedded {LABELS.get(kind, kind)} "
+                           "cannot be drawn in a kit, which draws embedded PNG and JPEG images; "
+                           "convert it to PNG")
+    return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
 
 @dataclass(frozen=True)
@@ -50,9 +65,10 @@ class Picture:
     def place(self, c: Canvas, x: float, y: float, w: float, h: float) -> None:
         """Draw it as large as fits the box (x, y, w, h), centred, keeping its proportions."""
         if not c.hasForm(self.form):
+            register_fonts()  # the drawing's initial font is Carlito, set even with no text
             c.beginForm(self.form, 0, 0, self.width, self.height)
             if self.drawing is not None:
-                renderPDF.draw(self.drawing, c, 0, 0)
+                _FormRenderer().draw(renderScaledDrawing(self.drawing), c, 0, 0)
             else:
                 c.drawImage(self.reader, 0, 0, self.width, self.height, mask="auto")
             c.endForm()
@@ -62,6 +78,16 @@ class Picture:
         c.scale(scale, scale)
         c.doForm(self.form)
         c.restoreState()
+
+
+class _FormRenderer(renderPDF._PDFRenderer):  # type: ignore[misc]
+    """ReportLab's PDF renderer, drawing an SVG's embedded rasters as image objects: its own
+    inline images break a form (ReportLab joins their bytes into the form's text)."""
+
+    def drawImage(self, image: Any) -> None:  # noqa: N802 (ReportLab's name)
+        if hasattr(image.path, "mode"):  # svglib hands over the decoded PIL image
+            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width,
+                                   image.height, mask="auto")
 
 
 def open_image(folder: Path, name: str) -> Picture:
@@ -116,6 +142,10 @@ def _raster(data: bytes, digest: str, name: str) -> Picture:
 def _svg(data: bytes, digest: str, name: str) -> Picture:
     from svglib.svglib import SvgRenderer
 
+    try:  # the limits a rulebook's SVG keeps to, everything it embeds and copies included
+        check_data("image/svg+xml", data)
+    except BadImage as exc:
+        raise ImageProblem(f"refused image '{name}': {exc}") from None
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                              huge_tree=False, remove_comments=True)
     try:
@@ -126,8 +156,11 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
         raise ImageProblem(f"image '{name}' is not an SVG document (its root is {root.tag})")
     for node in root.iter():
         tag = node.tag if isinstance(node.tag, str) else ""
-        href = node.get(_XLINK) or node.get("href") or ""
-        if href and not href.startswith(("#", "data:image/png", "data:image/jpeg")):
+        key = _XLINK if node.get(_XLINK) is not None else "href"
+        href = (node.get(key) or "").strip()
+        if href.startswith("data:"):
+            node.set(key, _drawable(href, name))
+        elif href and not href.startswith("#"):
             raise ImageProblem(f"image '{name}' refers to '{href[:60]}': an SVG for a kit must "
                                "hold everything it shows")
         if tag in (f"{_SVG}text", f"{_SVG}style") and "@import" in (node.text or ""):

@@ -7,15 +7,16 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError, nodes
 from jinja2.parser import Parser
 
 from rulepress.diagnostics import SourceLoc
-from rulepress.limits import MAX_LAYOUT_RANGE
+from rulepress.limits import LAYOUT_SECONDS, MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
-from rulepress.sandbox import Sandbox
+from rulepress.sandbox import Sandbox, Timeout, deadline
 
 _JINJA = re.compile(r"\{\{|\{%")
 _UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")
@@ -101,6 +102,11 @@ def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
     return message + where
 
 
+def _too_long(where: str) -> str:
+    """Loops in loops (range(1000) three deep) are each within the limits, and take minutes."""
+    return f"the value takes more than {LAYOUT_SECONDS:g} s of CPU time to work out{where}"
+
+
 class Template:
     """A text value: constant unless it holds ``{{`` or ``{%``."""
 
@@ -125,7 +131,10 @@ class Template:
             return self.source
         check_comparisons(self._compares, ctx, self.loc, where)
         try:
-            return self._compiled.render(ctx)
+            with deadline(LAYOUT_SECONDS):
+                return self._compiled.render(ctx)
+        except Timeout:
+            raise LayoutError(self.loc, _too_long(where)) from None
         except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
             raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
 
@@ -145,17 +154,26 @@ class Expression:
     def value(self, ctx: Mapping[str, Any], where: str = "") -> Any:
         check_comparisons(self._compares, ctx, self.loc, where)
         try:
-            return self._compiled(**ctx)
+            with deadline(LAYOUT_SECONDS):
+                return self._compiled(**ctx)
+        except Timeout:
+            raise LayoutError(self.loc, _too_long(where)) from None
         except (TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
             raise LayoutError(self.loc, _problem(exc, ctx, where)) from None
 
     def items(self, ctx: Mapping[str, Any], where: str = "") -> list[Any]:
-        """A count n as 1..n, or the list it names."""
+        """A count n as 1..n, or the list it names; at most MAX_LAYOUT_RANGE items, however
+        the expression makes them (``range(1000) | list * 100`` is a list of 100 000)."""
         got = self.value(ctx, where)
         if isinstance(got, int) and not isinstance(got, bool):
-            if not 0 <= got <= 1000:
-                raise LayoutError(self.loc, f"repeat gives {got}: between 0 and 1000, please")
+            if not 0 <= got <= MAX_LAYOUT_RANGE:
+                raise LayoutError(self.loc, f"repeat gives {got}: between 0 and "
+                                            f"{MAX_LAYOUT_RANGE}, please")
             return list(range(1, got + 1))
         if isinstance(got, Iterable) and not isinstance(got, str | bytes | Mapping):
-            return list(got)
+            items = list(islice(got, MAX_LAYOUT_RANGE + 1))
+            if len(items) > MAX_LAYOUT_RANGE:
+                raise LayoutError(self.loc, f"'{self.source}' gives more than "
+                                            f"{MAX_LAYOUT_RANGE} items to repeat{where}")
+            return items
         raise LayoutError(self.loc, f"'{self.source}' gives {got!r}: expected a number or a list")
