@@ -37,6 +37,7 @@ class Settings:
     papers: tuple[str, ...]
     editions: tuple[str, ...]
     title: str
+    kits: Path | None = None  # the project's kits' folder, which the books link to
 
 
 @dataclass
