@@ -176,18 +176,24 @@ class Server:
                     + "\n".join(self.lines), pytrace=False)
 
 
-def spawn(project: Path, *, new_session: bool = False) -> subprocess.Popen[str]:
-    """`rulepress serve` on ``project`` at a free port, its terminal output on stderr."""
+def spawn(project: Path, *, new_session: bool = False,
+          render_seconds: float | None = None) -> subprocess.Popen[str]:
+    """`rulepress serve` on ``project`` at a free port, its terminal output on stderr; with
+    ``render_seconds``, that limit (RENDER_SECONDS) instead of rulepress's, for a quick test."""
+    command = ["-m", "rulepress.cli"]
+    if render_seconds is not None:
+        command = ["-c", "import rulepress.limits, rulepress.cli; "
+                   f"rulepress.limits.RENDER_SECONDS = {render_seconds!r}; rulepress.cli.main()"]
     return subprocess.Popen(
-        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project), "--port", "0"],
+        [sys.executable, *command, "serve", "--project", str(project), "--port", "0"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
         env={**os.environ, "CI": "1"}, start_new_session=new_session)
 
 
 @contextmanager
-def serving(project: Path) -> Iterator[Server]:
+def serving(project: Path, render_seconds: float | None = None) -> Iterator[Server]:
     """A server on ``project``, started and, at the end, killed with its rebuild processes."""
-    proc = spawn(project)
+    proc = spawn(project, render_seconds=render_seconds)
     assert proc.stderr is not None
     lines: list[str] = []
     found = None
@@ -592,7 +598,7 @@ def test_ctrl_c_while_a_pdf_renders_stops_the_server_and_leaves_no_process(
 
 
 def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
-    from rulepress.serve.builder import _died
+    from rulepress.serve.builder import _died, _late
 
     rebuild = _died("demo", None, -9)
     assert not rebuild.ok and rebuild.died
@@ -602,6 +608,11 @@ def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
     assert _died("demo", frozenset({"demo/demo-a4.pdf"}), 3).problems == [
         "rulepress: error: demo/demo-a4.pdf was not rendered: its process exited with status 3; "
         "reload it to try again"]
+    late = _late("demo", None, 180.0)
+    assert not late.ok and late.died
+    assert late.problems == [
+        "rulepress: error: the rebuild of demo ran past 180 s (RENDER_SECONDS, see Limits in "
+        "docs/authoring.md) and was stopped; save a file to try again"]
 
 
 def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
@@ -627,6 +638,49 @@ def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_render_that_never_ends_is_stopped_and_holds_up_no_other_game(tmp_path: Path) -> None:
+    """A print.css override that makes every nested list a flex box: each level triples the
+    typesetter's work, so eight levels of list (16 boxes) never finish, within every limit on
+    the input. Another game's PDF is served meanwhile; past the render limit the process is
+    killed and the PDF's link answers an error saying so."""
+    project = new_project("demo", tmp_path)
+    sources = project / "sources"
+    shutil.copytree(sources / "demo", sources / "slow")
+    rules = sources / "slow" / "rules.md"
+    nested = "\n".join("  " * n + f"- level {n}" for n in range(8))
+    rules.write_text(rules.read_text().replace("## A turn", f"## Nested\n\n{nested}\n\n## A turn"))
+    (sources / "slow" / "templates").mkdir()
+    (sources / "slow" / "templates" / "print.css").write_text(
+        "@page { size: {{ page_size }}; margin: 20mm }\nul, li { display: flex }\n")
+    limit = 20.0  # the server waits this long; the client (Server.get) 30 s
+    with serving(project, render_seconds=limit) as srv:
+        assert "level 7" in srv.get("/build/slow/slow.html")[1]  # its page builds at once
+        time.sleep(2)  # the watcher's first rebuild is done: only a render uses CPU now
+        start = time.monotonic()
+        asked, answers = _ask(srv, "/build/slow/slow-a4.pdf")
+        rendering = _rendering(srv, asked)
+        with urllib.request.urlopen(srv.base + "/build/demo/demo-a4.pdf",
+                                    timeout=limit) as answer:
+            assert answer.read(5) == b"%PDF-"
+        assert asked.is_alive(), f"the slow render ended first: {answers}"
+        asked.join(timeout=limit + 30)
+        assert answers and isinstance(answers[0], tuple), (
+            f"the request for the endless render was not answered: {answers}")
+        status, body = answers[0]
+        assert status == 500, (status, body)
+        assert "slow/slow-a4.pdf was not rendered: its render ran past 20 s" in body, body
+        assert limit - 1 < time.monotonic() - start < limit + 20
+        _all_gone({rendering})  # killed, not left to run
+        shown = srv.until("/build/slow/slow.html", lambda b: "rulepress-overlay" in b)
+        assert "ran past 20 s (RENDER_SECONDS" in shown
+        assert "rulepress-overlay" not in srv.get("/build/demo/demo.html")[1]
+        deadline = time.monotonic() + 5  # the terminal's lines come through a pipe, later
+        while not any("ran past 20 s" in line for line in srv.lines):
+            assert time.monotonic() < deadline, "\n".join(srv.lines)
+            time.sleep(0.05)
+        assert "Traceback" not in "\n".join(srv.lines)
 
 
 def test_in_a_browser_a_page_runs_its_reload_script_and_a_file_runs_nothing(

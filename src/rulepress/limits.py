@@ -57,3 +57,9 @@ MAX_LAYOUT_RANGE = 1000
 MAX_IMAGE_BYTES = 10_000_000
 MAX_IMAGE_PIXELS = 25_000_000
 MAX_SVG_ELEMENTS = 50_000
+
+# rulepress serve: wall-clock time one rebuild of a game's pages, or one render of a PDF, may
+# take before its process is killed and the page says why (the largest bundled reference
+# edition renders in about 5 s here; a 300-page book in about a minute). A print.css override
+# can make the typesetter's work grow without end, each nested flex box tripling it.
+RENDER_SECONDS = 180.0

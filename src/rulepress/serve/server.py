@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from rulepress import limits
 from rulepress.build import book_files
 from rulepress.cache import engine_files, read_manifest
 from rulepress.diagnostics import RulepressError
@@ -86,12 +87,16 @@ class Preview:
         self.rebuilds = rebuilds
         self.state = State()
         self.say = say
-        self._pdf_lock = threading.Lock()
+        # One render of a game at a time (a second request waits for the first, then finds
+        # its PDF made); other games' renders go on meanwhile.
+        self._pdf_locks: dict[str, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
 
     def rebuild(self, games: Sequence[str]) -> bool:
         """Rebuild the pages of ``games``, each on its own (one failing stops no other);
         whether the pages changed."""
-        pending = [self.rebuilds.submit(self.settings, g) for g in games]
+        pending = [self.rebuilds.submit(self.settings, g, seconds=limits.RENDER_SECONDS)
+                   for g in games]
         outcomes = [p.result() for p in pending]
         for o in outcomes:
             if not o.ok:
@@ -115,9 +120,12 @@ class Preview:
                                             booklet=False)}
         if name not in names:
             return None
+        with self._locks_lock:
+            lock = self._pdf_locks.setdefault(game, threading.Lock())
         try:
-            with self._pdf_lock:  # one render at a time; a second request waits for the first
-                outcome = self.rebuilds.submit(self.settings, game, frozenset({name})).result()
+            with lock:
+                outcome = self.rebuilds.submit(self.settings, game, frozenset({name}),
+                                               seconds=limits.RENDER_SECONDS).result()
         except Stopped:
             raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping") from None
         if outcome.written:
