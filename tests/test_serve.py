@@ -325,6 +325,12 @@ def test_nothing_but_the_books_is_served_and_every_answer_says_how_to_treat_it(
         assert headers["X-Content-Type-Options"] == "nosniff", url
         assert headers["Content-Security-Policy"] == FILE_POLICY, url
 
+    for url in ("/_rulepress/wait?since=-1", "/favicon.ico", "/build/fonts/OFL.txt"):
+        status, headers, _ = srv.fetch(url)
+        assert status in (200, 204), url
+        assert headers["X-Content-Type-Options"] == "nosniff", url
+        assert headers["Content-Security-Policy"] == FILE_POLICY, url
+
     status, headers, body = srv.fetch("/build/demo/demo.html")  # a page: only its own script
     assert status == 200 and b"data-since=" in body
     assert headers["Content-Security-Policy"] == PAGE_POLICY
