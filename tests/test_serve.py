@@ -13,14 +13,18 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+import support
 
 from rulepress.scaffold import new_project
-from rulepress.serve.site import Refused, Site, live_page
+from rulepress.serve.site import FILE_POLICY, PAGE_POLICY, Refused, Site, live_page
 
 SERVING = re.compile(r"serving (http://127\.0\.0\.1:\d+)(/\S*)index\.html")
 
@@ -56,11 +60,37 @@ def test_an_output_folder_outside_the_project_is_served_under_its_own_name(
     assert site.file_for("/_build/index.html") == (tmp_path / "out" / "index.html").resolve()
 
 
+def test_only_the_outputs_and_kits_are_served_whatever_folder_holds_them(
+        tmp_path: Path) -> None:
+    """Output folder the project itself (``--out .``): its sources, settings, engines, dotfiles
+    and version-control folder stay unserved; the books' link to ../pnp/ reaches the kits."""
+    project = tmp_path / "project"
+    for name, text in {".git/config": "git", ".env": "env", "rulepress.toml": "toml",
+                       "engines/demo.py": "py", "sources/demo/script.html": "<script>",
+                       "sources/demo/plot.svg": "<svg/>", "pnp/demo/demo-a4.pdf": "%PDF-",
+                       "pnp/demo/.kit.pdf": "%PDF-", "demo/demo.html": "<p>page</p>",
+                       "demo/notes.md": "md", "index.html": "<p>index</p>"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    site = Site.of(project, project, project / "pnp", project / "sources")
+    assert site.kits_url == "/pnp/"
+    assert site.file_for("/demo/demo.html") == (project / "demo/demo.html").resolve()
+    assert site.file_for("/pnp/demo/demo-a4.pdf") == (project / "pnp/demo/demo-a4.pdf").resolve()
+    for url in ("/.git/config", "/.env", "/rulepress.toml", "/engines/demo.py",
+                "/sources/demo/script.html", "/sources/demo/plot.svg", "/pnp/demo/.kit.pdf",
+                "/demo/notes.md", "/%2egit/config", "/demo/./.env/", "/.git/"):
+        with pytest.raises(Refused) as refused:
+            site.file_for(url)
+        assert refused.value.status == 404, url
+    outside = Site.of(project, tmp_path / "out", project / "pnp")  # /_build/: kits at /pnp/
+    assert outside.kits_url == "/pnp/"
+
+
 def test_the_live_page_adds_the_reload_script_and_an_escaped_overlay() -> None:
     page = live_page("<html><body><p>x</p></body></html>", 3, ["a.md:4:1: error: <b> & co"])
-    assert page.index("rulepress-overlay") < page.index("<script>") < page.index("</body>")
+    assert page.index("rulepress-overlay") < page.index("<script") < page.index("</body>")
     assert "a.md:4:1: error: &lt;b&gt; &amp; co" in page
-    assert "since = 3" in page
+    assert 'data-since="3"' in page
     assert "rulepress-overlay" not in live_page("<body></body>", 1, [])
 
 
@@ -108,6 +138,14 @@ class Server:
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode("utf-8", "replace")
 
+    def fetch(self, path: str) -> tuple[int, Any, bytes]:
+        """The status, headers and body of GET ``path``."""
+        try:
+            with urllib.request.urlopen(self.base + path, timeout=60) as answer:
+                return answer.status, answer.headers, answer.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers, exc.read()
+
     def raw(self, target: str, host: str | None = None) -> int:
         """The status of a request sent exactly as written (no client normalises it), with the
         Host header a browser sends (this server's address), or ``host``."""
@@ -138,18 +176,24 @@ class Server:
                     + "\n".join(self.lines), pytrace=False)
 
 
-def spawn(project: Path, *, new_session: bool = False) -> subprocess.Popen[str]:
-    """`rulepress serve` on ``project`` at a free port, its terminal output on stderr."""
+def spawn(project: Path, *, new_session: bool = False,
+          render_seconds: float | None = None) -> subprocess.Popen[str]:
+    """`rulepress serve` on ``project`` at a free port, its terminal output on stderr; with
+    ``render_seconds``, that limit (RENDER_SECONDS) instead of rulepress's, for a quick test."""
+    command = ["-m", "rulepress.cli"]
+    if render_seconds is not None:
+        command = ["-c", "import rulepress.limits, rulepress.cli; "
+                   f"rulepress.limits.RENDER_SECONDS = {render_seconds!r}; rulepress.cli.main()"]
     return subprocess.Popen(
-        [sys.executable, "-m", "rulepress.cli", "serve", "--project", str(project),
-         "--port", "0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        [sys.executable, *command, "serve", "--project", str(project), "--port", "0"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
         env={**os.environ, "CI": "1"}, start_new_session=new_session)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
-    project = new_project("demo", tmp_path)
-    proc = spawn(project)
+@contextmanager
+def serving(project: Path, render_seconds: float | None = None) -> Iterator[Server]:
+    """A server on ``project``, started and, at the end, killed with its rebuild processes."""
+    proc = spawn(project, render_seconds=render_seconds)
     assert proc.stderr is not None
     lines: list[str] = []
     found = None
@@ -174,7 +218,7 @@ def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
     threading.Thread(target=pump, daemon=True).start()
     groups = _fork_servers(proc.pid)  # its rebuild processes' groups (see preload.py)
     try:
-        yield server, project
+        yield server
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -183,6 +227,13 @@ def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
         while left := _in_groups(groups):
             assert time.monotonic() < deadline, f"rebuild processes outlived the server: {left}"
             time.sleep(0.05)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
+    project = new_project("demo", tmp_path)
+    with serving(project) as srv:
+        yield srv, project
 
 
 def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
@@ -225,7 +276,7 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     (project / "build" / "latin1.html").write_bytes("<p>caf\xe9</p>".encode("latin-1"))
     assert srv.get("/build/latin1.html") == (200, "<p>caf\ufffd</p>")  # not ours: as it is
     (project / "link").symlink_to("/etc")
-    assert srv.raw("/link/passwd") == 403
+    assert srv.raw("/link/passwd") == 404  # not an output folder: nothing in it is served
     # DNS rebinding: a page of another site whose name leads to 127.0.0.1 cannot read it.
     port = srv.base.rsplit(":", 1)[1]
     assert srv.raw(page, host=f"evil.example:{port}") == 403
@@ -236,13 +287,69 @@ def test_serve_rebuilds_reloads_shows_failures_and_stops_cleanly(
     assert not pdf.exists()  # pages only, until a PDF is asked for
     with urllib.request.urlopen(srv.base + "/build/demo/demo-a4.pdf", timeout=60) as answer:
         assert answer.read(5) == b"%PDF-"
+        # No policy: a browser's PDF viewer refuses a sandbox (it runs no script of the page).
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Content-Security-Policy"] is None
     assert pdf.is_file()
 
     srv.proc.send_signal(signal.SIGINT)
     assert srv.proc.wait(timeout=30) == 130
     time.sleep(0.2)
     said = "\n".join(srv.lines)
-    assert "rulepress: stopped by SIGINT" in said and "Traceback" not in said
+    assert "rulepress: stopped by SIGINT" in said and "Traceback" not in said, said
+
+
+def test_nothing_but_the_books_is_served_and_every_answer_says_how_to_treat_it(
+        server: tuple[Server, Path]) -> None:
+    """A game's own page with a script, linked from its rulebook (http links are allowed),
+    would run on the preview's origin and read whatever it serves: .git, .env, the project."""
+    srv, project = server
+    secrets = {".git/config": "[remote] url = SECRET-git", ".env": "TOKEN=SECRET-env",
+               "sources/demo/script.html": "<script>fetch('/.env') /* SECRET-page */</script>",
+               "sources/demo/images/a.svg": "<svg><script>/* SECRET-svg */</script></svg>",
+               "build/demo/.draft.html": "<p>SECRET-dotfile</p>",
+               "build/demo/notes.md": "SECRET-notes"}
+    for name, text in secrets.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (project / "build/demo/env.txt").symlink_to(project / ".env")
+    (project / "build/demo/game.html").symlink_to(project / "sources/demo/script.html")
+    for url in ("/.git/config", "/.env", "/rulepress.toml", "/engines/demo.py",
+                "/sources/demo/rules.md", "/sources/demo/script.html",
+                "/sources/demo/images/a.svg", "/build/.rulepress/manifest.json",
+                "/build/demo/.draft.html", "/build/demo/notes.md", "/build/%2Egit/config",
+                "/build/demo/env.txt", "/build/demo/game.html"):
+        status, headers, body = srv.fetch(url)
+        assert status in (403, 404), url
+        assert b"SECRET" not in body and b"[project]" not in body, url
+        assert headers["X-Content-Type-Options"] == "nosniff", url
+        assert headers["Content-Security-Policy"] == FILE_POLICY, url
+
+    for url in ("/_rulepress/wait?since=-1", "/favicon.ico", "/build/fonts/OFL.txt"):
+        status, headers, _ = srv.fetch(url)
+        assert status in (200, 204), url
+        assert headers["X-Content-Type-Options"] == "nosniff", url
+        assert headers["Content-Security-Policy"] == FILE_POLICY, url
+
+    status, headers, body = srv.fetch("/build/demo/demo.html")  # a page: only its own script
+    assert status == 200 and b"data-since=" in body
+    assert headers["Content-Security-Policy"] == PAGE_POLICY
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+    assert support.run("simulate", "demo", "-n", "20", "-j", "1", "-q",
+                       "--project", str(project))[0] == 0
+    status, headers, body = srv.fetch("/build/demo/simulation/length.svg")  # a game's image
+    assert status == 200 and body.startswith(b"<?xml")
+    assert headers["Content-Type"] == "image/svg+xml"
+    assert headers["Content-Security-Policy"] == FILE_POLICY  # shown, but in a sandbox
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+    assert support.run("pnp", "-q", "--project", str(project))[0] == 0
+    link = "../../pnp/demo/demo-a4.pdf"  # the book's link to its kit, followed
+    assert f'href="{link}"' in srv.get("/build/demo/demo.html")[1]
+    status, headers, body = srv.fetch(urllib.parse.urljoin("/build/demo/demo.html", link))
+    assert status == 200 and body.startswith(b"%PDF-")
+    assert headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_a_game_added_while_serving_is_built_and_listed_and_one_removed_is_dropped(
@@ -497,7 +604,7 @@ def test_ctrl_c_while_a_pdf_renders_stops_the_server_and_leaves_no_process(
 
 
 def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
-    from rulepress.serve.builder import _died
+    from rulepress.serve.builder import _died, _late
 
     rebuild = _died("demo", None, -9)
     assert not rebuild.ok and rebuild.died
@@ -507,6 +614,11 @@ def test_a_job_whose_process_died_says_how_and_what_to_do() -> None:
     assert _died("demo", frozenset({"demo/demo-a4.pdf"}), 3).problems == [
         "rulepress: error: demo/demo-a4.pdf was not rendered: its process exited with status 3; "
         "reload it to try again"]
+    late = _late("demo", None, 180.0)
+    assert not late.ok and late.died
+    assert late.problems == [
+        "rulepress: error: the rebuild of demo ran past 180 s (RENDER_SECONDS, see Limits in "
+        "docs/authoring.md) and was stopped; save a file to try again"]
 
 
 def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
@@ -532,3 +644,85 @@ def test_ctrl_c_during_the_first_build_stops_the_server(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_render_that_never_ends_is_stopped_and_holds_up_no_other_game(tmp_path: Path) -> None:
+    """A print.css override that makes every nested list a flex box: each level triples the
+    typesetter's work, so eight levels of list (16 boxes) never finish, within every limit on
+    the input. Another game's PDF is served meanwhile; past the render limit the process is
+    killed and the PDF's link answers an error saying so."""
+    project = new_project("demo", tmp_path)
+    sources = project / "sources"
+    shutil.copytree(sources / "demo", sources / "slow")
+    rules = sources / "slow" / "rules.md"
+    nested = "\n".join("  " * n + f"- level {n}" for n in range(8))
+    rules.write_text(rules.read_text().replace("## A turn", f"## Nested\n\n{nested}\n\n## A turn"))
+    (sources / "slow" / "templates").mkdir()
+    (sources / "slow" / "templates" / "print.css").write_text(
+        "@page { size: {{ page_size }}; margin: 20mm }\nul, li { display: flex }\n")
+    limit = 20.0  # the server waits this long; the client (Server.get) 30 s
+    with serving(project, render_seconds=limit) as srv:
+        assert "level 7" in srv.get("/build/slow/slow.html")[1]  # its page builds at once
+        time.sleep(2)  # the watcher's first rebuild is done: only a render uses CPU now
+        start = time.monotonic()
+        asked, answers = _ask(srv, "/build/slow/slow-a4.pdf")
+        rendering = _rendering(srv, asked)
+        with urllib.request.urlopen(srv.base + "/build/demo/demo-a4.pdf",
+                                    timeout=limit) as answer:
+            assert answer.read(5) == b"%PDF-"
+        assert asked.is_alive(), f"the slow render ended first: {answers}"
+        asked.join(timeout=limit + 30)
+        assert answers and isinstance(answers[0], tuple), (
+            f"the request for the endless render was not answered: {answers}")
+        status, body = answers[0]
+        assert status == 500, (status, body)
+        assert "slow/slow-a4.pdf was not rendered: its render ran past 20 s" in body, body
+        assert limit - 1 < time.monotonic() - start < limit + 20
+        _all_gone({rendering})  # killed, not left to run
+        shown = srv.until("/build/slow/slow.html", lambda b: "rulepress-overlay" in b)
+        assert "ran past 20 s (RENDER_SECONDS" in shown
+        assert "rulepress-overlay" not in srv.get("/build/demo/demo.html")[1]
+        deadline = time.monotonic() + 5  # the terminal's lines come through a pipe, later
+        while not any("ran past 20 s" in line for line in srv.lines):
+            assert time.monotonic() < deadline, "\n".join(srv.lines)
+            time.sleep(0.05)
+        assert "Traceback" not in "\n".join(srv.lines)
+
+
+def test_in_a_browser_a_page_runs_its_reload_script_and_a_file_runs_nothing(
+        server: tuple[Server, Path]) -> None:
+    """Headless Chromium under the server's policies: the page loads its fonts and runs the
+    reload script, which reloads it after a save, with no error; an SVG's script never runs."""
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    srv, project = server
+    rules = project / "sources" / "demo" / "rules.md"
+    (project / "build" / "demo" / "plot.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>'
+        'document.documentElement.setAttribute("data-ran", "yes")</script></svg>')
+    errors: list[str] = []
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
+                    if r.status >= 400 else None)
+            with page.expect_request(lambda r: "/_rulepress/wait?since=" in r.url,
+                                     timeout=30_000):
+                page.goto(srv.base + "/build/demo/demo.html", wait_until="load")
+            fonts = page.evaluate("document.fonts.ready.then(all => [...all].filter("
+                                  "f => f.status === 'loaded').map(f => f.family))")
+            assert any("Carlito" in f for f in fonts), fonts  # from ../fonts/, allowed
+            with page.expect_navigation(timeout=30_000):  # the script saw the rebuild
+                rules.write_text(rules.read_text().replace("Be the first", "Be the quickest"))
+            assert "Be the quickest" in page.inner_text("body")
+            assert not errors, errors
+
+            svg = browser.new_page()
+            svg.goto(srv.base + "/build/demo/plot.svg", wait_until="load")
+            assert svg.evaluate("document.documentElement.getAttribute('data-ran')") is None
+        finally:
+            browser.close()

@@ -339,7 +339,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
         settings = Settings(where.sources.resolve(),
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
-                            where.project.title)
+                            where.project.title, where.project.path(where.project.pnp))
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:

@@ -37,6 +37,7 @@ class Settings:
     papers: tuple[str, ...]
     editions: tuple[str, ...]
     title: str
+    kits: Path | None = None  # the project's kits' folder, which the books link to
 
 
 @dataclass
@@ -124,11 +125,13 @@ class Rebuilds:
         self._free = list(range(workers))
         self._changed = threading.Condition()
         self._stopped = False
+        self._late: set[Future[Outcome]] = set()  # jobs whose process was killed for overtime
 
-    def submit(self, settings: Settings, game: str,
-               only: frozenset[str] | None = None) -> Future[Outcome]:
+    def submit(self, settings: Settings, game: str, only: frozenset[str] | None = None,
+               seconds: float | None = None) -> Future[Outcome]:
         """Start build_game(settings, game, only) once a worker is free: its Outcome, a failed
-        one if its process dies; Stopped once stop() is called."""
+        one if its process dies or is still at work ``seconds`` after it started (it is killed
+        then, freeing its worker); Stopped once stop() is called."""
         with self._changed:
             self._changed.wait_for(lambda: bool(self._free) or self._stopped)
             if self._stopped:
@@ -147,9 +150,24 @@ class Rebuilds:
                     self._changed.notify()
         outcome: Future[Outcome] = Future()
         outcome.set_running_or_notify_cancel()
+        timer = None
+        if seconds is not None:
+            timer = threading.Timer(seconds, self._overtime, (executor, job))
+            timer.daemon = True
+            timer.start()
         job.add_done_callback(lambda done: self._finished(slot, executor, done, outcome,
-                                                          game, only))
+                                                          game, only, timer, seconds))
         return outcome
+
+    def _overtime(self, executor: ProcessPoolExecutor, job: Future[Outcome]) -> None:
+        """Kill the process of a job that has run too long: its executor breaks, and
+        _finished reports the job as late."""
+        with self._changed:
+            if job.done() or self._stopped:
+                return
+            self._late.add(job)
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            process.kill()  # a render stuck in the PDF library's C code dies too
 
     def _submit(self, slot: int, settings: Settings, game: str, only: frozenset[str] | None
                 ) -> tuple[Future[Outcome], ProcessPoolExecutor]:
@@ -166,12 +184,17 @@ class Rebuilds:
         return executor.submit(build_game, settings, game, only), executor
 
     def _finished(self, slot: int, executor: ProcessPoolExecutor, job: Future[Outcome],
-                  outcome: Future[Outcome], game: str, only: frozenset[str] | None) -> None:
+                  outcome: Future[Outcome], game: str, only: frozenset[str] | None,
+                  timer: threading.Timer | None, seconds: float | None) -> None:
         # In the executor's own thread (or in submit's, the job done already). The caller's
         # future is set whatever happens here: an exception in a callback is only logged.
         try:
+            if timer is not None:
+                timer.cancel()
             died = not job.cancelled() and isinstance(job.exception(), BrokenProcessPool)
             with self._changed:
+                late = job in self._late
+                self._late.discard(job)
                 if died and self._executors[slot] is executor:
                     self._executors[slot] = None  # broken: its thread has ended it
                 self._free.append(slot)
@@ -181,8 +204,11 @@ class Rebuilds:
             if stopped and (died or job.cancelled()):
                 raise Stopped
             # job.result() raises what the job raised: a bug, its traceback in the caller.
-            outcome.set_result(_died(game, only, _exit_code(executor)) if died
-                               else job.result())
+            if died and late and seconds is not None:
+                outcome.set_result(_late(game, only, seconds))
+            else:
+                outcome.set_result(_died(game, only, _exit_code(executor)) if died
+                                   else job.result())
         except BaseException as exc:
             outcome.set_exception(exc)
 
@@ -217,6 +243,18 @@ def _exit_code(executor: ProcessPoolExecutor) -> int | None:
     processes = getattr(executor, "_processes", None) or {}
     codes = [p.exitcode for p in list(processes.values()) if p.exitcode is not None]
     return codes[0] if codes else None
+
+
+def _late(game: str, only: frozenset[str] | None, seconds: float) -> Outcome:
+    """The failed Outcome of a job killed for taking longer than ``seconds``."""
+    took = (f"ran past {seconds:g} s (RENDER_SECONDS, see Limits in docs/authoring.md) and "
+            "was stopped")
+    if only is None:
+        line = f"the rebuild of {game} {took}; save a file to try again"
+    else:
+        line = (f"{', '.join(sorted(only))} was not rendered: its render {took}; its page or "
+                "print.css may hold what the typesetter cannot finish; reload it to try again")
+    return Outcome(game, False, [str(error(None, line))], died=True)
 
 
 def _died(game: str, only: frozenset[str] | None, code: int | None) -> Outcome:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import mimetypes
 import sys
 import threading
 import time
@@ -16,13 +15,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from rulepress import limits
 from rulepress.build import book_files
 from rulepress.cache import engine_files, read_manifest
 from rulepress.diagnostics import RulepressError
 from rulepress.document.reader import source_games
 from rulepress.paths import templates_dir
 from rulepress.serve.builder import Outcome, Rebuilds, Settings, Stopped
-from rulepress.serve.site import EVENTS, Refused, Site, live_page
+from rulepress.serve.site import EVENTS, MEDIA, Refused, Site, headers, live_page
 from rulepress.signals import raise_if_stopped
 
 WAIT_SECONDS = 25.0  # a reload script's request is answered at least this often
@@ -83,16 +83,20 @@ class Preview:
         self.games = tuple(games)
         # No game named: serve every game the sources hold, those added or removed meanwhile too.
         self.follow = follow
-        self.site = Site.of(settings.project, settings.out)
+        self.site = Site.of(settings.project, settings.out, settings.kits, settings.sources)
         self.rebuilds = rebuilds
         self.state = State()
         self.say = say
-        self._pdf_lock = threading.Lock()
+        # One render of a game at a time (a second request waits for the first, then finds
+        # its PDF made); other games' renders go on meanwhile.
+        self._pdf_locks: dict[str, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
 
     def rebuild(self, games: Sequence[str]) -> bool:
         """Rebuild the pages of ``games``, each on its own (one failing stops no other);
         whether the pages changed."""
-        pending = [self.rebuilds.submit(self.settings, g) for g in games]
+        pending = [self.rebuilds.submit(self.settings, g, seconds=limits.RENDER_SECONDS)
+                   for g in games]
         outcomes = [p.result() for p in pending]
         for o in outcomes:
             if not o.ok:
@@ -116,9 +120,12 @@ class Preview:
                                             booklet=False)}
         if name not in names:
             return None
+        with self._locks_lock:
+            lock = self._pdf_locks.setdefault(game, threading.Lock())
         try:
-            with self._pdf_lock:  # one render at a time; a second request waits for the first
-                outcome = self.rebuilds.submit(self.settings, game, frozenset({name})).result()
+            with lock:
+                outcome = self.rebuilds.submit(self.settings, game, frozenset({name}),
+                                               seconds=limits.RENDER_SECONDS).result()
         except Stopped:
             raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping") from None
         if outcome.written:
@@ -191,6 +198,7 @@ def local_host(host: str | None) -> bool:
 def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "rulepress-serve"
+        _policy: dict[str, str] | None = None  # the next answer's headers, when not an error's
 
         def log_message(self, format: str, *args: object) -> None:
             pass  # the terminal shows rebuilds and diagnostics, not every request
@@ -203,6 +211,10 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 return
             if urlsplit(self.path).path == EVENTS:
                 self._events()
+                return
+            if urlsplit(self.path).path == "/favicon.ico":  # a browser asks, unbidden: none
+                self.send_response(HTTPStatus.NO_CONTENT)
+                self.end_headers()
                 return
             index = preview.site.url_of(preview.site.out / "index.html")
             if urlsplit(self.path).path == "/" and index != "/index.html":
@@ -227,14 +239,13 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 try:
                     html = data.decode("utf-8")
                 except UnicodeDecodeError:
-                    html = None  # not a page rulepress wrote: served as it is
+                    html = None  # not a page rulepress wrote: served as it is, in a sandbox
                 if html is not None:
                     page = live_page(html, preview.state.version,
                                      preview.state.shown_on(preview.site.game_of(path)))
-                    self._send(page.encode("utf-8"), "text/html; charset=utf-8")
+                    self._send(page.encode("utf-8"), MEDIA[".html"], path, page=True)
                     return
-            media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-            self._send(data, media)
+            self._send(data, MEDIA[path.suffix], path)
 
         def _events(self) -> None:
             query = parse_qs(urlsplit(self.path).query)
@@ -246,14 +257,23 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             version = preview.state.wait(since, WAIT_SECONDS)
             self._send(json.dumps({"version": version}).encode(), "application/json")
 
-        def _send(self, body: bytes, media: str) -> None:
+        def _send(self, body: bytes, media: str, path: Path | None = None,
+                  page: bool = False) -> None:
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", media)
             self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
+            self._policy = headers(path, page)
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(body)
+
+        def end_headers(self) -> None:
+            # Every answer, an error page too, says how it may be treated: a file's or an
+            # error's own policy unless _send chose one.
+            for name, value in (self._policy or headers(None, False)).items():
+                self.send_header(name, value)
+            self._policy = None
+            super().end_headers()
 
         do_HEAD = do_GET  # noqa: N815 - a link checker's question: GET's answer, no body
 

@@ -1,17 +1,26 @@
 """What the preview server may serve, and what it adds to the pages it serves.
 
-A URL path maps to a file in the project folder (``/build/pigeon/pigeon.html``), or in the output
-folder when that is outside the project (``/_build/...``). Nothing outside those two folders is
-ever served: no ``..`` segment, no absolute path, no symlink that leads out.
+It serves what a reader of the books needs and nothing else of the project: the output folder
+(``/build/pigeon/pigeon.html``; ``/_build/...`` when that folder is outside the project) and the
+kits' folder, where the books' links to ``../pnp/`` lead (``/pnp/...``). Only the kinds of file
+rulepress writes there are served (pages, PDFs, SVG plots, JSON summaries, fonts and their
+licences), never a file or folder whose name starts with '.' (the manifest, a version-control
+folder, ``.env``), nothing of the sources folder, and nothing outside those folders: no ``..``
+segment, no absolute path, no symlink that leads out.
 
 The pages on disk stay exactly as ``rulepress build`` writes them; the server adds to each HTML
 page a small script that reloads it when a rebuild finishes, and, while the last rebuild of its
-game failed, an overlay listing the diagnostics (the page itself is the last good one).
+game failed, an overlay listing the diagnostics (the page itself is the last good one). Every
+answer says how a browser may treat it (``headers``): a page may run that script and nothing
+else; any other file is shown in a sandbox, with no script and an origin of its own.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -20,6 +29,13 @@ from urllib.parse import unquote, urlsplit
 
 EVENTS = "/_rulepress/wait"  # ?since=N: answers once the site's version is past N
 OUT_MOUNT = "/_build"  # where the output folder is served when it is outside the project
+KITS_LINK = "../pnp/"  # where the books link to the kits, from the output folder (build.kit_links)
+
+# What rulepress writes into the output and kits' folders, and how each is sent. No other kind
+# of file is served: a project's rulepress.toml, engines and sources have no place there.
+MEDIA = {".html": "text/html; charset=utf-8", ".pdf": "application/pdf",
+         ".svg": "image/svg+xml", ".json": "application/json", ".ttf": "font/ttf",
+         ".txt": "text/plain; charset=utf-8"}
 
 
 class Refused(Exception):
@@ -37,10 +53,14 @@ class Site:
 
     project: Path
     out: Path
+    kits: Path | None = None
+    sources: Path | None = None  # never served, even where another folder holds it
 
     @classmethod
-    def of(cls, project: Path, out: Path) -> Site:
-        return cls(project.resolve(), out.resolve())
+    def of(cls, project: Path, out: Path, kits: Path | None = None,
+           sources: Path | None = None) -> Site:
+        return cls(project.resolve(), out.resolve(), kits and kits.resolve(),
+                   sources and sources.resolve())
 
     @property
     def out_url(self) -> str:
@@ -50,46 +70,59 @@ class Site:
             return "/" if relative == "." else f"/{relative}/"
         return f"{OUT_MOUNT}/"
 
+    @property
+    def kits_url(self) -> str:
+        """The URL path of the kits' folder, ending in '/': where the books' links lead."""
+        return posixpath.normpath(posixpath.join(self.out_url, KITS_LINK)) + "/"
+
     def url_of(self, path: Path) -> str:
         """The URL path of a file inside the output folder."""
         return self.out_url + path.resolve().relative_to(self.out).as_posix()
 
     def target(self, url: str) -> Path:
         """The path a request's URL names, which may not exist; Refused (403) for a URL that
-        tries to leave the served folders."""
+        tries to leave the served folders, 404 for one that names nothing served."""
+        return self._locate(url)[1]
+
+    def file_for(self, url: str) -> Path:
+        """The file a request's URL names; Refused (403 or 404) for anything else."""
+        root, target = self._locate(url)
+        try:
+            resolved = target.resolve(strict=True)
+        except (OSError, RuntimeError):
+            raise Refused(404, "no such file") from None
+        if resolved.is_dir():
+            resolved = (resolved / "index.html").resolve()
+        if not resolved.is_relative_to(root):
+            raise Refused(403, "outside the project")
+        if (not resolved.is_file() or resolved.suffix not in MEDIA
+                or any(p.startswith(".") for p in resolved.relative_to(root).parts)
+                or (self.sources is not None and resolved.is_relative_to(self.sources))):
+            raise Refused(404, "no such file")
+        return resolved
+
+    def _locate(self, url: str) -> tuple[Path, Path]:
+        """The served folder a URL is in, and the path it names there."""
         path = unquote(urlsplit(url).path)
         if "\x00" in path or "\\" in path:
             raise Refused(403, "not a file name")
         if not path.startswith("/") or path.startswith("//") or ".." in PurePosixPath(path).parts:
             raise Refused(403, "outside the project")
-        root, rest = self._mount(path)
-        return root.joinpath(*rest)
-
-    def file_for(self, url: str) -> Path:
-        """The file a request's URL names; Refused (403 or 404) for anything else."""
-        try:
-            resolved = self.target(url).resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise Refused(404, "no such file") from None
-        if not self._inside(resolved):
-            raise Refused(403, "outside the project")
-        if resolved.is_dir():
-            resolved = resolved / "index.html"
-            if not resolved.is_file() or not self._inside(resolved.resolve()):
-                raise Refused(404, "no such file")
-        if not resolved.is_file():
-            raise Refused(404, "no such file")
-        return resolved
-
-    def _mount(self, path: str) -> tuple[Path, Sequence[str]]:
         parts = [p for p in path.split("/") if p not in ("", ".")]
-        mount = OUT_MOUNT.strip("/")
-        if not self.out.is_relative_to(self.project) and parts[:1] == [mount]:
-            return self.out, parts[1:]
-        return self.project, parts
+        if any(p.startswith(".") for p in parts):  # .git, .env, the manifest: never a reader's
+            raise Refused(404, "no such file")
+        for root, url_path in self._mounts():
+            mount = [p for p in url_path.split("/") if p]
+            if parts[:len(mount)] == mount:
+                return root, root.joinpath(*parts[len(mount):])
+        raise Refused(404, "no such file")
 
-    def _inside(self, path: Path) -> bool:
-        return path.is_relative_to(self.project) or path.is_relative_to(self.out)
+    def _mounts(self) -> list[tuple[Path, str]]:
+        """Each served folder and its URL path, the most specific URL first."""
+        mounts = [(self.out, self.out_url)]
+        if self.kits is not None:
+            mounts.append((self.kits, self.kits_url))
+        return sorted(mounts, key=lambda m: -len(m[1]))
 
     def game_of(self, path: Path) -> str | None:
         """The game a file of the output folder belongs to (its first folder), if any."""
@@ -99,19 +132,44 @@ class Site:
         return parts[0] if len(parts) > 1 else None
 
 
-RELOAD = """<script>
+# The reload script: the same text on every page (the version it waits past is an attribute),
+# so the pages' policy can allow exactly it by its hash and run no other script.
+RELOAD_SCRIPT = """
 /* rulepress serve: reload this page when a rebuild finishes (added by the server only) */
-(async () => {{
-  const since = {version};
-  for (;;) {{
-    try {{
-      const answer = await fetch("{events}?since=" + since, {{cache: "no-store"}});
-      if ((await answer.json()).version !== since) {{ location.reload(); return; }}
-    }} catch (e) {{ await new Promise(done => setTimeout(done, 1000)); }}
-  }}
-}})();
-</script>
-"""
+(async (since) => {
+  for (;;) {
+    try {
+      const answer = await fetch("EVENTS?since=" + since, {cache: "no-store"});
+      if ((await answer.json()).version !== since) { location.reload(); return; }
+    } catch (e) { await new Promise(done => setTimeout(done, 1000)); }
+  }
+})(JSON.parse(document.currentScript.dataset.since));
+""".replace("EVENTS", EVENTS)
+_RELOAD_HASH = base64.b64encode(hashlib.sha256(RELOAD_SCRIPT.encode()).digest()).decode()
+
+# A served page: its own styles, fonts and inline images, the reload script and its request,
+# nothing else (no other script, no frame, no form, no <base>).
+PAGE_POLICY = ("default-src 'none'; "
+               f"script-src 'sha256-{_RELOAD_HASH}'; connect-src 'self'; "
+               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+# Any other file (an SVG, an error page...): a sandbox of its own origin where nothing runs, so
+# a script in it cannot read what the server serves.
+FILE_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
+
+
+def headers(path: Path | None, page: bool) -> dict[str, str]:
+    """The headers that say how a browser may treat an answer: a page the server added its
+    script to (``page``), a file (``path``), or neither (an error, an event)."""
+    sent = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
+    if page:
+        sent["Content-Security-Policy"] = PAGE_POLICY
+    elif path is None or path.suffix != ".pdf":
+        sent["Content-Security-Policy"] = FILE_POLICY
+    # A PDF has none: browsers refuse to show one in a sandbox, and their viewers run a PDF's
+    # scripts apart from the page's origin anyway.
+    return sent
+
 
 OVERLAY_STYLE = (
     "position:fixed;left:0;right:0;top:0;max-height:70vh;overflow:auto;z-index:2147483647;"
@@ -130,7 +188,7 @@ def overlay(problems: Sequence[str]) -> str:
 def live_page(html: str, version: int, problems: Sequence[str]) -> str:
     """``html`` with the reload script and, when there are problems, the overlay, just before
     </body> (or at the end of a page without one)."""
-    added = (overlay(problems) if problems else "") + RELOAD.format(
-        version=json.dumps(version), events=EVENTS)
+    added = (overlay(problems) if problems else "") + (
+        f"<script data-since=\"{escape(json.dumps(version))}\">{RELOAD_SCRIPT}</script>\n")
     at = html.rfind("</body>")
     return html + added if at < 0 else html[:at] + added + html[at:]
