@@ -2,17 +2,20 @@
 diagnostics and exit code rulepress must give for it, without a traceback and, when it fails,
 without writing anything.
 
-expected.txt: comment lines (``#``), then ``$ <command>`` (check, build or pnp), ``exit <code>``
-and the diagnostic lines, with the sources folder written ROOT. A file named ``<name>.mkfifo``
-in a case becomes a FIFO named ``<name>`` (git cannot hold one); what git should not hold is
-made from a number in a file: ``<name>.mkdeep`` (folders ``<name>/d/d/...``, that many deep),
-``<name>.mkmany`` (a folder of that many empty files), ``<name>.mksparse`` (a sparse file of
-that many bytes).
+expected.txt: comment lines (``#``), then ``$ <command>`` (check, build, pnp, or simulate with
+its arguments), ``exit <code>`` and the diagnostic lines, with the sources folder written ROOT.
+A file named ``<name>.mkfifo`` in a case becomes a FIFO named ``<name>`` (git cannot hold one);
+what git should not hold is made from a number in a file: ``<name>.mkdeep`` (folders
+``<name>/d/d/...``, that many deep), ``<name>.mkmany`` (a folder of that many empty files),
+``<name>.mksparse`` (a sparse file of that many bytes). A case holding ``rulepress.toml`` is
+also the project (``--project``): its game's engine may be a module in the game's folder, its
+``[limits]`` small.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -77,7 +80,11 @@ def test_hostile_input_gets_its_exact_diagnostics(case: str, tmp_path: Path) -> 
     command, status, expected = expectation(HOSTILE / case)
     src = prepare(HOSTILE / case, tmp_path)
     out = tmp_path / "out"
-    args = [command, "--sources", str(src)]
+    words = shlex.split(command)
+    command = words[0]
+    args = [*words, "--sources", str(src)]
+    if (src / "rulepress.toml").exists():
+        args += ["--project", str(src)]
     if command != "check":
         args += ["--out", str(out)] + (["--jobs", "1"] if command == "build" else [])
     try:

@@ -64,8 +64,10 @@ class Where:
     @classmethod
     def of(cls, project: Path | None, sources: Path | None, games: tuple[str, ...]) -> Where:
         from rulepress.project import chosen_games, load_project
+        from rulepress.workers import Budget, set_budget
 
         found = load_project(project)
+        set_budget(Budget(found.engine_seconds, found.engine_memory_mb))
         return cls(found, sources or found.path(found.sources), chosen_games(found, games))
 
     def papers(self, paper: str | None) -> tuple[str, ...]:

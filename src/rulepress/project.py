@@ -18,6 +18,7 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.jail import Refused, read_regular
+from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS
 
 CONFIG = "rulepress.toml"
 PAPERS = ("a4", "letter")
@@ -36,6 +37,8 @@ class Project:
     papers: tuple[str, ...] = PAPERS
     editions: tuple[str, ...] = EDITIONS
     games: tuple[str, ...] = ()  # the games a command takes when it names none (empty: all)
+    engine_seconds: float = ENGINE_SECONDS  # [limits]: the budget of engine code (limits.py)
+    engine_memory_mb: int = ENGINE_MEMORY_MB
 
     def path(self, relative: Path) -> Path:
         return relative if relative.is_absolute() else self.root / relative
@@ -73,7 +76,12 @@ _KEYS: Mapping[str, tuple[str, str]] = {
     "papers": ("papers", f"a list of papers: {', '.join(PAPERS)}"),
     "editions": ("editions", f"a list of editions: {', '.join(EDITIONS)}"),
     "games": ("games", "a list of game folder names"),
+    "limits": ("limits", "a table of engine_seconds (CPU seconds above 0, at most 3600) and "
+                         "engine_memory_mb (a whole number of MB, 16 to 1048576)"),
 }
+MIN_ENGINE_MEMORY_MB = 16  # a worker needs some room to start in
+MAX_ENGINE_MEMORY_MB = 2**20
+MAX_ENGINE_SECONDS = 3600.0
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
 
@@ -112,6 +120,8 @@ def read_config(path: Path) -> Project:
         converted = _convert(kind, value)
         if converted is None:
             problems.append(error(at(key), f"'{key}' must be {what}, not {value!r}"))
+        elif kind == "limits":
+            values.update(converted)
         else:
             values[key] = converted
     if problems:
@@ -120,6 +130,8 @@ def read_config(path: Path) -> Project:
 
 
 def _convert(kind: str, value: Any) -> Any:
+    if kind == "limits":
+        return _limits(value)
     if kind == "text":
         return value if isinstance(value, str) and value.strip() else None
     if kind == "path":
@@ -132,6 +144,21 @@ def _convert(kind: str, value: Any) -> Any:
             return None
         return tuple(c for c in choices if c in value)  # in the canonical order, once each
     return tuple(dict.fromkeys(value))
+
+
+def _limits(value: Any) -> dict[str, Any] | None:
+    """[limits] as Project's fields; None when a key is unknown or a value out of range."""
+    if not isinstance(value, dict) or not set(value) <= {"engine_seconds", "engine_memory_mb"}:
+        return None
+    seconds = value.get("engine_seconds", ENGINE_SECONDS)
+    memory = value.get("engine_memory_mb", ENGINE_MEMORY_MB)
+    if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+            or not 0 < seconds <= MAX_ENGINE_SECONDS):
+        return None
+    if (isinstance(memory, bool) or not isinstance(memory, int)
+            or not MIN_ENGINE_MEMORY_MB <= memory <= MAX_ENGINE_MEMORY_MB):
+        return None
+    return {"engine_seconds": float(seconds), "engine_memory_mb": memory}
 
 
 def _key_lines(text: str) -> dict[str, int]:

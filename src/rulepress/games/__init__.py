@@ -35,7 +35,7 @@ class UnknownEngine(LookupError):
         self.loc = loc
 
 
-def _failed_to_load(what: str, exc: Exception) -> UnknownEngine:
+def _failed_to_load(what: str, exc: BaseException) -> UnknownEngine:
     loc, raised = blamed(exc)
     return UnknownEngine(f"{what} failed to load: {raised}", loc)
 
@@ -80,7 +80,7 @@ def load_engine(spec: str, project: Path | None = None) -> GameEngine:
         raise UnknownEngine(_unknown(spec))
     try:
         engine = found.load()
-    except Exception as exc:  # noqa: BLE001 - the plug-in's own error, reported at its line
+    except BaseException as exc:  # noqa: BLE001 - the plug-in's own error (sys.exit too), at its line
         raise _failed_to_load(f"the entry point '{spec}' ({found.value})", exc) from None
     if not hasattr(engine, "evaluate"):
         raise UnknownEngine(f"the entry point '{spec}' ({found.value}) is not a game engine")
@@ -122,11 +122,9 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
     try:
         module_spec.loader.exec_module(module)
-    except BaseException as exc:
+    except BaseException as exc:  # the module's own error (sys.exit too), at its line
         del sys.modules[name]
-        if isinstance(exc, Exception):  # the module's own error, reported at its line
-            raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
-        raise
+        raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
     attr = m["attr"] or "ENGINE"
     engine = getattr(module, attr, None)
     if engine is None or not hasattr(engine, "evaluate"):

@@ -1,7 +1,10 @@
 """A game engine's own code raising: the line that raised and what, for a diagnostic.
 
 An engine is a plug-in, often the designer's own module: an exception from it is bad input,
-reported at its file and line (exit 2), never a Python traceback.
+reported at its file and line (exit 2), never a Python traceback. That includes what Python
+does not count as an error (SystemExit from ``sys.exit()``, KeyboardInterrupt, GeneratorExit):
+from an engine they are its fault, not a pass, a disproved example or a Ctrl-C (a real one
+arrives as Interrupted, which is never blamed on the engine).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from rulepress.diagnostics import SourceLoc
+from rulepress.signals import Interrupted
 
 MAX_MESSAGE = 300  # characters of the exception's own message
 
@@ -54,10 +58,10 @@ def raised_at(exc: BaseException) -> SourceLoc | None:
     return SourceLoc(Path(filename), line)
 
 
-def blamed(exc: Exception) -> tuple[SourceLoc, str]:
+def blamed(exc: BaseException) -> tuple[SourceLoc, str]:
     """The engine's line that raised ``exc`` and what it raised; ``exc`` itself, re-raised with
-    its traceback, when rulepress's own code raised it (see raised_at)."""
-    loc = raised_at(exc)
+    its traceback, when rulepress's own code raised it (see raised_at) or it is a stop signal."""
+    loc = None if isinstance(exc, Interrupted) else raised_at(exc)
     if loc is None:
         raise exc
     return loc, described(exc)
@@ -66,6 +70,10 @@ def blamed(exc: Exception) -> tuple[SourceLoc, str]:
 def described(exc: BaseException) -> str:
     """'ZeroDivisionError: division by zero', on one line and at most MAX_MESSAGE long."""
     text = " ".join(str(exc.msg if isinstance(exc, SyntaxError) else exc).split())
+    if isinstance(exc, MemoryError):
+        from rulepress.workers import in_worker, memory_note
+
+        text = memory_note() if in_worker() else text
     if len(text) > MAX_MESSAGE:
         text = text[:MAX_MESSAGE - 1] + "…"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

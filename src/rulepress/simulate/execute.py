@@ -9,19 +9,17 @@ many games the run plays.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from rulepress.games import contract
-from rulepress.signals import worker_started
-from rulepress.simulate.play import SimulationFailure, engine_of, play_batch
+from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, stopped
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
+from rulepress.workers import Stopped, Workers
 
 MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cost
 IN_FLIGHT = 4  # batches queued per worker
@@ -57,6 +55,14 @@ def _play(spec: RunSpec, batch: Batch) -> Tally:
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
 
 
+def _played(spec: RunSpec, batch: Batch) -> Tally | SimulationFailure:
+    """In a local worker: the failure returned, so the collector can pick the earliest."""
+    try:
+        return _play(spec, batch)
+    except SimulationFailure as exc:
+        return exc
+
+
 class _Collector:
     """Merges finished batches into the totals, whichever order they finish in. On a failure it
     hands out no more batches and keeps the earliest game's, so the error names the same game
@@ -88,48 +94,34 @@ class _Collector:
         return self.totals
 
 
-def run_here(spec: RunSpec, progress: Progress) -> list[Tally]:
-    """Every batch in this process, one after the other."""
-    collector = _Collector(spec, progress)
-    while (batch := collector.next()) is not None:
-        collector.done(batch, partial(_play, spec, batch))
-    return collector.finish()
-
-
 def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
-    """On ``jobs`` worker processes (0: one per core); one job plays in this process."""
+    """On ``jobs`` worker processes (0: one per core), each game within the engine's budget
+    (workers.py): even one job plays in a worker, so an engine that exits or crashes is
+    reported, never taken for the end of the run."""
     jobs = jobs or os.cpu_count() or 1
-    if jobs == 1:
-        return run_here(spec, progress)
     collector = _Collector(spec, progress)
-    # Forked workers inherit the engine already loaded (a project's module included); they
-    # leave Ctrl-C to this process and die with it.
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                               initializer=worker_started, initargs=(os.getpid(),))
-    pending: dict[Future[Tally], Batch] = {}
+    with Workers(partial(_played, spec), jobs) as pool:
 
-    def submit(count: int) -> None:
-        for _ in range(count):
-            batch = collector.next()
-            if batch is None:
-                return
-            pending[pool.submit(_play, spec, batch)] = batch
+        def submit(count: int) -> None:
+            for _ in range(count):
+                batch = collector.next()
+                if batch is None:
+                    return
+                pool.submit(batch)
 
-    try:
-        submit(jobs * IN_FLIGHT)
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                collector.done(pending.pop(future), future.result)
-                submit(1)
-    except BaseException:  # Ctrl-C, SIGTERM: stop now, not after the batches under way
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)  # which forgets its processes
-        for process in processes:
-            process.terminate()
-        raise
-    pool.shutdown()
+        submit(jobs)  # the next is sent as one finishes: none waits once the run has failed
+        for batch, value in pool.results():
+            collector.done(batch, partial(_outcome, spec, batch, value))
+            submit(1)
     return collector.finish()
+
+
+def _outcome(spec: RunSpec, batch: Batch, value: Tally | Stopped | SimulationFailure) -> Tally:
+    if isinstance(value, Stopped):
+        raise stopped(spec, spec.tables[batch.table], value)
+    if isinstance(value, SimulationFailure):
+        raise value
+    return value
 
 
 def run_dask(spec: RunSpec, address: str, progress: Progress) -> list[Tally]:

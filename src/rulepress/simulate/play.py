@@ -26,8 +26,10 @@ from rulepress.games.base import (
 )
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
+from rulepress.signals import Interrupted
 from rulepress.simulate.spec import CAPPED, RunSpec, Table, agents_for, game_random, game_seed
 from rulepress.simulate.stats import Tally
+from rulepress.workers import Stopped, unit
 
 MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times this many moves
 
@@ -91,13 +93,15 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     for index in range(start, stop):
         lineup = spec.lineup(index, table.players)
         try:
-            game = play_game(spec, rules, table, index, lineup, agents, questions, engine.name)
+            with unit(index):
+                game = play_game(spec, rules, table, index, lineup, agents, questions,
+                                 engine.name)
         except SimulationFailure:
             raise
         except Malformed as exc:
             raise SimulationFailure(f"{_where(spec, table, index)}: {exc}",
                                     _order(spec, table, index), exc.loc, True) from None
-        except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
+        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
             loc, raised = blamed(exc)
             raise SimulationFailure(f"{_where(spec, table, index)}: the {engine.name} engine "
                                     f"raised {raised}", _order(spec, table, index),
@@ -155,9 +159,9 @@ def play_game(
             return Game(index, lineup, state.turn(), CAPPED, (), (), first, {})
         answers = {q.name: q.ask(history or (), state) for q in questions}
         contract.answers(engine, questions, answers)
-    except (SimulationFailure, Malformed):
+    except (SimulationFailure, Malformed, Interrupted):
         raise
-    except Exception as exc:
+    except BaseException as exc:
         found = None if raised_at(exc) else contract.misplayed(engine, rules, state, start,
                                                                table.players, moves)
         if found is None:  # the engine's own code raised (the caller blames it), or ours
@@ -188,6 +192,14 @@ def _check(spec: RunSpec, rules: Rules, table: Table, index: int, state: GameSta
 
 def _order(spec: RunSpec, table: Table, index: int) -> tuple[int, int]:
     return spec.tables.index(table), index
+
+
+def stopped(spec: RunSpec, table: Table, exc: Stopped) -> SimulationFailure:
+    """A worker that stopped while it played game ``exc.unit`` at ``table`` (bad input)."""
+    index = exc.unit if exc.unit is not None else 0
+    engine = engine_of(spec).name
+    return SimulationFailure(f"{_where(spec, table, index)}: the {engine} engine {exc.how}",
+                             _order(spec, table, index), None, True)
 
 
 def _where(spec: RunSpec, table: Table, index: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
+from rulepress.games.fault import blamed
 from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.spec import (
@@ -84,6 +85,12 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         questions = contract.questions(engine)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
+    except RulepressError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+        loc, raised = blamed(exc)  # a stop signal or rulepress's own error: raised again
+        raise RulepressError.at(loc, f"the {engine.name} engine raised {raised} while "
+                                     f"setting up {game}") from None
     return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
 
 

@@ -28,6 +28,7 @@ from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
+from rulepress.workers import Stopped, Workers, unit
 
 if TYPE_CHECKING:
     from rulepress.cache import Kept
@@ -109,24 +110,28 @@ def check_document(
         except UnknownEngine as exc:
             result.diagnostics.append(error(exc.loc or doc.meta.engine_loc, str(exc)))
     engine = result.engine
-    if engine is not None:
-        result.diagnostics += guarded(lambda: cross_check_components(doc, engine), engine,
-                                      "counting its components", doc.meta.engine_loc)
+    replays = _Replays(doc, engine, draw) if engine is not None else None
+    try:
+        kit_found = check_kit(result) if kit else []
+        done = replays.collect() if replays is not None else {}
+    finally:
+        if replays is not None:
+            replays.close()
+    result.diagnostics += done.get(COUNTS, ([], ()))[0]
     result.kit_at = len(result.diagnostics)
-    if kit:
-        result.add_kit(check_kit(result))
-    for example in doc.boxes:
+    result.add_kit(kit_found)
+    for n, example in enumerate(doc.boxes):
         if example.kind == SIMULATION_INFO:
             from rulepress.simulate.report import check_simulation
 
             try:
                 diags, rendered = check_simulation(doc, example, project, draw=draw, kept=kept)
-            except Exception as exc:  # noqa: BLE001 - an engine's own error, at its line
+            except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
                 diags = [engine_raised(exc, engine, f"playing {example.id}", example.loc)]
                 rendered = RenderedExample(example.id, example.title, example.text, (), (),
                                            (), Status.FAILED)
         else:
-            diags, rendered = check_example(example, engine, draw=draw)
+            diags, rendered = check_example(example, engine, draw=draw, replayed=done.get(n))
         if engine is None and doc.meta.engine:
             diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags
@@ -134,6 +139,49 @@ def check_document(
     result.diagnostics += check_references(doc)
     result.diagnostics += check_glyphs(doc, result.examples)
     return result
+
+
+COUNTS = -1  # the item of _Replays that cross-checks the components
+
+
+class _Replays:
+    """The engine's part of a game's check, in a worker process (workers.py) while this one
+    checks the rest: its component counts, and each example replayed (and drawn, with
+    ``draw``). An engine that exits, crashes or runs past its budget fails the example (or
+    the counts) it was working on, with an error at the example's line."""
+
+    def __init__(self, doc: Document, engine: GameEngine, draw: bool) -> None:
+        self.doc, self.engine, self.draw = doc, engine, draw
+        self.pool: Workers[int] = Workers(self._run)
+        self.pool.submit(COUNTS)
+        for n, example in enumerate(doc.boxes):
+            if example.kind != SIMULATION_INFO:
+                self.pool.submit(n)
+
+    def _run(self, item: int) -> Replayed:
+        """In the worker."""
+        with unit(item):
+            if item == COUNTS:
+                return guarded(lambda: cross_check_components(self.doc, self.engine),
+                               self.engine, "counting its components",
+                               self.doc.meta.engine_loc), ()
+            return replay(self.doc.boxes[item], self.engine, draw=self.draw)
+
+    def collect(self) -> dict[int, Replayed]:
+        done: dict[int, Replayed] = {}
+        for item, value in self.pool.results():
+            if isinstance(value, Stopped):
+                doing, loc = ("counting its components", self.doc.meta.engine_loc)
+                if item != COUNTS:
+                    example = self.doc.boxes[item]
+                    doing, loc = f"replaying {example.id}", example.loc
+                value = [error(loc, f"the {self.engine.name} engine {value.how} while "
+                                    f"{doing}")], ()
+            done[item] = value
+        return done
+
+    def close(self) -> None:
+        self.pool.__exit__(None, None, None)
 
 
 def check_kit(result: DocumentCheck) -> list[Diagnostic]:
@@ -168,29 +216,23 @@ def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic
     return found
 
 
+Replayed = tuple[list[Diagnostic], Sequence[Figure]]  # an example's engine errors, figures
+
+
 def check_example(
-    example: Example, engine: GameEngine | None, *, draw: bool = False
+    example: Example, engine: GameEngine | None, *, draw: bool = False,
+    replayed: Replayed | None = None,
 ) -> tuple[list[Diagnostic], RenderedExample]:
+    """An example's diagnostics and rendering; ``replayed``: its replay(), done already (in
+    a worker), else it is replayed here."""
     diags: list[Diagnostic] = []
     figures: Sequence[Figure] = ()
     if engine is None:
         diags.append(warning(example.loc, f"{example.id}: not checkable: the game has no engine"))
         status = Status.NOT_CHECKABLE
     else:
-        try:
-            facts = contract.facts(engine, example.data)
-        except ExampleDataError as exc:
-            diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
-        except Exception as exc:  # noqa: BLE001 - the engine's own error, at its line
-            diags.append(engine_raised(exc, engine, f"replaying {example.id}", example.loc))
-        else:
-            diags += _claim_errors(example, engine.name, facts)
-            if draw and not diags:
-                try:
-                    figures = contract.figures(engine, example.data)
-                except Exception as exc:  # noqa: BLE001
-                    diags.append(engine_raised(exc, engine, f"drawing {example.id}",
-                                               example.loc))
+        found, figures = replayed if replayed is not None else replay(example, engine, draw=draw)
+        diags += found
         status = Status.FAILED if diags else Status.PROVEN
     prose, prose_diags = render_prose(example)
     diags += prose_diags
@@ -206,7 +248,28 @@ def check_example(
     return diags, rendered
 
 
-def engine_raised(exc: Exception, engine: GameEngine | None, doing: str,
+def replay(example: Example, engine: GameEngine, *, draw: bool = False) -> Replayed:
+    """The engine's part of checking ``example``: its claims against the facts, and (with
+    ``draw``, when they hold) its figures."""
+    diags: list[Diagnostic] = []
+    figures: Sequence[Figure] = ()
+    try:
+        facts = contract.facts(engine, example.data)
+    except ExampleDataError as exc:
+        diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
+    except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too), at its line
+        diags.append(engine_raised(exc, engine, f"replaying {example.id}", example.loc))
+    else:
+        diags += _claim_errors(example, engine.name, facts)
+        if draw and not diags:
+            try:
+                figures = contract.figures(engine, example.data)
+            except BaseException as exc:  # noqa: BLE001
+                diags.append(engine_raised(exc, engine, f"drawing {example.id}", example.loc))
+    return diags, figures
+
+
+def engine_raised(exc: BaseException, engine: GameEngine | None, doing: str,
                   source: SourceLoc | None) -> Diagnostic:
     """An engine's exception as an error at the line of its code that raised it (a malformed
     value: at the method that returned it), naming what it was doing and for which line of the
@@ -224,7 +287,7 @@ def guarded(check: Callable[[], list[Diagnostic]], engine: GameEngine | None, do
     """``check()``'s diagnostics, or the error the engine raised while it ran."""
     try:
         return check()
-    except Exception as exc:  # noqa: BLE001 - an engine's own error, at its line
+    except BaseException as exc:  # noqa: BLE001 - an engine's own error (an exit too), at its line
         return [engine_raised(exc, engine, doing, source)]
 
 

@@ -1,0 +1,252 @@
+"""Engine code in worker processes, within a time and a memory budget.
+
+A game's engine is code its designer chose to run, so rulepress runs it, but not in its own
+process: an engine that exits (``os._exit(0)``), crashes (a segmentation fault), loops forever or
+fills the memory would otherwise end or hang the command with an exit code that says something
+else (0 reads as a pass). Each worker is forked from this process (so it has the engine already
+loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a time;
+engine code inside it runs in ``unit()``s (an example, a simulated game), each within
+``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it is looping),
+the worker within ``engine_memory_mb`` more than it started with (past it, allocation fails).
+A worker that stops is reported as :class:`Stopped`, naming the unit it was in.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import multiprocessing
+import os
+import resource
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from types import TracebackType
+from typing import Any, Generic, TypeVar
+
+from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS
+from rulepress.signals import worker_started
+
+Item = TypeVar("Item")
+WALL = 3.0  # a unit waiting (not computing) is stopped after this many times its CPU budget
+POLL = 0.2  # seconds between looks at the workers' clocks
+
+
+@dataclass(frozen=True)
+class Budget:
+    seconds: float = ENGINE_SECONDS  # CPU time of one unit
+    memory_mb: int = ENGINE_MEMORY_MB  # memory a worker may add to what it started with
+
+
+_budget = Budget()
+_slot: Any = None  # in a worker: [unit number, its start time] shared with the parent
+
+
+def set_budget(budget: Budget) -> None:
+    """The budget of every worker started from now on (a command sets its project's)."""
+    global _budget
+    _budget = budget
+
+
+def budget() -> Budget:
+    return _budget
+
+
+def in_worker() -> bool:
+    return _slot is not None
+
+
+@contextmanager
+def unit(number: int) -> Iterator[None]:
+    """In a worker, one unit of engine work, within the CPU budget; ``number`` names it to the
+    parent should the worker stop inside it. Elsewhere (a Dask worker, this process) nothing."""
+    if _slot is None:
+        yield
+        return
+    _slot[0], _slot[1] = number, time.monotonic()
+    signal.setitimer(signal.ITIMER_PROF, _budget.seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        _slot[0], _slot[1] = -1.0, 0.0
+
+
+class Stopped(Exception):
+    """A worker stopped while it worked on ``item`` (in ``unit``, when it was in one): ``how``
+    says what happened, as a phrase after the engine's name ('ended its process (exit status
+    0)')."""
+
+    def __init__(self, item: object, unit: int | None, how: str) -> None:
+        super().__init__(how)
+        self.item, self.unit, self.how = item, unit, how
+
+
+def memory_note() -> str:
+    """What a MemoryError means in a worker: its budget ran out."""
+    return (f"it used more than its memory budget (engine_memory_mb = {_budget.memory_mb} in "
+            "rulepress.toml's [limits])")
+
+
+def _how(code: int | None) -> str:
+    if code is None:
+        return f"did not return within {WALL * _budget.seconds:g} s"
+    if code >= 0:
+        return f"ended its process (exit status {code})"
+    if -code == signal.SIGPROF:
+        return (f"ran past its time budget ({_budget.seconds:g} s of CPU time; engine_seconds "
+                "in rulepress.toml's [limits])")
+    if -code == signal.SIGSEGV:
+        return "crashed its process (SIGSEGV, a segmentation fault)"
+    if -code == signal.SIGKILL:
+        return "had its process killed (SIGKILL: perhaps the machine ran out of memory)"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"had its process stopped by {name}"
+
+
+def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
+           chosen: Budget) -> None:
+    """A worker's life: answer each item sent with ('ok', value) or ('raised', exception)."""
+    global _slot, _budget
+    worker_started(parent)
+    faulthandler.disable()  # a crash is reported by the parent, in one line
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)  # past the budget the kernel ends the worker
+    _slot, _budget = slot, chosen
+    _limit_memory(chosen.memory_mb * 2**20)
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        try:
+            answer: tuple[str, Any] = ("ok", run(item))
+        except MemoryError:
+            answer = ("memory", None)
+        except BaseException as exc:  # noqa: BLE001 - the parent decides what it means
+            answer = ("raised", exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # noqa: BLE001 - an answer that does not pickle
+            conn.send(("raised", RuntimeError(f"a worker's answer cannot be sent: {exc!r}")))
+
+
+def _limit_memory(extra: int) -> None:
+    if sys.platform != "linux":
+        return
+    try:
+        with open(f"/proc/{os.getpid()}/statm") as fh:
+            used = int(fh.read().split()[0]) * resource.getpagesize()
+    except OSError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    ceiling = used + extra
+    for limit in (soft, hard):
+        if limit != resource.RLIM_INFINITY:
+            ceiling = min(ceiling, limit)
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+
+
+class _Worker:
+    def __init__(self, run: Callable[[Any], Any]) -> None:
+        context = multiprocessing.get_context("fork")
+        self.conn, child = context.Pipe()
+        self.slot = context.RawArray("d", 2)
+        self.process = context.Process(target=_serve, daemon=True,
+                                       args=(child, run, os.getpid(), self.slot, _budget))
+        self.process.start()
+        child.close()
+        self.item: Any = None
+
+    def overdue(self) -> bool:
+        started = self.slot[1]
+        return bool(started) and time.monotonic() - started > WALL * _budget.seconds
+
+    def unit(self) -> int | None:
+        return int(self.slot[0]) if self.slot[0] >= 0 else None
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+class Workers(Generic[Item]):
+    """Up to ``count`` forked workers, each calling ``run(item)`` for the items submitted, one
+    at a time. ``results()`` yields (item, value), or (item, Stopped) for an item whose worker
+    stopped (a new worker takes the next items); an exception ``run`` raised is raised here.
+    Leaving the block stops every worker."""
+
+    def __init__(self, run: Callable[[Item], Any], count: int = 1) -> None:
+        self._run, self._count = run, max(1, count)
+        self._idle: list[_Worker] = []
+        self._busy: list[_Worker] = []
+        self._queue: deque[Item] = deque()
+
+    def __enter__(self) -> Workers[Item]:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        for worker in self._idle + self._busy:
+            worker.stop()
+        self._idle, self._busy = [], []
+
+    def submit(self, item: Item) -> None:
+        self._queue.append(item)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._queue and (self._idle or len(self._busy) < self._count):
+            worker = self._idle.pop() if self._idle else _Worker(self._run)
+            worker.item = self._queue.popleft()
+            worker.slot[0], worker.slot[1] = -1.0, 0.0
+            self._busy.append(worker)
+            worker.conn.send(worker.item)
+
+    def results(self) -> Iterator[tuple[Item, Any]]:
+        while self._busy:
+            ready = wait([w.conn for w in self._busy] + [w.process.sentinel for w in self._busy],
+                         timeout=POLL)
+            for worker in list(self._busy):
+                answer = self._answer(worker, ready)
+                if answer is None:
+                    continue
+                item = worker.item
+                self._busy.remove(worker)
+                self._dispatch()  # which may hand the worker its next item
+                kind, value = answer
+                if kind == "raised":
+                    raise value
+                yield item, value
+
+    def _answer(self, worker: _Worker, ready: list[Any]) -> tuple[str, Any] | None:
+        """What ``worker`` answered, ('stopped', Stopped) if it stopped, None while it works."""
+        if worker.conn in ready or worker.conn.poll():
+            try:
+                kind, value = worker.conn.recv()
+            except (EOFError, OSError):
+                pass  # it died as it answered: said below
+            else:
+                self._idle.append(worker)
+                if kind == "memory":
+                    return "stopped", Stopped(worker.item, worker.unit(),
+                                              "ran out of memory: " + memory_note())
+                return kind, value
+        if worker.process.sentinel in ready or not worker.process.is_alive():
+            worker.process.join()
+            code = worker.process.exitcode
+        elif worker.overdue():
+            code = None
+        else:
+            return None
+        stopped = Stopped(worker.item, worker.unit(), _how(code))
+        worker.stop()
+        return "stopped", stopped
