@@ -6,9 +6,14 @@ method that returned it."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -327,3 +332,111 @@ def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_
     assert re.search(rf"^{re.escape(str(engine.resolve()))}:{line}:\d+: error: the pig_dice "
                      rf"engine's .*{method}\(\) must return .*, while playing playtest "
                      rf"\({re.escape(str(game / 'rules.md'))}:\d+:1\)$", err, re.M), err
+
+
+# --- an engine that ends, crashes or outruns its worker (workers.py) ---------------------------
+
+HOSTILE = Path(__file__).parent / "hostile"
+
+
+def hostile_project(tmp_path: Path, case: str, old: str = "", new: str = "",
+                    limits: str = "") -> Path:
+    """A copy of the hostile case ``case`` (a project with one game, g), its engine's ``old``
+    text replaced by ``new`` and ``limits`` added to its [limits]."""
+    project = tmp_path / "p"
+    shutil.copytree(HOSTILE / case, project, ignore=shutil.ignore_patterns("expected.txt"))
+    engine = project / "g" / "engine.py"
+    engine.write_text(engine.read_text().replace(old, new))
+    if limits:
+        (project / CONFIG).write_text(f'sources = "."\n[limits]\n{limits}\n')
+    return project
+
+
+def test_a_stopped_worker_fails_its_example_and_the_next_is_still_proven(tmp_path: Path) -> None:
+    project = hostile_project(tmp_path, "engine-os-exit", "        os._exit(0)",
+                              '        if example["setup"]["at"] == 1:\n'
+                              '            os._exit(0)\n'
+                              '        return {"at": example["setup"]["at"] + 1}')
+    rules = project / "g" / "rules.md"
+    text = rules.read_text()
+    rules.write_text(text + "\n" + text[text.index("```example"):]
+                     .replace("one-step", "two-steps").replace("at: 1", "at: 5")
+                     .replace("at: 2", "at: 6"))
+    code, err = run("check", "--project", str(project))
+    assert code == 2, err
+    assert err.splitlines() == [
+        f"{rules}:22:1: error: the count engine ended its process (exit status 0) while "
+        "replaying one-step", "1 proven, 1 failed, 0 not checkable"], err
+
+
+def test_an_engine_that_waits_is_stopped_after_three_times_its_time(tmp_path: Path) -> None:
+    project = hostile_project(tmp_path, "engine-os-exit", "os._exit(0)", "time.sleep(60)",
+                              limits="engine_seconds = 0.2")
+    engine = project / "g" / "engine.py"
+    engine.write_text("import time\n" + engine.read_text())
+    started = time.monotonic()
+    code, err = run("check", "--project", str(project))
+    assert code == 2 and time.monotonic() - started < 10, err
+    assert (f"{project / 'g' / 'rules.md'}:22:1: error: the count engine did not return within "
+            "0.6 s while replaying one-step") in err, err
+
+
+def test_an_engine_exiting_as_it_loads_or_sets_up_a_game_is_an_error_at_its_line(
+        tmp_path: Path) -> None:
+    project = hostile_project(tmp_path, "engine-exit-zero", "ENGINE = CountEngine()",
+                              "ENGINE = CountEngine()\nraise SystemExit(0)")
+    engine = (project / "g" / "engine.py").resolve()
+    line = engine.read_text().splitlines().index("raise SystemExit(0)") + 1
+    code, err = run("check", "--project", str(project))
+    assert code == 2, err
+    assert (f"{engine}:{line}:1: error: engine module 'g/engine.py' failed to load: "
+            "SystemExit: 0") in err, err
+
+    project = hostile_project(tmp_path / "2", "engine-exit-zero", "        return Rules()",
+                              "        raise KeyboardInterrupt")
+    engine = (project / "g" / "engine.py").resolve()
+    line = engine.read_text().splitlines().index("        raise KeyboardInterrupt") + 1
+    code, err = run("simulate", "g", "--project", str(project), "-n", "2", "-q")
+    assert code == 2, err
+    assert err == (f"{engine}:{line}:1: error: the count engine raised KeyboardInterrupt while "
+                   "setting up g\n"), err
+
+
+ENV = {**os.environ, "CI": "1"}
+
+
+@pytest.mark.parametrize("command", [("check",), ("simulate", "g", "-n", "4", "-j", "1")])
+def test_ctrl_c_while_an_engine_loops_stops_the_command_with_130(
+        tmp_path: Path, command: tuple[str, ...]) -> None:
+    """A KeyboardInterrupt the engine raises is its error (exit 2); the user's Ctrl-C is not."""
+    case = "engine-endless-" + ("evaluate" if command[0] == "check" else "legal-moves")
+    project = hostile_project(tmp_path, case, limits="engine_seconds = 60")
+    proc = subprocess.Popen([sys.executable, "-m", "rulepress.cli", *command, "--project",
+                             str(project)], env=ENV, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _children(proc.pid):  # the worker looping
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "rulepress: stopped by SIGINT", err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{p}").exists() for p in workers):
+        assert time.monotonic() < deadline, "an engine's worker outlived the command"
+        time.sleep(0.05)
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found

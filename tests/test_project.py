@@ -74,6 +74,15 @@ def test_every_key_is_read_and_found_from_a_subfolder(cwd: Path) -> None:
                                     "Exceeds the limit (4300 digits)"),
     ("x = " + "[" * 5000 + "]" * 5000 + "\n",
      "rulepress.toml:1:1: error: rulepress.toml cannot be read: nested too deeply"),
+    ('title = "x"\n[limits]\nengine_seconds = 0\n',
+     "rulepress.toml:2:1: error: 'limits' must be a table of engine_seconds (CPU seconds above "
+     "0, at most 3600) and engine_memory_mb (a whole number of MB, 16 to 1048576), not "
+     "{'engine_seconds': 0}"),
+    ('[limits]\nengine_memory_mb = 1.5\n', "rulepress.toml:1:1: error: 'limits' must be"),
+    ('[limits]\nengine_memory_mb = 8\n', "rulepress.toml:1:1: error: 'limits' must be"),
+    ('[limits]\nengine_seconds = nan\n', "rulepress.toml:1:1: error: 'limits' must be"),
+    ('[limits]\nengine_secs = 3\n', "rulepress.toml:1:1: error: 'limits' must be"),
+    ('limits = 3\n', "rulepress.toml:1:1: error: 'limits' must be"),
 ])
 def test_a_bad_config_is_an_error_at_its_line(cwd: Path, text: str, expected: str) -> None:
     (cwd / CONFIG).write_text(text)
@@ -81,6 +90,15 @@ def test_a_bad_config_is_an_error_at_its_line(cwd: Path, text: str, expected: st
     assert code == 2
     first = err.splitlines()[0].replace(str(cwd.resolve()) + "/", "")
     assert first.startswith(expected), first
+
+
+def test_limits_set_the_engines_budget(cwd: Path) -> None:
+    (cwd / CONFIG).write_text("[limits]\nengine_seconds = 2.5\nengine_memory_mb = 300\n")
+    project = load_project(cwd=cwd)
+    assert (project.engine_seconds, project.engine_memory_mb) == (2.5, 300)
+    (cwd / CONFIG).write_text("[limits]\nengine_seconds = 3\n")
+    assert (load_project(cwd=cwd).engine_seconds, load_project(cwd=cwd).engine_memory_mb) == (
+        3.0, 1024)
 
 
 def test_project_option_needs_a_config(cwd: Path) -> None:

@@ -158,6 +158,7 @@ class Reporter:
 
 def _run(action: Callable[[Reporter], ExitStatus]) -> None:
     from rulepress.signals import Interrupted, stop_on_signals
+    from rulepress.workers import Budget, set_budget
 
     context = click.get_current_context(silent=True)
     reporter = Reporter(quiet=bool(context and context.meta.get(QUIET)))
@@ -172,6 +173,8 @@ def _run(action: Callable[[Reporter], ExitStatus]) -> None:
         reporter.clear()
         click.echo(f"rulepress: stopped by {exc.name}", err=True)
         sys.exit(128 + exc.signum)
+    finally:
+        set_budget(Budget())  # the project's (Where.of) is for this command only
     sys.exit(int(status))
 
 
