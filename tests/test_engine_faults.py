@@ -378,7 +378,7 @@ def test_an_engine_that_waits_is_stopped_after_three_times_its_time(tmp_path: Pa
     code, err = run("check", "--project", str(project))
     assert code == 2 and time.monotonic() - started < 10, err
     assert (f"{project / 'g' / 'rules.md'}:22:1: error: the count engine did not return within "
-            "0.6 s while replaying one-step") in err, err
+            "0.6 s (it was waiting, not computing) while replaying one-step") in err, err
 
 
 def test_an_engine_exiting_as_it_loads_or_sets_up_a_game_is_an_error_at_its_line(

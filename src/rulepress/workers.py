@@ -32,7 +32,7 @@ from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS
 from rulepress.signals import worker_started
 
 Item = TypeVar("Item")
-WALL = 3.0  # a unit waiting (not computing) is stopped after this many times its CPU budget
+WALL = 3.0  # a unit waiting (asleep, not computing) is stopped past this many times its budget
 POLL = 0.2  # seconds between looks at the workers' clocks
 
 
@@ -94,7 +94,7 @@ def memory_note() -> str:
 
 def _how(code: int | None) -> str:
     if code is None:
-        return f"did not return within {WALL * _budget.seconds:g} s"
+        return f"did not return within {WALL * _budget.seconds:g} s (it was waiting, not computing)"
     if code >= 0:
         return f"ended its process (exit status {code})"
     if -code == signal.SIGPROF:
@@ -165,8 +165,17 @@ class _Worker:
         self.item: Any = None
 
     def overdue(self) -> bool:
+        """Whether it has waited (not computed) in a unit past WALL times its budget: one that
+        computes is on the CPU clock, however slowly a busy machine lets it run."""
         started = self.slot[1]
-        return bool(started) and time.monotonic() - started > WALL * _budget.seconds
+        if not started or time.monotonic() - started <= WALL * _budget.seconds:
+            return False
+        try:
+            with open(f"/proc/{self.process.pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return True
+        return state != "R"
 
     def unit(self) -> int | None:
         return int(self.slot[0]) if self.slot[0] >= 0 else None
