@@ -9,6 +9,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,31 @@ def test_a_bad_block_is_an_error_at_its_line(case: str, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert re.search(r"rules\.md:\d+:1: error: .*" + re.escape(expected), result.stderr), \
         result.stderr
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ("import os\nos._exit(0)", "the coin_race engine ended its process (exit status 0) while "
+                               "playing playtest"),
+    ("while True:\n    pass", "the coin_race engine ran past its time budget (0.5 s of CPU "
+                              "time; engine_seconds in rulepress.toml's [limits]) while "
+                              "playing playtest"),
+])
+def test_an_engine_that_exits_or_loops_replaying_the_sample_is_an_error_at_the_block(
+        tmp_path: Path, change: str, said: str) -> None:
+    """The sample is played in the engine's worker, within its budget, as a run's games are."""
+    root = project(tmp_path)
+    assert make_summary(root).exit_code == 0
+    (root / "rulepress.toml").write_text((root / "rulepress.toml").read_text()
+                                         + "\n[limits]\nengine_seconds = 0.5\n")
+    engine = root / "engines" / "coin_race.py"
+    body = textwrap.indent(change, " " * 8)
+    engine.write_text(engine.read_text().replace(
+        "    def legal_moves(self) -> Sequence[Move]:\n",
+        f"    def legal_moves(self) -> Sequence[Move]:\n{body}\n"))
+    rules = root / "sources" / "coin-race" / "rules.md"
+    line = rules.read_text().splitlines().index("```simulation") + 1
+    result = subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
+                             "check", "--project", str(root)], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert f"{rules.resolve()}:{line}:1: error: {said}\n" in result.stderr, result.stderr

@@ -14,6 +14,7 @@ A worker that stops is reported as :class:`Stopped`, naming the unit it was in.
 from __future__ import annotations
 
 import faulthandler
+import gc
 import multiprocessing
 import os
 import resource
@@ -160,7 +161,13 @@ class _Worker:
         self.slot = context.RawArray("d", 2)
         self.process = context.Process(target=_serve, daemon=True,
                                        args=(child, run, os.getpid(), self.slot, _budget))
-        self.process.start()
+        # The worker's collector leaves alone what exists now: scanning it would copy every
+        # page of the heap the fork shares (most of a check's cost in a worker).
+        gc.freeze()
+        try:
+            self.process.start()
+        finally:
+            gc.unfreeze()
         child.close()
         self.item: Any = None
 

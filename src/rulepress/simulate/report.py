@@ -35,6 +35,7 @@ from rulepress.jail import read_regular
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
 from rulepress.simulate.stats import SAMPLE, sample_digest
 from rulepress.validate.results import RenderedExample, Status
+from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
 RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn")
@@ -57,18 +58,40 @@ class _Stale(Exception):
         self.disproved = disproved
 
 
+Sample = Mapping[str, Mapping[int, str]]  # each table's first games, as Game.line()s, by key
+
+
+def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample | None:
+    """The first games of each table of the block's run, played (in the engine's worker, while
+    the check goes on); None when the block names no run that can be played (check_simulation
+    says why). A game that fails raises SimulationFailure; the engine's error, its own."""
+    from rulepress.simulate.play import replay
+
+    try:
+        spec = _plan(doc, block, project).spec
+    except (_Stale, RulepressError):
+        return None
+    lines: dict[str, dict[int, str]] = {}
+    for t in spec.tables:
+        for i in range(min(SAMPLE, spec.games)):
+            with unit(i):  # each game within the engine's budget, as in a run
+                lines.setdefault(t.key, {})[i] = replay(spec, t, i).line()
+    return lines
+
+
 def check_simulation(
     doc: Document, block: Example, project: Path | None, *, draw: bool = False,
-    kept: Kept | None = None,
+    kept: Kept | None = None, sampled: Sample | Exception | None = None,
 ) -> tuple[list[Diagnostic], RenderedExample]:
     """The block's diagnostics and its rendering: prose from the summary, the plots it names
-    (drawn only when ``draw``; taken from ``kept`` when drawn from the same summary before)."""
+    (drawn only when ``draw``; taken from ``kept`` when drawn from the same summary before).
+    ``sampled``: sample_lines(), played already (or the SimulationFailure it raised)."""
     from rulepress.prose import render_prose
 
     figures: Sequence[Figure] = ()
     diags: list[Diagnostic] = []
     try:
-        summary = _checked_summary(doc, block, project)
+        summary = _checked_summary(doc, block, project, sampled)
         context = figures_in(summary)
         names = _plot_names(block)
         if draw:
@@ -85,7 +108,8 @@ def check_simulation(
     return diags + prose_diags, rendered
 
 
-def _checked_summary(doc: Document, block: Example, project: Path | None) -> dict[str, Any]:
+def _checked_summary(doc: Document, block: Example, project: Path | None,
+                     sampled: Sample | Exception | None) -> dict[str, Any]:
     unknown = [k for k in block.data if k not in KEYS]
     if unknown:
         raise _Stale(unknown[0], f"a simulation block holds {', '.join(KEYS)} (and id, title, "
@@ -110,7 +134,7 @@ def _checked_summary(doc: Document, block: Example, project: Path | None) -> dic
     if not same:
         raise _Stale("run", f"{block.data['summary']} is the summary of another run "
                             f"({made_by}); {remake}")
-    _replay_sample(chosen, summary, block, remake)
+    _replay_sample(chosen, summary, block, remake, sampled)
     return summary
 
 
@@ -172,14 +196,20 @@ def _shown(folder: Path, project: Path | None) -> str:
 
 
 def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
-                   remake: str) -> None:
-    """Play each table's first games again: the summary's digest of them must come out."""
+                   remake: str, sampled: Sample | Exception | None) -> None:
+    """Play each table's first games again (or take them from ``sampled``): the summary's
+    digest of them must come out."""
     from rulepress.simulate.play import SimulationFailure, replay
 
+    if isinstance(sampled, SimulationFailure):
+        raise _Stale("summary", str(sampled))
+    if isinstance(sampled, BaseException):
+        raise sampled
     spec = chosen.spec
     for table, recorded in zip(spec.tables, summary["tables"], strict=True):
         try:
-            lines = {i: replay(spec, table, i).line() for i in range(min(SAMPLE, spec.games))}
+            lines = dict(sampled[table.key]) if sampled is not None else {
+                i: replay(spec, table, i).line() for i in range(min(SAMPLE, spec.games))}
         except SimulationFailure as exc:
             raise _Stale("summary", str(exc)) from None
         if sample_digest(lines) != recorded.get("sample"):

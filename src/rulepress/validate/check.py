@@ -110,7 +110,7 @@ def check_document(
         except UnknownEngine as exc:
             result.diagnostics.append(error(exc.loc or doc.meta.engine_loc, str(exc)))
     engine = result.engine
-    replays = _Replays(doc, engine, draw) if engine is not None else None
+    replays = _Replays(doc, engine, draw, project) if engine is not None else None
     try:
         kit_found = check_kit(result) if kit else []
         done = replays.collect() if replays is not None else {}
@@ -122,16 +122,10 @@ def check_document(
     result.add_kit(kit_found)
     for n, example in enumerate(doc.boxes):
         if example.kind == SIMULATION_INFO:
-            from rulepress.simulate.report import check_simulation
-
-            try:
-                diags, rendered = check_simulation(doc, example, project, draw=draw, kept=kept)
-            except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
-                diags = [engine_raised(exc, engine, f"playing {example.id}", example.loc)]
-                rendered = RenderedExample(example.id, example.title, example.text, (), (),
-                                           (), Status.FAILED)
+            diags, rendered = _playtest(doc, example, engine, project, draw, kept, done.get(n))
         else:
-            diags, rendered = check_example(example, engine, draw=draw, replayed=done.get(n))
+            diags, rendered = check_example(example, engine, draw=draw,
+                                            replayed=done.get(n))
         if engine is None and doc.meta.engine:
             diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags
@@ -139,6 +133,23 @@ def check_document(
     result.diagnostics += check_references(doc)
     result.diagnostics += check_glyphs(doc, result.examples)
     return result
+
+
+def _playtest(doc: Document, block: Example, engine: GameEngine | None, project: Path | None,
+              draw: bool, kept: Kept | None,
+              played: Any) -> tuple[list[Diagnostic], RenderedExample]:
+    """A playtest report's check; ``played``: its sample as the engine's worker played it
+    (sample_lines()), the SimulationFailure that raised, or the errors that stopped it."""
+    from rulepress.simulate.report import check_simulation
+
+    if isinstance(played, tuple):  # the engine raised, or its worker stopped
+        return played[0], RenderedExample(block.id, block.title, block.text, (), (), (),
+                                          Status.FAILED)
+    try:
+        return check_simulation(doc, block, project, draw=draw, kept=kept, sampled=played)
+    except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
+        return [engine_raised(exc, engine, f"playing {block.id}", block.loc)], RenderedExample(
+            block.id, block.title, block.text, (), (), (), Status.FAILED)
 
 
 COUNTS = -1  # the item of _Replays that cross-checks the components
@@ -150,31 +161,44 @@ class _Replays:
     ``draw``). An engine that exits, crashes or runs past its budget fails the example (or
     the counts) it was working on, with an error at the example's line."""
 
-    def __init__(self, doc: Document, engine: GameEngine, draw: bool) -> None:
-        self.doc, self.engine, self.draw = doc, engine, draw
+    def __init__(self, doc: Document, engine: GameEngine, draw: bool,
+                 project: Path | None) -> None:
+        self.doc, self.engine, self.draw, self.project = doc, engine, draw, project
         self.pool: Workers[int] = Workers(self._run)
-        self.pool.submit(COUNTS)
-        for n, example in enumerate(doc.boxes):
-            if example.kind != SIMULATION_INFO:
-                self.pool.submit(n)
+        for item in (COUNTS, *range(len(doc.boxes))):
+            self.pool.submit(item)
 
-    def _run(self, item: int) -> Replayed:
-        """In the worker."""
-        with unit(item):
-            if item == COUNTS:
+    def _run(self, item: int) -> Any:
+        """In the worker: the counts' or an example's Replayed; a playtest report's sample
+        (sample_lines()), the SimulationFailure it raised, or the engine's error (Replayed)."""
+        from rulepress.simulate.play import SimulationFailure
+        from rulepress.simulate.report import sample_lines
+
+        if item == COUNTS:
+            with unit(item):
                 return guarded(lambda: cross_check_components(self.doc, self.engine),
                                self.engine, "counting its components",
                                self.doc.meta.engine_loc), ()
-            return replay(self.doc.boxes[item], self.engine, draw=self.draw)
+        example = self.doc.boxes[item]
+        if example.kind != SIMULATION_INFO:
+            with unit(item):
+                return replay(example, self.engine, draw=self.draw)
+        try:
+            return sample_lines(self.doc, example, self.project)
+        except SimulationFailure as exc:
+            return exc
+        except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
+            return [engine_raised(exc, self.engine, f"playing {example.id}", example.loc)], ()
 
-    def collect(self) -> dict[int, Replayed]:
-        done: dict[int, Replayed] = {}
+    def collect(self) -> dict[int, Any]:
+        done: dict[int, Any] = {}
         for item, value in self.pool.results():
             if isinstance(value, Stopped):
                 doing, loc = ("counting its components", self.doc.meta.engine_loc)
                 if item != COUNTS:
                     example = self.doc.boxes[item]
-                    doing, loc = f"replaying {example.id}", example.loc
+                    verb = "playing" if example.kind == SIMULATION_INFO else "replaying"
+                    doing, loc = f"{verb} {example.id}", example.loc
                 value = [error(loc, f"the {self.engine.name} engine {value.how} while "
                                     f"{doing}")], ()
             done[item] = value
