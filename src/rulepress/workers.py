@@ -134,6 +134,8 @@ def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
             answer = ("raised", exc)
         try:
             conn.send(answer)
+        except MemoryError:
+            conn.send(("memory", None))
         except Exception as exc:  # noqa: BLE001 - an answer that does not pickle
             conn.send(("raised", RuntimeError(f"a worker's answer cannot be sent: {exc!r}")))
 

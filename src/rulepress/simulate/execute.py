@@ -118,7 +118,7 @@ def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
 
 def _outcome(spec: RunSpec, batch: Batch, value: Tally | Stopped | SimulationFailure) -> Tally:
     if isinstance(value, Stopped):
-        raise stopped(spec, spec.tables[batch.table], value)
+        raise stopped(spec, spec.tables[batch.table], batch.start, value)
     if isinstance(value, SimulationFailure):
         raise value
     return value

@@ -194,9 +194,10 @@ def _order(spec: RunSpec, table: Table, index: int) -> tuple[int, int]:
     return spec.tables.index(table), index
 
 
-def stopped(spec: RunSpec, table: Table, exc: Stopped) -> SimulationFailure:
-    """A worker that stopped while it played game ``exc.unit`` at ``table`` (bad input)."""
-    index = exc.unit if exc.unit is not None else 0
+def stopped(spec: RunSpec, table: Table, start: int, exc: Stopped) -> SimulationFailure:
+    """A worker that stopped while it played game ``exc.unit`` at ``table`` (or, outside a
+    game, as it began the batch from game ``start``): bad input."""
+    index = exc.unit if exc.unit is not None else start
     engine = engine_of(spec).name
     return SimulationFailure(f"{_where(spec, table, index)}: the {engine} engine {exc.how}",
                              _order(spec, table, index), None, True)
