@@ -61,6 +61,12 @@ def in_worker() -> bool:
     return _slot is not None
 
 
+def can_fork() -> bool:
+    """Whether this process may start workers: not one multiprocessing made a daemon (a Dask
+    worker's), which it forbids."""
+    return not multiprocessing.current_process().daemon
+
+
 @contextmanager
 def unit(number: int) -> Iterator[None]:
     """In a worker, one unit of engine work, within the CPU budget; ``number`` names it to the
@@ -200,13 +206,15 @@ class Workers(Generic[Item]):
     """Up to ``count`` forked workers, each calling ``run(item)`` for the items submitted, one
     at a time. ``results()`` yields (item, value), or (item, Stopped) for an item whose worker
     stopped (a new worker takes the next items); an exception ``run`` raised is raised here.
-    Leaving the block stops every worker."""
+    Leaving the block stops every worker. Where no worker may be started (can_fork), the
+    items are run here, unguarded."""
 
     def __init__(self, run: Callable[[Item], Any], count: int = 1) -> None:
         self._run, self._count = run, max(1, count)
         self._idle: list[_Worker] = []
         self._busy: list[_Worker] = []
         self._queue: deque[Item] = deque()
+        self._inline = not can_fork()
 
     def __enter__(self) -> Workers[Item]:
         return self
@@ -222,7 +230,7 @@ class Workers(Generic[Item]):
         self._dispatch()
 
     def _dispatch(self) -> None:
-        while self._queue and (self._idle or len(self._busy) < self._count):
+        while not self._inline and self._queue and (self._idle or len(self._busy) < self._count):
             worker = self._idle.pop() if self._idle else _Worker(self._run)
             worker.item = self._queue.popleft()
             worker.slot[0], worker.slot[1] = -1.0, 0.0
@@ -230,6 +238,9 @@ class Workers(Generic[Item]):
             worker.conn.send(worker.item)
 
     def results(self) -> Iterator[tuple[Item, Any]]:
+        while self._inline and self._queue:
+            item = self._queue.popleft()
+            yield item, self._run(item)
         while self._busy:
             ready = wait([w.conn for w in self._busy] + [w.process.sentinel for w in self._busy],
                          timeout=POLL)

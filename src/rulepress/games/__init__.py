@@ -12,9 +12,12 @@ import hashlib
 import importlib.util
 import re
 import sys
+from contextlib import suppress
 from functools import cache
+from importlib.machinery import ModuleSpec
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
+from types import ModuleType
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.games.base import GameEngine
@@ -118,15 +121,46 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
         raise UnknownEngine(f"engine module '{m['path']}' cannot be imported")
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module  # dataclasses and pickling look modules up by name
+    how = _tried(module_spec)
+    if how is not None:
+        raise UnknownEngine(f"engine module '{m['path']}' {how} as it loaded")
     try:
-        module_spec.loader.exec_module(module)
+        module = _imported(module_spec)
     except BaseException as exc:  # the module's own error (sys.exit too), at its line
-        del sys.modules[name]
         raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
     attr = m["attr"] or "ENGINE"
     engine = getattr(module, attr, None)
     if engine is None or not hasattr(engine, "evaluate"):
         raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'")
     return engine  # type: ignore[no-any-return]
+
+
+def _imported(module_spec: ModuleSpec) -> ModuleType:
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_spec.name] = module  # dataclasses and pickling look modules up by name
+    try:
+        assert module_spec.loader is not None
+        module_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_spec.name]
+        raise
+    return module
+
+
+def _tried(module_spec: ModuleSpec) -> str | None:
+    """How loading a project's module ends or hangs its process (``os._exit`` at import, a
+    crash, a loop), tried first in a worker (workers.py); None when it does not. An exception
+    it raises is left to the real import here, which reports it at its line."""
+    from rulepress.workers import Stopped, Workers, can_fork, unit
+
+    if not can_fork():  # a Dask worker: the run's own process loaded it first
+        return None
+    def trial(_: None) -> None:
+        with unit(0), suppress(BaseException):
+            _imported(module_spec)
+
+    with Workers(trial) as pool:
+        pool.submit(None)
+        for _, value in pool.results():
+            return value.how if isinstance(value, Stopped) else None
+    return None
