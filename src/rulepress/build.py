@@ -27,6 +27,7 @@ from rulepress.diagnostics import (
     RulepressError,
     Severity,
     counted,
+    error,
     exit_status,
 )
 from rulepress.document.editions import EDITIONS, PLAYER, REFERENCE
@@ -44,8 +45,16 @@ from rulepress.render import (
     templates_dir,
 )
 from rulepress.signals import worker_started
-from rulepress.validate.check import CheckReport, DocumentCheck, check_document, check_kit
+from rulepress.validate.check import (
+    CheckReport,
+    DocumentCheck,
+    EngineChecks,
+    check_document,
+    check_kit,
+    engine_raised,
+)
 from rulepress.validate.results import RenderedExample, Status
+from rulepress.workers import Stopped, Workers
 from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 
@@ -114,16 +123,18 @@ def check_phase(
         return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
                 for d in report.diagnostics]
 
-    for doc in docs:
-        result = check_document(doc, project=project, draw=draw, kit=passed is None, kept=kept)
-        report.documents.append(result)
-        if passed is not None:
-            if failed is None and exit_status(shown()) is ExitStatus.OK:
-                try:
-                    passed(result)
-                except RulepressError as exc:
-                    failed = exc
-            result.add_kit(check_kit(result))
+    with EngineChecks(docs, project, draw) as engines:
+        for doc in docs:
+            result = check_document(doc, project=project, draw=draw, kit=passed is None,
+                                    kept=kept, engines=engines)
+            report.documents.append(result)
+            if passed is not None:
+                if failed is None and exit_status(shown()) is ExitStatus.OK:
+                    try:
+                        passed(result)
+                    except RulepressError as exc:
+                        failed = exc
+                result.add_kit(check_kit(result, engines))
     status = exit_status(shown())
     if status is not ExitStatus.OK:
         raise RulepressError(shown(), status)
@@ -595,31 +606,50 @@ def build_kits(
     record = Record()
     outputs: dict[Path, bytes | str] = {}
     problems: list[Diagnostic] = []
+    todo: list[DocumentCheck] = []
     for result in report.documents:
         doc = result.doc
-        key = inputs[doc.slug].key(doc.meta.engine, project, options)
-        record.games[doc.slug] = {"engine": doc.meta.engine, "key": key}
-        chosen = [c for c in doc.meta.components if c.in_kit and (
-            kit_opts.only is None or c.id in kit_opts.only)]
-        if not chosen:
-            record.dropped.add(doc.slug)
-            continue
-        drawers = contract.drawers(result.engine)
-        tables = contract.tables(result.engine)
-        if proof:
-            reporter.progress(f"drawing the {doc.slug} proof")
-            kit: Mapping[Path, bytes | str] = {
-                out / doc.slug / f"{doc.slug}-proof.pdf":
-                    proof_page(doc, drawers, tables, bleed_mm=bleed_mm)}
+        record.games[doc.slug] = {"engine": doc.meta.engine,
+                                  "key": inputs[doc.slug].key(doc.meta.engine, project, options)}
+        if any(c.in_kit and (kit_opts.only is None or c.id in kit_opts.only)
+               for c in doc.meta.components):
+            todo.append(result)
         else:
-            reporter.progress(f"drawing the {doc.slug} kit")
-            try:
-                kit = draw_kits(doc, drawers, papers, out, tables=tables, options=kit_opts)
-            except RulepressError as exc:
-                problems += exc.diagnostics
+            record.dropped.add(doc.slug)
+
+    def drawn(n: int) -> Mapping[Path, bytes | str] | list[Diagnostic]:
+        """Game ``n``'s kit (or proof), or what stops it; in a worker when its engine draws
+        (workers.py), so a drawer that ends its process or crashes is reported."""
+        doc, engine = todo[n].doc, todo[n].engine
+        try:
+            drawers, tables = contract.drawers(engine), contract.tables(engine)
+            if proof:
+                return {out / doc.slug / f"{doc.slug}-proof.pdf":
+                        proof_page(doc, drawers, tables, bleed_mm=bleed_mm)}
+            return draw_kits(doc, drawers, papers, out, tables=tables, options=kit_opts)
+        except RulepressError as exc:
+            return exc.diagnostics
+        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+            return [engine_raised(exc, engine, "drawing its kit", doc.meta.engine_loc)]
+
+    with Workers(drawn) as pool:
+        for n, result in enumerate(todo):
+            doc = result.doc
+            reporter.progress(f"drawing the {doc.slug} {'proof' if proof else 'kit'}")
+            if result.engine is None:
+                kit = drawn(n)
+            else:
+                pool.submit(n)
+                _, kit = next(pool.results())
+                if isinstance(kit, Stopped):
+                    kit = [error(doc.meta.engine_loc, f"the {result.engine.name} engine "
+                                                      f"{kit.how} while drawing its kit")]
+            if isinstance(kit, list):
+                problems += kit
                 continue
-        outputs |= kit
-        record.unit(doc.slug, key, {p.relative_to(out).as_posix(): d for p, d in kit.items()})
+            outputs |= kit
+            record.unit(doc.slug, record.games[doc.slug]["key"],
+                        {p.relative_to(out).as_posix(): d for p, d in kit.items()})
     if problems:  # every game drawn first: all problems at once, nothing written
         raise RulepressError(problems)
     unchanged = sum(len(manifest.units.get(slug, {}).get("files", ())) for slug in skipped)

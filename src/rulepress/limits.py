@@ -87,10 +87,10 @@ MAX_HASHED_BYTES = 256 * 2**20
 # can make the typesetter's work grow without end, each nested flex box tripling it.
 RENDER_SECONDS = 180.0
 
-# Engine code (a game's plug-in: example replays and their diagrams, simulated games) runs in a
-# worker process: CPU time for one example or one simulated game (the bundled games need a few
-# milliseconds), and the memory that process may add to what it started with. Past either, the
-# worker is stopped and the example or game is named. A project may change both in
-# rulepress.toml ([limits] engine_seconds, engine_memory_mb).
+# Engine code (a game's plug-in: example replays and diagrams, kit drawers, simulated games)
+# runs in a worker process (workers.py): CPU time for one example, simulated game or kit face
+# (the bundled games need milliseconds), and the memory the worker may add to what it started
+# with. Past either, the worker is stopped and the example, game or kit is named. A project may
+# change both in rulepress.toml ([limits] engine_seconds, engine_memory_mb).
 ENGINE_SECONDS = 10.0
 ENGINE_MEMORY_MB = 1024

@@ -5,9 +5,10 @@ process: an engine that exits (``os._exit(0)``), crashes (a segmentation fault),
 fills the memory would otherwise end or hang the command with an exit code that says something
 else (0 reads as a pass). Each worker is forked from this process (so it has the engine already
 loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a time;
-engine code inside it runs in ``unit()``s (an example, a simulated game), each within
-``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it is looping),
-the worker within ``engine_memory_mb`` more than it started with (past it, allocation fails).
+engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face), each
+within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
+loops), the worker within ``engine_memory_mb`` more than it started with (past it, allocation
+fails). simulate, check and pnp use this one pool (build.py's PDF pool runs no engine code).
 A worker that stops is reported as :class:`Stopped`, naming the unit it was in.
 """
 

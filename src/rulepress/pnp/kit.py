@@ -13,11 +13,13 @@ pages both are the whole page (nothing there is cut).
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from reportlab import rl_config
 
@@ -34,6 +36,7 @@ from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.ink import INKS, KitCanvas
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.units import mm
+from rulepress.workers import unit
 
 DEFAULT_BLEED_MM = 3.0
 
@@ -124,6 +127,17 @@ class _Job:
     back: Drawer | None
 
 
+def _budgeted(drawer: Drawer) -> Drawer:
+    """An engine's drawer, each face within the engine's CPU budget (in a worker)."""
+
+    @functools.wraps(drawer)
+    def draw(canvas: Any, face: Face) -> None:
+        with unit(0):
+            drawer(canvas, face)
+
+    return draw
+
+
 def side_drawer(
     comp: Component, back: bool, drawers: Mapping[str, Drawer], art: Art, out: list[Diagnostic]
 ) -> Drawer | None:
@@ -137,7 +151,7 @@ def side_drawer(
             out += [d for d in exc.diagnostics if d not in out]
             return None
     if name in drawers:
-        return drawers[name]
+        return _budgeted(drawers[name])
     engine = art.doc.meta.engine
     offered = (f"its engine '{engine}' offers {', '.join(sorted(drawers)) or 'none'}"
                if engine else "this game names no engine")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -90,16 +91,19 @@ def check_documents(
     drawers and kit counts, all diagnostics collected. ``project``: the folder engine modules
     are loaded from. ``draw``: also draw each proven example's figures (only the build needs
     them)."""
-    return CheckReport([check_document(doc, project=project, draw=draw) for doc in docs])
+    with EngineChecks(docs, project, draw) as engines:
+        return CheckReport([check_document(doc, project=project, draw=draw, engines=engines)
+                            for doc in docs])
 
 
 def check_document(
     doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True,
-    kept: Kept | None = None,
+    kept: Kept | None = None, engines: EngineChecks | None = None,
 ) -> DocumentCheck:
     """One game's part of check_documents. ``kit=False`` leaves its kit to the caller
     (check_kit, then add_kit: the build checks it while the game's PDFs start); ``kept``: plots
-    drawn by an earlier run, taken when drawn from the same inputs."""
+    drawn by an earlier run, taken when drawn from the same inputs; ``engines``: the workers
+    of the whole check (else the game has its own)."""
     from rulepress.render.glyphs import check_glyphs
     from rulepress.render.references import check_references
 
@@ -110,13 +114,16 @@ def check_document(
         except UnknownEngine as exc:
             result.diagnostics.append(error(exc.loc or doc.meta.engine_loc, str(exc)))
     engine = result.engine
-    replays = _Replays(doc, engine, draw, project) if engine is not None else None
-    try:
-        kit_found = check_kit(result) if kit else []
-        done = replays.collect() if replays is not None else {}
-    finally:
-        if replays is not None:
-            replays.close()
+    done: dict[int, Any] = {}
+    with EngineChecks([], project, draw, engines) as engines:
+        items = [COUNTS, *range(len(doc.boxes))]
+        if engine is not None:
+            engines.docs.setdefault(doc.slug, doc)
+            engines.engines.setdefault(doc.slug, engine)
+            engines.ask(doc, ([KIT] if kit and _has_kit(doc) else []) + items)
+        kit_found = check_kit(result, engines) if kit else []
+        if engine is not None:
+            done = engines.answers(doc, items)
     result.diagnostics += done.get(COUNTS, ([], ()))[0]
     result.kit_at = len(result.diagnostics)
     result.add_kit(kit_found)
@@ -152,68 +159,118 @@ def _playtest(doc: Document, block: Example, engine: GameEngine | None, project:
             block.id, block.title, block.text, (), (), (), Status.FAILED)
 
 
-COUNTS = -1  # the item of _Replays that cross-checks the components
+KIT, COUNTS = -2, -1  # a game's tasks besides its examples (by their index in doc.boxes)
 
 
-class _Replays:
-    """The engine's part of a game's check, in a worker process (workers.py) while this one
-    checks the rest: its component counts, and each example replayed (and drawn, with
-    ``draw``). An engine that exits, crashes or runs past its budget fails the example (or
-    the counts) it was working on, with an error at the example's line."""
+class EngineChecks:
+    """The engine code of a check, in two worker processes (workers.py) while this one checks
+    the rest: each game's kit drawn (its drawers and tables), its component counts, each
+    example replayed (and drawn, with ``draw``), a playtest report's first games played. The
+    workers are forked once every game's engine is loaded, so they have them all, and keep
+    what they load from game to game (fonts, libraries). An engine that exits, crashes or runs
+    past its budget fails the task it was on: an error at the example's line, else at the
+    game's engine: line. ``shared``: the check's own, to use instead (this one is then
+    nothing)."""
 
-    def __init__(self, doc: Document, engine: GameEngine, draw: bool,
-                 project: Path | None) -> None:
-        self.doc, self.engine, self.draw, self.project = doc, engine, draw, project
-        self.pool: Workers[int] = Workers(self._run)
-        for item in (COUNTS, *range(len(doc.boxes))):
-            self.pool.submit(item)
+    def __init__(self, docs: Sequence[Document], project: Path | None, draw: bool,
+                 shared: EngineChecks | None = None) -> None:
+        self.shared = shared
+        self.docs = {doc.slug: doc for doc in docs}
+        self.project, self.draw = project, draw
+        self.done: dict[tuple[str, int], Any] = {}
+        self.asked: set[tuple[str, int]] = set()
+        self.pool: Workers[tuple[str, int]] = Workers(self._run, 1)
+        self.engines: dict[str, GameEngine] = {}  # loaded before the fork: the workers have them
+        for doc in docs if shared is None else ():
+            with suppress(UnknownEngine):
+                if doc.meta.engine:
+                    self.engines[doc.slug] = load_engine(doc.meta.engine, project)
 
-    def _run(self, item: int) -> Any:
-        """In the worker: the counts' or an example's Replayed; a playtest report's sample
-        (sample_lines()), the SimulationFailure it raised, or the engine's error (Replayed)."""
+    def __enter__(self) -> EngineChecks:
+        return self.shared or self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shared is None:
+            self.pool.__exit__(None, None, None)
+
+    def ask(self, doc: Document, items: Sequence[int]) -> None:
+        """Start ``doc``'s tasks ``items`` (its engine must be loaded)."""
+        for item in items:
+            if (doc.slug, item) not in self.asked:
+                self.asked.add((doc.slug, item))
+                self.pool.submit((doc.slug, item))
+
+    def answers(self, doc: Document, items: Sequence[int]) -> dict[int, Any]:
+        """Each task's answer, waiting for those not in yet (asking for any not asked)."""
+        self.ask(doc, items)
+        keys = [(doc.slug, item) for item in items]
+        results = self.pool.results()
+        while any(key not in self.done for key in keys):
+            key, value = next(results)
+            self.done[key] = self._stopped(key, value) if isinstance(value, Stopped) else value
+        for key in keys:
+            self.asked.discard(key)
+        return {key[1]: self.done.pop(key) for key in keys}
+
+    def _stopped(self, key: tuple[str, int], stopped: Stopped) -> Any:
+        doc, engine = self.docs[key[0]], self.engines[key[0]]
+        doing, loc = {KIT: ("drawing its kit", doc.meta.engine_loc),
+                      COUNTS: ("counting its components", doc.meta.engine_loc)}.get(
+                          key[1], ("", None))
+        if key[1] >= 0:
+            example = doc.boxes[key[1]]
+            verb = "playing" if example.kind == SIMULATION_INFO else "replaying"
+            doing, loc = f"{verb} {example.id}", example.loc
+        found = [error(loc, f"the {engine.name} engine {stopped.how} while {doing}")]
+        return found if key[1] == KIT else (found, ())
+
+    def _run(self, key: tuple[str, int]) -> Any:
+        """In a worker: the kit's diagnostics; the counts' or an example's Replayed; a playtest
+        report's sample (sample_lines()), the SimulationFailure it raised, or the engine's
+        error (Replayed)."""
         from rulepress.simulate.play import SimulationFailure
         from rulepress.simulate.report import sample_lines
 
+        doc, item, engine = self.docs[key[0]], key[1], self.engines[key[0]]
+        if item == KIT:
+            with unit(item):
+                return _kit(doc, engine)
         if item == COUNTS:
             with unit(item):
-                return guarded(lambda: cross_check_components(self.doc, self.engine),
-                               self.engine, "counting its components",
-                               self.doc.meta.engine_loc), ()
-        example = self.doc.boxes[item]
+                return guarded(lambda: cross_check_components(doc, engine), engine,
+                               "counting its components", doc.meta.engine_loc), ()
+        example = doc.boxes[item]
         if example.kind != SIMULATION_INFO:
             with unit(item):
-                return replay(example, self.engine, draw=self.draw)
+                return replay(example, engine, draw=self.draw)
         try:
-            return sample_lines(self.doc, example, self.project)
+            return sample_lines(doc, example, self.project)  # each game in a unit()
         except SimulationFailure as exc:
             return exc
         except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
-            return [engine_raised(exc, self.engine, f"playing {example.id}", example.loc)], ()
-
-    def collect(self) -> dict[int, Any]:
-        done: dict[int, Any] = {}
-        for item, value in self.pool.results():
-            if isinstance(value, Stopped):
-                doing, loc = ("counting its components", self.doc.meta.engine_loc)
-                if item != COUNTS:
-                    example = self.doc.boxes[item]
-                    verb = "playing" if example.kind == SIMULATION_INFO else "replaying"
-                    doing, loc = f"{verb} {example.id}", example.loc
-                value = [error(loc, f"the {self.engine.name} engine {value.how} while "
-                                    f"{doing}")], ()
-            done[item] = value
-        return done
-
-    def close(self) -> None:
-        self.pool.__exit__(None, None, None)
+            return [engine_raised(exc, engine, f"playing {example.id}", example.loc)], ()
 
 
-def check_kit(result: DocumentCheck) -> list[Diagnostic]:
+def _has_kit(doc: Document) -> bool:
+    return any(c.in_kit for c in doc.meta.components)
+
+
+def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> list[Diagnostic]:
     """The game's kit, drawn and counted: its faces' data, drawers and text (none without a
-    kit). Part of check_document, which ``kit=False`` leaves to the caller (add_kit)."""
+    kit), in the check's workers (``engines``, else its own) when it has an engine. Part of
+    check_document, which ``kit=False`` leaves to the caller (add_kit)."""
     doc, engine = result.doc, result.engine
-    if not any(c.in_kit for c in doc.meta.components):
+    if not _has_kit(doc):
         return []
+    if engine is None:  # no engine code to run: layouts only
+        return _kit(doc, None)
+    with EngineChecks([], None, False, engines) as chosen:
+        chosen.docs.setdefault(doc.slug, doc)
+        chosen.engines.setdefault(doc.slug, engine)
+        return chosen.answers(doc, [KIT])[KIT]  # type: ignore[no-any-return]
+
+
+def _kit(doc: Document, engine: GameEngine | None) -> list[Diagnostic]:
     from rulepress.pnp.kit import kit_diagnostics
 
     return guarded(lambda: kit_diagnostics(doc, contract.drawers(engine), contract.tables(engine)),
