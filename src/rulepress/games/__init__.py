@@ -121,7 +121,8 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
         raise UnknownEngine(f"engine module '{m['path']}' cannot be imported")
-    how = _tried(module_spec)
+    stat = path.stat()
+    how = _tried(name, path, (stat.st_mtime_ns, stat.st_size))
     if how is not None:
         raise UnknownEngine(f"engine module '{m['path']}' {how} as it loaded")
     try:
@@ -147,16 +148,21 @@ def _imported(module_spec: ModuleSpec) -> ModuleType:
     return module
 
 
-def _tried(module_spec: ModuleSpec) -> str | None:
+@cache
+def _tried(name: str, path: Path, version: tuple[int, int]) -> str | None:
     """How loading a project's module ends or hangs its process (``os._exit`` at import, a
     crash, a loop), tried first in a worker (workers.py); None when it does not. An exception
-    it raises is left to the real import here, which reports it at its line."""
+    it raises is left to the real import here, which reports it at its line. Kept for the
+    file's ``version`` (date, size): a failed load is asked again in the same command."""
     from rulepress.workers import Stopped, Workers, can_fork, unit
 
     if not can_fork():  # a Dask worker: the run's own process loaded it first
         return None
+
     def trial(_: None) -> None:
         with unit(0), suppress(BaseException):
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            assert module_spec is not None
             _imported(module_spec)
 
     with Workers(trial) as pool:

@@ -118,8 +118,7 @@ def check_document(
     with EngineChecks([], project, draw, engines) as engines:
         items = [COUNTS, *range(len(doc.boxes))]
         if engine is not None:
-            engines.docs.setdefault(doc.slug, doc)
-            engines.engines.setdefault(doc.slug, engine)
+            engines.add(doc, engine)
             engines.ask(doc, ([KIT] if kit and _has_kit(doc) else []) + items)
         kit_found = check_kit(result, engines) if kit else []
         if engine is not None:
@@ -193,6 +192,12 @@ class EngineChecks:
         if self.shared is None:
             self.pool.__exit__(None, None, None)
 
+    def add(self, doc: Document, engine: GameEngine) -> None:
+        """Make ``doc``, checked with ``engine``, one of its games (before it starts its
+        workers: a game the shared one was made with is in it already)."""
+        self.docs.setdefault(doc.slug, doc)
+        self.engines.setdefault(doc.slug, engine)
+
     def ask(self, doc: Document, items: Sequence[int]) -> None:
         """Start ``doc``'s tasks ``items`` (its engine must be loaded)."""
         for item in items:
@@ -265,8 +270,7 @@ def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> lis
     if engine is None:  # no engine code to run: layouts only
         return _kit(doc, None)
     with EngineChecks([], None, False, engines) as chosen:
-        chosen.docs.setdefault(doc.slug, doc)
-        chosen.engines.setdefault(doc.slug, engine)
+        chosen.add(doc, engine)
         return chosen.answers(doc, [KIT])[KIT]  # type: ignore[no-any-return]
 
 
