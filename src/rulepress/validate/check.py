@@ -119,7 +119,7 @@ def check_document(
         items = [COUNTS, *range(len(doc.boxes))]
         if engine is not None:
             engines.add(doc, engine)
-            engines.ask(doc, ([KIT] if kit and _has_kit(doc) else []) + items)
+            engines.ask(doc, tasks(doc, kit=kit))
         kit_found = check_kit(result, engines) if kit else []
         if engine is not None:
             done = engines.answers(doc, items)
@@ -184,6 +184,9 @@ class EngineChecks:
             with suppress(UnknownEngine):
                 if doc.meta.engine:
                     self.engines[doc.slug] = load_engine(doc.meta.engine, project)
+        for doc in docs if shared is None else ():  # every task asked now: none waits for this
+            if doc.slug in self.engines:           # process to reach its game
+                self.ask(doc, tasks(doc))
 
     def __enter__(self) -> EngineChecks:
         return self.shared or self
@@ -254,6 +257,11 @@ class EngineChecks:
             return exc
         except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
             return [engine_raised(exc, engine, f"playing {example.id}", example.loc)], ()
+
+
+def tasks(doc: Document, *, kit: bool = True) -> list[int]:
+    """The engine's tasks of a game's check, the longest first."""
+    return ([KIT] if kit and _has_kit(doc) else []) + [COUNTS, *range(len(doc.boxes))]
 
 
 def _has_kit(doc: Document) -> bool:
