@@ -162,11 +162,12 @@ KIT, COUNTS = -2, -1  # a game's tasks besides its examples (by their index in d
 
 
 class EngineChecks:
-    """The engine code of a check, in two worker processes (workers.py) while this one checks
-    the rest: each game's kit drawn (its drawers and tables), its component counts, each
-    example replayed (and drawn, with ``draw``), a playtest report's first games played. The
-    workers are forked once every game's engine is loaded, so they have them all, and keep
-    what they load from game to game (fonts, libraries). An engine that exits, crashes or runs
+    """The engine code of a check, in a worker process (workers.py) while this one checks the
+    rest: each game's kit drawn (its drawers and tables), its component counts, each example
+    replayed (and drawn, with ``draw``), a playtest report's first games played. The worker is
+    forked once every game's engine is loaded, so it has them all, and keeps what it loads
+    from game to game (fonts, libraries): one worker, as a second would load them again and
+    make check no quicker on two cores. An engine that exits, crashes or runs
     past its budget fails the task it was on: an error at the example's line, else at the
     game's engine: line. ``shared``: the check's own, to use instead (this one is then
     nothing)."""
