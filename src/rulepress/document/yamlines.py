@@ -33,7 +33,13 @@ def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
     """Parse ``text`` (which starts at file line ``first_line``); return data and key lines."""
     lines: dict[KeyPath, int] = {}
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        try:
+            node = yaml.compose(text, Loader=_LOADER)
+        except (yaml.YAMLError, RecursionError):
+            # The library may refuse deep nesting itself (libyaml stops at 1000 levels and
+            # scans ahead of the parser; pure-Python PyYAML recurses): our limit, in our words.
+            _depth_first(text, first_line)
+            raise
         if node is None:
             return None, lines
         # One parse: the data is built from the same node tree the key lines are read from.
@@ -47,6 +53,27 @@ def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
         raise YamlError(f"malformed YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"malformed YAML: {exc}", first_line) from None
+    except RecursionError:  # not past our limit (_depth_first found none), yet too deep
+        raise YamlError(f"nested more than {MAX_YAML_DEPTH} levels deep", first_line) from None
+
+
+def _depth_first(text: str, first: int) -> None:
+    """Raise at the first node nested deeper than MAX_YAML_DEPTH, reading events with the
+    pure-Python parser (it has no nesting limit of its own and does not recurse) and stopping
+    there; a text that is not too deep before its first syntax error passes."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.NodeEvent) and depth > MAX_YAML_DEPTH:
+                mark = event.start_mark
+                raise YamlError(f"nested more than {MAX_YAML_DEPTH} levels deep",
+                                first + (mark.line if mark else 0))
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except (yaml.YAMLError, RecursionError):
+        return
 
 
 class _Budget:
