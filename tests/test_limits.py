@@ -10,7 +10,7 @@ import yaml
 from rulepress.diagnostics import RulepressError
 from rulepress.document import yamlines
 from rulepress.document.reader import read_document
-from rulepress.limits import MAX_SOURCE_BYTES, MAX_YAML_DEPTH
+from rulepress.limits import MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES, MAX_YAML_DEPTH
 from rulepress.units import Size, UnitError, parse_length
 
 
@@ -67,3 +67,24 @@ def test_nesting_past_any_yaml_library_limit_is_refused_in_our_words(
         yamlines.load(DEEP[shape][0], first_line=10)
     assert err.value.message == f"nested more than {MAX_YAML_DEPTH} levels deep"
     assert err.value.line == 10 + DEEP[shape][1]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("9" * MAX_NUMBER_DIGITS, None),
+    ("0x" + "f" * MAX_NUMBER_DIGITS, None),
+    ("9" * (MAX_NUMBER_DIGITS + 1), f"a whole number of {MAX_NUMBER_DIGITS + 1} digits, more "
+                                    f"than the limit of {MAX_NUMBER_DIGITS}"),
+    ("-0b" + "1_" * MAX_NUMBER_DIGITS + "1", f"a whole number of {MAX_NUMBER_DIGITS + 1} "
+                                             f"digits, more than the limit of {MAX_NUMBER_DIGITS}"),
+    ("0000-01-01", "there is no year 0"),
+    ("2023-02-29", "February 2023 has no day 29"),
+    ("2024-01-01 24:00:00", "there is no time 24:00:00"),
+])
+def test_numbers_and_dates_are_bounded_in_our_words(text: str, message: str | None) -> None:
+    if message is None:
+        data, _ = yamlines.load(f"a: {text}", first_line=3)
+        assert str(data["a"])  # printable: Python's own digit limit is never reached
+        return
+    with pytest.raises(yamlines.YamlError) as err:
+        yamlines.load(f"a: {text}", first_line=3)
+    assert (err.value.message.split(": ", 1)[1], err.value.line) == (message, 3)

@@ -70,8 +70,13 @@ def test_every_key_is_read_and_found_from_a_subfolder(cwd: Path) -> None:
     ('title = "x"\ngames = "pig"\n', "rulepress.toml:2:1: error: 'games' must be a list of game "
                                      "folder names, not 'pig'"),
     ('title = "x"\nbuild = \n', "rulepress.toml:2:9: error: rulepress.toml is not valid TOML"),
-    ("title = " + "9" * 5000 + "\n", "rulepress.toml:1:1: error: rulepress.toml cannot be read: "
-                                    "Exceeds the limit (4300 digits)"),
+    ('title = "x"\n\ngames = [' + "9" * 5000 + "]\n",
+     "rulepress.toml:3:1: error: rulepress.toml cannot be read: a whole number of more than 500 "
+     "digits"),
+    ("title = 0x" + "f" * 5000 + "\n",  # read, but past Python's limit to print it (a traceback)
+     "rulepress.toml:1:1: error: 'title': a whole number of more than 500 digits"),
+    ('[x]\ny = [[1, 2], {z = 1' + "0" * 500 + "}]\n",
+     "rulepress.toml:1:1: error: 'x': a whole number of more than 500 digits"),
     ("x = " + "[" * 5000 + "]" * 5000 + "\n",
      "rulepress.toml:1:1: error: rulepress.toml cannot be read: nested too deeply"),
 ])

@@ -18,6 +18,7 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_NUMBER_DIGITS
 
 CONFIG = "rulepress.toml"
 PAPERS = ("a4", "letter")
@@ -90,10 +91,17 @@ def read_config(path: Path) -> Project:
         loc = SourceLoc(path, int(m[1]), int(m[2])) if m else SourceLoc(path, 1)
         message = _TOML_AT.sub("", str(exc)).strip()
         raise RulepressError.at(loc, f"{CONFIG} is not valid TOML: {message}") from None
-    except (ValueError, RecursionError) as exc:  # tomllib's int() past 4300 digits; deep arrays
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
-        raise RulepressError.at(SourceLoc(path, 1), f"{CONFIG} cannot be read: {why}") from None
+    except ValueError:  # Python's int() refuses a number past 4300 digits, in its words
+        m = _LONG_NUMBER.search(text)
+        loc = SourceLoc(path, text.count("\n", 0, m.start()) + 1 if m else 1)
+        raise RulepressError.at(loc, f"{CONFIG} cannot be read: {_TOO_LONG}") from None
+    except RecursionError:  # deep arrays
+        raise RulepressError.at(SourceLoc(path, 1), f"{CONFIG} cannot be read: nested too "
+                                                     "deeply") from None
     lines = _key_lines(text)
+    for key, value in data.items():
+        if _has_long_number(value):
+            raise RulepressError.at(SourceLoc(path, lines.get(key, 1)), f"'{key}': {_TOO_LONG}")
 
     def at(key: str) -> SourceLoc:
         return SourceLoc(path, lines.get(key, 1))
@@ -117,6 +125,21 @@ def read_config(path: Path) -> Project:
     if problems:
         raise RulepressError(problems)
     return Project(path.parent.resolve(), path, **values)
+
+
+_TOO_LONG = f"a whole number of more than {MAX_NUMBER_DIGITS} digits"
+_LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{MAX_NUMBER_DIGITS},}}")
+
+
+def _has_long_number(value: Any) -> bool:
+    """Whether ``value`` holds an int too long to print (a loop: tables nest arbitrarily)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, int) and abs(v) >= 10**MAX_NUMBER_DIGITS:
+            return True
+        todo.extend(v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
+    return False
 
 
 def _convert(kind: str, value: Any) -> Any:
