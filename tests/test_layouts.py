@@ -5,7 +5,9 @@ written."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdf
@@ -148,12 +150,20 @@ def test_a_bad_layout_or_data_file_is_an_error_at_its_line(
     assert not out.exists()
 
 
-def test_a_corrupt_image_is_an_error_at_the_layout_line(game: Path) -> None:
+@pytest.mark.parametrize(("spoil", "says"), [
+    (lambda data: data[:60], "the PNG file is cut short"),
+    (lambda data: data[:50] + bytes(b ^ 0x55 for b in data[50:-20]) + data[-20:],
+     "the PNG data is damaged"),
+])
+def test_a_corrupt_image_is_an_error_at_the_layout_line(
+    game: Path, spoil: Callable[[bytes], bytes], says: str
+) -> None:
     png = game / "images" / "stamp.png"
-    png.write_bytes(png.read_bytes()[:60])
+    png.write_bytes(spoil(png.read_bytes()))
     code, err = run("check", "--sources", str(game.parent))
     assert code == 2
-    assert f"deck/{LAYOUT}:38:" in err and "image 'images/stamp.png' cannot be read" in err
+    assert f"deck/{LAYOUT}:38:" in err
+    assert f"image 'images/stamp.png' cannot be read: {says} (" in err, err
 
 
 def test_a_chain_of_layouts_past_the_limit_is_an_error_at_the_extends(game: Path) -> None:
@@ -250,3 +260,22 @@ def test_a_shared_back_sees_no_row(game: Path) -> None:
     assert code == 2
     assert "deck/layouts/back.yml:5:" in err
     assert "'rank' is not defined; this face is the same on every copy" in err
+
+
+@pytest.mark.parametrize(("svg", "says"), [
+    (b'<svg xmlns="http://www.w3.org/2000/svg">\n<rect></svg>', "a closing tag does not match "
+                                                              "the element it closes (its line 2"),
+    (b'<svg xmlns="http://www.w3.org/2000/svg">', "the file ends before its elements are closed"),
+])
+def test_a_malformed_svg_in_a_kit_is_worded_as_in_a_rulebook(
+    tmp_path: Path, svg: bytes, says: str
+) -> None:
+    from rulepress.images import BadImage, check_image
+    from rulepress.pnp.faces.images import ImageProblem, open_image
+
+    (tmp_path / "bad.svg").write_bytes(svg)
+    said = re.escape(f"not well-formed SVG: {says}")
+    with pytest.raises(ImageProblem, match=f"^refused image 'bad.svg': {said}"):
+        open_image(tmp_path, "bad.svg")
+    with pytest.raises(BadImage, match=f"^{said}"):
+        check_image(tmp_path / "bad.svg", svg)
