@@ -15,11 +15,11 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import jinja2
 from jinja2.exceptions import SecurityError
@@ -56,6 +56,59 @@ class RefusedTemplate(jinja2.TemplateError):
     def __init__(self, message: str, path: Path) -> None:
         super().__init__(message)
         self.path = path
+
+
+class Unknown(jinja2.UndefinedError):
+    """A name, field, key or item a template asked for and cannot have, worded by us from what
+    Jinja knows of it (its own wording changes between releases). ``name``: what was asked;
+    ``refused``: it exists but the sandbox forbids it."""
+
+    def __init__(self, name: Any, obj: Any, refused: bool) -> None:
+        self.name, self.refused = name, refused
+        of = "" if obj is jinja2.utils.missing else f" of {_kind(obj)}"
+        if refused:
+            message = f"templates may not use {name!r}{of}"
+        elif obj is jinja2.utils.missing:
+            message = f"unknown name {name!r}"
+        else:
+            what = "key" if isinstance(obj, Mapping) else "field" if isinstance(name, str) \
+                else "item"
+            message = f"{_kind(obj)} has no {what} {name!r}"
+        super().__init__(message)
+
+
+def _kind(obj: Any) -> str:
+    """What a value is, in a template writer's words."""
+    if isinstance(obj, jinja2.Undefined):
+        return "an undefined value"
+    for kind, name in ((Mapping, "a mapping"), (str, "a text"), (Sequence, "a list"),
+                       (bool, "true or false"), (int | float, "a number")):
+        if isinstance(obj, kind):
+            return name
+    if obj is None:
+        return "an empty value (none)"
+    return obj.__name__ if isinstance(obj, type) else type(obj).__name__
+
+
+class UnknownFilter(jinja2.TemplateAssertionError):
+    """A filter or test the sandbox does not have, found before Jinja's compiler words it."""
+
+
+class _Strict(jinja2.StrictUndefined):
+    """StrictUndefined whose error is an Unknown (the hooks Jinja documents for this)."""
+
+    __slots__ = ()
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> NoReturn:
+        refused = issubclass(self._undefined_exception, SecurityError)
+        raise Unknown(self._undefined_name, self._undefined_obj, refused)
+
+
+# Jinja binds __str__, __iter__, __add__ ... to the base class's function, not to an override.
+for _cls in _Strict.__mro__:
+    for _attr, _value in list(vars(_cls).items()):
+        if _value is jinja2.Undefined._fail_with_undefined_error and _attr not in vars(_Strict):
+            setattr(_Strict, _attr, _Strict._fail_with_undefined_error)
 
 
 class Timeout(BaseException):
@@ -108,11 +161,25 @@ class Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "%"})
 
     def __init__(self, **options: Any) -> None:
-        super().__init__(undefined=jinja2.StrictUndefined, **options)
+        super().__init__(undefined=_Strict, **options)
         for name in UNSAFE_FILTERS:
             del self.filters[name]
         self.filters.update(int=_strict_int, float=_strict_float, join=_join, replace=_replace)
         del self.globals["lipsum"]
+
+    # Every template is compiled here: an unknown filter or test is named before Jinja's
+    # compiler words it. (One signature for Jinja's two overloads.)
+    def compile(self, source: Any, name: str | None = None,  # type: ignore[override]
+                filename: str | None = None, raw: bool = False, defer_init: bool = False) -> Any:
+        tree = self.parse(source, name, filename) if isinstance(source, str) else source
+        for node in tree.find_all((jinja2.nodes.Filter, jinja2.nodes.Test)):
+            kind, known = ("filter", self.filters) if isinstance(node, jinja2.nodes.Filter) \
+                else ("test", self.tests)
+            if node.name not in known:
+                why = (" (left out of rulepress's templates: it can build huge or changing "
+                       "output)") if node.name in UNSAFE_FILTERS else ""
+                raise UnknownFilter(f"no {kind} {node.name!r}{why}", node.lineno, name, filename)
+        return super().compile(tree, name, filename, raw, defer_init)
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         # rulepress's own objects may offer methods by name (TEMPLATE_METHODS on their class).
@@ -156,7 +223,7 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
     except SecurityError as exc:
         raise _located(exc.message or str(exc), exc, env, limit=True) from None
     except jinja2.TemplateSyntaxError as exc:
-        raise TemplateProblem(exc.message or str(exc), exc.filename, exc.lineno) from None
+        raise TemplateProblem(syntax_problem(exc), exc.filename, exc.lineno) from None
     except RefusedTemplate as exc:
         raise TemplateProblem(exc.message or "", str(exc.path), 1) from None
     except jinja2.TemplateNotFound as exc:
@@ -168,6 +235,14 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
         raise TemplateProblem(f"{what} renders {len(text):,} characters, more than the limit "
                               f"of {max_chars:,}", limit=True)
     return text
+
+
+def syntax_problem(exc: jinja2.TemplateSyntaxError) -> str:
+    """Jinja's parser words each syntax error itself, too many kinds to word again: its text,
+    after ours."""
+    if isinstance(exc, UnknownFilter):
+        return exc.message or ""
+    return f"does not parse: {exc.message}"
 
 
 def _located(message: str, exc: BaseException, env: jinja2.Environment, *,

@@ -33,6 +33,7 @@ from rulepress.document.slug import game_name_problem, slugify, unique
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
 from rulepress.prose import data_holding, shows_a_number
+from rulepress.sandbox import syntax_problem
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
@@ -332,7 +333,8 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
         try:
             bare = shows_a_number(text)
         except TemplateSyntaxError as exc:
-            diags.append(error(at("text"), f"example text: {exc.message} (its line {exc.lineno})"))
+            diags.append(error(at("text"), f"example text: {syntax_problem(exc)} (its line "
+                                           f"{exc.lineno})"))
             bare = None
         if bare:
             # Point at the datum the number is, when the example holds it: the fix to paste.
