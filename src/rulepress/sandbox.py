@@ -169,8 +169,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     # Every template is compiled here: an unknown filter or test is named before Jinja's
     # compiler words it. (One signature for Jinja's two overloads.)
-    def compile(self, source: Any, name: str | None = None,  # type: ignore[override]
-                filename: str | None = None, raw: bool = False, defer_init: bool = False) -> Any:
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                raw: Any = False, defer_init: bool = False) -> Any:
         tree = self.parse(source, name, filename) if isinstance(source, str) else source
         for node in tree.find_all((jinja2.nodes.Filter, jinja2.nodes.Test)):
             kind, known = ("filter", self.filters) if isinstance(node, jinja2.nodes.Filter) \
