@@ -21,7 +21,8 @@ MAX_YAML_DEPTH = 32
 # hexadecimal digits are 603 decimal ones.
 MAX_NUMBER_DIGITS = 500
 
-# Markdown: inline nesting (emphasis in emphasis ...) as parsed; the typesetter recurses per level.
+# Markdown: blocks (quotes, lists) and inline runs (emphasis in emphasis ...) nested in one
+# another, as parsed; the typesetter recurses per level, and markdown-it drops text past its own.
 MAX_MARKDOWN_NESTING = 32
 
 # Example prose, a Jinja expression language over the example's data: its rendered size, the CPU

@@ -26,7 +26,7 @@ from rulepress.document.editions import (
     marker_problem,
     section_spans,
 )
-from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
+from rulepress.document.markdown import make_parser, too_deep
 from rulepress.document.model import Document, Example, Heading, Part
 from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import game_name_problem, slugify, unique
@@ -130,7 +130,7 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         diagnostics += _raw_html(tokens, part)
         deep = too_deep(tokens)
         if deep is not None:
-            diagnostics.append(error(part.loc(deep), TOO_DEEP))
+            diagnostics.append(error(part.loc(deep[0]), deep[1]))
         block_marks, mark_diags = _block_marks(tokens, part)
         marks += block_marks
         diagnostics += mark_diags
