@@ -25,7 +25,7 @@ from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
 from rulepress.games.contract import Malformed
-from rulepress.games.fault import blamed
+from rulepress.games.fault import blamed, described, library_raised
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
 
@@ -214,6 +214,9 @@ def engine_raised(exc: Exception, engine: GameEngine | None, doing: str,
     at = f" ({source})" if source is not None else ""
     if isinstance(exc, Malformed):
         return error(exc.loc or source, exc.said(f"{doing}{at}"))
+    library = library_raised(exc)
+    if library is not None:  # rulepress called it directly: no engine code ran
+        return error(source, f"{library} raised {described(exc)} while {doing}")
     loc, raised = blamed(exc)
     name = f"the {engine.name} engine" if engine is not None else "the engine"
     return error(loc, f"{name} raised {raised} while {doing}{at}")
