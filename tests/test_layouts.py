@@ -310,3 +310,14 @@ def test_a_library_error_outside_engine_code_is_not_the_engines(tmp_path: Path) 
     assert diag.loc == at
     assert diag.message.startswith("pillow raised UnidentifiedImageError: ")
     assert diag.message.endswith(" while drawing its kit")
+
+
+@pytest.mark.parametrize("name", ["data/cards.csv", LAYOUT])
+def test_a_byte_that_is_not_utf8_is_an_error_at_its_own_line(game: Path, name: str) -> None:
+    path = game / name
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2].replace(b"\n", b"\xff\n")
+    path.write_bytes(b"".join(lines))
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 2
+    assert f"{path}:3:1: error: not UTF-8 text (byte 0xff); save it as UTF-8" in err, err

@@ -270,3 +270,11 @@ def test_every_command_gives_the_same_exit_code(tree: str, status: int, tmp_path
 def test_an_unknown_project_error_is_not_a_traceback() -> None:
     with pytest.raises(RulepressError, match="no rulepress.toml"):
         load_project(Path("/nonexistent-folder"))
+
+
+def test_a_config_byte_that_is_not_utf8_is_an_error_at_its_line(cwd: Path) -> None:
+    (cwd / CONFIG).write_bytes(b'title = "x"\n\nsources = "caf\xe9"\n')
+    code, err = run("check")
+    assert code == 2
+    assert err.splitlines()[0].replace(str(cwd.resolve()) + "/", "") == (
+        "rulepress.toml:3:1: error: not UTF-8 text (byte 0xe9); save it as UTF-8")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_NUMBER_DIGITS
 
@@ -82,7 +82,9 @@ _KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
 def read_config(path: Path) -> Project:
     try:
         text = read_regular(path).decode("utf-8").removeprefix("\ufeff")  # as rules.md
-    except (OSError, Refused, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise RulepressError.at(*not_utf8(path, exc)) from None
+    except (OSError, Refused) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read {CONFIG}: {exc}") from None
     try:
         data = tomllib.loads(text)

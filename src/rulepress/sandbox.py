@@ -25,6 +25,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from rulepress.diagnostics import not_utf8
 from rulepress.limits import MAX_RENDER_MEMORY, MAX_SEQUENCE
 
 # Methods a template may call: reading a mapping, changing case, the loop helper.
@@ -53,9 +54,9 @@ class TemplateProblem(Exception):
 class RefusedTemplate(jinja2.TemplateError):
     """A template file the game's folder may not supply (a link, unreadable): at its path."""
 
-    def __init__(self, message: str, path: Path) -> None:
+    def __init__(self, message: str, path: Path, line: int = 1) -> None:
         super().__init__(message)
-        self.path = path
+        self.path, self.line = path, line
 
 
 class Unknown(jinja2.UndefinedError):
@@ -225,7 +226,7 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateProblem(syntax_problem(exc), exc.filename, exc.lineno) from None
     except RefusedTemplate as exc:
-        raise TemplateProblem(exc.message or "", str(exc.path), 1) from None
+        raise TemplateProblem(exc.message or "", str(exc.path), exc.line) from None
     except jinja2.TemplateNotFound as exc:
         raise _located(f"no template '{exc.name}'", exc, env) from None
     except (jinja2.TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
@@ -334,7 +335,10 @@ class GameTemplates(jinja2.BaseLoader):
             raise jinja2.TemplateNotFound(template)
         try:
             source = read_regular(path).decode("utf-8")
-        except (Refused, OSError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            at, what = not_utf8(path, exc)
+            raise RefusedTemplate(f"'{template}' is {what}", path, at.line) from None
+        except (Refused, OSError) as exc:
             raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
         mtime = path.stat().st_mtime
         return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime

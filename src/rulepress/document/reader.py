@@ -13,7 +13,7 @@ from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.document import yamlines
 from rulepress.document.editions import (
     CONTAINER,
@@ -196,10 +196,7 @@ def _decode(path: Path) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise RulepressError.at(
-            SourceLoc(path, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8"
-        ) from None
+        raise RulepressError.at(*not_utf8(path, exc)) from None
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
