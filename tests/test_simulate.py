@@ -223,6 +223,10 @@ BAD = {
     "fewer than none": ([*COIN, "-n", "-5"], "--games -5: play at least one game"),
     "no turns": ([*COIN, "--max-turns", "0"], "allow at least one turn"),
     "no time": ([*COIN, "--seconds-per-turn", "0"], "give a time above 0"),
+    "endless time": ([*COIN, "--seconds-per-turn", "inf"],  # a matplotlib traceback before
+                     "--seconds-per-turn inf: give a time above 0 and at most 86,400 (a day)"),
+    "not a time": ([*COIN, "--seconds-per-turn", "nan"], "--seconds-per-turn nan: give a time"),
+    "overflowing time": ([*COIN, "--seconds-per-turn", "1e308"], "--seconds-per-turn 1e+308: "),
     "negative jobs": ([*COIN, "-j", "-1"], "--jobs -1"),
     "not an address": ([*COIN, "--scheduler", "nowhere"], "not a scheduler's address"),
     "nobody there": ([*COIN, "--scheduler", "tcp://127.0.0.1:9"],

@@ -376,7 +376,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
               help="A game still going after this many turns stops, counted as unfinished.")
 @click.option("--seconds-per-turn", type=float, default=sim.DEFAULT_SECONDS_PER_TURN,
               show_default=True,
-              help="For game length in minutes.")
+              help="For game length in minutes (above 0, at most a day: 86400).")
 @click.option("--check", is_flag=True, help="Check the game's invariants on every state.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(

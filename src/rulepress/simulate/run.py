@@ -20,6 +20,7 @@ from rulepress.simulate.spec import (
     DEFAULT_MAX_TURNS,
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SEED,
+    MAX_SECONDS_PER_TURN,
     RANDOM,
     RunSpec,
     SpecError,
@@ -95,8 +96,9 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         raise SpecError(f"--games {options.games}: play at least one game")
     if options.max_turns < 1:
         raise SpecError(f"--max-turns {options.max_turns}: allow at least one turn")
-    if not options.seconds_per_turn > 0:
-        raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0")
+    if not 0 < options.seconds_per_turn <= MAX_SECONDS_PER_TURN:  # inf, nan: plots of nothing
+        raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0 "
+                        f"and at most {MAX_SECONDS_PER_TURN:,} (a day)")
     variants = contract.variants(engine, rules)
     spec = RunSpec(
         spec.game, spec.engine, spec.project, options.games,

@@ -26,6 +26,7 @@ DEFAULT_GAMES = 1000
 DEFAULT_SEED = 1
 DEFAULT_MAX_TURNS = 1000
 DEFAULT_SECONDS_PER_TURN = 30.0
+MAX_SECONDS_PER_TURN = 86_400  # a day: past it, game lengths in minutes overflow the plots
 CAPPED = "turn cap (unfinished)"  # how a game that outlasted --max-turns "ends"
 
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
