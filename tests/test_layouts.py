@@ -321,3 +321,13 @@ def test_a_byte_that_is_not_utf8_is_an_error_at_its_own_line(game: Path, name: s
     code, err = run("check", "--sources", str(game.parent))
     assert code == 2
     assert f"{path}:3:1: error: not UTF-8 text (byte 0xff); save it as UTF-8" in err, err
+
+
+def test_a_data_field_past_the_csv_modules_own_limit_is_read(tmp_path: Path) -> None:
+    from rulepress.diagnostics import SourceLoc
+    from rulepress.document.rows import read_csv
+
+    (tmp_path / "cards.csv").write_text("name,text\nA," + "x" * 200_000 + "\n")
+    rows, problems = read_csv(tmp_path, "cards.csv", SourceLoc(tmp_path / "rules.md", 1))
+    assert problems == []
+    assert len(rows[0].fields["text"]) == 200_000  # csv stops at 131,072 unless told

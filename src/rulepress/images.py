@@ -108,8 +108,11 @@ def _check_raster(data: bytes, expected: str) -> int:
     from PIL import Image, ImageFile, UnidentifiedImageError
 
     # WeasyPrint lets Pillow pad a truncated image with grey; a damaged image is refused here.
-    lenient = ImageFile.LOAD_TRUNCATED_IMAGES
+    lenient, bombs = ImageFile.LOAD_TRUNCATED_IMAGES, Image.MAX_IMAGE_PIXELS
     ImageFile.LOAD_TRUNCATED_IMAGES = False
+    # Opening reads the header only: our pixel limit (_check_decoded) comes before any decoding,
+    # and before Pillow's own (which it words itself, and may change).
+    Image.MAX_IMAGE_PIXELS = None
     try:
         with Image.open(io.BytesIO(data)) as image:
             return _check_decoded(image, expected)
@@ -117,13 +120,11 @@ def _check_raster(data: bytes, expected: str) -> int:
         raise
     except UnidentifiedImageError:
         raise BadImage(f"the file is not a {expected} image") from None
-    except Image.DecompressionBombError:
-        raise BadImage(f"more than the limit of {MAX_IMAGE_PIXELS:,} pixels") from None
     # Pillow reports damaged data through all of these, depending on the format and the damage.
     except (OSError, SyntaxError, ValueError, EOFError, struct.error):
         raise BadImage(damage(data, expected)) from None
     finally:
-        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
+        ImageFile.LOAD_TRUNCATED_IMAGES, Image.MAX_IMAGE_PIXELS = lenient, bombs
 
 
 def damage(data: bytes, kind: str) -> str:

@@ -147,6 +147,13 @@ def _join(value: Iterable[Any], d: str = "", attribute: str | None = None) -> st
     return d.join(items)
 
 
+def _range(*args: int) -> range:
+    found = range(*args)
+    if len(found) > MAX_SEQUENCE:
+        raise SecurityError(f"range would give more than {MAX_SEQUENCE:,} numbers")
+    return found
+
+
 def _replace(value: Any, old: str, new: str, count: int | None = None) -> str:
     if not old:
         raise SecurityError("replace needs something to replace")
@@ -166,6 +173,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         for name in UNSAFE_FILTERS:
             del self.filters[name]
         self.filters.update(int=_strict_int, float=_strict_float, join=_join, replace=_replace)
+        self.globals["range"] = _range  # Jinja's stops at its own MAX_RANGE, in its words
         del self.globals["lipsum"]
 
     # Every template is compiled here: an unknown filter or test is named before Jinja's

@@ -20,6 +20,9 @@ from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT, MAX_DATA_BYTES, MAX_DATA_FIELDS, MAX_DATA_ROWS
 
+# The csv module refuses a field past 128 KB, in its words; a data file's limit is ours.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_DATA_BYTES))
+
 QTY = "qty"
 FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names every layout template sees besides a row's fields (faces.context builds them).
