@@ -238,12 +238,24 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
     except jinja2.TemplateNotFound as exc:
         raise _located(f"no template '{exc.name}'", exc, env) from None
     except (jinja2.TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
-        message = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
-        raise _located(message or type(exc).__name__, exc, env) from None
+        raise _located(runtime_problem(exc), exc, env) from None
     if len(text) > max_chars:
         raise TemplateProblem(f"{what} renders {len(text):,} characters, more than the limit "
                               f"of {max_chars:,}", limit=True)
     return text
+
+
+def runtime_problem(exc: Exception) -> str:
+    """What went wrong while a template ran: ours where the error is (an unknown name, a limit,
+    a division by zero); else Python's or Jinja's text, after ours."""
+    if isinstance(exc, Unknown | SecurityError):
+        return exc.message or type(exc).__name__
+    if isinstance(exc, ZeroDivisionError):
+        return "divides by zero"
+    if isinstance(exc, OverflowError):
+        return "a number grows too large"
+    text = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
+    return f"cannot render: {text or type(exc).__name__}"
 
 
 def syntax_problem(exc: jinja2.TemplateSyntaxError) -> str:

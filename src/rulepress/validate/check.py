@@ -25,7 +25,7 @@ from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
 from rulepress.games.contract import Malformed
-from rulepress.games.fault import blamed, described, library_raised
+from rulepress.games.fault import blamed, library_raised
 from rulepress.prose import render_prose
 from rulepress.validate.results import RenderedExample, Status
 
@@ -216,7 +216,7 @@ def engine_raised(exc: Exception, engine: GameEngine | None, doing: str,
         return error(exc.loc or source, exc.said(f"{doing}{at}"))
     library = library_raised(exc)
     if library is not None:  # rulepress called it directly: no engine code ran
-        return error(source, f"{library} raised {described(exc)} while {doing}")
+        return error(source, f"{library} failed ({type(exc).__name__}) while {doing}")
     loc, raised = blamed(exc)
     name = f"the {engine.name} engine" if engine is not None else "the engine"
     return error(loc, f"{name} raised {raised} while {doing}{at}")

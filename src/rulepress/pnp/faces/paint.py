@@ -14,7 +14,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import RulepressError
-from rulepress.games.fault import described, library_raised
+from rulepress.games.fault import library_raised
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import saved
 from rulepress.pnp.faces.elements import MIN_SIZE, Colour, Element, Layout, colour_code
@@ -108,8 +108,8 @@ class Painter:
             what = (f"image '{self.text(el, 'src', ctx)}'" if el.type == "image"
                     else f"element '{el.name}'")
             raise LayoutError(el.at("src") if el.type == "image" else el.loc,
-                              f"{what} cannot be drawn: {library} raised {described(exc)}"
-                              f"{self.where}") from None
+                              f"{what} cannot be drawn: {library} failed on it "
+                              f"({type(exc).__name__}){self.where}") from None
 
     def stroke_style(self, el: Element, ctx: Mapping[str, Any], default: str | None = None
                      ) -> bool:

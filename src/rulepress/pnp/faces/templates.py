@@ -11,12 +11,13 @@ from itertools import islice
 from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError, nodes
+from jinja2.exceptions import SecurityError
 from jinja2.parser import Parser
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.limits import LAYOUT_SECONDS, MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
-from rulepress.sandbox import Sandbox, Timeout, Unknown, deadline, syntax_problem
+from rulepress.sandbox import Sandbox, Timeout, Unknown, deadline, runtime_problem, syntax_problem
 
 _JINJA = re.compile(r"\{\{|\{%")
 
@@ -43,7 +44,7 @@ def bounded_range(*args: int) -> range:
     """``range`` for layouts, at most MAX_LAYOUT_RANGE long (loops in a face cannot run away)."""
     found = range(*args)
     if len(found) > MAX_LAYOUT_RANGE:
-        raise ValueError(f"range of {len(found)} numbers: at most {MAX_LAYOUT_RANGE}")
+        raise SecurityError(f"range of {len(found)} numbers: at most {MAX_LAYOUT_RANGE}")
     return found
 
 
@@ -84,7 +85,7 @@ def check_comparisons(pairs: list[tuple[str, Any]], ctx: Mapping[str, Any], loc:
 
 
 def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
-    message = getattr(exc, "message", None) or str(exc)
+    message = runtime_problem(exc)
     if isinstance(exc, Unknown) and not exc.refused:
         name = str(exc.name)
         hint = difflib.get_close_matches(name, names_in(ctx), n=1)
