@@ -8,6 +8,7 @@ Pillow (the library WeasyPrint decodes rasters with) or a safe XML parser, withi
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import io
 import re
@@ -60,7 +61,10 @@ def decode_data_url(url: str) -> tuple[str, bytes]:
     parts = header.split(";")
     media_type = parts[0].strip().lower() or "text/plain"
     if "base64" in parts[1:]:
-        return media_type, base64.b64decode(unquote(payload), validate=False)
+        try:
+            return media_type, base64.b64decode(unquote(payload), validate=False)
+        except binascii.Error:  # its text ("Incorrect padding") is Python's
+            raise ValueError("its base64 payload does not decode") from None
     return media_type, unquote_to_bytes(payload)
 
 

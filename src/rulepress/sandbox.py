@@ -327,6 +327,11 @@ def _memory_ceiling() -> Iterator[None]:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+def _why(exc: Exception) -> str:
+    """An OSError's reason without its errno and path (the diagnostic names the file)."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
 class GameTemplates(jinja2.BaseLoader):
     """Templates in ``<game_folder>/templates``: regular files only, no links, no way out."""
 
@@ -346,7 +351,7 @@ class GameTemplates(jinja2.BaseLoader):
                      if part.is_symlink()]
             found = path.is_file()
         except OSError as exc:
-            raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
+            raise RefusedTemplate(f"'{template}' cannot be read: {_why(exc)}", path) from None
         if links:
             raise RefusedTemplate(
                 f"'{template}': {links[0].name} is a symbolic link; a game's templates must be "
@@ -359,6 +364,6 @@ class GameTemplates(jinja2.BaseLoader):
             at, what = not_utf8(path, exc)
             raise RefusedTemplate(f"'{template}' is {what}", path, at.line) from None
         except (Refused, OSError) as exc:
-            raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
+            raise RefusedTemplate(f"'{template}' cannot be read: {_why(exc)}", path) from None
         mtime = path.stat().st_mtime
         return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime
