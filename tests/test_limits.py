@@ -88,3 +88,12 @@ def test_numbers_and_dates_are_bounded_in_our_words(text: str, message: str | No
     with pytest.raises(yamlines.YamlError) as err:
         yamlines.load(f"a: {text}", first_line=3)
     assert (err.value.message.split(": ", 1)[1], err.value.line) == (message, 3)
+
+
+@pytest.mark.parametrize(("text", "tag"), [
+    ("!foo x", "!foo"), ("!!python/name:os.system x", "!!python/name:os.system")])
+def test_an_unknown_yaml_tag_is_refused_in_our_words(text: str, tag: str) -> None:
+    with pytest.raises(yamlines.YamlError) as err:
+        yamlines.load(f"a: 1\nb: {text}", first_line=3)
+    assert (err.value.message, err.value.line) == (
+        f"unknown tag '{tag}': write a plain value, list or mapping", 4)

@@ -110,6 +110,10 @@ def _walk(
     budget: _Budget,
 ) -> None:
     budget.spend(node, len(path), first)
+    if node.tag not in constructor.yaml_constructors:  # PyYAML would word it itself
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        raise YamlError(f"unknown tag '{tag}': write a plain value, list or mapping",
+                        first + node.start_mark.line)
     if isinstance(node, yaml.MappingNode):
         seen: set[object] = set()
         for key_node, value_node in node.value:
