@@ -282,20 +282,23 @@ def test_a_malformed_svg_in_a_kit_is_worded_as_in_a_rulebook(
         check_image(tmp_path / "bad.svg", svg)
 
 
-BROKEN_INSIDE = (  # an SVG whose embedded "PNG" is not one: svglib and Pillow fail on it
-    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-    'width="10" height="10"><image width="10" height="10" xlink:href="data:image/png;base64,'
-    'AAAAAAAA"/></svg>')
+def test_a_library_failing_on_a_layout_image_names_the_image_at_its_line(
+    game: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An image that passes the check and that ReportLab then fails on (here: a font it lacks).
+    from reportlab.graphics.shapes import Drawing, String
 
+    from rulepress.pnp.faces import paint
+    from rulepress.pnp.faces.images import Picture
 
-def test_a_library_failing_on_a_layout_image_names_the_image_at_its_line(game: Path) -> None:
-    (game / "images" / "logo.svg").write_text(BROKEN_INSIDE)
+    drawing = Drawing(10, 10, String(0, 0, "x", fontName="NoSuchFont"))
+    monkeypatch.setattr(paint, "open_image", lambda folder, name: Picture("f" * 16, 10.0, 10.0,
+                                                                         drawing=drawing))
     code, err = run("check", "--sources", str(game.parent))
     assert code == 2
     line = next(ln for ln in err.splitlines() if ": error: " in ln)  # one for each row
     assert line.startswith(f"{game}/{LAYOUT}:31:1: error: image 'images/logo.svg' cannot be "
-                           "drawn: svglib failed on it (UnidentifiedImageError) (in the row "
-                           "at "), line
+                           "drawn: reportlab failed on it (KeyError) (in the row at "), line
     assert "engine" not in line and "site-packages" not in line
 
 
