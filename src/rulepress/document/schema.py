@@ -199,7 +199,8 @@ def _licence_text(c: _Checker, name: Any) -> str:
         c.fail(key, f"licence text '{name}', its line {at.line}: {what}")
         return ""
     except (OSError, Refused) as exc:
-        c.fail(key, f"licence text '{name}' cannot be read as UTF-8 text: {exc}")
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)  # no errno, no full path
+        c.fail(key, f"licence text '{name}' cannot be read: {why}")
         return ""
 
 
