@@ -21,10 +21,10 @@ from rulepress.simulate.spec import (
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SEED,
     MAX_SECONDS_PER_TURN,
-    RANDOM,
     RunSpec,
     SpecError,
-    agent_lines,
+    agent_line,
+    parse_agents,
     parse_names,
     parse_players,
 )
@@ -81,11 +81,11 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         raise RulepressError.at(engine_loc, str(exc)) from None
     try:
         spec = _checked(spec, engine, options, title)
-        lines = agent_lines(engine)
+        lines = {n: agent_line(engine, n) for n in dict.fromkeys(spec.agents)}
         questions = contract.questions(engine)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
-    return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
+    return Plan(spec, title, lines, questions)
 
 
 def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
@@ -104,7 +104,7 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         spec.game, spec.engine, spec.project, options.games,
         parse_players(options.players, rules, title),
         parse_names(options.variants, variants, "variant", "--variant", variants[0]),
-        parse_names(options.agents, list(agent_lines(engine)), "agent", "--agent", RANDOM),
+        parse_agents(options.agents, engine, rules),
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
     )
     for table in spec.tables:
