@@ -80,6 +80,7 @@ def test_a_sample_has_the_view_it_was_drawn_from(name: str) -> None:
                     assert view_of(rules, got, seat) == view
                     assert rules.invariants(got) == [], rules.invariants(got)
                     assert got.is_over() == state.is_over()
+                    assert got.outcome() == state.outcome(), "how it ended is public"
                     if state.current_player() == seat:  # its own choices are what it knows
                         assert list(got.legal_moves()) == list(state.legal_moves())
 
@@ -164,3 +165,11 @@ def test_pigeon_race_views_do_not_tell_the_other_hand_the_deck_or_the_order() ->
     assert PIGEON_RACE.invariants(twin) == []
     assert twin.view(0) == state.view(0)
     assert twin.view(1) != state.view(1)
+
+
+def test_go_stop_four_of_a_number_shows_the_hands_it_is_scored_by() -> None:
+    state = GO_STOP.new_game(2, 80)  # a deal that gives a hand four of a number
+    assert state.result == "four of a number" and state.is_over()
+    for seat in (0, 1):
+        got = GO_STOP.sample(state.view(seat), random.Random(seat))
+        assert got.outcome() == state.outcome() and got.hands == state.hands

@@ -704,7 +704,7 @@ class View:
     player: int
     hand: int
     hand_sizes: tuple[int, ...]
-    shown: tuple[int, ...]  # per player: cards shown by a shake, still in that hand (0 for oneself)
+    shown: tuple[int, ...]  # per player: cards shown (a shake, four of a number) still in hand
     row: int
     owners: tuple[int, ...]
     tokens: tuple[int, ...]
@@ -737,7 +737,9 @@ def _shaken_mask(shaken: int) -> int:
 
 def view(s: State, player: int) -> View:
     """The state as ``player`` sees it (the others' hands and the stock order are hidden)."""
-    shown = tuple(0 if p == player else s.hands[p] & _shaken_mask(s.shaken[p])
+    # Four of a number in a hand ends the game at the deal, scored by the hands shown.
+    everything = ALL if s.result == FOUR_IN_HAND else 0
+    shown = tuple(0 if p == player else s.hands[p] & (_shaken_mask(s.shaken[p]) | everything)
                   for p in range(s.players))
     return View(
         player=player,

@@ -172,7 +172,8 @@ class State:
 
     def view(self, seat: int) -> View:
         """What ``seat`` knows: the lanes, the discards, the trump, its own hand and secret
-        order; of the others' hands and orders and of the deck, only the sizes."""
+        order; of the others' hands and orders and of the deck, only the sizes (every order
+        once the race is over: the scoring shows them)."""
         return View(
             seat=seat,
             positions=self.positions,
@@ -185,6 +186,7 @@ class State:
             to_move=self.to_move,
             order=self.orders[seat],
             order_sizes=tuple(len(o) for o in self.orders),
+            orders=self.orders if self.end is not None else None,
             end=self.end,
         )
 
@@ -372,6 +374,7 @@ class View:
     to_move: int
     order: tuple[int, ...]
     order_sizes: tuple[int, ...]
+    orders: tuple[tuple[int, ...], ...] | None  # every order, shown for the scoring at the end
     end: str | None
 
 
@@ -391,7 +394,8 @@ def sample(view: View, rng: random.Random) -> State:
             continue
         hands.append(tuple(unseen[at : at + size]))
         at += size
-        orders.append(tuple(rng.sample(PIGEONS, length)))
+        orders.append(view.orders[seat] if view.orders is not None
+                      else tuple(rng.sample(PIGEONS, length)))
     if len(unseen) - at != view.deck_size:
         raise ValueError(f"a view with {len(unseen)} unseen cards for {at} in the other hands "
                          f"and {view.deck_size} in the deck")
