@@ -327,3 +327,30 @@ def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_
     assert re.search(rf"^{re.escape(str(engine.resolve()))}:{line}:\d+: error: the pig_dice "
                      rf"engine's .*{method}\(\) must return .*, while playing playtest "
                      rf"\({re.escape(str(game / 'rules.md'))}:\d+:1\)$", err, re.M), err
+
+
+@pytest.mark.parametrize(("added", "owner", "said"), [
+    ({"rules": "game_type = 'imperfect'"}, "BadRules",
+     "BadRules.game_type must be PERFECT_INFORMATION or IMPERFECT_INFORMATION; it is "
+     "'imperfect'"),
+    ({"module": "from rulepress.games.base import IMPERFECT_INFORMATION",
+      "rules": "game_type = IMPERFECT_INFORMATION"}, "BadState",
+     "BadState must have view(), as its rules declare hidden information; it has none"),
+], ids=["a game type as text", "hidden information without a view"])
+def test_a_search_on_a_game_that_misdeclares_hidden_information_is_an_error_at_its_class(
+        scaffolded: Path, tmp_path: Path, added: dict[str, str], owner: str, said: str) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(scaffolded, project)
+    engine = project / "engines" / "pig_dice.py"
+    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
+              for place in ("module", "state", "rules", "engine")}
+    engine.write_text(engine.read_text() + BROKEN.format(**places))
+    line = engine.read_text().splitlines().index(f"class {owner}(" + (
+        "State):" if owner == "BadState" else "Rules):")) + 1
+    before = files(project)
+    code, err = run(*SIMULATE[:1], "--project", str(project), *SIMULATE[1:], "-a", "ismcts:5")
+    assert code == 2, err
+    assert err.strip() == (f"{engine.resolve()}:{line}:1: error: the pig_dice engine's {said}")
+    assert files(project) == before  # nothing written
+    code, err = run(*SIMULATE[:1], "--project", str(project), *SIMULATE[1:])
+    assert code == 0, "a run with no search does not look"

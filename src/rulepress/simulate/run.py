@@ -16,6 +16,7 @@ from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
 from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of
+from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
     DEFAULT_MAX_TURNS,
     DEFAULT_SECONDS_PER_TURN,
@@ -113,7 +114,9 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         except ValueError as exc:
             raise SpecError(f"{spec.game} cannot be set up for {table.players} players, "
                             f"{table.variant}: {exc}") from None
-        contract.started(engine, rules, state)
+        started = contract.started(engine, rules, state)
+        if any(map(is_search_name, spec.agents)):
+            contract.hidden(engine, rules, started)
     return spec
 
 
