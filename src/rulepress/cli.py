@@ -365,8 +365,8 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 @click.option("--variant", default=None, help="Variants, e.g. standard,slalom. Default: the "
               "game's standard one.")
 @click.option("--agent", "-a", default=None,
-              help="Agents taking the seats in turn, e.g. greedy or random,greedy. "
-                   "Default: random.")
+              help="Agents taking the seats in turn, e.g. greedy or random,greedy; or a "
+                   "search of N playouts a move: flat:N, mcts:N, ismcts:N. Default: random.")
 @click.option("--seed", type=int, default=sim.DEFAULT_SEED, show_default=True,
               help="The run's seed; each game's seed comes from it and the game's number.")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
