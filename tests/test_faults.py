@@ -100,7 +100,7 @@ def test_a_kill_at_any_step_of_the_write_phase_leaves_the_old_or_the_new_set(
         after = outputs(out)
         assert after in (OLD, NEW), (stop, after)
         assert after == NEW or not committed
-        assert not list(out.glob(".staging-*")) and not list(out.rglob("*.tmp"))
+        assert not list(out.glob(".staging-*"))
         assert files(out, USER) == USER, "a user's file was touched"
         key = ("committed, finished by the next run" if after_kill != after
                else "old" if after == OLD else "new")
@@ -115,16 +115,17 @@ def _fresh(out: Path) -> Path:
 
 
 def test_stale_files_of_a_killed_run_are_removed_by_the_next(tmp_path: Path) -> None:
-    from rulepress.write import write_set
+    from rulepress.write import STAGING_PREFIX, _made_folder, write_set
 
     out = _fresh(tmp_path / "out")
-    (out / ".staging-dead").mkdir()
-    (out / ".staging-dead" / "index.html").write_text("half")
-    (out / "game" / ".game.html.k2j4_x9a.tmp").write_text("truncated")
-    (out / "game" / ".keep-me.tmp").write_text("not a rulepress name")
+    dead = _made_folder(out, STAGING_PREFIX, out)  # as a run killed before its commit left it
+    (dead / "index.html").write_text("half")
+    empty = out / f"{STAGING_PREFIX}{'0' * 32}"  # killed before it was even marked
+    empty.mkdir()
     write_set(out, {out / k: v for k, v in NEW.items()})
     assert outputs(out) == NEW
-    assert sorted(p.name for p in out.rglob(".*")) == [".keep-me.tmp"]
+    assert not dead.exists() and not empty.exists()
+    assert sorted(p.name for p in out.rglob(".*")) == [".rulepress"]
 
 
 def _build(out: Path, *extra: str, env: dict[str, str] | None = None,
@@ -321,7 +322,7 @@ def test_a_full_output_folder_is_one_error_and_keeps_the_old_set(tmpfs: Path) ->
     assert line.startswith(f"rulepress: error: cannot write {tmpfs}/")
     assert line.endswith(": No space left on device")
     assert outputs(tmpfs) == OLD and files(tmpfs, USER) == USER
-    assert [p.name for p in tmpfs.iterdir() if p.name.startswith(".")] == []
+    assert [p.name for p in tmpfs.iterdir() if p.name.startswith(".")] == [".rulepress"]
 
 
 def test_a_read_only_output_folder_is_one_error(tmpfs: Path) -> None:
@@ -360,17 +361,18 @@ def test_a_process_that_ended_unreaped_keeps_no_scratch(
     folder is stale already (it writes nothing more)."""
     import tempfile
 
-    from rulepress.write import SCRATCH_PREFIX, clear_stale_scratch
+    from rulepress.write import SCRATCH_PREFIX, _made_folder, clear_stale_scratch
 
     child = subprocess.Popen(["true"])
     os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped
     try:
         assert Path(f"/proc/{child.pid}").exists()
         monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-        folder = tmp_path / f"{SCRATCH_PREFIX}{child.pid}-abcd1234"
-        folder.mkdir()
-        mine = tmp_path / f"{SCRATCH_PREFIX}{os.getpid()}-abcd1234"
-        mine.mkdir()
+        monkeypatch.setattr(os, "getpid", lambda: child.pid)
+        folder = _made_folder(tmp_path, f"{SCRATCH_PREFIX}{child.pid}-", tmp_path)
+        monkeypatch.undo()
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+        mine = _made_folder(tmp_path, f"{SCRATCH_PREFIX}{os.getpid()}-", tmp_path)
         clear_stale_scratch()
         assert not folder.exists()
         assert mine.exists()

@@ -350,17 +350,41 @@ class Kept:
 
 def read_manifest(out: Path) -> dict[str, Any]:
     """The manifest in ``out``; an empty one if it is missing, unreadable or of another format."""
-    empty: dict[str, Any] = {"format": FORMAT, "units": {}, "games": {}}
+    return parse_manifest(out) or {"format": FORMAT, "units": {}, "games": {}}
+
+
+def parse_manifest(out: Path) -> dict[str, Any] | None:
+    """The manifest in ``out``, or None if there is none that rulepress could have written
+    (missing, unreadable, of another format, or reached through a link: never followed)."""
     try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        folder = os.open(out / MANIFEST.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        try:
+            fd = os.open(MANIFEST.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK,
+                         dir_fd=folder)
+        finally:
+            os.close(folder)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            data = json.loads(fh.read().decode("utf-8"))
     except (OSError, ValueError):
-        return empty
+        return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return empty
+        return None
     units, games = data.get("units"), data.get("games")
     if not isinstance(units, dict) or not isinstance(games, dict):
-        return empty
+        return None
     return {"format": FORMAT, "units": units, "games": games}
+
+
+def manifest_files(data: Mapping[str, Any]) -> dict[str, str]:
+    """Every file a manifest's units list (name -> SHA-256): the files rulepress wrote."""
+    files: dict[str, str] = {}
+    for unit in data["units"].values():
+        listed = unit.get("files") if isinstance(unit, dict) else None
+        if isinstance(listed, dict):
+            files |= {str(k): str(v) for k, v in listed.items()}
+    return files
 
 
 def manifest_text(data: Mapping[str, Any]) -> str:

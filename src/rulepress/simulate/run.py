@@ -29,10 +29,12 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import METHOD, Tally, table_figures
+from rulepress.cache import Record
 from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
+SIMULATION_UNIT = "simulation"  # the manifest's unit listing a run's files
 
 
 @dataclass(frozen=True)
@@ -181,15 +183,12 @@ def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
 
 
 def write(out: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write every file as one set; a plot an earlier run left there and this one does not
-    draw goes."""
-    from rulepress.simulate.plots import PLOTS
-
-    written = write_set(out, {out / name: text for name, text in files.items()})
-    for name in PLOTS:
-        if name not in files:
-            (out / name).unlink(missing_ok=True)
-    return written
+    """Write every file as one set, recorded in the folder's manifest as one unit: a plot an
+    earlier run wrote there and this one does not draw goes (if unchanged since); a file of
+    anyone else's is never replaced or deleted."""
+    record = Record()
+    record.unit(SIMULATION_UNIT, "", files)
+    return write_set(out, {out / name: text for name, text in files.items()}, record)
 
 
 def dumps(value: Any, indent: str = "") -> str:
