@@ -41,7 +41,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -351,10 +351,8 @@ def _mark_of(folder: Path, owner: Path) -> dict[str, Any] | None:
 
 
 def _remove_if_empty(folder: Path) -> None:
-    try:
+    with suppress(OSError):
         folder.rmdir()
-    except OSError:
-        pass
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
@@ -29,7 +30,6 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import METHOD, Tally, table_figures
-from rulepress.cache import Record
 from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
