@@ -414,12 +414,13 @@ def simulate(
 
         where = Where.of(project, sources, (game,))
         found = where.folders()
-        if out is not None:
-            given = Folder(out, f"--out {out}", None)
-            simulation_apart(given, found["sources"], [found["build"], found["pnp"]])
-            inside = found["sources"] if _within(out, where.sources) else None
-            no_links_below(inside.path if inside else where.project.root, given)
         target = out or where.project.path(where.project.build) / game / "simulation"
+        chosen = Folder(target, f"--out {out or f'(by default {_shown(target, where)})'}", None)
+        if out is not None:
+            simulation_apart(chosen, found["sources"], [found["build"], found["pnp"]])
+        # Under the sources, only a game's own folders are checked (the sources may be a link).
+        no_links_below(where.sources if _within(target, where.sources) else where.project.root,
+                       chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
                           check)
         done = simulate_game(game, where.sources, where.project.root, options, target,
@@ -428,6 +429,12 @@ def simulate(
         return ExitStatus.OK
 
     _run(action)
+
+
+def _shown(path: Path, where: Where) -> str:
+    """``path`` as the user would write it: relative to the project, if inside it."""
+    inside = _within(path, where.project.root)
+    return str(Path(os.path.abspath(path)).relative_to(where.project.root) if inside else path)
 
 
 def _within(path: Path, folder: Path) -> bool:

@@ -165,12 +165,14 @@ def _check_owned(out: Path, outputs: Mapping[Path, bytes | str], old: Mapping[st
             continue
         elif stat.S_ISDIR(os.lstat(path).st_mode):
             foreign.append(f"{relative} (a folder)")
-        elif path.is_symlink():
-            foreign.append(f"{relative} (a symbolic link)")
         elif relative == PurePosixPath(MANIFEST.as_posix()):
             if parse_manifest(out) is None:
                 foreign.append(f"{relative} (not a manifest rulepress wrote)")
-        elif str(relative) not in owned:
+        elif str(relative) in owned:
+            continue  # a link put in its place is replaced itself, its target never touched
+        elif path.is_symlink():
+            foreign.append(f"{relative} (a symbolic link)")
+        else:
             foreign.append(str(relative))
     if foreign:
         shown = ", ".join(dict.fromkeys(foreign[:_SHOWN]))
