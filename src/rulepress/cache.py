@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulepress.diagnostics import RulepressError, SourceLoc
@@ -45,6 +45,7 @@ MANIFEST = Path(".rulepress") / "manifest.json"
 KEPT = Path(".rulepress") / "kept"  # what Kept keeps, by name
 FORMAT = 1
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".rulepress"})
+_STAGING = re.compile(r"\.staging-[0-9a-f]{32}")  # a run's own, while it writes (write.py)
 
 
 def digest(*parts: object) -> str:
@@ -82,7 +83,7 @@ def _files(folder: Path, excluded: Sequence[Path]) -> Iterator[Path]:
             path = here / entry.name
             if entry.is_dir(follow_symlinks=False):
                 if (entry.name not in _SKIPPED_DIRS and path not in excluded
-                        and not entry.name.startswith(".staging-")):
+                        and not _STAGING.fullmatch(entry.name)):
                     subfolders.append((path, depth + 1))
             else:
                 yield path  # a symlink to a folder is listed, not walked: hash the link
@@ -271,14 +272,8 @@ class Manifest:
         if len(files) != 1:
             return None
         (name, sha), = files.items()
-        path = self.out / name
-        try:  # never through a link: a run reads nothing outside its own folders
-            if path.is_symlink() or not path.resolve().is_relative_to(self.out.resolve()):
-                return None
-            data = path.read_bytes()
-        except OSError:
-            return None
-        return data if file_digest(data) == sha else None
+        data = read_inside(self.out, name)
+        return data if data is not None and file_digest(data) == sha else None
 
     def _files(self, unit: str, key: str) -> dict[str, str]:
         """The files ``unit`` wrote (name -> SHA-256), if it was made from ``key``; else none."""
@@ -289,10 +284,8 @@ class Manifest:
     def _on_disk(self, name: str) -> str | None:
         path = self.out / name
         if path not in self._hashes:
-            try:
-                self._hashes[path] = None if path.is_symlink() else file_digest(path.read_bytes())
-            except OSError:
-                self._hashes[path] = None
+            data = read_inside(self.out, name)
+            self._hashes[path] = None if data is None else file_digest(data)
         return self._hashes[path]
 
     def game(self, slug: str) -> dict[str, Any] | None:
@@ -385,6 +378,35 @@ def manifest_files(data: Mapping[str, Any]) -> dict[str, str]:
         if isinstance(listed, dict):
             files |= {str(k): str(v) for k, v in listed.items()}
     return files
+
+
+def regular_inside(base: Path, name: str | PurePosixPath) -> bool:
+    """Whether ``name`` stays inside ``base`` and is a regular file reached through real
+    folders only: a run reads, replaces and deletes nothing through a link."""
+    relative = PurePosixPath(name)
+    if relative.is_absolute() or not relative.parts or ".." in relative.parts:
+        return False
+    here = base
+    try:
+        for part in relative.parts[:-1]:
+            here = here / part
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                return False
+        return stat.S_ISREG(os.lstat(base / relative).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_inside(base: Path, name: str) -> bytes | None:
+    """The bytes of ``name`` inside ``base`` if it is a regular file there (regular_inside)."""
+    if not regular_inside(base, name):
+        return None
+    try:
+        fd = os.open(base / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
 
 
 def manifest_text(data: Mapping[str, Any]) -> str:

@@ -52,7 +52,9 @@ from rulepress.cache import (
     manifest_files,
     manifest_text,
     parse_manifest,
+    read_inside,
     read_manifest,
+    regular_inside,
 )
 from rulepress.diagnostics import RulepressError
 from rulepress.signals import deferred, raise_if_stopped
@@ -140,7 +142,11 @@ def _stale(out: Path, old: Mapping[str, Any], merged: Mapping[str, Any],
     kept = set(manifest_files(merged))
     written = {p.relative_to(out).as_posix() for p in outputs}
     return {name for name, sha in manifest_files(old).items()
-            if name not in kept and name not in written and _digest_inside(out, name) == sha}
+            if name not in kept and name not in written and _digest(read_inside(out, name)) == sha}
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else file_digest(data)
 
 
 def _with_manifest(out: Path, outputs: Mapping[Path, bytes | str], merged: Mapping[str, Any],
@@ -239,12 +245,12 @@ def _finish(out: Path, stage: Path) -> None:
         plan = json.loads(fh.read())
     for name in plan["write"]:
         relative = _relative(name)
-        if _regular_inside(stage, relative):  # else moved already by the run that was killed
+        if regular_inside(stage, relative):  # else moved already by the run that was killed
             _real_folders(out, relative.parent)
             os.replace(stage / relative, out / relative)
     for name in plan["delete"]:
         relative = _relative(name)
-        if _regular_inside(out, relative):
+        if regular_inside(out, relative):
             (out / relative).unlink()
     shutil.rmtree(stage)
 
@@ -269,34 +275,6 @@ def _real_folders(base: Path, relative: PurePosixPath) -> None:
             if not stat.S_ISDIR(os.lstat(here).st_mode):
                 raise NotADirectoryError(errno.ENOTDIR, "a link or a file is in the way",
                                          str(here)) from None
-
-
-def _regular_inside(base: Path, relative: PurePosixPath) -> bool:
-    """Whether ``base``/``relative`` is a regular file reached through real folders only."""
-    here = base
-    try:
-        for part in relative.parts[:-1]:
-            here = here / part
-            if not stat.S_ISDIR(os.lstat(here).st_mode):
-                return False
-        return stat.S_ISREG(os.lstat(base / relative).st_mode)
-    except FileNotFoundError:
-        return False
-
-
-def _digest_inside(out: Path, name: str) -> str | None:
-    try:
-        relative = _relative(name)
-    except OSError:
-        return None
-    if not _regular_inside(out, relative):
-        return None
-    try:
-        fd = os.open(out / relative, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        with os.fdopen(fd, "rb") as fh:
-            return file_digest(fh.read())
-    except OSError:
-        return None
 
 
 def _made_folder(parent: Path, prefix: str, owner: Path) -> Path:
