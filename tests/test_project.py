@@ -191,6 +191,10 @@ def test_new_refuses_a_bad_name_or_an_existing_folder(cwd: Path) -> None:
     code, err = run("new", "taken")
     assert code == 2 and "already exists" in err
     assert sorted(p.name for p in cwd.iterdir()) == ["taken"]  # nothing half-made
+    (cwd / "linked").symlink_to(cwd / "nowhere")  # a link leading nowhere is taken too
+    code, err = run("new", "linked")
+    assert code == 2 and "already exists" in err, err
+    assert sorted(p.name for p in cwd.iterdir()) == ["linked", "taken"]
 
 
 # --- engines ------------------------------------------------------------------------------------
