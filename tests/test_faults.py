@@ -573,3 +573,27 @@ def test_simulate_deletes_only_the_plots_it_wrote(tmp_path: Path) -> None:
     assert _simulate(out).returncode == 0  # edited: no longer only rulepress's, so it stays
     assert (out / "agents.svg").read_text() == "<svg>edited since</svg>"
     assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_many_files_in_the_way_are_counted_and_a_linked_folder_named_once(
+        tmp_path: Path) -> None:
+    from rulepress.diagnostics import RulepressError
+    from rulepress.write import write_set
+
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out.mkdir()
+    (out / "linked").symlink_to(elsewhere)
+    for n in range(10):
+        (out / f"page-{n}.html").write_text(f"my page {n}")
+    before = snapshot(out)
+    new = {out / f"page-{n}.html": "new" for n in range(10)}
+    new |= {out / "linked" / f"{n}.pdf": "new" for n in range(3)}
+    with pytest.raises(RulepressError) as raised:
+        write_set(out, new)
+    (problem,) = raised.value.diagnostics
+    assert problem.message.endswith(
+        "where this run writes: linked (a symbolic link), page-0.html, page-1.html, page-2.html, "
+        "page-3.html, page-4.html, page-5.html, page-6.html and 3 more; move them away, or "
+        "choose another output folder. Nothing was written")
+    assert snapshot(out) == before and list(elsewhere.iterdir()) == []

@@ -180,8 +180,9 @@ def _check_owned(out: Path, outputs: Mapping[Path, bytes | str], old: Mapping[st
             foreign.append(f"{relative} (a symbolic link)")
         else:
             foreign.append(str(relative))
+    foreign = list(dict.fromkeys(foreign))  # a linked folder is in the way of each file in it
     if foreign:
-        shown = ", ".join(dict.fromkeys(foreign[:_SHOWN]))
+        shown = ", ".join(foreign[:_SHOWN])
         more = f" and {len(foreign) - _SHOWN} more" if len(foreign) > _SHOWN else ""
         raise RulepressError.at(None, (
             f"{out} holds files rulepress did not write (its {MANIFEST} does not list them) "
