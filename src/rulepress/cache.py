@@ -257,7 +257,11 @@ class Manifest:
 
     @classmethod
     def load(cls, out: Path) -> Manifest:
+        """The manifest of ``out``, if it was written for this very folder: one copied in (with
+        a project, or its outputs) vouches for nothing, so everything is made again."""
         data = read_manifest(out)
+        if data.get("folder") != folder_id(out):
+            return cls(out)
         return cls(out, data["units"], data["games"])
 
     def fresh(self, unit: str, key: str) -> bool:
@@ -314,7 +318,7 @@ class Record:
         units = {name: u for name, u in {**old["units"], **self.units}.items()
                  if name not in self.dropped}
         return {"format": FORMAT, "units": dict(sorted(units.items())),
-                "games": dict(sorted(games.items()))}
+                "games": dict(sorted(games.items())), "folder": old.get("folder")}
 
 
 @dataclass
@@ -367,7 +371,16 @@ def parse_manifest(out: Path) -> dict[str, Any] | None:
     units, games = data.get("units"), data.get("games")
     if not isinstance(units, dict) or not isinstance(games, dict):
         return None
-    return {"format": FORMAT, "units": units, "games": games}
+    return {"format": FORMAT, "units": units, "games": games, "folder": data.get("folder")}
+
+
+def folder_id(out: Path) -> list[int] | None:
+    """The output folder's device and inode, recorded in its manifest (None: no such folder)."""
+    try:
+        info = os.stat(out)
+    except OSError:
+        return None
+    return [info.st_dev, info.st_ino]
 
 
 def manifest_files(data: Mapping[str, Any]) -> dict[str, str]:

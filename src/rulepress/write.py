@@ -49,6 +49,7 @@ from rulepress.cache import (
     MANIFEST,
     Record,
     file_digest,
+    folder_id,
     manifest_files,
     manifest_text,
     parse_manifest,
@@ -91,7 +92,7 @@ def write_set(out: Path, outputs: Mapping[Path, bytes | str],
                 return []
             old = read_manifest(out)
             record = _covering(record or Record(), out, outputs)
-            merged = record.merged(old)
+            merged = record.merged(old) | {"folder": folder_id(out)}
             stale = _stale(out, old, merged, outputs)
             outputs = _with_manifest(out, outputs, merged, old)
             if not outputs and not stale:
