@@ -597,3 +597,40 @@ def test_many_files_in_the_way_are_counted_and_a_linked_folder_named_once(
         "page-3.html, page-4.html, page-5.html, page-6.html and 3 more; move them away, or "
         "choose another output folder. Nothing was written")
     assert snapshot(out) == before and list(elsewhere.iterdir()) == []
+
+
+def _waiting_worker(parent: int) -> None:
+    """A PDF worker's start, held inside its scratch folder until it is stopped."""
+    from rulepress.signals import worker_started
+    from rulepress.write import scratch_folder
+
+    worker_started(parent)
+    with scratch_folder():
+        time.sleep(60)
+
+
+def test_a_stop_while_the_workers_start_leaves_no_worker_and_no_scratch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal while the pool of PDF workers was being made (a loaded machine) stopped the
+    build without stopping them: they died with it, leaving their scratch folders."""
+    import tempfile
+
+    from rulepress import build
+    from rulepress.signals import Interrupted, stop_on_signals
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(build, "_worker_ready", _waiting_worker)
+    starting = build._Pool.__init__
+
+    def signalled_while_starting(pool: object, workers: int) -> None:
+        starting(pool, workers)  # type: ignore[arg-type]
+        deadline = time.monotonic() + 30
+        while len(list(tmp_path.iterdir())) < workers and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.1)  # still starting when the signal comes
+
+    monkeypatch.setattr(build._Pool, "__init__", signalled_while_starting)
+    with pytest.raises(Interrupted), stop_on_signals(), build._typesetters(2, 2):
+        pass
+    assert list(tmp_path.iterdir()) == []
