@@ -10,12 +10,18 @@ rulepress's own words, so a release that rewords it cannot fail the case. A file
 should not hold is made from a number in a file: ``<name>.mkdeep`` (folders ``<name>/d/d/...``,
 that many deep), ``<name>.mkmany`` (a folder of that many empty files), ``<name>.mksparse`` (a
 sparse file of that many bytes).
+
+A case holding rulepress.toml is a whole project instead: its command (any, with its options)
+runs inside it, ROOT is the project's folder, and a failed run must leave every file of the
+project as it was; a folder ``elsewhere`` in it (what links lead to) must stay as it was
+whatever the outcome.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -81,8 +87,38 @@ def matches(expected: str, line: str) -> bool:
     return re.fullmatch(".+".join(parts), line) is not None
 
 
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Everything under ``folder``, links as links (never followed)."""
+    return {p.relative_to(folder).as_posix(): f"link to {os.readlink(p)}" if p.is_symlink()
+            else p.read_bytes() if p.is_file() else "folder" for p in sorted(folder.rglob("*"))}
+
+
+def project_case(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case that is a whole project: its command runs inside a copy of it."""
+    command, status, expected = expectation(case)
+    root = tmp_path / "project"
+    shutil.copytree(case, root, symlinks=True, ignore=shutil.ignore_patterns("expected.txt"))
+    before = snapshot(root)
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, shlex.split(command))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    err = result.stderr.replace(str(root.resolve()), "ROOT")
+    assert "Traceback" not in err
+    shown = [ln for ln in err.splitlines() if ": error: " in ln or ": warning: " in ln]
+    assert (result.exit_code, shown) == (status, expected), err
+    after = snapshot(root)
+    assert {k: v for k, v in after.items() if k.startswith("elsewhere")} == {
+        k: v for k, v in before.items() if k.startswith("elsewhere")}
+    if status != 0:
+        assert after == before, "a failed run wrote or removed something"
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_hostile_input_gets_its_exact_diagnostics(case: str, tmp_path: Path) -> None:
+def test_hostile_input_gets_its_exact_diagnostics(case: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    if (HOSTILE / case / "rulepress.toml").exists():
+        project_case(HOSTILE / case, tmp_path, monkeypatch)
+        return
     command, status, expected = expectation(HOSTILE / case)
     src = prepare(HOSTILE / case, tmp_path)
     out = tmp_path / "out"

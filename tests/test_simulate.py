@@ -33,7 +33,7 @@ def simulate(out: Path, *args: str) -> Result:
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
 def summary(folder: Path) -> dict[str, Any]:

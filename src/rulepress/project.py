@@ -9,10 +9,11 @@ docs/authoring.md; a bad key or value is an error at ``rulepress.toml:line``.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,103 @@ class Project:
     papers: tuple[str, ...] = PAPERS
     editions: tuple[str, ...] = EDITIONS
     games: tuple[str, ...] = ()  # the games a command takes when it names none (empty: all)
+    # The folder keys set in rulepress.toml, each with its line (for messages only).
+    lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def path(self, relative: Path) -> Path:
         return relative if relative.is_absolute() else self.root / relative
+
+    def folder(self, key: str) -> Folder:
+        """The folder ``key`` (sources, build or pnp) names, with where it was set."""
+        value: Path = getattr(self, key)
+        line = dict(self.lines).get(key)
+        if self.config is None or line is None:
+            return Folder(self.path(value), f'{key} (by default "{value}")', None)
+        return Folder(self.path(value), f'{key} = "{value}"', SourceLoc(self.config, line))
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A folder a command reads or writes, and where it was set (for a message)."""
+
+    path: Path
+    setting: str  # 'pnp = "build"', '--out docs', 'build (by default "build")'
+    loc: SourceLoc | None  # its line in rulepress.toml; None for an option or a default
+
+    def described(self, at: SourceLoc | None) -> str:
+        """The setting, with its line when a message located at ``at`` does not show it."""
+        if self.loc is None or self.loc == at:
+            return self.setting
+        return f"{self.setting} ({'rulepress.toml:' if at is None else 'line '}{self.loc.line})"
+
+
+def _real(folder: Folder) -> Path:
+    return Path(os.path.realpath(folder.path))
+
+
+def _rank(folder: Folder) -> tuple[bool, int]:
+    """Which of two settings a message is about: an option, else the later line."""
+    return folder.setting.startswith("--"), folder.loc.line if folder.loc else 0
+
+
+def _overlap(a: Folder, b: Folder) -> str | None:
+    """How ``a`` stands to ``b``, if they are not apart."""
+    if _real(a) == _real(b):
+        return "is the same folder as"
+    if _real(a).is_relative_to(_real(b)):
+        return "is inside"
+    if _real(b).is_relative_to(_real(a)):
+        return "holds"
+    return None
+
+
+def _apart_error(a: Folder, how: str, b: Folder, why: str) -> RulepressError:
+    return RulepressError.at(a.loc, f"{a.described(a.loc)} {how} {b.described(a.loc)}: {why}")
+
+
+_APART = "the sources and each output folder must be folders of their own, none inside another"
+
+
+def folders_apart(folders: Sequence[Folder]) -> None:
+    """Each of ``folders`` (the sources, and where each output goes) must be a folder of its
+    own, not inside another: else a run would write over its own inputs or another command's
+    outputs. An error (exit 2) naming both, at the rulepress.toml line that set one."""
+    for i, first in enumerate(folders):
+        for second in folders[i + 1:]:
+            a, b = sorted((first, second), key=_rank, reverse=True)
+            how = _overlap(a, b)
+            if how is not None:
+                raise _apart_error(a, how, b, _APART)
+
+
+def simulation_apart(out: Folder, sources: Folder, others: Sequence[Folder]) -> None:
+    """Where ``simulate --out`` writes: in a folder of its own, which may be inside the output
+    folders or inside a game's folder (a playtest report's summary), but holds none of them
+    and is not a game's folder itself."""
+    for other in (sources, *others):
+        how = _overlap(out, other)
+        if how is not None and how != "is inside":
+            raise _apart_error(out, how, other, _APART)
+    inside = _real(out).relative_to(_real(sources)) if _overlap(out, sources) else None
+    if inside is not None and len(inside.parts) < 2:
+        raise _apart_error(out, "is inside", sources, (
+            "it would be a game's folder; write into a folder inside the game's "
+            f"({out.path / 'playtest'} for a playtest report)"))
+
+
+def no_links_below(base: Path, folder: Folder) -> None:
+    """An output folder inside ``base`` must be reached through real folders: a symbolic link
+    on the way (a game's playtest/ linked elsewhere) would have rulepress write outside."""
+    start, target = Path(os.path.abspath(base)), Path(os.path.abspath(folder.path))
+    if not target.is_relative_to(start):
+        return
+    here = start
+    for part in target.relative_to(start).parts:
+        here = here / part
+        if here.is_symlink():
+            raise RulepressError.at(folder.loc, (
+                f"{folder.setting}: {here} is a symbolic link (to {os.readlink(here)}); "
+                "rulepress writes only into real folders: name the folder it leads to instead"))
 
 
 def find_config(start: Path) -> Path | None:
@@ -126,7 +221,10 @@ def read_config(path: Path) -> Project:
             values[key] = converted
     if problems:
         raise RulepressError(problems)
-    return Project(path.parent.resolve(), path, **values)
+    project = Project(path.parent.resolve(), path, **values,
+                      lines=tuple((k, lines[k]) for k in ("sources", "build", "pnp") if k in lines))
+    folders_apart([project.folder("sources"), project.folder("build"), project.folder("pnp")])
+    return project
 
 
 _TOO_LONG = f"a whole number of more than {MAX_NUMBER_DIGITS} digits"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
@@ -34,6 +35,7 @@ from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
+SIMULATION_UNIT = "simulation"  # the manifest's unit listing a run's files
 
 
 @dataclass(frozen=True)
@@ -184,15 +186,12 @@ def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
 
 
 def write(out: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write every file as one set; a plot an earlier run left there and this one does not
-    draw goes."""
-    from rulepress.simulate.plots import PLOTS
-
-    written = write_set(out, {out / name: text for name, text in files.items()})
-    for name in PLOTS:
-        if name not in files:
-            (out / name).unlink(missing_ok=True)
-    return written
+    """Write every file as one set, recorded in the folder's manifest as one unit: a plot an
+    earlier run wrote there and this one does not draw goes (if unchanged since); a file of
+    anyone else's is never replaced or deleted."""
+    record = Record()
+    record.unit(SIMULATION_UNIT, "", files)
+    return write_set(out, {out / name: text for name, text in files.items()}, record)
 
 
 def dumps(value: Any, indent: str = "") -> str:
