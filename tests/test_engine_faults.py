@@ -334,6 +334,33 @@ def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_
                      rf"\({re.escape(str(game / 'rules.md'))}:\d+:1\)$", err, re.M), err
 
 
+@pytest.mark.parametrize(("added", "owner", "said"), [
+    ({"rules": "game_type = 'imperfect'"}, "BadRules",
+     "BadRules.game_type must be PERFECT_INFORMATION or IMPERFECT_INFORMATION; it is "
+     "'imperfect'"),
+    ({"module": "from rulepress.games.base import IMPERFECT_INFORMATION",
+      "rules": "game_type = IMPERFECT_INFORMATION"}, "BadState",
+     "BadState must have view(), as its rules declare hidden information; it has none"),
+], ids=["a game type as text", "hidden information without a view"])
+def test_a_search_on_a_game_that_misdeclares_hidden_information_is_an_error_at_its_class(
+        scaffolded: Path, tmp_path: Path, added: dict[str, str], owner: str, said: str) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(scaffolded, project)
+    engine = project / "engines" / "pig_dice.py"
+    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
+              for place in ("module", "state", "rules", "engine")}
+    engine.write_text(engine.read_text() + BROKEN.format(**places))
+    line = engine.read_text().splitlines().index(f"class {owner}(" + (
+        "State):" if owner == "BadState" else "Rules):")) + 1
+    before = files(project)
+    code, err = run(*SIMULATE[:1], "--project", str(project), *SIMULATE[1:], "-a", "ismcts:5")
+    assert code == 2, err
+    assert err.strip() == (f"{engine.resolve()}:{line}:1: error: the pig_dice engine's {said}")
+    assert files(project) == before  # nothing written
+    code, err = run(*SIMULATE[:1], "--project", str(project), *SIMULATE[1:])
+    assert code == 0, "a run with no search does not look"
+
+
 # --- an engine that ends, crashes or outruns its worker (workers.py) ---------------------------
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -345,10 +372,10 @@ def hostile_project(tmp_path: Path, case: str, old: str = "", new: str = "",
     text replaced by ``new`` and ``limits`` added to its [limits]."""
     project = tmp_path / "p"
     shutil.copytree(HOSTILE / case, project, ignore=shutil.ignore_patterns("expected.txt"))
-    engine = project / "g" / "engine.py"
+    engine = project / "sources" / "g" / "engine.py"
     engine.write_text(engine.read_text().replace(old, new))
     if limits:
-        (project / CONFIG).write_text(f'sources = "."\n[limits]\n{limits}\n')
+        (project / CONFIG).write_text(f"[limits]\n{limits}\n")
     return project
 
 
@@ -357,7 +384,7 @@ def test_a_stopped_worker_fails_its_example_and_the_next_is_still_proven(tmp_pat
                               '        if example["setup"]["at"] == 1:\n'
                               '            os._exit(0)\n'
                               '        return {"at": example["setup"]["at"] + 1}')
-    rules = project / "g" / "rules.md"
+    rules = project / "sources" / "g" / "rules.md"
     text = rules.read_text()
     rules.write_text(text + "\n" + text[text.index("```example"):]
                      .replace("one-step", "two-steps").replace("at: 1", "at: 5")
@@ -372,29 +399,30 @@ def test_a_stopped_worker_fails_its_example_and_the_next_is_still_proven(tmp_pat
 def test_an_engine_that_waits_is_stopped_after_three_times_its_time(tmp_path: Path) -> None:
     project = hostile_project(tmp_path, "engine-os-exit", "os._exit(0)", "time.sleep(60)",
                               limits="engine_seconds = 0.2")
-    engine = project / "g" / "engine.py"
+    engine = project / "sources" / "g" / "engine.py"
     engine.write_text("import time\n" + engine.read_text())
     started = time.monotonic()
     code, err = run("check", "--project", str(project))
     assert code == 2 and time.monotonic() - started < 10, err
-    assert (f"{project / 'g' / 'rules.md'}:22:1: error: the count engine did not return within "
-            "0.6 s (it was waiting, not computing) while replaying one-step") in err, err
+    rules = project / "sources" / "g" / "rules.md"
+    assert (f"{rules}:22:1: error: the count engine did not return within 0.6 s (it was "
+            "waiting, not computing) while replaying one-step") in err, err
 
 
 def test_an_engine_exiting_as_it_loads_or_sets_up_a_game_is_an_error_at_its_line(
         tmp_path: Path) -> None:
     project = hostile_project(tmp_path, "engine-exit-zero", "ENGINE = CountEngine()",
                               "ENGINE = CountEngine()\nraise SystemExit(0)")
-    engine = (project / "g" / "engine.py").resolve()
+    engine = (project / "sources" / "g" / "engine.py").resolve()
     line = engine.read_text().splitlines().index("raise SystemExit(0)") + 1
     code, err = run("check", "--project", str(project))
     assert code == 2, err
-    assert (f"{engine}:{line}:1: error: engine module 'g/engine.py' failed to load: "
+    assert (f"{engine}:{line}:1: error: engine module 'sources/g/engine.py' failed to load: "
             "SystemExit: 0") in err, err
 
     project = hostile_project(tmp_path / "2", "engine-exit-zero", "        return Rules()",
                               "        raise KeyboardInterrupt")
-    engine = (project / "g" / "engine.py").resolve()
+    engine = (project / "sources" / "g" / "engine.py").resolve()
     line = engine.read_text().splitlines().index("        raise KeyboardInterrupt") + 1
     code, err = run("simulate", "g", "--project", str(project), "-n", "2", "-q")
     assert code == 2, err

@@ -8,6 +8,7 @@ mounting is impossible the test fails saying so; it is never skipped.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,7 +101,7 @@ def test_a_kill_at_any_step_of_the_write_phase_leaves_the_old_or_the_new_set(
         after = outputs(out)
         assert after in (OLD, NEW), (stop, after)
         assert after == NEW or not committed
-        assert not list(out.glob(".staging-*")) and not list(out.rglob("*.tmp"))
+        assert not list(out.glob(".staging-*"))
         assert files(out, USER) == USER, "a user's file was touched"
         key = ("committed, finished by the next run" if after_kill != after
                else "old" if after == OLD else "new")
@@ -115,16 +116,17 @@ def _fresh(out: Path) -> Path:
 
 
 def test_stale_files_of_a_killed_run_are_removed_by_the_next(tmp_path: Path) -> None:
-    from rulepress.write import write_set
+    from rulepress.write import STAGING_PREFIX, _made_folder, write_set
 
     out = _fresh(tmp_path / "out")
-    (out / ".staging-dead").mkdir()
-    (out / ".staging-dead" / "index.html").write_text("half")
-    (out / "game" / ".game.html.k2j4_x9a.tmp").write_text("truncated")
-    (out / "game" / ".keep-me.tmp").write_text("not a rulepress name")
+    dead = _made_folder(out, STAGING_PREFIX, out)  # as a run killed before its commit left it
+    (dead / "index.html").write_text("half")
+    empty = out / f"{STAGING_PREFIX}{'0' * 32}"  # killed before it was even marked
+    empty.mkdir()
     write_set(out, {out / k: v for k, v in NEW.items()})
     assert outputs(out) == NEW
-    assert sorted(p.name for p in out.rglob(".*")) == [".keep-me.tmp"]
+    assert not dead.exists() and not empty.exists()
+    assert sorted(p.name for p in out.rglob(".*")) == [".rulepress"]
 
 
 def _build(out: Path, *extra: str, env: dict[str, str] | None = None,
@@ -321,7 +323,7 @@ def test_a_full_output_folder_is_one_error_and_keeps_the_old_set(tmpfs: Path) ->
     assert line.startswith(f"rulepress: error: cannot write {tmpfs}/")
     assert line.endswith(": No space left on device")
     assert outputs(tmpfs) == OLD and files(tmpfs, USER) == USER
-    assert [p.name for p in tmpfs.iterdir() if p.name.startswith(".")] == []
+    assert [p.name for p in tmpfs.iterdir() if p.name.startswith(".")] == [".rulepress"]
 
 
 def test_a_read_only_output_folder_is_one_error(tmpfs: Path) -> None:
@@ -360,19 +362,275 @@ def test_a_process_that_ended_unreaped_keeps_no_scratch(
     folder is stale already (it writes nothing more)."""
     import tempfile
 
-    from rulepress.write import SCRATCH_PREFIX, clear_stale_scratch
+    from rulepress.write import SCRATCH_PREFIX, _made_folder, clear_stale_scratch
 
     child = subprocess.Popen(["true"])
     os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped
     try:
         assert Path(f"/proc/{child.pid}").exists()
         monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-        folder = tmp_path / f"{SCRATCH_PREFIX}{child.pid}-abcd1234"
-        folder.mkdir()
-        mine = tmp_path / f"{SCRATCH_PREFIX}{os.getpid()}-abcd1234"
-        mine.mkdir()
+        monkeypatch.setattr(os, "getpid", lambda: child.pid)
+        folder = _made_folder(tmp_path, f"{SCRATCH_PREFIX}{child.pid}-", tmp_path)
+        monkeypatch.undo()
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+        mine = _made_folder(tmp_path, f"{SCRATCH_PREFIX}{os.getpid()}-", tmp_path)
         clear_stale_scratch()
         assert not folder.exists()
         assert mine.exists()
     finally:
         child.wait()
+
+
+# Nothing of anyone else's is replaced, deleted or written through: each case below leaves the
+# folders it plants, and the folder a planted link leads to, byte for byte as they were.
+
+SIMULATE = Path(__file__).parent / "fixtures" / "simulate"
+
+
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Everything under ``folder`` (links as links, never followed), to compare whole."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        found[name] = (f"link to {os.readlink(path)}" if path.is_symlink()
+                       else path.read_bytes() if path.is_file() else "folder")
+    return found
+
+
+def _users_folder(out: Path) -> dict[str, bytes | str]:
+    """An output folder holding what a user keeps there, none of it a name rulepress writes:
+    files, a '.staging-' folder with a commit record, files named as the temporary files of old
+    rulepress versions were."""
+    (out / "plain").mkdir(parents=True)
+    (out / "notes.txt").write_text("mine")
+    (out / ".staging-x").mkdir()
+    (out / ".staging-x" / ".commit").write_text("notes.txt\n")
+    (out / ".staging-x" / "draft.md").write_text("a draft")
+    (out / ".index.html.abcd1234.tmp").write_text("mine, however it is named")
+    (out / "plain" / ".plain.html.k2j4_x9a.tmp").write_text("mine too")
+    return snapshot(out)
+
+
+def test_a_build_into_a_users_folder_leaves_everything_of_theirs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    before = _users_folder(out)
+    proc = _build(out, "--no-pdf")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    after = snapshot(out)
+    assert {name: after.get(name) for name in before} == before
+    assert "plain/plain.html" in after
+
+
+def test_a_users_file_where_the_build_writes_is_an_error_naming_it(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _users_folder(out)
+    (out / "index.html").write_text("my own index")
+    (out / "plain" / "plain.html").write_text("my own page")
+    before = snapshot(out)
+    line = _one_error(_build(out, "--no-pdf"))
+    assert line == (f"rulepress: error: {out} holds files rulepress did not write (its "
+                    ".rulepress/manifest.json does not list them) where this run writes: "
+                    "index.html, plain/plain.html; move them away, or choose another output "
+                    "folder. Nothing was written")
+    assert snapshot(out) == before
+
+
+def test_a_link_inside_the_output_folder_is_never_written_through(tmp_path: Path) -> None:
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("not rulepress's")
+    out.mkdir()
+    (out / "plain").symlink_to(elsewhere)
+    line = _one_error(_build(out, "--no-pdf"))
+    assert "where this run writes: plain (a symbolic link)" in line
+    assert snapshot(elsewhere) == {"keep.txt": b"not rulepress's"}
+    assert sorted(p.name for p in out.iterdir()) == ["plain"]
+
+
+def test_scratch_folders_in_tmpdir_that_rulepress_did_not_make_are_left_alone(
+        tmp_path: Path) -> None:
+    from rulepress.write import MARK, SCRATCH_PREFIX, _made_folder
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    unmarked = scratch / f"{SCRATCH_PREFIX}99999-x"
+    unmarked.mkdir()
+    (unmarked / "data").write_text("someone's")
+    # A scratch folder of a rulepress process that is gone: the build clears it...
+    stale = _made_folder(scratch, f"{SCRATCH_PREFIX}99999-", scratch)
+    (stale / MARK).write_text((stale / MARK).read_text().replace(f'"pid": {os.getpid()}',
+                                                                 '"pid": 99999'))
+    # ... but not a copy of it: the mark names the first folder's inode, not the copy's.
+    copied = scratch / f"{SCRATCH_PREFIX}99999-{'c' * 32}"
+    shutil.copytree(stale, copied)
+    (copied / "data").write_text("someone's too")
+    assert '"pid": 99999' in (copied / MARK).read_text()
+    before = snapshot(scratch)
+    proc = _build(tmp_path / "out", env={**ENV, "TMPDIR": str(scratch)})
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    del before[stale.name], before[f"{stale.name}/{MARK}"]
+    assert snapshot(scratch) == before
+
+
+def _planted(out: Path, target: Path) -> dict[str, bytes | str]:
+    """Staging folders as a killed run would have left them, each with a commit record, but
+    copied in with a project: one carries a mark made for another folder, one of the old kind
+    has none; each leads through a link 'd' to ``target``."""
+    from rulepress.write import COMMIT, STAGING_PREFIX, _made_folder
+
+    origin = out.parent / f"origin-of-{out.name}"
+    origin.mkdir(parents=True)
+    genuine = _made_folder(origin, STAGING_PREFIX, origin)
+    (genuine / "d").symlink_to(target)
+    (genuine / "evil.html").write_text("written through the link")
+    (genuine / COMMIT).write_text('{"write": ["d/evil.html", "evil.html"], '
+                                  '"delete": ["d/keep.txt"]}')
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(genuine, out / genuine.name, symlinks=True)
+    old = out / ".staging-zz"
+    old.mkdir()
+    (old / "d").symlink_to(target)
+    (old / "d.html").write_text("moved through the link")
+    (old / COMMIT).write_text("d/keep.txt\nd.html\n")
+    (out / "d").symlink_to(target)
+    return snapshot(out)
+
+
+def test_a_staging_folder_copied_in_with_a_project_is_never_recovered(tmp_path: Path) -> None:
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "keep.txt").write_text("not rulepress's")
+    out = tmp_path / "project" / "build"
+    before = _planted(out, target)
+    proc = _build(out, "--no-pdf")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert snapshot(target) == {"keep.txt": b"not rulepress's"}
+    after = snapshot(out)
+    assert {name: after.get(name) for name in before} == before
+    assert not (out / "evil.html").exists()
+
+
+def _simulate(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*RULEPRESS, "simulate", "coin-race", "--project", str(SIMULATE),
+                           "--out", str(out), "-n", "20", "-q", "--jobs", "1", *args],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+
+
+def test_a_playtest_folder_with_a_planted_staging_folder_writes_nothing_outside(
+        tmp_path: Path) -> None:
+    game = tmp_path / "project" / "sources" / "coin-race"
+    game.mkdir(parents=True)
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "keep.txt").write_text("not rulepress's")
+    before = _planted(game / "playtest", target)
+    done = _simulate(game / "playtest")
+    assert done.returncode == 0, done.stderr
+    assert snapshot(target) == {"keep.txt": b"not rulepress's"}
+    after = snapshot(game / "playtest")
+    assert {name: after.get(name) for name in before} == before
+    assert "summary.json" in after
+
+
+def test_a_playtest_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(SIMULATE, project)
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "keep.txt").write_text("not rulepress's")
+    playtest = project / "sources" / "coin-race" / "playtest"
+    playtest.symlink_to(target)
+    done = subprocess.run([*RULEPRESS, "simulate", "coin-race", "-n", "20", "-q", "--out",
+                           "sources/coin-race/playtest"], cwd=project, env=ENV,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"rulepress: error: --out sources/coin-race/playtest: {playtest} is a "
+                           f"symbolic link (to {target}); rulepress writes only into real "
+                           "folders: name the folder it leads to instead\n")
+    assert snapshot(target) == {"keep.txt": b"not rulepress's"}
+
+
+def test_simulate_deletes_only_the_plots_it_wrote(tmp_path: Path) -> None:
+    out = tmp_path / "sim"
+    out.mkdir()
+    (out / "agents.svg").write_text("<svg>my own drawing</svg>")
+    (out / "notes.txt").write_text("mine")
+    assert _simulate(out).returncode == 0  # one agent: no agents.svg drawn
+    assert (out / "agents.svg").read_text() == "<svg>my own drawing</svg>"
+    two = _simulate(out, "-a", "random,cautious")  # draws agents.svg: the user's is in the way
+    assert two.returncode == 2
+    assert "where this run writes: agents.svg;" in two.stderr
+    assert (out / "agents.svg").read_text() == "<svg>my own drawing</svg>"
+    (out / "agents.svg").unlink()
+    assert _simulate(out, "-a", "random,cautious").returncode == 0
+    assert _simulate(out).returncode == 0  # its own agents.svg, unchanged, goes
+    assert not (out / "agents.svg").exists()
+    assert _simulate(out, "-a", "random,cautious").returncode == 0
+    (out / "agents.svg").write_text("<svg>edited since</svg>")
+    assert _simulate(out).returncode == 0  # edited: no longer only rulepress's, so it stays
+    assert (out / "agents.svg").read_text() == "<svg>edited since</svg>"
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_many_files_in_the_way_are_counted_and_a_linked_folder_named_once(
+        tmp_path: Path) -> None:
+    from rulepress.diagnostics import RulepressError
+    from rulepress.write import write_set
+
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out.mkdir()
+    (out / "linked").symlink_to(elsewhere)
+    for n in range(10):
+        (out / f"page-{n}.html").write_text(f"my page {n}")
+    before = snapshot(out)
+    new = {out / f"page-{n}.html": "new" for n in range(10)}
+    new |= {out / "linked" / f"{n}.pdf": "new" for n in range(3)}
+    with pytest.raises(RulepressError) as raised:
+        write_set(out, new)
+    (problem,) = raised.value.diagnostics
+    assert problem.message.endswith(
+        "where this run writes: linked (a symbolic link), page-0.html, page-1.html, page-2.html, "
+        "page-3.html, page-4.html, page-5.html, page-6.html and 3 more; move them away, or "
+        "choose another output folder. Nothing was written")
+    assert snapshot(out) == before and list(elsewhere.iterdir()) == []
+
+
+def _waiting_worker(parent: int) -> None:
+    """A PDF worker's start, held inside its scratch folder until it is stopped."""
+    from rulepress.signals import worker_started
+    from rulepress.write import scratch_folder
+
+    worker_started(parent)
+    with scratch_folder():
+        time.sleep(60)
+
+
+def test_a_stop_while_the_workers_start_leaves_no_worker_and_no_scratch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal while the pool of PDF workers was being made (a loaded machine) stopped the
+    build without stopping them: they died with it, leaving their scratch folders."""
+    import tempfile
+
+    from rulepress import build
+    from rulepress.signals import Interrupted, stop_on_signals
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(build, "_worker_ready", _waiting_worker)
+    starting = build._Pool.__init__
+
+    def signalled_while_starting(pool: object, workers: int) -> None:
+        starting(pool, workers)  # type: ignore[arg-type]
+        deadline = time.monotonic() + 30
+        while len(list(tmp_path.iterdir())) < workers and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.1)  # still starting when the signal comes
+
+    monkeypatch.setattr(build._Pool, "__init__", signalled_while_starting)
+    with pytest.raises(Interrupted), stop_on_signals(), build._typesetters(2, 2):
+        pass
+    assert list(tmp_path.iterdir()) == []

@@ -24,7 +24,7 @@ import pytest
 from support import run
 
 import rulepress
-from rulepress.cache import MANIFEST
+from rulepress.cache import MANIFEST, folder_id
 from rulepress.scaffold import new_project
 
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
@@ -34,8 +34,14 @@ WROTE = re.compile(r"wrote (\d+) files? to ")
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file, the manifest without the folder it names (each folder's own)."""
+    found = {p.relative_to(folder).as_posix(): p.read_bytes()
+             for p in sorted(folder.rglob("*")) if p.is_file()}
+    if MANIFEST.as_posix() in found:
+        manifest = json.loads(found[MANIFEST.as_posix()])
+        assert manifest.pop("folder") == folder_id(folder)
+        found[MANIFEST.as_posix()] = json.dumps(manifest).encode()
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -260,3 +266,16 @@ def test_a_kept_plot_is_never_read_through_a_link(tmp_path: Path) -> None:
     assert "SECRET" not in page
     assert "How games end" in page
     assert not (out / name).is_symlink()
+
+
+def test_an_output_folder_copied_in_is_built_again_not_trusted(
+        game: Path, tmp_path: Path) -> None:
+    """A manifest vouches only for the folder it was written in: a build folder copied in with
+    a project (its kept plots and outputs could be anything) is made again, once."""
+    out, copy = tmp_path / "out", tmp_path / "copy"
+    build(game, out, "--no-pdf")
+    assert "wrote 0 files" in build(game, out, "--no-pdf")
+    shutil.copytree(out, copy)
+    said = build(game, copy, "--no-pdf")
+    assert "wrote 0 files" not in said and "unchanged" not in said, said
+    assert "wrote 0 files" in build(game, copy, "--no-pdf")

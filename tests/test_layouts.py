@@ -4,8 +4,11 @@ written."""
 
 from __future__ import annotations
 
+import functools
 import io
+import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdf
@@ -148,12 +151,20 @@ def test_a_bad_layout_or_data_file_is_an_error_at_its_line(
     assert not out.exists()
 
 
-def test_a_corrupt_image_is_an_error_at_the_layout_line(game: Path) -> None:
+@pytest.mark.parametrize(("spoil", "says"), [
+    (lambda data: data[:60], "the PNG file is cut short"),
+    (lambda data: data[:50] + bytes(b ^ 0x55 for b in data[50:-20]) + data[-20:],
+     "the PNG data is damaged"),
+])
+def test_a_corrupt_image_is_an_error_at_the_layout_line(
+    game: Path, spoil: Callable[[bytes], bytes], says: str
+) -> None:
     png = game / "images" / "stamp.png"
-    png.write_bytes(png.read_bytes()[:60])
+    png.write_bytes(spoil(png.read_bytes()))
     code, err = run("check", "--sources", str(game.parent))
     assert code == 2
-    assert f"deck/{LAYOUT}:38:" in err and "image 'images/stamp.png' cannot be read" in err
+    assert f"deck/{LAYOUT}:38:" in err
+    assert f"image 'images/stamp.png' cannot be read: {says} (" in err, err
 
 
 def test_a_chain_of_layouts_past_the_limit_is_an_error_at_the_extends(game: Path) -> None:
@@ -250,3 +261,76 @@ def test_a_shared_back_sees_no_row(game: Path) -> None:
     assert code == 2
     assert "deck/layouts/back.yml:5:" in err
     assert "'rank' is not defined; this face is the same on every copy" in err
+
+
+@pytest.mark.parametrize(("svg", "says"), [
+    (b'<svg xmlns="http://www.w3.org/2000/svg">\n<rect></svg>', "a closing tag does not match "
+                                                              "the element it closes (its line 2"),
+    (b'<svg xmlns="http://www.w3.org/2000/svg">', "the file ends before its elements are closed"),
+])
+def test_a_malformed_svg_in_a_kit_is_worded_as_in_a_rulebook(
+    tmp_path: Path, svg: bytes, says: str
+) -> None:
+    from rulepress.images import BadImage, check_image
+    from rulepress.pnp.faces.images import ImageProblem, open_image
+
+    (tmp_path / "bad.svg").write_bytes(svg)
+    said = re.escape(f"not well-formed SVG: {says}")
+    with pytest.raises(ImageProblem, match=f"^refused image 'bad.svg': {said}"):
+        open_image(tmp_path, "bad.svg")
+    with pytest.raises(BadImage, match=f"^{said}"):
+        check_image(tmp_path / "bad.svg", svg)
+
+
+def test_a_library_failing_on_a_layout_image_names_the_image_at_its_line(
+    game: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An image that passes the check and that ReportLab then fails on (here: a font it lacks).
+    from reportlab.graphics.shapes import Drawing, String
+
+    from rulepress.pnp.faces import paint
+    from rulepress.pnp.faces.images import Picture
+
+    drawing = Drawing(10, 10, String(0, 0, "x", fontName="NoSuchFont"))
+    monkeypatch.setattr(paint, "open_image", lambda folder, name: Picture("f" * 16, 10.0, 10.0,
+                                                                         drawing=drawing))
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 2
+    line = next(ln for ln in err.splitlines() if ": error: " in ln)  # one for each row
+    assert line.startswith(f"{game}/{LAYOUT}:31:1: error: image 'images/logo.svg' cannot be "
+                           "drawn: reportlab failed on it (KeyError) (in the row at "), line
+    assert "engine" not in line and "site-packages" not in line
+
+
+def test_a_library_error_outside_engine_code_is_not_the_engines(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from rulepress.diagnostics import SourceLoc
+    from rulepress.validate.check import guarded
+
+    at = SourceLoc(tmp_path / "rules.md", 7)
+    (diag,) = guarded(functools.partial(Image.open, io.BytesIO(b"not an image")), None,
+                      "drawing its kit", at)
+    assert diag.loc == at
+    assert diag.message == "pillow failed (UnidentifiedImageError) while drawing its kit"
+
+
+@pytest.mark.parametrize("name", ["data/cards.csv", LAYOUT])
+def test_a_byte_that_is_not_utf8_is_an_error_at_its_own_line(game: Path, name: str) -> None:
+    path = game / name
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2].replace(b"\n", b"\xff\n")
+    path.write_bytes(b"".join(lines))
+    code, err = run("check", "--sources", str(game.parent))
+    assert code == 2
+    assert f"{path}:3:1: error: not UTF-8 text (byte 0xff); save it as UTF-8" in err, err
+
+
+def test_a_data_field_past_the_csv_modules_own_limit_is_read(tmp_path: Path) -> None:
+    from rulepress.diagnostics import SourceLoc
+    from rulepress.document.rows import read_csv
+
+    (tmp_path / "cards.csv").write_text("name,text\nA," + "x" * 200_000 + "\n")
+    rows, problems = read_csv(tmp_path, "cards.csv", SourceLoc(tmp_path / "rules.md", 1))
+    assert problems == []
+    assert len(rows[0].fields["text"]) == 200_000  # csv stops at 131,072 unless told

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulepress.diagnostics import RulepressError
+from rulepress.document import yamlines
 from rulepress.document.reader import read_document
-from rulepress.limits import MAX_SOURCE_BYTES
+from rulepress.limits import MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES, MAX_YAML_DEPTH
 from rulepress.units import Size, UnitError, parse_length
 
 
@@ -41,3 +43,57 @@ def test_any_length_past_the_longest_printable_one_is_refused(text: str) -> None
 
 def test_a_type_size_may_be_far_below_a_component_side() -> None:
     assert parse_length("6.5pt") == pytest.approx(6.5 * 25.4 / 72)
+
+
+# 5000 levels and the line (of 10 + n) of the first one past ours
+DEEP = {
+    "flow": ("a:\n" + "  [\n" * 5000 + "]" * 5000, 1 + MAX_YAML_DEPTH),
+    "block": ("a:\n  " + "- " * 5000 + "x", 1),
+    "mappings": ("a: " + "{a: " * 5000 + "}" * 5000, 0),
+}
+
+
+@pytest.mark.parametrize("loader", ["CSafeLoader", "SafeLoader"])
+@pytest.mark.parametrize("shape", sorted(DEEP))
+def test_nesting_past_any_yaml_library_limit_is_refused_in_our_words(
+    loader: str, shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # libyaml stops itself at 1000 levels and pure-Python PyYAML recurses: either way the
+    # message and the line are ours.
+    if not hasattr(yaml, loader):
+        pytest.skip(f"PyYAML built without {loader}")
+    monkeypatch.setattr(yamlines, "_LOADER", getattr(yaml, loader))
+    with pytest.raises(yamlines.YamlError) as err:
+        yamlines.load(DEEP[shape][0], first_line=10)
+    assert err.value.message == f"nested more than {MAX_YAML_DEPTH} levels deep"
+    assert err.value.line == 10 + DEEP[shape][1]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("9" * MAX_NUMBER_DIGITS, None),
+    ("0x" + "f" * MAX_NUMBER_DIGITS, None),
+    ("9" * (MAX_NUMBER_DIGITS + 1), f"a whole number of {MAX_NUMBER_DIGITS + 1} digits, more "
+                                    f"than the limit of {MAX_NUMBER_DIGITS}"),
+    ("-0b" + "1_" * MAX_NUMBER_DIGITS + "1", f"a whole number of {MAX_NUMBER_DIGITS + 1} "
+                                             f"digits, more than the limit of {MAX_NUMBER_DIGITS}"),
+    ("0000-01-01", "there is no year 0"),
+    ("2023-02-29", "February 2023 has no day 29"),
+    ("2024-01-01 24:00:00", "there is no time 24:00:00"),
+])
+def test_numbers_and_dates_are_bounded_in_our_words(text: str, message: str | None) -> None:
+    if message is None:
+        data, _ = yamlines.load(f"a: {text}", first_line=3)
+        assert str(data["a"])  # printable: Python's own digit limit is never reached
+        return
+    with pytest.raises(yamlines.YamlError) as err:
+        yamlines.load(f"a: {text}", first_line=3)
+    assert (err.value.message.split(": ", 1)[1], err.value.line) == (message, 3)
+
+
+@pytest.mark.parametrize(("text", "tag"), [
+    ("!foo x", "!foo"), ("!!python/name:os.system x", "!!python/name:os.system")])
+def test_an_unknown_yaml_tag_is_refused_in_our_words(text: str, tag: str) -> None:
+    with pytest.raises(yamlines.YamlError) as err:
+        yamlines.load(f"a: 1\nb: {text}", first_line=3)
+    assert (err.value.message, err.value.line) == (
+        f"unknown tag '{tag}': write a plain value, list or mapping", 4)

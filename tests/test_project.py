@@ -70,8 +70,13 @@ def test_every_key_is_read_and_found_from_a_subfolder(cwd: Path) -> None:
     ('title = "x"\ngames = "pig"\n', "rulepress.toml:2:1: error: 'games' must be a list of game "
                                      "folder names, not 'pig'"),
     ('title = "x"\nbuild = \n', "rulepress.toml:2:9: error: rulepress.toml is not valid TOML"),
-    ("title = " + "9" * 5000 + "\n", "rulepress.toml:1:1: error: rulepress.toml cannot be read: "
-                                    "Exceeds the limit (4300 digits)"),
+    ('title = "x"\n\ngames = [' + "9" * 5000 + "]\n",
+     "rulepress.toml:3:1: error: rulepress.toml cannot be read: a whole number of more than 500 "
+     "digits"),
+    ("title = 0x" + "f" * 5000 + "\n",  # read, but past Python's limit to print it (a traceback)
+     "rulepress.toml:1:1: error: 'title': a whole number of more than 500 digits"),
+    ('[x]\ny = [[1, 2], {z = 1' + "0" * 500 + "}]\n",
+     "rulepress.toml:1:1: error: 'x': a whole number of more than 500 digits"),
     ("x = " + "[" * 5000 + "]" * 5000 + "\n",
      "rulepress.toml:1:1: error: rulepress.toml cannot be read: nested too deeply"),
     ('title = "x"\n[limits]\nengine_seconds = 0\n',
@@ -118,6 +123,49 @@ def test_commands_use_the_project_folders(cwd: Path) -> None:
     assert "<title>Our shelf</title>" in (cwd / "books" / "index.html").read_text()
 
 
+_APART = ": the sources and each output folder must be folders of their own, none inside another"
+
+
+@pytest.mark.parametrize(("config", "command", "expected"), [
+    ('build = "build"\npnp = "build"\n', ["check"],
+     'rulepress.toml:2:1: error: pnp = "build" is the same folder as build = "build" (line 1)'),
+    ('pnp = "kits"\nbuild = "kits/books"\n', ["pnp"],
+     'rulepress.toml:2:1: error: build = "kits/books" is inside pnp = "kits" (line 1)'),
+    ('build = "sources/out"\n', ["build"],
+     'rulepress.toml:1:1: error: build = "sources/out" is inside sources (by default "sources")'),
+    ('sources = "src"\nbuild = "."\n', ["build"],
+     'rulepress.toml:2:1: error: build = "." holds sources = "src" (line 1)'),
+    ('sources = "src"\n', ["build", "--out", "src/tiny/out"],
+     'rulepress: error: --out src/tiny/out is inside sources = "src" (rulepress.toml:1)'),
+    ("", ["pnp", "--out", "build"],
+     'rulepress: error: --out build is the same folder as build (by default "build")'),
+    ("", ["build", "--out", "."],
+     'rulepress: error: --out . holds sources (by default "sources")'),
+    ("", ["check", "--sources", "pnp/games"],
+     'rulepress: error: --sources pnp/games is inside pnp (by default "pnp")'),
+    ("", ["simulate", "tiny", "--out", "sources"],
+     'rulepress: error: --out sources is the same folder as sources (by default "sources")'),
+    ("", ["simulate", "tiny", "--out", "pnp"],
+     'rulepress: error: --out pnp is the same folder as pnp (by default "pnp")'),
+    ("", ["simulate", "tiny", "--out", "sources/tiny"],
+     "rulepress: error: --out sources/tiny is inside sources (by default \"sources\"): it would be "
+     "a game's folder; write into a folder inside the game's (sources/tiny/playtest for a "
+     "playtest report)"),
+])
+def test_the_sources_and_output_folders_must_be_apart(
+        cwd: Path, config: str, command: list[str], expected: str) -> None:
+    """One folder for two purposes (kits and rulebooks overwriting each other, a build written
+    into the sources) is an error naming both and where each was set, before anything runs."""
+    shutil.copytree(ROOTS / "good", cwd / ("src" if "src" in config else "sources"))
+    (cwd / CONFIG).write_text(config)
+    before = sorted(p.relative_to(cwd) for p in cwd.rglob("*"))
+    code, err = run(*command)
+    assert code == 2, err
+    first = err.splitlines()[0].replace(str(cwd.resolve()) + "/", "")
+    assert first == (expected if "game's" in expected else expected + _APART), first
+    assert sorted(p.relative_to(cwd) for p in cwd.rglob("*")) == before
+
+
 # --- rulepress new ------------------------------------------------------------------------------
 
 
@@ -161,6 +209,10 @@ def test_new_refuses_a_bad_name_or_an_existing_folder(cwd: Path) -> None:
     code, err = run("new", "taken")
     assert code == 2 and "already exists" in err
     assert sorted(p.name for p in cwd.iterdir()) == ["taken"]  # nothing half-made
+    (cwd / "linked").symlink_to(cwd / "nowhere")  # a link leading nowhere is taken too
+    code, err = run("new", "linked")
+    assert code == 2 and "already exists" in err, err
+    assert sorted(p.name for p in cwd.iterdir()) == ["linked", "taken"]
 
 
 # --- engines ------------------------------------------------------------------------------------
@@ -283,3 +335,11 @@ def test_every_command_gives_the_same_exit_code(tree: str, status: int, tmp_path
 def test_an_unknown_project_error_is_not_a_traceback() -> None:
     with pytest.raises(RulepressError, match="no rulepress.toml"):
         load_project(Path("/nonexistent-folder"))
+
+
+def test_a_config_byte_that_is_not_utf8_is_an_error_at_its_line(cwd: Path) -> None:
+    (cwd / CONFIG).write_bytes(b'title = "x"\n\nsources = "caf\xe9"\n')
+    code, err = run("check")
+    assert code == 2
+    assert err.splitlines()[0].replace(str(cwd.resolve()) + "/", "") == (
+        "rulepress.toml:3:1: error: not UTF-8 text (byte 0xe9); save it as UTF-8")

@@ -56,3 +56,14 @@ def test_worm_derby_carries_the_fdl_in_full() -> None:
     doc = read_document(Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md")
     assert "GNU Free Documentation License" in doc.meta.licence.text
     assert "Version 1.3, 3 November 2008" in doc.meta.licence.text
+
+
+def test_a_licence_text_that_is_not_utf8_names_its_line_and_byte(tmp_path: Path) -> None:
+    path = write(tmp_path, "LICENCE.txt")
+    (path.parent / "LICENCE.txt").write_bytes(b"You may share this.\n\xa9 2024 Tests\n")
+    with pytest.raises(RulepressError) as err:
+        read_document(path)
+    (diag,) = err.value.diagnostics
+    assert diag.loc is not None and diag.loc.line == 9  # the text: key
+    assert diag.message == ("licence text 'LICENCE.txt', its line 2: not UTF-8 text (byte 0xa9); "
+                            "save it as UTF-8")

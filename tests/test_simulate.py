@@ -33,7 +33,7 @@ def simulate(out: Path, *args: str) -> Result:
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
 def summary(folder: Path) -> dict[str, Any]:
@@ -223,6 +223,10 @@ BAD = {
     "fewer than none": ([*COIN, "-n", "-5"], "--games -5: play at least one game"),
     "no turns": ([*COIN, "--max-turns", "0"], "allow at least one turn"),
     "no time": ([*COIN, "--seconds-per-turn", "0"], "give a time above 0"),
+    "endless time": ([*COIN, "--seconds-per-turn", "inf"],  # a matplotlib traceback before
+                     "--seconds-per-turn inf: give a time above 0 and at most 86,400 (a day)"),
+    "not a time": ([*COIN, "--seconds-per-turn", "nan"], "--seconds-per-turn nan: give a time"),
+    "overflowing time": ([*COIN, "--seconds-per-turn", "1e308"], "--seconds-per-turn 1e+308: "),
     "negative jobs": ([*COIN, "-j", "-1"], "--jobs -1"),
     "not an address": ([*COIN, "--scheduler", "nowhere"], "not a scheduler's address"),
     "nobody there": ([*COIN, "--scheduler", "tcp://127.0.0.1:9"],

@@ -44,7 +44,7 @@ from rulepress.render import (
     render_index,
     templates_dir,
 )
-from rulepress.signals import worker_started
+from rulepress.signals import deferred, worker_started
 from rulepress.validate.check import (
     CheckReport,
     DocumentCheck,
@@ -556,11 +556,16 @@ def _typesetters(workers: int, jobs: int) -> Iterator[_Serial | _Pool]:
     if workers <= 1:
         yield _Serial()
         return
-    pool = _Pool(workers)
+    pool: _Pool | None = None
     try:
+        # A stop signal waits until the pool is whole: stopped half-made, its workers were left
+        # to die with this process, and their scratch folders stayed.
+        with deferred():
+            pool = _Pool(workers)
         yield pool
     except BaseException:
-        pool.stop()
+        if pool is not None:
+            pool.stop()
         raise
 
 

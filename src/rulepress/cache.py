@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulepress.diagnostics import RulepressError, SourceLoc
@@ -45,6 +45,7 @@ MANIFEST = Path(".rulepress") / "manifest.json"
 KEPT = Path(".rulepress") / "kept"  # what Kept keeps, by name
 FORMAT = 1
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".rulepress"})
+_STAGING = re.compile(r"\.staging-[0-9a-f]{32}")  # a run's own, while it writes (write.py)
 
 
 def digest(*parts: object) -> str:
@@ -82,7 +83,7 @@ def _files(folder: Path, excluded: Sequence[Path]) -> Iterator[Path]:
             path = here / entry.name
             if entry.is_dir(follow_symlinks=False):
                 if (entry.name not in _SKIPPED_DIRS and path not in excluded
-                        and not entry.name.startswith(".staging-")):
+                        and not _STAGING.fullmatch(entry.name)):
                     subfolders.append((path, depth + 1))
             else:
                 yield path  # a symlink to a folder is listed, not walked: hash the link
@@ -256,7 +257,11 @@ class Manifest:
 
     @classmethod
     def load(cls, out: Path) -> Manifest:
+        """The manifest of ``out``, if it was written for this very folder: one copied in (with
+        a project, or its outputs) vouches for nothing, so everything is made again."""
         data = read_manifest(out)
+        if data.get("folder") != folder_id(out):
+            return cls(out)
         return cls(out, data["units"], data["games"])
 
     def fresh(self, unit: str, key: str) -> bool:
@@ -271,14 +276,8 @@ class Manifest:
         if len(files) != 1:
             return None
         (name, sha), = files.items()
-        path = self.out / name
-        try:  # never through a link: a run reads nothing outside its own folders
-            if path.is_symlink() or not path.resolve().is_relative_to(self.out.resolve()):
-                return None
-            data = path.read_bytes()
-        except OSError:
-            return None
-        return data if file_digest(data) == sha else None
+        data = read_inside(self.out, name)
+        return data if data is not None and file_digest(data) == sha else None
 
     def _files(self, unit: str, key: str) -> dict[str, str]:
         """The files ``unit`` wrote (name -> SHA-256), if it was made from ``key``; else none."""
@@ -289,10 +288,8 @@ class Manifest:
     def _on_disk(self, name: str) -> str | None:
         path = self.out / name
         if path not in self._hashes:
-            try:
-                self._hashes[path] = None if path.is_symlink() else file_digest(path.read_bytes())
-            except OSError:
-                self._hashes[path] = None
+            data = read_inside(self.out, name)
+            self._hashes[path] = None if data is None else file_digest(data)
         return self._hashes[path]
 
     def game(self, slug: str) -> dict[str, Any] | None:
@@ -321,7 +318,7 @@ class Record:
         units = {name: u for name, u in {**old["units"], **self.units}.items()
                  if name not in self.dropped}
         return {"format": FORMAT, "units": dict(sorted(units.items())),
-                "games": dict(sorted(games.items()))}
+                "games": dict(sorted(games.items())), "folder": old.get("folder")}
 
 
 @dataclass
@@ -350,17 +347,79 @@ class Kept:
 
 def read_manifest(out: Path) -> dict[str, Any]:
     """The manifest in ``out``; an empty one if it is missing, unreadable or of another format."""
-    empty: dict[str, Any] = {"format": FORMAT, "units": {}, "games": {}}
+    return parse_manifest(out) or {"format": FORMAT, "units": {}, "games": {}}
+
+
+def parse_manifest(out: Path) -> dict[str, Any] | None:
+    """The manifest in ``out``, or None if there is none that rulepress could have written
+    (missing, unreadable, of another format, or reached through a link: never followed)."""
     try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        folder = os.open(out / MANIFEST.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        try:
+            fd = os.open(MANIFEST.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK,
+                         dir_fd=folder)
+        finally:
+            os.close(folder)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            data = json.loads(fh.read().decode("utf-8"))
     except (OSError, ValueError):
-        return empty
+        return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return empty
+        return None
     units, games = data.get("units"), data.get("games")
     if not isinstance(units, dict) or not isinstance(games, dict):
-        return empty
-    return {"format": FORMAT, "units": units, "games": games}
+        return None
+    return {"format": FORMAT, "units": units, "games": games, "folder": data.get("folder")}
+
+
+def folder_id(out: Path) -> list[int] | None:
+    """The output folder's device and inode, recorded in its manifest (None: no such folder)."""
+    try:
+        info = os.stat(out)
+    except OSError:
+        return None
+    return [info.st_dev, info.st_ino]
+
+
+def manifest_files(data: Mapping[str, Any]) -> dict[str, str]:
+    """Every file a manifest's units list (name -> SHA-256): the files rulepress wrote."""
+    files: dict[str, str] = {}
+    for unit in data["units"].values():
+        listed = unit.get("files") if isinstance(unit, dict) else None
+        if isinstance(listed, dict):
+            files |= {str(k): str(v) for k, v in listed.items()}
+    return files
+
+
+def regular_inside(base: Path, name: str | PurePosixPath) -> bool:
+    """Whether ``name`` stays inside ``base`` and is a regular file reached through real
+    folders only: a run reads, replaces and deletes nothing through a link."""
+    relative = PurePosixPath(name)
+    if relative.is_absolute() or not relative.parts or ".." in relative.parts:
+        return False
+    here = base
+    try:
+        for part in relative.parts[:-1]:
+            here = here / part
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                return False
+        return stat.S_ISREG(os.lstat(base / relative).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_inside(base: Path, name: str) -> bytes | None:
+    """The bytes of ``name`` inside ``base`` if it is a regular file there (regular_inside)."""
+    if not regular_inside(base, name):
+        return None
+    try:
+        fd = os.open(base / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
 
 
 def manifest_text(data: Mapping[str, Any]) -> str:

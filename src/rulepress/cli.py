@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rich.status import Status
 
     from rulepress.build import Step
-    from rulepress.project import Project
+    from rulepress.project import Folder, Project
 
 PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
 EDITIONS = ("player", "reference")
@@ -60,6 +60,7 @@ class Where:
     project: Project
     sources: Path
     games: tuple[str, ...]
+    sources_option: Path | None = None
 
     @classmethod
     def of(cls, project: Path | None, sources: Path | None, games: tuple[str, ...]) -> Where:
@@ -68,7 +69,23 @@ class Where:
 
         found = load_project(project)
         set_budget(Budget(found.engine_seconds, found.engine_memory_mb))
-        return cls(found, sources or found.path(found.sources), chosen_games(found, games))
+        return cls(found, sources or found.path(found.sources), chosen_games(found, games),
+                   sources)
+
+    def folders(self, out: Path | None = None, key: str | None = None) -> dict[str, Folder]:
+        """The sources and the output folders, checked apart: ``out`` (--out) replaces the
+        folder ``key`` names. Returns them by key."""
+        from rulepress.project import Folder, folders_apart, no_links_below
+
+        found = {k: self.project.folder(k) for k in ("sources", "build", "pnp")}
+        if self.sources_option is not None:
+            found["sources"] = Folder(self.sources, f"--sources {self.sources_option}", None)
+        if out is not None and key is not None:
+            found[key] = Folder(out, f"--out {out}", None)
+        folders_apart(list(found.values()))
+        if key is not None:
+            no_links_below(self.project.root, found[key])
+        return found
 
     def papers(self, paper: str | None) -> tuple[str, ...]:
         return PAPERS[paper] if paper else self.project.papers
@@ -220,6 +237,7 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
         from rulepress.validate.check import check_documents
 
         where = Where.of(project, sources, games)
+        where.folders()
         docs = read_sources(where.sources, where.games)
         report = check_documents(docs, project=where.project.root)
         reporter.diagnostics(report.diagnostics)
@@ -260,6 +278,7 @@ def build(
         from rulepress.build import build_rulebooks
 
         where = Where.of(project, sources, games)
+        where.folders(out, "build")
         target = out or where.project.path(where.project.build)
         built = build_rulebooks(
             where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
@@ -312,6 +331,7 @@ def pnp(
         from rulepress.build import build_kits
 
         where = Where.of(project, sources, games)
+        where.folders(out, "pnp")
         target = out or where.project.path(where.project.pnp)
         chosen = None if only is None else tuple(i.strip() for i in only.split(","))
         built = build_kits(
@@ -341,6 +361,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
         from rulepress.serve.server import serve as run_server
 
         where = Where.of(project, sources, games)
+        where.folders(out, "build")
         settings = Settings(where.sources.resolve(),
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
@@ -370,8 +391,8 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 @click.option("--variant", default=None, help="Variants, e.g. standard,slalom. Default: the "
               "game's standard one.")
 @click.option("--agent", "-a", default=None,
-              help="Agents taking the seats in turn, e.g. greedy or random,greedy. "
-                   "Default: random.")
+              help="Agents taking the seats in turn, e.g. greedy or random,greedy; or a "
+                   "search of N playouts a move: flat:N, mcts:N, ismcts:N. Default: random.")
 @click.option("--seed", type=int, default=sim.DEFAULT_SEED, show_default=True,
               help="The run's seed; each game's seed comes from it and the game's number.")
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
@@ -381,7 +402,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
               help="A game still going after this many turns stops, counted as unfinished.")
 @click.option("--seconds-per-turn", type=float, default=sim.DEFAULT_SECONDS_PER_TURN,
               show_default=True,
-              help="For game length in minutes.")
+              help="For game length in minutes (above 0, at most a day: 86400).")
 @click.option("--check", is_flag=True, help="Check the game's invariants on every state.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(
@@ -393,10 +414,18 @@ def simulate(
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.project import Folder, no_links_below, simulation_apart
         from rulepress.simulate.run import Options, simulate_game
 
         where = Where.of(project, sources, (game,))
+        found = where.folders()
         target = out or where.project.path(where.project.build) / game / "simulation"
+        chosen = Folder(target, f"--out {out or f'(by default {_shown(target, where)})'}", None)
+        if out is not None:
+            simulation_apart(chosen, found["sources"], [found["build"], found["pnp"]])
+        # Under the sources, only a game's own folders are checked (the sources may be a link).
+        no_links_below(where.sources if _within(target, where.sources) else where.project.root,
+                       chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
                           check)
         done = simulate_game(game, where.sources, where.project.root, options, target,
@@ -405,6 +434,16 @@ def simulate(
         return ExitStatus.OK
 
     _run(action)
+
+
+def _shown(path: Path, where: Where) -> str:
+    """``path`` as the user would write it: relative to the project, if inside it."""
+    inside = _within(path, where.project.root)
+    return str(Path(os.path.abspath(path)).relative_to(where.project.root) if inside else path)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder))
 
 
 if __name__ == "__main__":

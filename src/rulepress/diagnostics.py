@@ -44,6 +44,14 @@ class Diagnostic:
         return f"{where}{self.severity.value}: {self.message}"
 
 
+def not_utf8(path: Path, exc: UnicodeDecodeError) -> tuple[SourceLoc, str]:
+    """The line of the first byte of ``path`` that is not UTF-8, and what to say (in our words,
+    not the codec's)."""
+    raw = bytes(exc.object)
+    line = raw.count(b"\n", 0, exc.start) + 1
+    return SourceLoc(path, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8"
+
+
 def error(loc: SourceLoc | None, message: str) -> Diagnostic:
     return Diagnostic(loc, Severity.ERROR, message)
 

@@ -8,6 +8,7 @@ Pillow (the library WeasyPrint decodes rasters with) or a safe XML parser, withi
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import io
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, unquote_to_bytes
 from xml.etree.ElementTree import Element
+from xml.parsers import expat
 
 from rulepress.limits import (
     MAX_IMAGE_NESTING,
@@ -59,7 +61,10 @@ def decode_data_url(url: str) -> tuple[str, bytes]:
     parts = header.split(";")
     media_type = parts[0].strip().lower() or "text/plain"
     if "base64" in parts[1:]:
-        return media_type, base64.b64decode(unquote(payload), validate=False)
+        try:
+            return media_type, base64.b64decode(unquote(payload), validate=False)
+        except binascii.Error:  # its text ("Incorrect padding") is Python's
+            raise ValueError("its base64 payload does not decode") from None
     return media_type, unquote_to_bytes(payload)
 
 
@@ -107,8 +112,11 @@ def _check_raster(data: bytes, expected: str) -> int:
     from PIL import Image, ImageFile, UnidentifiedImageError
 
     # WeasyPrint lets Pillow pad a truncated image with grey; a damaged image is refused here.
-    lenient = ImageFile.LOAD_TRUNCATED_IMAGES
+    lenient, bombs = ImageFile.LOAD_TRUNCATED_IMAGES, Image.MAX_IMAGE_PIXELS
     ImageFile.LOAD_TRUNCATED_IMAGES = False
+    # Opening reads the header only: our pixel limit (_check_decoded) comes before any decoding,
+    # and before Pillow's own (which it words itself, and may change).
+    Image.MAX_IMAGE_PIXELS = None
     try:
         with Image.open(io.BytesIO(data)) as image:
             return _check_decoded(image, expected)
@@ -116,13 +124,49 @@ def _check_raster(data: bytes, expected: str) -> int:
         raise
     except UnidentifiedImageError:
         raise BadImage(f"the file is not a {expected} image") from None
-    except Image.DecompressionBombError:
-        raise BadImage(f"more than the limit of {MAX_IMAGE_PIXELS:,} pixels") from None
     # Pillow reports damaged data through all of these, depending on the format and the damage.
-    except (OSError, SyntaxError, ValueError, EOFError, struct.error) as exc:
-        raise BadImage(f"the {expected} data is damaged ({exc})") from None
+    except (OSError, SyntaxError, ValueError, EOFError, struct.error):
+        raise BadImage(damage(data, expected)) from None
     finally:
-        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
+        ImageFile.LOAD_TRUNCATED_IMAGES, Image.MAX_IMAGE_PIXELS = lenient, bombs
+
+
+def damage(data: bytes, kind: str) -> str:
+    """What is wrong with raster ``data`` of format ``kind`` that its decoder refused, in our
+    words (Pillow's change between releases): cut short, when its end marker is missing."""
+    if kind == "WEBP":
+        cut = len(data) < 8 + int.from_bytes(data[4:8], "little")  # RIFF: the size after 8 bytes
+    else:
+        end = {"PNG": b"IEND\xaeB`\x82", "JPEG": b"\xff\xd9", "GIF": b";"}.get(kind, b"")
+        cut = end not in data[-64:]
+    return f"the {kind} file is cut short" if cut else f"the {kind} data is damaged"
+
+
+_MISMATCH = "a closing tag does not match the element it closes"
+_CUT = "the file ends before its elements are closed"
+_TWICE = "an attribute is given twice"
+_AFTER = "something follows the end of its root element"
+# The parsers' error codes (stable: they are the C libraries' numbers) -> our words.
+_EXPAT_REASONS = {expat.errors.codes[m]: why for m, why in [
+    (expat.errors.XML_ERROR_TAG_MISMATCH, _MISMATCH), (expat.errors.XML_ERROR_NO_ELEMENTS, _CUT),
+    (expat.errors.XML_ERROR_UNCLOSED_TOKEN, _CUT),
+    (expat.errors.XML_ERROR_DUPLICATE_ATTRIBUTE, _TWICE),
+    (expat.errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT, _AFTER)]}
+# lxml.etree.ErrorTypes: TAG_NAME_MISMATCH, TAG_NOT_FINISHED, DOCUMENT_EMPTY, ATTRIBUTE_REDEFINED,
+# DOCUMENT_END (without importing lxml for a rulebook)
+_LIBXML_REASONS = {76: _MISMATCH, 77: _CUT, 4: _CUT, 42: _TWICE, 5: _AFTER}
+
+
+def xml_problem(exc: Exception) -> str:
+    """Where and why expat (an xml.etree ParseError) or libxml2 (lxml's XMLSyntaxError) gave
+    up on an SVG, in our words: their texts differ between the two and between releases."""
+    line, column = getattr(exc, "position", (1, 0))
+    code = getattr(exc, "code", 0)
+    if type(exc).__module__.startswith("lxml"):
+        why = _LIBXML_REASONS.get(code)
+    else:  # expat counts columns from 0
+        why, column = _EXPAT_REASONS.get(code), column + 1
+    return f"not well-formed SVG{f': {why}' if why else ''} (its line {line}, column {column})"
 
 
 def _check_decoded(image: ImageFile.ImageFile, expected: str) -> int:
@@ -145,7 +189,7 @@ def _check_svg(data: bytes, nesting: int) -> tuple[int, int]:
     except DefusedXmlException:
         raise BadImage("an SVG may not declare a DTD or entities") from None
     except ParseError as exc:
-        raise BadImage(f"not well-formed SVG ({exc})") from None
+        raise BadImage(xml_problem(exc)) from None
     if root.tag != f"{SVG_NS}svg":
         raise BadImage("the file's root element is not an SVG <svg> element")
     for elements, element in enumerate(root.iter(), 1):

@@ -16,8 +16,13 @@ MAX_SOURCE_BYTES = 2_000_000
 MAX_YAML_NODES = 50_000
 MAX_YAML_CHARS = 2_000_000
 MAX_YAML_DEPTH = 32
+# A whole number's digits as written (YAML, rulepress.toml): a game needs a few; Python refuses
+# to print or read one past 4300 decimal digits (at least 640 if a user lowers it), and 500
+# hexadecimal digits are 603 decimal ones.
+MAX_NUMBER_DIGITS = 500
 
-# Markdown: inline nesting (emphasis in emphasis ...) as parsed; the typesetter recurses per level.
+# Markdown: blocks (quotes, lists) and inline runs (emphasis in emphasis ...) nested in one
+# another, as parsed; the typesetter recurses per level, and markdown-it drops text past its own.
 MAX_MARKDOWN_NESTING = 32
 
 # Example prose, a Jinja expression language over the example's data: its rendered size, the CPU

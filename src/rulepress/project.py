@@ -9,16 +9,17 @@ docs/authoring.md; a bad key or value is an error at ``rulepress.toml:line``.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.jail import Refused, read_regular
-from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS
+from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS, MAX_NUMBER_DIGITS
 
 CONFIG = "rulepress.toml"
 PAPERS = ("a4", "letter")
@@ -37,11 +38,105 @@ class Project:
     papers: tuple[str, ...] = PAPERS
     editions: tuple[str, ...] = EDITIONS
     games: tuple[str, ...] = ()  # the games a command takes when it names none (empty: all)
+    # The folder keys set in rulepress.toml, each with its line (for messages only).
+    lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     engine_seconds: float = ENGINE_SECONDS  # [limits]: the budget of engine code (limits.py)
     engine_memory_mb: int = ENGINE_MEMORY_MB
 
     def path(self, relative: Path) -> Path:
         return relative if relative.is_absolute() else self.root / relative
+
+    def folder(self, key: str) -> Folder:
+        """The folder ``key`` (sources, build or pnp) names, with where it was set."""
+        value: Path = getattr(self, key)
+        line = dict(self.lines).get(key)
+        if self.config is None or line is None:
+            return Folder(self.path(value), f'{key} (by default "{value}")', None)
+        return Folder(self.path(value), f'{key} = "{value}"', SourceLoc(self.config, line))
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A folder a command reads or writes, and where it was set (for a message)."""
+
+    path: Path
+    setting: str  # 'pnp = "build"', '--out docs', 'build (by default "build")'
+    loc: SourceLoc | None  # its line in rulepress.toml; None for an option or a default
+
+    def described(self, at: SourceLoc | None) -> str:
+        """The setting, with its line when a message located at ``at`` does not show it."""
+        if self.loc is None or self.loc == at:
+            return self.setting
+        return f"{self.setting} ({'rulepress.toml:' if at is None else 'line '}{self.loc.line})"
+
+
+def _real(folder: Folder) -> Path:
+    return Path(os.path.realpath(folder.path))
+
+
+def _rank(folder: Folder) -> tuple[bool, int]:
+    """Which of two settings a message is about: an option, else the later line."""
+    return folder.setting.startswith("--"), folder.loc.line if folder.loc else 0
+
+
+def _overlap(a: Folder, b: Folder) -> str | None:
+    """How ``a`` stands to ``b``, if they are not apart."""
+    if _real(a) == _real(b):
+        return "is the same folder as"
+    if _real(a).is_relative_to(_real(b)):
+        return "is inside"
+    if _real(b).is_relative_to(_real(a)):
+        return "holds"
+    return None
+
+
+def _apart_error(a: Folder, how: str, b: Folder, why: str) -> RulepressError:
+    return RulepressError.at(a.loc, f"{a.described(a.loc)} {how} {b.described(a.loc)}: {why}")
+
+
+_APART = "the sources and each output folder must be folders of their own, none inside another"
+
+
+def folders_apart(folders: Sequence[Folder]) -> None:
+    """Each of ``folders`` (the sources, and where each output goes) must be a folder of its
+    own, not inside another: else a run would write over its own inputs or another command's
+    outputs. An error (exit 2) naming both, at the rulepress.toml line that set one."""
+    for i, first in enumerate(folders):
+        for second in folders[i + 1:]:
+            a, b = sorted((first, second), key=_rank, reverse=True)
+            how = _overlap(a, b)
+            if how is not None:
+                raise _apart_error(a, how, b, _APART)
+
+
+def simulation_apart(out: Folder, sources: Folder, others: Sequence[Folder]) -> None:
+    """Where ``simulate --out`` writes: in a folder of its own, which may be inside the output
+    folders or inside a game's folder (a playtest report's summary), but holds none of them
+    and is not a game's folder itself."""
+    for other in (sources, *others):
+        how = _overlap(out, other)
+        if how is not None and how != "is inside":
+            raise _apart_error(out, how, other, _APART)
+    inside = _real(out).relative_to(_real(sources)) if _overlap(out, sources) else None
+    if inside is not None and len(inside.parts) < 2:
+        raise _apart_error(out, "is inside", sources, (
+            "it would be a game's folder; write into a folder inside the game's "
+            f"({out.path / 'playtest'} for a playtest report)"))
+
+
+def no_links_below(base: Path, folder: Folder) -> None:
+    """An output folder inside ``base`` must be reached through real folders: a symbolic link
+    on the way (a game's playtest/ linked elsewhere) would have rulepress write outside."""
+    start, target = Path(os.path.abspath(base)), Path(os.path.abspath(folder.path))
+    if not target.is_relative_to(start):
+        return
+    here = start
+    for part in target.relative_to(start).parts:
+        here = here / part
+        if here.is_symlink():
+            raise RulepressError.at(folder.loc, (
+                f"{folder.setting}: {here} is a symbolic link (to {os.readlink(here)}); "
+                "rulepress writes only into real folders: name the folder it leads to instead"))
 
 
 def find_config(start: Path) -> Path | None:
@@ -89,7 +184,9 @@ _KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=")
 def read_config(path: Path) -> Project:
     try:
         text = read_regular(path).decode("utf-8").removeprefix("\ufeff")  # as rules.md
-    except (OSError, Refused, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise RulepressError.at(*not_utf8(path, exc)) from None
+    except (OSError, Refused) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read {CONFIG}: {exc}") from None
     try:
         data = tomllib.loads(text)
@@ -98,10 +195,17 @@ def read_config(path: Path) -> Project:
         loc = SourceLoc(path, int(m[1]), int(m[2])) if m else SourceLoc(path, 1)
         message = _TOML_AT.sub("", str(exc)).strip()
         raise RulepressError.at(loc, f"{CONFIG} is not valid TOML: {message}") from None
-    except (ValueError, RecursionError) as exc:  # tomllib's int() past 4300 digits; deep arrays
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
-        raise RulepressError.at(SourceLoc(path, 1), f"{CONFIG} cannot be read: {why}") from None
+    except ValueError:  # Python's int() refuses a number past 4300 digits, in its words
+        m = _LONG_NUMBER.search(text)
+        loc = SourceLoc(path, text.count("\n", 0, m.start()) + 1 if m else 1)
+        raise RulepressError.at(loc, f"{CONFIG} cannot be read: {_TOO_LONG}") from None
+    except RecursionError:  # deep arrays
+        raise RulepressError.at(SourceLoc(path, 1), f"{CONFIG} cannot be read: nested too "
+                                                     "deeply") from None
     lines = _key_lines(text)
+    for key, value in data.items():
+        if _has_long_number(value):
+            raise RulepressError.at(SourceLoc(path, lines.get(key, 1)), f"'{key}': {_TOO_LONG}")
 
     def at(key: str) -> SourceLoc:
         return SourceLoc(path, lines.get(key, 1))
@@ -126,7 +230,25 @@ def read_config(path: Path) -> Project:
             values[key] = converted
     if problems:
         raise RulepressError(problems)
-    return Project(path.parent.resolve(), path, **values)
+    project = Project(path.parent.resolve(), path, **values,
+                      lines=tuple((k, lines[k]) for k in ("sources", "build", "pnp") if k in lines))
+    folders_apart([project.folder("sources"), project.folder("build"), project.folder("pnp")])
+    return project
+
+
+_TOO_LONG = f"a whole number of more than {MAX_NUMBER_DIGITS} digits"
+_LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{MAX_NUMBER_DIGITS},}}")
+
+
+def _has_long_number(value: Any) -> bool:
+    """Whether ``value`` holds an int too long to print (a loop: tables nest arbitrarily)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, int) and abs(v) >= 10**MAX_NUMBER_DIGITS:
+            return True
+        todo.extend(v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
+    return False
 
 
 def _convert(kind: str, value: Any) -> Any:

@@ -15,16 +15,17 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from rulepress.diagnostics import not_utf8
 from rulepress.limits import MAX_RENDER_MEMORY, MAX_SEQUENCE
 
 # Methods a template may call: reading a mapping, changing case, the loop helper.
@@ -53,9 +54,62 @@ class TemplateProblem(Exception):
 class RefusedTemplate(jinja2.TemplateError):
     """A template file the game's folder may not supply (a link, unreadable): at its path."""
 
-    def __init__(self, message: str, path: Path) -> None:
+    def __init__(self, message: str, path: Path, line: int = 1) -> None:
         super().__init__(message)
-        self.path = path
+        self.path, self.line = path, line
+
+
+class Unknown(jinja2.UndefinedError):
+    """A name, field, key or item a template asked for and cannot have, worded by us from what
+    Jinja knows of it (its own wording changes between releases). ``name``: what was asked;
+    ``refused``: it exists but the sandbox forbids it."""
+
+    def __init__(self, name: Any, obj: Any, refused: bool) -> None:
+        self.name, self.refused = name, refused
+        of = "" if obj is jinja2.utils.missing else f" of {_kind(obj)}"
+        if refused:
+            message = f"templates may not use {name!r}{of}"
+        elif obj is jinja2.utils.missing:
+            message = f"unknown name {name!r}"
+        else:
+            what = "key" if isinstance(obj, Mapping) else "field" if isinstance(name, str) \
+                else "item"
+            message = f"{_kind(obj)} has no {what} {name!r}"
+        super().__init__(message)
+
+
+def _kind(obj: Any) -> str:
+    """What a value is, in a template writer's words."""
+    if isinstance(obj, jinja2.Undefined):
+        return "an undefined value"
+    for kind, name in ((Mapping, "a mapping"), (str, "a text"), (Sequence, "a list"),
+                       (bool, "true or false"), (int | float, "a number")):
+        if isinstance(obj, kind):
+            return name
+    if obj is None:
+        return "an empty value (none)"
+    return obj.__name__ if isinstance(obj, type) else type(obj).__name__
+
+
+class UnknownFilter(jinja2.TemplateAssertionError):
+    """A filter or test the sandbox does not have, found before Jinja's compiler words it."""
+
+
+class _Strict(jinja2.StrictUndefined):
+    """StrictUndefined whose error is an Unknown (the hooks Jinja documents for this)."""
+
+    __slots__ = ()
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> NoReturn:
+        refused = issubclass(self._undefined_exception, SecurityError)
+        raise Unknown(self._undefined_name, self._undefined_obj, refused)
+
+
+# Jinja binds __str__, __iter__, __add__ ... to the base class's function, not to an override.
+for _cls in _Strict.__mro__:
+    for _attr, _value in list(vars(_cls).items()):
+        if _value is jinja2.Undefined._fail_with_undefined_error and _attr not in vars(_Strict):
+            setattr(_Strict, _attr, _Strict._fail_with_undefined_error)
 
 
 class Timeout(BaseException):
@@ -93,6 +147,13 @@ def _join(value: Iterable[Any], d: str = "", attribute: str | None = None) -> st
     return d.join(items)
 
 
+def _range(*args: int) -> range:
+    found = range(*args)
+    if len(found) > MAX_SEQUENCE:
+        raise SecurityError(f"range would give more than {MAX_SEQUENCE:,} numbers")
+    return found
+
+
 def _replace(value: Any, old: str, new: str, count: int | None = None) -> str:
     if not old:
         raise SecurityError("replace needs something to replace")
@@ -108,11 +169,26 @@ class Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "%"})
 
     def __init__(self, **options: Any) -> None:
-        super().__init__(undefined=jinja2.StrictUndefined, **options)
+        super().__init__(undefined=_Strict, **options)
         for name in UNSAFE_FILTERS:
             del self.filters[name]
         self.filters.update(int=_strict_int, float=_strict_float, join=_join, replace=_replace)
+        self.globals["range"] = _range  # Jinja's stops at its own MAX_RANGE, in its words
         del self.globals["lipsum"]
+
+    # Every template is compiled here: an unknown filter or test is named before Jinja's
+    # compiler words it. (One signature for Jinja's two overloads.)
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                raw: Any = False, defer_init: bool = False) -> Any:
+        tree = self.parse(source, name, filename) if isinstance(source, str) else source
+        for node in tree.find_all((jinja2.nodes.Filter, jinja2.nodes.Test)):
+            kind, known = ("filter", self.filters) if isinstance(node, jinja2.nodes.Filter) \
+                else ("test", self.tests)
+            if node.name not in known:
+                why = (" (left out of rulepress's templates: it can build huge or changing "
+                       "output)") if node.name in UNSAFE_FILTERS else ""
+                raise UnknownFilter(f"no {kind} {node.name!r}{why}", node.lineno, name, filename)
+        return super().compile(tree, name, filename, raw, defer_init)
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         # rulepress's own objects may offer methods by name (TEMPLATE_METHODS on their class).
@@ -156,18 +232,38 @@ def render(produce: Callable[[], str], seconds: float, max_chars: int, what: str
     except SecurityError as exc:
         raise _located(exc.message or str(exc), exc, env, limit=True) from None
     except jinja2.TemplateSyntaxError as exc:
-        raise TemplateProblem(exc.message or str(exc), exc.filename, exc.lineno) from None
+        raise TemplateProblem(syntax_problem(exc), exc.filename, exc.lineno) from None
     except RefusedTemplate as exc:
-        raise TemplateProblem(exc.message or "", str(exc.path), 1) from None
+        raise TemplateProblem(exc.message or "", str(exc.path), exc.line) from None
     except jinja2.TemplateNotFound as exc:
         raise _located(f"no template '{exc.name}'", exc, env) from None
     except (jinja2.TemplateError, TypeError, ValueError, LookupError, ArithmeticError) as exc:
-        message = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
-        raise _located(message or type(exc).__name__, exc, env) from None
+        raise _located(runtime_problem(exc), exc, env) from None
     if len(text) > max_chars:
         raise TemplateProblem(f"{what} renders {len(text):,} characters, more than the limit "
                               f"of {max_chars:,}", limit=True)
     return text
+
+
+def runtime_problem(exc: Exception) -> str:
+    """What went wrong while a template ran: ours where the error is (an unknown name, a limit,
+    a division by zero); else Python's or Jinja's text, after ours."""
+    if isinstance(exc, Unknown | SecurityError):
+        return exc.message or type(exc).__name__
+    if isinstance(exc, ZeroDivisionError):
+        return "divides by zero"
+    if isinstance(exc, OverflowError):
+        return "a number grows too large"
+    text = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
+    return f"cannot render: {text or type(exc).__name__}"
+
+
+def syntax_problem(exc: jinja2.TemplateSyntaxError) -> str:
+    """Jinja's parser words each syntax error itself, too many kinds to word again: its text,
+    after ours."""
+    if isinstance(exc, UnknownFilter):
+        return exc.message or ""
+    return f"does not parse: {exc.message}"
 
 
 def _located(message: str, exc: BaseException, env: jinja2.Environment, *,
@@ -231,6 +327,11 @@ def _memory_ceiling() -> Iterator[None]:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+def _why(exc: Exception) -> str:
+    """An OSError's reason without its errno and path (the diagnostic names the file)."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
 class GameTemplates(jinja2.BaseLoader):
     """Templates in ``<game_folder>/templates``: regular files only, no links, no way out."""
 
@@ -250,7 +351,7 @@ class GameTemplates(jinja2.BaseLoader):
                      if part.is_symlink()]
             found = path.is_file()
         except OSError as exc:
-            raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
+            raise RefusedTemplate(f"'{template}' cannot be read: {_why(exc)}", path) from None
         if links:
             raise RefusedTemplate(
                 f"'{template}': {links[0].name} is a symbolic link; a game's templates must be "
@@ -259,7 +360,10 @@ class GameTemplates(jinja2.BaseLoader):
             raise jinja2.TemplateNotFound(template)
         try:
             source = read_regular(path).decode("utf-8")
-        except (Refused, OSError, UnicodeDecodeError) as exc:
-            raise RefusedTemplate(f"'{template}' cannot be read: {exc}", path) from None
+        except UnicodeDecodeError as exc:
+            at, what = not_utf8(path, exc)
+            raise RefusedTemplate(f"'{template}' is {what}", path, at.line) from None
+        except (Refused, OSError) as exc:
+            raise RefusedTemplate(f"'{template}' cannot be read: {_why(exc)}", path) from None
         mtime = path.stat().st_mtime
         return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime

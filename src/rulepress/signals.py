@@ -82,6 +82,8 @@ def stop_on_signals() -> Iterator[None]:
 
 
 def _remember(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() not in _owner:  # a worker forked in a deferred block, as in _interrupt
+        os._exit(128 + signum)
     _received.append(signum)
 
 

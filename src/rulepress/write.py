@@ -1,20 +1,30 @@
-"""The one place outputs are written: a run's whole set of files changes together, or not at all.
+"""The one place outputs are written: a run's whole set of files changes together, or not at all,
+and rulepress replaces or deletes only files it wrote.
 
 Every output of a run is written first into a staging folder inside the output folder
-(``<out>/.staging-XXXX/``: the same filesystem, so a rename is atomic). Then a commit record
-listing the files is written into it, atomically: that is the commit point. Then each file is
-renamed into place, with SIGINT and SIGTERM held until the last one, and the staging folder goes.
+(``<out>/.staging-<random>/``: the same filesystem, so a rename is atomic). Then a commit record
+listing the files to move into place and those to delete is written into it, atomically: that is
+the commit point. Then each file is renamed into place, with SIGINT and SIGTERM held until the
+last one, and the staging folder goes.
 
 - Killed before the commit point, a run leaves the previous set as it was; the next run that
   writes to the folder removes the staging folder.
 - Killed after it (a few milliseconds of renames, and only by SIGKILL), a run leaves the commit
   record; the next run finishes the renames before anything else, so the folder holds the new
   set. Until then some files may be new and some old, each of them whole.
-- Files rulepress did not write are never touched. One run at a time writes to a folder (a lock
-  on the folder itself), so one run never clears another's staging folder.
+- One run at a time writes to a folder (a lock on the folder itself), so one run never clears
+  another's staging folder.
 
-The folder's manifest (cache.py: what each output was made from) is one file of the set, so it
-never describes files that are not there.
+What is rulepress's own:
+- A file of the output folder is rulepress's when the folder's manifest (cache.py) lists it;
+  every file written here is listed in it, in the same set. A run replaces only those, and
+  deletes only those it no longer makes whose bytes are still as written. An output whose place
+  holds a file the manifest does not list, or a link, stops the run before anything is written,
+  naming it. Nothing is ever written through a symbolic link.
+- A staging or scratch folder is rulepress's when it holds a mark rulepress wrote that names the
+  folder's own device and inode and those of the folder it was made in: a folder copied in with
+  a project (or planted in one) has others, so it is neither finished nor removed. The random
+  part of the name is for uniqueness only; a name is never enough.
 
 The promise is about processes stopped or killed, not about power cuts: nothing is fsynced.
 """
@@ -23,24 +33,44 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import re
+import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from pathlib import Path
+from contextlib import contextmanager, suppress
+from pathlib import Path, PurePosixPath
+from typing import Any
 
-from rulepress.cache import MANIFEST, Record, manifest_text, read_manifest
+from rulepress.cache import (
+    MANIFEST,
+    Record,
+    file_digest,
+    folder_id,
+    manifest_files,
+    manifest_text,
+    parse_manifest,
+    read_inside,
+    read_manifest,
+    regular_inside,
+)
 from rulepress.diagnostics import RulepressError
 from rulepress.signals import deferred, raise_if_stopped
 
 STAGING_PREFIX = ".staging-"
 COMMIT = ".commit"
 SCRATCH_PREFIX = "rulepress-"
-# Temporary files of the rulepress versions that wrote in place (tempfile.mkstemp names around
-# the name of an output: a page, a PDF, a font or its licence).
-_LEGACY_TMP = re.compile(r"^\..+\.(html|pdf|ttf|txt)\.[a-z0-9_]{8}\.tmp$")
+MARK = ".rulepress-mark"  # in each staging and scratch folder: see _mark
+_MARK_BYTES = 4096
+_TOKEN = r"[0-9a-f]{32}"
+# The exact names made here: such a folder left empty (killed before its mark was written) holds
+# nothing of anyone's, so it may go even unmarked.
+_STAGING_NAME = re.compile(rf"\.staging-{_TOKEN}")
+_SCRATCH_NAME = re.compile(rf"rulepress-(\d+)-{_TOKEN}")
+_SHOWN = 8  # foreign files named in an error, at most
 
 
 def write_set(out: Path, outputs: Mapping[Path, bytes | str],
@@ -48,18 +78,27 @@ def write_set(out: Path, outputs: Mapping[Path, bytes | str],
     """Write ``outputs`` (paths inside ``out`` -> content) as one set; returns the paths (not
     those of rulepress's own files, in ``out``/.rulepress).
     ``record``: what to add to the folder's manifest, merged with the one on disk under the
-    folder's lock and written in the same set (not at all when nothing changes).
-    An OSError (read-only folder, full disk ...) is a RulepressError naming the path."""
+    folder's lock and written in the same set (not at all when nothing changes). Outputs it does
+    not cover are recorded each as a unit of its own. Files its units wrote before and no
+    longer write are deleted, if unchanged.
+    A file in the way that rulepress did not write, or an OSError (read-only folder, full
+    disk ...), is a RulepressError naming the path."""
     where = out
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        _output_folder(out)
         with _locked(out):
             recover(out)
-            if record is not None:
-                outputs = _with_manifest(out, outputs, record)
-            if not outputs:
+            if record is None and not outputs:
                 return []
-            stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+            old = read_manifest(out)
+            record = _covering(record or Record(), out, outputs)
+            merged = record.merged(old) | {"folder": folder_id(out)}
+            stale = _stale(out, old, merged, outputs)
+            outputs = _with_manifest(out, outputs, merged, old)
+            if not outputs and not stale:
+                return []
+            _check_owned(out, outputs, old)
+            stage = _made_folder(out, STAGING_PREFIX, out)
             try:
                 for path, data in sorted(outputs.items()):
                     where = path
@@ -67,7 +106,8 @@ def write_set(out: Path, outputs: Mapping[Path, bytes | str],
                 where = out
                 _prepare(out, list(outputs))
                 raise_if_stopped()
-                _write_record(stage, sorted(p.relative_to(out).as_posix() for p in outputs))
+                _write_record(stage, sorted(p.relative_to(out).as_posix() for p in outputs),
+                              sorted(stale))
             except BaseException:
                 shutil.rmtree(stage, ignore_errors=True)
                 raise
@@ -78,28 +118,105 @@ def write_set(out: Path, outputs: Mapping[Path, bytes | str],
     return sorted(p for p in outputs if not p.is_relative_to(out / MANIFEST.parent))
 
 
-def _with_manifest(out: Path, outputs: Mapping[Path, bytes | str],
-                   record: Record) -> Mapping[Path, bytes | str]:
-    old = read_manifest(out)
-    text = manifest_text(record.merged(old))
+def _output_folder(out: Path) -> None:
+    """Make ``out`` if needed; a link there is refused (its target may be anyone's)."""
+    if out.is_symlink():
+        raise RulepressError.at(None, f"{out} is a symbolic link (to {os.readlink(out)}): "
+                                      "rulepress writes only into a real folder; name the "
+                                      "folder it leads to instead")
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _covering(record: Record, out: Path, outputs: Mapping[Path, bytes | str]) -> Record:
+    """``record`` with a unit of its own for each output no unit of it lists."""
+    listed = {name for unit in record.units.values() for name in unit["files"]}
+    for path, data in outputs.items():
+        name = path.relative_to(out).as_posix()
+        if name not in listed and path != out / MANIFEST:
+            record.unit(name, "", {name: data})
+    return record
+
+
+def _stale(out: Path, old: Mapping[str, Any], merged: Mapping[str, Any],
+           outputs: Mapping[Path, bytes | str]) -> set[str]:
+    """Files the manifest listed that it no longer will, still as rulepress wrote them."""
+    kept = set(manifest_files(merged))
+    written = {p.relative_to(out).as_posix() for p in outputs}
+    return {name for name, sha in manifest_files(old).items()
+            if name not in kept and name not in written and _digest(read_inside(out, name)) == sha}
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else file_digest(data)
+
+
+def _with_manifest(out: Path, outputs: Mapping[Path, bytes | str], merged: Mapping[str, Any],
+                   old: Mapping[str, Any]) -> Mapping[Path, bytes | str]:
+    text = manifest_text(merged)
     if not outputs and (out / MANIFEST).is_file() and text == manifest_text(old):
         return outputs
     return {**outputs, out / MANIFEST: text}
 
 
+def _check_owned(out: Path, outputs: Mapping[Path, bytes | str], old: Mapping[str, Any]) -> None:
+    """Stop before anything is written if an output's place holds something rulepress did not
+    write: a file its manifest does not list, a link, a file where a folder goes."""
+    owned = manifest_files(old)
+    foreign: list[str] = []
+    for path in sorted(outputs):
+        relative = PurePosixPath(path.relative_to(out).as_posix())
+        blocker = _blocker(out, relative)
+        if blocker is not None:
+            foreign.append(blocker)
+        elif not os.path.lexists(path):
+            continue
+        elif stat.S_ISDIR(os.lstat(path).st_mode):
+            foreign.append(f"{relative} (a folder)")
+        elif relative == PurePosixPath(MANIFEST.as_posix()):
+            if parse_manifest(out) is None:
+                foreign.append(f"{relative} (not a manifest rulepress wrote)")
+        elif str(relative) in owned:
+            continue  # a link put in its place is replaced itself, its target never touched
+        elif path.is_symlink():
+            foreign.append(f"{relative} (a symbolic link)")
+        else:
+            foreign.append(str(relative))
+    foreign = list(dict.fromkeys(foreign))  # a linked folder is in the way of each file in it
+    if foreign:
+        shown = ", ".join(foreign[:_SHOWN])
+        more = f" and {len(foreign) - _SHOWN} more" if len(foreign) > _SHOWN else ""
+        raise RulepressError.at(None, (
+            f"{out} holds files rulepress did not write (its {MANIFEST} does not list them) "
+            f"where this run writes: {shown}{more}; move them away, or choose another output "
+            "folder. Nothing was written"))
+
+
+def _blocker(out: Path, relative: PurePosixPath) -> str | None:
+    """The first folder on the way to ``relative`` that is a link or not a folder, described."""
+    here = out
+    for n, part in enumerate(relative.parts[:-1], 1):
+        here = here / part
+        try:
+            mode = os.lstat(here).st_mode
+        except FileNotFoundError:
+            return None
+        if not stat.S_ISDIR(mode):
+            what = "a symbolic link" if stat.S_ISLNK(mode) else "not a folder"
+            return f"{PurePosixPath(*relative.parts[:n])} ({what})"
+    return None
+
+
 def recover(out: Path) -> None:
-    """Finish a committed staging folder a killed run left in ``out``; remove uncommitted ones
-    and the temporary files earlier rulepress versions could leave behind."""
+    """Finish a committed staging folder a killed run left in ``out``; remove uncommitted ones.
+    Only folders carrying this folder's mark are touched."""
     for stage in sorted(out.glob(f"{STAGING_PREFIX}*")):
-        if stage.is_dir() and not stage.is_symlink():
-            if (stage / COMMIT).is_file():
-                _finish(out, stage)
-            else:
-                shutil.rmtree(stage)
-    for folder in (out, *(p for p in out.iterdir() if p.is_dir() and not p.is_symlink())):
-        for stale in folder.glob(".*.tmp"):
-            if _LEGACY_TMP.match(stale.name) and stale.is_file():
-                stale.unlink()
+        if _mark_of(stage, out) is None:
+            if _STAGING_NAME.fullmatch(stage.name):
+                _remove_if_empty(stage)
+        elif os.path.lexists(stage / COMMIT):
+            _finish(out, stage)
+        else:
+            shutil.rmtree(stage)
 
 
 def _stage(stage: Path, relative: Path, data: bytes | str) -> None:
@@ -111,33 +228,118 @@ def _stage(stage: Path, relative: Path, data: bytes | str) -> None:
 
 def _prepare(out: Path, paths: list[Path]) -> None:
     """Everything a rename could fail on, checked before the commit point: the folders exist
-    (making one can need space) and no output's place is taken by a folder."""
+    (making one can need space)."""
     for path in paths:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.is_dir() and not path.is_symlink():
-            raise IsADirectoryError(errno.EISDIR, "a folder is in the way of an output", str(path))
+        _real_folders(out, PurePosixPath(path.relative_to(out).as_posix()).parent)
 
 
-def _write_record(stage: Path, names: list[str]) -> None:
-    """The commit point: the list of files, made visible by one rename."""
+def _write_record(stage: Path, names: list[str], deleted: list[str]) -> None:
+    """The commit point: the files to move into place and to delete, made visible by one
+    rename."""
     partial = stage / f"{COMMIT}.partial"
-    partial.write_text("\n".join(names) + "\n", encoding="utf-8")
+    partial.write_text(json.dumps({"write": names, "delete": deleted}), encoding="utf-8")
     os.replace(partial, stage / COMMIT)
 
 
 def _finish(out: Path, stage: Path) -> None:
-    names = (stage / COMMIT).read_text(encoding="utf-8").split()
-    for name in names:
-        staged = stage / name
-        if staged.is_file():  # else moved already by the run that was killed
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staged, out / name)
+    fd = os.open(stage / COMMIT, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as fh:
+        plan = json.loads(fh.read())
+    for name in plan["write"]:
+        relative = _relative(name)
+        if regular_inside(stage, relative):  # else moved already by the run that was killed
+            _real_folders(out, relative.parent)
+            os.replace(stage / relative, out / relative)
+    for name in plan["delete"]:
+        relative = _relative(name)
+        if regular_inside(out, relative):
+            (out / relative).unlink()
     shutil.rmtree(stage)
+
+
+def _relative(name: object) -> PurePosixPath:
+    """A path a commit record names, which must stay inside its folder."""
+    path = PurePosixPath(name) if isinstance(name, str) else PurePosixPath("/")
+    if path.is_absolute() or not path.parts or ".." in path.parts or "\0" in str(path):
+        raise OSError(errno.EINVAL, f"a commit record names {name!r}")
+    return path
+
+
+def _real_folders(base: Path, relative: PurePosixPath) -> None:
+    """Make each folder of ``relative`` inside ``base``; one that is a link or a file is an
+    error, never followed."""
+    here = base
+    for part in relative.parts:
+        here = here / part
+        try:
+            here.mkdir()
+        except FileExistsError:
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                raise NotADirectoryError(errno.ENOTDIR, "a link or a file is in the way",
+                                         str(here)) from None
+
+
+def _made_folder(parent: Path, prefix: str, owner: Path) -> Path:
+    """A new folder in ``parent``, named ``prefix`` and a random token, marked as made here."""
+    folder = parent / f"{prefix}{secrets.token_hex(16)}"
+    folder.mkdir(mode=0o700)
+    try:
+        _mark(folder, owner)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder
+
+
+def _identity(owner: Path, folder_stat: os.stat_result) -> dict[str, Any]:
+    """What a mark says: the folder it lives in by device and inode, and the folder it was made
+    for (its path, device and inode). A copy, or a folder shipped with a project, has others."""
+    made_for = os.stat(owner)
+    return {"made by": "rulepress", "folder": [folder_stat.st_dev, folder_stat.st_ino],
+            "for": str(owner.resolve()), "for id": [made_for.st_dev, made_for.st_ino]}
+
+
+def _mark(folder: Path, owner: Path) -> None:
+    mark = {**_identity(owner, os.lstat(folder)), "pid": os.getpid()}
+    fd = os.open(folder / MARK, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(mark))
+
+
+def _mark_of(folder: Path, owner: Path) -> dict[str, Any] | None:
+    """The mark of ``folder``, if rulepress made it in ``owner`` (never through a link); else
+    None."""
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        folder_stat = os.fstat(dir_fd)
+        if folder_stat.st_uid != os.getuid():
+            return None
+        fd = os.open(MARK, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            mark = json.loads(fh.read(_MARK_BYTES))
+        expected = _identity(owner, folder_stat)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(dir_fd)
+    if not isinstance(mark, dict) or any(mark.get(k) != v for k, v in expected.items()):
+        return None
+    return mark
+
+
+def _remove_if_empty(folder: Path) -> None:
+    with suppress(OSError):
+        folder.rmdir()
 
 
 @contextmanager
 def _locked(folder: Path) -> Iterator[None]:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -152,20 +354,30 @@ def scratch_folder() -> Iterator[Path]:
     after it, and by the next run if this process is killed."""
     clear_stale_scratch()
     previous = tempfile.tempdir
-    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as folder:
-        tempfile.tempdir = folder
-        try:
-            yield Path(folder)
-        finally:
-            tempfile.tempdir = previous
+    base = Path(tempfile.gettempdir())
+    folder = _made_folder(base, f"{SCRATCH_PREFIX}{os.getpid()}-", base)
+    tempfile.tempdir = str(folder)
+    try:
+        yield folder
+    finally:
+        tempfile.tempdir = previous
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def clear_stale_scratch() -> None:
-    """Remove the scratch folders of rulepress processes that no longer run."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
-        pid = folder.name.removeprefix(SCRATCH_PREFIX).split("-")[0]
-        if pid.isdigit() and folder.is_dir() and not _running(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
+    """Remove the scratch folders of rulepress processes that no longer run: those carrying a
+    mark this user's rulepress wrote for this temporary folder, and nothing else."""
+    base = Path(tempfile.gettempdir())
+    for folder in base.glob(f"{SCRATCH_PREFIX}*"):
+        mark = _mark_of(folder, base)
+        if mark is not None:
+            pid = mark.get("pid")
+            if isinstance(pid, int) and not _running(pid):
+                shutil.rmtree(folder, ignore_errors=True)
+        else:
+            m = _SCRATCH_NAME.fullmatch(folder.name)
+            if m is not None and not _running(int(m[1])):
+                _remove_if_empty(folder)
 
 
 def _running(pid: int) -> bool:
@@ -175,6 +387,8 @@ def _running(pid: int) -> bool:
         return False
     except PermissionError:
         return True
+    except OverflowError:
+        return False
     return not _zombie(pid)
 
 

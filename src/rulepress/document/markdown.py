@@ -20,20 +20,26 @@ def make_parser(*, detect_html: bool = False) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": detect_html, "typographer": True}).enable(
         ["table", "replacements", "smartquotes"]
     )
+    # markdown-it silently drops what nests past its maxNesting (20 in the commonmark preset):
+    # ours is checked first (too_deep), so the parser must go just past it.
+    md.options["maxNesting"] = MAX_MARKDOWN_NESTING + 2
     container_plugin(md, CONTAINER, validate=lambda params, *rest: True)
     return md
 
 
-def too_deep(tokens: Iterable[Token]) -> int | None:
-    """The 0-based line of the first inline run nested deeper than the limit (emphasis in
-    emphasis ...), or None. Blocks stop nesting at markdown-it's own maxNesting."""
+def too_deep(tokens: Iterable[Token]) -> tuple[int, str] | None:
+    """The 0-based line of the first block (quotes, lists) or inline run (emphasis in emphasis
+    ...) nested deeper than the limit, and what to say; None if there is none."""
     for token in tokens:
+        if token.nesting == 1 and token.level > MAX_MARKDOWN_NESTING:  # a list item counts 2
+            return (token.map[0] if token.map else 0), _TOO_DEEP.format(
+                "quotes, lists or ::: blocks in one another")
         depth = 0
         for child in token.children or ():
             depth += child.nesting
             if depth > MAX_MARKDOWN_NESTING:
-                return token.map[0] if token.map else 0
+                return (token.map[0] if token.map else 0), _TOO_DEEP.format("emphasis in emphasis")
     return None
 
 
-TOO_DEEP = f"Markdown nested more than {MAX_MARKDOWN_NESTING} levels deep (emphasis in emphasis)"
+_TOO_DEEP = f"Markdown nested more than {MAX_MARKDOWN_NESTING} levels deep ({{}})"

@@ -13,7 +13,7 @@ from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.document import yamlines
 from rulepress.document.editions import (
     CONTAINER,
@@ -26,13 +26,14 @@ from rulepress.document.editions import (
     marker_problem,
     section_spans,
 )
-from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
+from rulepress.document.markdown import make_parser, too_deep
 from rulepress.document.model import Document, Example, Heading, Part
 from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import game_name_problem, slugify, unique
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
 from rulepress.prose import data_holding, shows_a_number
+from rulepress.sandbox import syntax_problem
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
@@ -129,7 +130,7 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         diagnostics += _raw_html(tokens, part)
         deep = too_deep(tokens)
         if deep is not None:
-            diagnostics.append(error(part.loc(deep), TOO_DEEP))
+            diagnostics.append(error(part.loc(deep[0]), deep[1]))
         block_marks, mark_diags = _block_marks(tokens, part)
         marks += block_marks
         diagnostics += mark_diags
@@ -195,10 +196,7 @@ def _decode(path: Path) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise RulepressError.at(
-            SourceLoc(path, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8"
-        ) from None
+        raise RulepressError.at(*not_utf8(path, exc)) from None
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
@@ -332,7 +330,8 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
         try:
             bare = shows_a_number(text)
         except TemplateSyntaxError as exc:
-            diags.append(error(at("text"), f"example text: {exc.message} (its line {exc.lineno})"))
+            diags.append(error(at("text"), f"example text: {syntax_problem(exc)} (its line "
+                                           f"{exc.lineno})"))
             bare = None
         if bare:
             # Point at the datum the number is, when the example holds it: the fix to paste.

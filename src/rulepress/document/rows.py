@@ -14,11 +14,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
 from rulepress.document.model import Row
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT, MAX_DATA_BYTES, MAX_DATA_FIELDS, MAX_DATA_ROWS
+
+# The csv module refuses a field past 128 KB, in its words; a data file's limit is ours.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_DATA_BYTES))
 
 QTY = "qty"
 FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -73,7 +76,7 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
     except OSError as exc:
         return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]
     except UnicodeDecodeError as exc:
-        return (), [error(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason}); save it as UTF-8")]
+        return (), [error(*not_utf8(where, exc))]
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     out: list[Diagnostic] = []
     rows: list[Row] = []

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
 from rulepress.document import rows as data_rows
 from rulepress.document.model import Component, Data, Licence, Meta, Provenance
 from rulepress.document.yamlines import KeyPath, closest_line
@@ -194,8 +194,13 @@ def _licence_text(c: _Checker, name: Any) -> str:
         return ""
     try:
         return read_regular(target).decode("utf-8")
-    except (OSError, Refused, UnicodeDecodeError) as exc:
-        c.fail(key, f"licence text '{name}' cannot be read as UTF-8 text: {exc}")
+    except UnicodeDecodeError as exc:
+        at, what = not_utf8(target, exc)
+        c.fail(key, f"licence text '{name}', its line {at.line}: {what}")
+        return ""
+    except (OSError, Refused) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)  # no errno, no full path
+        c.fail(key, f"licence text '{name}' cannot be read: {why}")
         return ""
 
 

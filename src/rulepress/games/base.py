@@ -34,6 +34,19 @@ The rules protocol, in the manner of python-chess and OpenSpiel:
   All three are :class:`RulesError`, a ``ValueError``.
 - New states are made with :func:`derive`, which copies the fields only: a ``cached_property``
   or any value derived from the fields is computed afresh, never carried over stale.
+
+Hidden information, optional, in the manner of OpenSpiel's ``GameType`` and information states:
+
+- ``Rules.game_type`` declares, as data, whether the game hides anything (:data:`PERFECT` or
+  :data:`IMPERFECT`); a game that declares nothing is taken as perfect information.
+- A game with hidden information gives its states ``view(seat)``: a frozen, hashable value
+  holding what that seat knows (its own hand, the public piles, only the sizes of what it cannot
+  see, the public part of what happened), and nothing else: two states that differ only in what
+  the seat cannot see have equal views.
+- ``Rules.sample(view, rng)`` returns a full state consistent with the view (whose ``view`` for
+  that seat equals it), the hidden cards dealt at random from those the seat cannot see. It is
+  on the rules, not the state, so it cannot peek at a true state. A searching agent plans only
+  on such samples (see :func:`view_of` and :func:`sample_of`).
 """
 
 from __future__ import annotations
@@ -42,7 +55,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -183,6 +196,65 @@ class Rules(Protocol):
         broken invariant in a sentence; empty when all hold. The shared random-game test and
         ``simulate --check`` call it on every state."""
         ...
+
+
+PERFECT = "perfect"  # every seat sees the whole state (chance may still be to come)
+IMPERFECT = "imperfect"  # some of the state is hidden from some seat (hands, a deck's order)
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What kind of game the rules make, declared as data (``Rules.game_type``)."""
+
+    information: str = PERFECT  # PERFECT or IMPERFECT
+
+
+PERFECT_INFORMATION = GameType(PERFECT)
+IMPERFECT_INFORMATION = GameType(IMPERFECT)
+
+
+class HiddenState(Protocol):
+    """A state of a game with hidden information."""
+
+    def view(self, seat: int) -> Hashable:
+        """What ``seat`` knows: equal for any two states that differ only in what it cannot see."""
+        ...
+
+
+class HiddenRules(Protocol):
+    """The rules of a game with hidden information."""
+
+    game_type: GameType
+
+    def sample(self, view: Any, rng: random.Random) -> GameState[Any]:
+        """A full state whose view for the view's seat is ``view``; the hidden part at random."""
+        ...
+
+
+def game_type(rules: Rules) -> GameType:
+    """The rules' declared kind; perfect information when they declare none."""
+    declared = getattr(rules, "game_type", None)
+    return declared if isinstance(declared, GameType) else PERFECT_INFORMATION
+
+
+def hides_information(rules: Rules) -> bool:
+    return game_type(rules).information == IMPERFECT
+
+
+def view_of(rules: Rules, state: GameState[Any], seat: int) -> Hashable:
+    """What ``seat`` knows of ``state``: the state's ``view(seat)``, or the state itself in a game
+    of perfect information."""
+    if not hides_information(rules):
+        return cast(Hashable, state)
+    return cast(HiddenState, state).view(seat)
+
+
+def sample_of(rules: Rules, view: Hashable, rng: random.Random) -> GameState[Any]:
+    """A full state consistent with ``view`` (one made by :func:`view_of`), the hidden part
+    drawn from ``rng``; in a game of perfect information, the state the view is."""
+    if not hides_information(rules):
+        return cast(GameState[Any], view)
+    return cast(HiddenRules, rules).sample(view, rng)
 
 
 # --- deriving states ------------------------------------------------------------------------------

@@ -31,9 +31,11 @@ from rulepress.games.base import (
     Figure,
     GameEngine,
     GameState,
+    GameType,
     Outcome,
     Question,
     Rules,
+    hides_information,
 )
 
 MAX_SHOWN = 120  # characters of a value shown in a message
@@ -256,6 +258,23 @@ def started(engine: GameEngine, rules: Rules, state: object) -> GameState[Any]:
     if not isinstance(state, GameState):
         _fail(_objects(engine.name, rules, "new_game"), rules.new_game, rules, STATE, state)
     return state
+
+
+def hidden(engine: GameEngine, rules: Rules, state: GameState[Any]) -> None:
+    """A search plans on views: the rules' ``game_type`` is a GameType, and a game of imperfect
+    information has ``view(seat)`` on its states and ``sample(view, rng)`` on its rules."""
+    declared = getattr(rules, "game_type", None)
+    if declared is not None and not isinstance(declared, GameType):
+        raise Malformed(defined_at(type(rules)), f"the {engine.name} engine's "
+                        f"{type(rules).__name__}.game_type must be PERFECT_INFORMATION or "
+                        "IMPERFECT_INFORMATION", f"it is {short(declared)}")
+    if not hides_information(rules):
+        return
+    for owner, method in ((state, "view"), (rules, "sample")):
+        if not callable(getattr(owner, method, None)):
+            raise Malformed(defined_at(type(owner)), f"the {engine.name} engine's "
+                            f"{type(owner).__name__} must have {method}(), as its rules "
+                            "declare hidden information", "it has none")
 
 
 def agents(engine: GameEngine) -> Mapping[str, tuple[str, Agent]]:

@@ -10,9 +10,11 @@ arrives as Interrupted, which is never blamed on the engine).
 from __future__ import annotations
 
 import os
+import re
 import sysconfig
 import traceback
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 
 from rulepress.diagnostics import SourceLoc
@@ -56,6 +58,50 @@ def raised_at(exc: BaseException) -> SourceLoc | None:
         return None
     filename, line, _ = next((f for f in tail if not f[2]), tail[0])
     return SourceLoc(Path(filename), line)
+
+
+def library_raised(exc: BaseException) -> str | None:
+    """The distribution (``pillow``, ``reportlab``) whose code rulepress called and that raised
+    ``exc``, when no engine code ran between them (a library's error is never the engine's);
+    else None. Only libraries rulepress itself depends on count: an engine may be installed."""
+    stdlib, packages, rulepress = _roots()
+    called: str | None = None  # the outermost frame after rulepress's last one
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        real = os.path.realpath(frame.filename)
+        if real.startswith(rulepress):
+            break
+        if not frame.filename.startswith("<"):
+            called = real
+    root = next((r for r in packages if called and called.startswith(r)), None)
+    if called is None or root is None:
+        return None
+    top = Path(called[len(root):]).parts[0].removesuffix(".py")
+    found = [d for d in metadata.packages_distributions().get(top, ()) if _norm(d) in _needed()]
+    return found[0] if found else None
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@cache
+def _needed() -> frozenset[str]:
+    """Every distribution rulepress needs, directly or through another (lower-case names)."""
+    seen: set[str] = set()
+    todo = ["rulepress"]
+    while todo:
+        try:
+            requires = metadata.requires(todo.pop()) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for req in requires:
+            if "extra ==" in req:
+                continue
+            name = _norm(re.split(r"[\s\[<>=!~;(]", req, maxsplit=1)[0])
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
+    return frozenset(seen)
 
 
 def blamed(exc: BaseException) -> tuple[SourceLoc, str]:

@@ -17,7 +17,7 @@ from markdown_it.utils import OptionsDict
 
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
-from rulepress.document.markdown import TOO_DEEP, make_parser, too_deep
+from rulepress.document.markdown import make_parser, too_deep
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
@@ -145,7 +145,7 @@ def render_markdown(markdown: str, folder: Path, path: Path, first_line: int) ->
     tokens = md.parse(markdown)
     deep = too_deep(tokens)
     if deep is not None:
-        raise RulepressError.at(SourceLoc(path, first_line + deep), TOO_DEEP)
+        raise RulepressError.at(SourceLoc(path, first_line + deep[0]), deep[1])
     _inline_images(tokens, folder, path, first_line)
     return str(md.renderer.render(tokens, md.options, {}))
 

@@ -89,7 +89,9 @@ class JailedFetcher(URLFetcher):  # type: ignore[misc]
             if media_type in LABELS:
                 check_data(media_type, body)
         except (Refused, BadImage, OSError, ValueError) as exc:
-            refusal = RefusedFetch(url, str(exc))
+            # strerror: not the errno and the absolute path
+            refusal = RefusedFetch(url, f"cannot read it: {exc.strerror}"
+                                   if isinstance(exc, OSError) else str(exc))
             self.refused.append(refusal)
             raise refusal from None
         return URLFetcherResponse(url, body, {"Content-Type": media_type})

@@ -3,6 +3,7 @@ drawn from a layout file, and a tiny engine beside it, to start from."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -29,7 +30,7 @@ def new_project(name: str, parent: Path) -> Path:
         raise RulepressError.at(None, f"'{name}' is not a project name: use lower-case letters, "
                                       "digits and single hyphens, starting with a letter")
     folder = parent / name
-    if folder.exists():
+    if os.path.lexists(folder):  # a link too, even one leading nowhere
         raise RulepressError.at(None, f"{folder} already exists; choose another name")
     values = {"name": name, "module": name.replace("-", "_"),
               "title": name.replace("-", " ").title()}

@@ -27,7 +27,15 @@ from rulepress.games.base import (
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
 from rulepress.signals import Interrupted
-from rulepress.simulate.spec import CAPPED, RunSpec, Table, agents_for, game_random, game_seed
+from rulepress.simulate.spec import (
+    CAPPED,
+    RunSpec,
+    Table,
+    agent_random,
+    agents_for,
+    game_random,
+    game_seed,
+)
 from rulepress.simulate.stats import Tally
 from rulepress.workers import Stopped, unit
 
@@ -126,6 +134,10 @@ def play_game(
     rng = game_random(spec.seed, index)
     # By seat number, not position: a seat out of range fails here (negative ones too).
     seats = dict(enumerate(agents[name] for name in lineup))
+    # An agent that draws much (a search) gets a source of its own, from the game and its seat;
+    # the others share the game's, as before, so their figures stay what they were.
+    rngs = {seat: agent_random(spec.seed, index, seat) if getattr(agent, "own_random", False)
+            else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
     first: int | None = None
     moves = 0
@@ -139,7 +151,7 @@ def play_game(
                 move = chance_move(state, rng)
             else:
                 first = seat if first is None else first
-                move = seats[seat](state, rng)
+                move = seats[seat](state, rngs[seat])
             if history is not None:
                 history.append((state, move))
             try:

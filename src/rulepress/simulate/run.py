@@ -11,20 +11,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
 from rulepress.games.fault import blamed
 from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of
+from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
     DEFAULT_MAX_TURNS,
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SEED,
-    RANDOM,
+    MAX_SECONDS_PER_TURN,
     RunSpec,
     SpecError,
-    agent_lines,
+    agent_line,
+    parse_agents,
     parse_names,
     parse_players,
 )
@@ -33,6 +36,7 @@ from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
+SIMULATION_UNIT = "simulation"  # the manifest's unit listing a run's files
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         raise RulepressError.at(engine_loc, str(exc)) from None
     try:
         spec = _checked(spec, engine, options, title)
-        lines = agent_lines(engine)
+        lines = {n: agent_line(engine, n) for n in dict.fromkeys(spec.agents)}
         questions = contract.questions(engine)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
@@ -91,7 +95,7 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         loc, raised = blamed(exc)  # a stop signal or rulepress's own error: raised again
         raise RulepressError.at(loc, f"the {engine.name} engine raised {raised} while "
                                      f"setting up {game}") from None
-    return Plan(spec, title, {n: lines[n] for n in dict.fromkeys(spec.agents)}, questions)
+    return Plan(spec, title, lines, questions)
 
 
 def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
@@ -102,14 +106,15 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         raise SpecError(f"--games {options.games}: play at least one game")
     if options.max_turns < 1:
         raise SpecError(f"--max-turns {options.max_turns}: allow at least one turn")
-    if not options.seconds_per_turn > 0:
-        raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0")
+    if not 0 < options.seconds_per_turn <= MAX_SECONDS_PER_TURN:  # inf, nan: plots of nothing
+        raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0 "
+                        f"and at most {MAX_SECONDS_PER_TURN:,} (a day)")
     variants = contract.variants(engine, rules)
     spec = RunSpec(
         spec.game, spec.engine, spec.project, options.games,
         parse_players(options.players, rules, title),
         parse_names(options.variants, variants, "variant", "--variant", variants[0]),
-        parse_names(options.agents, list(agent_lines(engine)), "agent", "--agent", RANDOM),
+        parse_agents(options.agents, engine, rules),
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
     )
     for table in spec.tables:
@@ -118,7 +123,9 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         except ValueError as exc:
             raise SpecError(f"{spec.game} cannot be set up for {table.players} players, "
                             f"{table.variant}: {exc}") from None
-        contract.started(engine, rules, state)
+        started = contract.started(engine, rules, state)
+        if any(map(is_search_name, spec.agents)):
+            contract.hidden(engine, rules, started)
     return spec
 
 
@@ -186,15 +193,12 @@ def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
 
 
 def write(out: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write every file as one set; a plot an earlier run left there and this one does not
-    draw goes."""
-    from rulepress.simulate.plots import PLOTS
-
-    written = write_set(out, {out / name: text for name, text in files.items()})
-    for name in PLOTS:
-        if name not in files:
-            (out / name).unlink(missing_ok=True)
-    return written
+    """Write every file as one set, recorded in the folder's manifest as one unit: a plot an
+    earlier run wrote there and this one does not draw goes (if unchanged since); a file of
+    anyone else's is never replaced or deleted."""
+    record = Record()
+    record.unit(SIMULATION_UNIT, "", files)
+    return write_set(out, {out / name: text for name, text in files.items()}, record)
 
 
 def dumps(value: Any, indent: str = "") -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from rulepress.games import contract
 from rulepress.games.base import Agent, GameEngine, Rules, random_agent
+from rulepress.simulate.search import SearchError, describe, is_search_name, search_agent
 
 RANDOM = "random"  # the agent every game has: uniform over the legal moves
 RANDOM_LINE = "plays uniformly at random among the legal moves"
@@ -26,6 +27,7 @@ DEFAULT_GAMES = 1000
 DEFAULT_SEED = 1
 DEFAULT_MAX_TURNS = 1000
 DEFAULT_SECONDS_PER_TURN = 30.0
+MAX_SECONDS_PER_TURN = 86_400  # a day: past it, game lengths in minutes overflow the plots
 CAPPED = "turn cap (unfinished)"  # how a game that outlasted --max-turns "ends"
 
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
@@ -113,6 +115,12 @@ def game_random(run_seed: int, index: int) -> random.Random:
     return random.Random(game_seed(run_seed, index, "play"))
 
 
+def agent_random(run_seed: int, index: int, seat: int) -> random.Random:
+    """The random source of the agent at ``seat`` in game ``index``, for an agent that asks for
+    its own (``own_random``): a search's draws then change nobody else's."""
+    return random.Random(game_seed(run_seed, index, f"agent {seat}"))
+
+
 # --- reading options ------------------------------------------------------------------------------
 
 
@@ -162,9 +170,42 @@ def agent_lines(engine: GameEngine) -> dict[str, str]:
     return {RANDOM: RANDOM_LINE, **{n: line for n, (line, _) in _agents(engine).items()}}
 
 
+def parse_agents(text: str | None, engine: GameEngine, rules: Rules) -> tuple[str, ...]:
+    """``--agent``: names of the game's agents, or of search agents (``mcts:400``)."""
+    known = list(agent_lines(engine))
+    if text is None:
+        return (RANDOM,)
+    names = tuple(n.strip() for n in text.split(","))
+    for name in names:
+        if is_search_name(name):
+            try:
+                search_agent(name, rules)
+            except SearchError as exc:
+                where = name if text.strip() == name else f"{text}: {name}"
+                raise SpecError(f"--agent {where}: {exc}") from None
+        elif name not in known:
+            raise SpecError(f"--agent {text}: no agent '{name}'; the game has: "
+                            f"{', '.join(known)}, and searches flat:N, mcts:N, ismcts:N "
+                            "(N playouts a move)")
+    return names
+
+
+def agent_line(engine: GameEngine, name: str) -> str:
+    """How agent ``name`` plays, in a line."""
+    return describe(name) if is_search_name(name) else agent_lines(engine)[name]
+
+
 def agents_for(engine: GameEngine, names: Sequence[str]) -> dict[str, Agent]:
     own = _agents(engine)
-    return {n: random_agent if n == RANDOM else own[n][1] for n in names}
+    found: dict[str, Agent] = {}
+    for n in names:
+        if is_search_name(n):
+            rules = contract.rules(engine)
+            assert rules is not None, "checked before the run"
+            found[n] = search_agent(n, rules)
+        else:
+            found[n] = random_agent if n == RANDOM else own[n][1]
+    return found
 
 
 def _agents(engine: GameEngine) -> Mapping[str, tuple[str, Agent]]:

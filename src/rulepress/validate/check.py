@@ -26,8 +26,9 @@ from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
 from rulepress.games.contract import Malformed
-from rulepress.games.fault import blamed
+from rulepress.games.fault import blamed, library_raised
 from rulepress.prose import render_prose
+from rulepress.signals import Interrupted
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.workers import Stopped, Workers, unit
 
@@ -368,9 +369,14 @@ def engine_raised(exc: BaseException, engine: GameEngine | None, doing: str,
     """An engine's exception as an error at the line of its code that raised it (a malformed
     value: at the method that returned it), naming what it was doing and for which line of the
     source; rulepress's own exceptions are re-raised."""
+    if isinstance(exc, Interrupted):  # Ctrl-C or SIGTERM, wherever it arrived
+        raise exc
     at = f" ({source})" if source is not None else ""
     if isinstance(exc, Malformed):
         return error(exc.loc or source, exc.said(f"{doing}{at}"))
+    library = library_raised(exc)
+    if library is not None:  # rulepress called it directly: no engine code ran
+        return error(source, f"{library} failed ({type(exc).__name__}) while {doing}")
     loc, raised = blamed(exc)
     name = f"the {engine.name} engine" if engine is not None else "the engine"
     return error(loc, f"{name} raised {raised} while {doing}{at}")

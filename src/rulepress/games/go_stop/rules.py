@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulepress.games.base import (
+    IMPERFECT_INFORMATION,
     AmbiguousMove,
     IllegalMove,
     NotationError,
@@ -238,6 +239,10 @@ class State:
         scores = tuple(self.final_score(p) for p in range(self.players))
         return Outcome(winners, scores, END_REASONS[self.result])
 
+    def view(self, seat: int) -> View:
+        """What ``seat`` knows (see :class:`View`)."""
+        return view(self, seat)
+
     def turn(self) -> int:
         """Turns completed: each turn draws one stock card, and is not over while the drawn
         card waits to be paired or the player to say go or stop."""
@@ -338,6 +343,7 @@ class GoStopRules:
     name = "Go-Stop"
     min_players = min(DEAL)
     max_players = max(DEAL)
+    game_type = IMPERFECT_INFORMATION  # the other hands and the stock are face down
 
     def variants(self) -> tuple[Variant, ...]:
         return (Variant("standard", "the game as the rulebook gives it (no other variants)"),)
@@ -349,6 +355,9 @@ class GoStopRules:
 
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
+
+    def sample(self, view: View, rng: random.Random) -> State:
+        return sample(view, rng)
 
     def invariants(self, state: Any) -> list[str]:
         return invariants(state)
@@ -688,37 +697,104 @@ _BY_PHASE = (_play, _draw_choice, _decide, _over)
 
 @dataclass(frozen=True)
 class View:
-    """What one player may know: their own hand; the others' hand sizes; everything public."""
+    """What one player may know: their own hand; the others' hand sizes and the cards they showed
+    by shaking and still hold; the cards drawn from the stock so far; everything public. The
+    others' other cards and the stock's order are hidden."""
 
     player: int
     hand: int
     hand_sizes: tuple[int, ...]
+    shown: tuple[int, ...]  # per player: cards shown (a shake, four of a number) still in hand
     row: int
     owners: tuple[int, ...]
+    tokens: tuple[int, ...]
     stores: tuple[int, ...]
+    drawn_cards: tuple[int, ...]  # the stock's cards turned so far, in order
     stock_left: int
+    dealer: int
     to_move: int
     phase: int
     gos: tuple[int, ...]
     reserves: tuple[int, ...]
     credits: tuple[int, ...]
-    drawn_card: int  # the drawn card waiting for a choice, or -1
+    shaken: tuple[int, ...]
+    animal_reserve: int
+    last_go: tuple[int, ...]
+    pending: tuple[int, int, int] | None
+    winner: int
+    result: str
+    redeals: int
+
+    @property
+    def drawn_card(self) -> int:
+        """The drawn card waiting for a choice, or -1."""
+        return self.pending[2] if self.pending is not None else -1
+
+
+def _shaken_mask(shaken: int) -> int:
+    return sum(MONTH_MASK[m] for m in range(12) if shaken >> m & 1)
 
 
 def view(s: State, player: int) -> View:
-    """The state as ``player`` sees it (hands and the stock order are hidden)."""
+    """The state as ``player`` sees it (the others' hands and the stock order are hidden)."""
+    # Four of a number in a hand ends the game at the deal, scored by the hands shown.
+    everything = ALL if s.result == FOUR_IN_HAND else 0
+    shown = tuple(0 if p == player else s.hands[p] & (_shaken_mask(s.shaken[p]) | everything)
+                  for p in range(s.players))
     return View(
         player=player,
         hand=s.hands[player],
         hand_sizes=tuple(h.bit_count() for h in s.hands),
+        shown=shown,
         row=s.row,
         owners=s.owners,
+        tokens=s.tokens,
         stores=s.stores,
+        drawn_cards=s.stock[: s.drawn],
         stock_left=s.stock_left,
+        dealer=s.dealer,
         to_move=s.to_move,
         phase=s.phase,
         gos=s.gos,
         reserves=s.reserves,
         credits=s.credits,
-        drawn_card=s.pending[2] if s.pending is not None else -1,
+        shaken=s.shaken,
+        animal_reserve=s.animal_reserve,
+        last_go=s.last_go,
+        pending=s.pending,
+        winner=s.winner,
+        result=s.result,
+        redeals=s.redeals,
+    )
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """A state ``v`` could be of: the cards its player has not seen are shuffled and dealt to
+    the other hands (beside the cards each showed) and to the rest of the stock, by their sizes."""
+    seen = v.hand | v.row | mask_of(v.drawn_cards)
+    for part in (*v.stores, *v.shown):
+        seen |= part
+    if v.pending is not None:
+        seen |= v.pending[0] | 1 << v.pending[2]
+    unseen = cards_in(ALL & ~seen)
+    rng.shuffle(unseen)
+    hands: list[int] = []
+    at = 0
+    for p, size in enumerate(v.hand_sizes):
+        if p == v.player:
+            hands.append(v.hand)
+            continue
+        need = size - v.shown[p].bit_count()
+        hands.append(v.shown[p] | mask_of(unseen[at : at + need]))
+        at += need
+    if len(unseen) - at != v.stock_left:
+        raise ValueError(f"a view with {len(unseen)} unseen cards for {at} in the other hands "
+                         f"and {v.stock_left} in the stock")
+    return State(
+        players=len(v.hand_sizes), dealer=v.dealer, hands=tuple(hands), stores=v.stores,
+        row=v.row, owners=v.owners, tokens=v.tokens, stock=v.drawn_cards + tuple(unseen[at:]),
+        drawn=len(v.drawn_cards), to_move=v.to_move, phase=v.phase, gos=v.gos,
+        reserves=v.reserves, credits=v.credits, shaken=v.shaken,
+        animal_reserve=v.animal_reserve, last_go=v.last_go, pending=v.pending, winner=v.winner,
+        result=v.result, redeals=v.redeals,
     )

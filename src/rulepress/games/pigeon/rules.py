@@ -29,6 +29,7 @@ from itertools import combinations
 from typing import Any, overload
 
 from rulepress.games.base import (
+    IMPERFECT_INFORMATION,
     GameState,
     IllegalMove,
     NotationError,
@@ -366,12 +367,13 @@ class State:
         return any(sum(c.rank == r for c in seat.hand) >= 3 for r in (ACE, KING))
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see: its own hand, and only the sizes of hidden things."""
-        other = self.seats[1 - seat]
+        """What ``seat`` may see: its own hand, the table, and only the sizes of hidden things
+        (the other hand, both decks' orders)."""
         return PlayerView(
             seat=seat,
             hand=self.seats[seat].hand,
-            opponent_hand_size=len(other.hand),
+            opponent_hand_size=len(self.seats[1 - seat].hand),
+            opponent_hand=self.seats[1 - seat].hand if self.win_reason == NO_MOVE else None,
             deck_sizes=(len(self.seats[0].deck), len(self.seats[1].deck)),
             limits=(self.seats[0].limit, self.seats[1].limit),
             piles=self.piles,
@@ -379,7 +381,11 @@ class State:
             out=self.out,
             to_move=self.to_move,
             phase=self.phase,
+            opening_step=self.opening_step,
             winner=self.winner,
+            win_reason=self.win_reason,
+            turns=self.turns,
+            completed=self.completed,
         )
 
     def at_turn_start(self) -> State:
@@ -543,6 +549,7 @@ class PlayerView:
     seat: int
     hand: tuple[Card, ...]
     opponent_hand_size: int
+    opponent_hand: tuple[Card, ...] | None  # shown at the end, when it held no legal move
     deck_sizes: tuple[int, int]
     limits: tuple[int, int]
     piles: tuple[Pile, ...]
@@ -550,7 +557,46 @@ class PlayerView:
     out: tuple[Card, ...]
     to_move: int
     phase: Phase
+    opening_step: int
     winner: int | None
+    win_reason: str
+    turns: int
+    completed: tuple[str, ...]
+
+
+def sample(view: PlayerView, rng: random.Random) -> State:
+    """A state ``view`` could be of: the cards its seat cannot see (neither in its hand, nor on
+    the table, nor out) shuffled and dealt to the other hand and the two decks, by their sizes.
+    Nobody knows a deck's order or which deck a card is in, the seat's own included. A game
+    going on tells that the player to move has a legal move: a deal that gives them none is
+    drawn again."""
+    seen = {*view.hand, *view.out, *(c for pile in view.piles for c in pile.cards),
+            *(view.opponent_hand or ())}
+    unseen = [c for c in DECK if c not in seen]
+    me, other = view.seat, 1 - view.seat
+    k = 0 if view.opponent_hand is not None else view.opponent_hand_size
+    if len(unseen) != k + sum(view.deck_sizes):
+        raise ValueError(f"a view with {len(unseen)} unseen cards for {k} in hand and "
+                         f"{sum(view.deck_sizes)} in the decks")
+    mine = view.deck_sizes[me]
+    for _ in range(SAMPLE_TRIES):
+        rng.shuffle(unseen)
+        seats = [Seat((), ()), Seat((), ())]
+        seats[me] = Seat(tuple(unseen[k:k + mine]), view.hand, view.limits[me])
+        seats[other] = Seat(tuple(unseen[k + mine:]), view.opponent_hand or tuple(unseen[:k]),
+                            view.limits[other])
+        state = State(
+            seats=(seats[0], seats[1]), piles=view.piles, pigeon=view.pigeon, out=view.out,
+            to_move=view.to_move, phase=view.phase, opening_step=view.opening_step,
+            winner=view.winner, win_reason=view.win_reason, turns=view.turns,
+            completed=view.completed,
+        )
+        if view.phase is not Phase.PLAY or state.has_legal_move():
+            break
+    return state
+
+
+SAMPLE_TRIES = 1000  # a hand with no legal move is rare: never this many times in a row
 
 
 class MoveList(Sequence[Move]):
@@ -650,6 +696,7 @@ class PigeonRules:
     name = "pigeon"
     min_players = 2
     max_players = 2
+    game_type = IMPERFECT_INFORMATION  # the other hand and both decks are face down
 
     def variants(self) -> tuple[Variant, ...]:
         return (STANDARD,)
@@ -664,6 +711,9 @@ class PigeonRules:
 
     def parse_move(self, text: str) -> Move:
         return parse_move(text)
+
+    def sample(self, view: PlayerView, rng: random.Random) -> State:
+        return sample(view, rng)
 
     def invariants(self, state: GameState[Any]) -> list[str]:
         if not isinstance(state, State):

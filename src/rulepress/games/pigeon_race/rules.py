@@ -19,7 +19,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rulepress.games.base import GameState, IllegalMove, NotationError, Outcome, Variant, derive
+from rulepress.games.base import (
+    IMPERFECT_INFORMATION,
+    GameState,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Variant,
+    derive,
+)
 from rulepress.games.cards import misplaced
 from rulepress.games.pigeon_race.cards import DECK, Card
 
@@ -161,6 +169,26 @@ class State:
 
     def chance_outcomes(self) -> tuple[()]:
         return ()  # every shuffle and draw happened at setup, from the seed
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` knows: the lanes, the discards, the trump, its own hand and secret
+        order; of the others' hands and orders and of the deck, only the sizes (every order
+        once the race is over: the scoring shows them)."""
+        return View(
+            seat=seat,
+            positions=self.positions,
+            finished=self.finished,
+            hand=self.hands[seat],
+            hand_sizes=tuple(len(h) for h in self.hands),
+            deck_size=len(self.deck),
+            discard=self.discard,
+            trump_card=self.trump_card,
+            to_move=self.to_move,
+            order=self.orders[seat],
+            order_sizes=tuple(len(o) for o in self.orders),
+            orders=self.orders if self.end is not None else None,
+            end=self.end,
+        )
 
     def apply(self, move: Move) -> State:
         """The state after ``move``: pigeons moved, card discarded, a card drawn, next player.
@@ -331,6 +359,53 @@ def _moves_for(card: Card, trump: str, finished: tuple[int, ...]) -> tuple[Move,
     return moves
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """One player's view of a race (see :meth:`State.view`)."""
+
+    seat: int
+    positions: tuple[int, ...]
+    finished: tuple[int, ...]
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+    discard: tuple[Card, ...]
+    trump_card: Card
+    to_move: int
+    order: tuple[int, ...]
+    order_sizes: tuple[int, ...]
+    orders: tuple[tuple[int, ...], ...] | None  # every order, shown for the scoring at the end
+    end: str | None
+
+
+def sample(view: View, rng: random.Random) -> State:
+    """A race ``view`` could be of: the unseen cards shuffled and dealt to the other hands and
+    the deck; each other player's secret order, distinct pigeons in a random order."""
+    seen = {*view.hand, *view.discard, view.trump_card}
+    unseen = [c for c in DECK if c not in seen]
+    rng.shuffle(unseen)
+    hands: list[tuple[Card, ...]] = []
+    orders: list[tuple[int, ...]] = []
+    at = 0
+    for seat, (size, length) in enumerate(zip(view.hand_sizes, view.order_sizes, strict=True)):
+        if seat == view.seat:
+            hands.append(view.hand)
+            orders.append(view.order)
+            continue
+        hands.append(tuple(unseen[at : at + size]))
+        at += size
+        orders.append(view.orders[seat] if view.orders is not None
+                      else tuple(rng.sample(PIGEONS, length)))
+    if len(unseen) - at != view.deck_size:
+        raise ValueError(f"a view with {len(unseen)} unseen cards for {at} in the other hands "
+                         f"and {view.deck_size} in the deck")
+    return State(
+        positions=view.positions, finished=view.finished, hands=tuple(hands),
+        deck=tuple(unseen[at:]), discard=view.discard, trump_card=view.trump_card,
+        to_move=view.to_move, orders=tuple(orders), end=view.end,
+    )
+
+
 # --- setup -------------------------------------------------------------------------------
 
 
@@ -474,6 +549,7 @@ class PigeonRaceRules:
     name = "pigeon_race"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    game_type = IMPERFECT_INFORMATION  # hands, the deck and the secret orders are hidden
 
     def variants(self) -> tuple[Variant, ...]:
         return (STANDARD,)
@@ -487,6 +563,9 @@ class PigeonRaceRules:
 
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
+
+    def sample(self, view: View, rng: random.Random) -> State:
+        return sample(view, rng)
 
     def invariants(self, state: GameState[Any]) -> list[str]:
         if not isinstance(state, State):

@@ -17,7 +17,14 @@ from enum import Enum
 from functools import cached_property, lru_cache
 from typing import Any
 
-from rulepress.games.base import CHANCE, IllegalMove, Outcome, Variant, derive
+from rulepress.games.base import (
+    CHANCE,
+    PERFECT_INFORMATION,
+    IllegalMove,
+    Outcome,
+    Variant,
+    derive,
+)
 from rulepress.games.worm_derby.course import (
     STANDARD_LENGTH,
     WORM_LENGTH,
@@ -747,6 +754,7 @@ class WormDerbyRules:
     name = "Worm Derby"
     min_players = 2
     max_players = len(SUITS)
+    game_type = PERFECT_INFORMATION  # all on the table; the die is chance, not hidden
 
     def variants(self) -> tuple[Variant, ...]:
         return tuple(Variant(name, line) for name, (_, line) in VARIANTS.items())

@@ -25,7 +25,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.rows import inside
-from rulepress.images import LABELS, BadImage, check_data, decode_data_url
+from rulepress.images import LABELS, BadImage, check_data, damage, decode_data_url, xml_problem
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
 from rulepress.pnp.fonts import register_fonts
@@ -133,7 +133,13 @@ def _raster(data: bytes, digest: str, name: str) -> Picture:
             Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
         if isinstance(exc, ImageProblem):
             raise
-        raise ImageProblem(f"image '{name}' cannot be read: {exc}") from None
+        if isinstance(exc, (Image.DecompressionBombWarning, Image.DecompressionBombError)):
+            raise ImageProblem(f"image '{name}' has more than {MAX_IMAGE_PIXELS:,} "
+                               "pixels") from None
+        if isinstance(exc, UnidentifiedImageError):
+            raise ImageProblem(f"image '{name}' is not a PNG or JPEG image") from None
+        kind = "JPEG" if data.startswith(b"\xff\xd8") else "PNG"
+        raise ImageProblem(f"image '{name}' cannot be read: {damage(data, kind)}") from None
     reader = ImageReader(io.BytesIO(data))
     w, h = reader.getSize()
     return Picture(digest, float(w), float(h), reader=reader)
@@ -151,7 +157,7 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
     try:
         root = etree.fromstring(data, parser=parser)
     except etree.XMLSyntaxError as exc:
-        raise ImageProblem(f"image '{name}' is not a valid SVG file: {exc}") from None
+        raise ImageProblem(f"image '{name}': {xml_problem(exc)}") from None
     if root.tag != f"{_SVG}svg":
         raise ImageProblem(f"image '{name}' is not an SVG document (its root is {root.tag})")
     for node in root.iter():

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.document import yamlines
 from rulepress.document.rows import inside
 from rulepress.document.schema import is_layout
@@ -73,7 +73,7 @@ def _read(folder: Path, name: str, loc: SourceLoc, chain: tuple[Path, ...]) -> R
     except OSError as exc:
         raise RulepressError.at(SourceLoc(where, 1), f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        raise RulepressError.at(SourceLoc(where, 1), f"not UTF-8 text ({exc.reason})") from None
+        raise RulepressError.at(*not_utf8(where, exc)) from None
     except yamlines.YamlError as exc:
         raise RulepressError.at(SourceLoc(where, exc.line), exc.message) from None
     if not isinstance(data, dict):

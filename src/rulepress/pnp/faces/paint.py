@@ -13,6 +13,8 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from rulepress.diagnostics import RulepressError
+from rulepress.games.fault import library_raised
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import saved
 from rulepress.pnp.faces.elements import MIN_SIZE, Colour, Element, Layout, colour_code
@@ -92,8 +94,22 @@ class Painter:
 
     def element(self, el: Element, ctx: Mapping[str, Any]) -> None:
         draw: Callable[[Element, Mapping[str, Any]], None] = getattr(self, f"_{el.type}")
-        with saved(self.c):
-            draw(el, ctx)
+        try:
+            with saved(self.c):
+                draw(el, ctx)
+        except RulepressError:
+            raise
+        except Exception as exc:
+            # ReportLab, svglib or Pillow failing on what the layout gave them: the layout's
+            # element (its image) at its line, never the engine (which ran no code here).
+            library = library_raised(exc)
+            if library is None:
+                raise
+            what = (f"image '{self.text(el, 'src', ctx)}'" if el.type == "image"
+                    else f"element '{el.name}'")
+            raise LayoutError(el.at("src") if el.type == "image" else el.loc,
+                              f"{what} cannot be drawn: {library} failed on it "
+                              f"({type(exc).__name__}){self.where}") from None
 
     def stroke_style(self, el: Element, ctx: Mapping[str, Any], default: str | None = None
                      ) -> bool:

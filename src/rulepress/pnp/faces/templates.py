@@ -11,15 +11,15 @@ from itertools import islice
 from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError, nodes
+from jinja2.exceptions import SecurityError
 from jinja2.parser import Parser
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.limits import LAYOUT_SECONDS, MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
-from rulepress.sandbox import Sandbox, Timeout, deadline
+from rulepress.sandbox import Sandbox, Timeout, Unknown, deadline, runtime_problem, syntax_problem
 
 _JINJA = re.compile(r"\{\{|\{%")
-_UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")
 
 
 def ordinal(n: Any) -> str:
@@ -44,7 +44,7 @@ def bounded_range(*args: int) -> range:
     """``range`` for layouts, at most MAX_LAYOUT_RANGE long (loops in a face cannot run away)."""
     found = range(*args)
     if len(found) > MAX_LAYOUT_RANGE:
-        raise ValueError(f"range of {len(found)} numbers: at most {MAX_LAYOUT_RANGE}")
+        raise SecurityError(f"range of {len(found)} numbers: at most {MAX_LAYOUT_RANGE}")
     return found
 
 
@@ -85,10 +85,9 @@ def check_comparisons(pairs: list[tuple[str, Any]], ctx: Mapping[str, Any], loc:
 
 
 def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
-    message = getattr(exc, "message", None) or str(exc)
-    m = _UNDEFINED.search(message)
-    if m:
-        name = m.group(1) or m.group(2)
+    message = runtime_problem(exc)
+    if isinstance(exc, Unknown) and not exc.refused:
+        name = str(exc.name)
         hint = difflib.get_close_matches(name, names_in(ctx), n=1)
         message = f"'{name}' is not defined{where}" + (
             f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -120,7 +119,7 @@ class Template:
                 self._compares = text_compared_with_numbers(tree)
                 self._compiled = environment().from_string(tree)
             except TemplateSyntaxError as exc:
-                raise LayoutError(loc, f"template does not parse: {exc.message}") from None
+                raise LayoutError(loc, f"template: {syntax_problem(exc)}") from None
 
     @property
     def constant(self) -> bool:
@@ -149,7 +148,7 @@ class Expression:
             tree = Parser(environment(), source, state="variable").parse_expression()
             self._compares = text_compared_with_numbers(tree)
         except TemplateSyntaxError as exc:
-            raise LayoutError(loc, f"expression does not parse: {exc.message}") from None
+            raise LayoutError(loc, f"expression: {syntax_problem(exc)}") from None
 
     def value(self, ctx: Mapping[str, Any], where: str = "") -> Any:
         check_comparisons(self._compares, ctx, self.loc, where)

@@ -1,0 +1,289 @@
+"""Agents that search, for any game on the rules protocol: flat Monte Carlo, UCT (Monte Carlo
+tree search) for perfect-information games, and single-observer information-set MCTS (Cowling,
+Powley & Whitehouse, 2012) for games with hidden hands.
+
+Each is honest about hidden information: it takes what its seat knows (``view_of``) and plans
+only on states sampled from that view (``sample_of``), never on the state it was handed. A
+budget is counted in playouts (one random game played to its end from a leaf), so the strength
+is the same on any machine; ``mcts:400`` names an agent as ``rulepress simulate -a`` takes it.
+Chance nodes are drawn by their odds (``chance_outcomes``) in the tree and in playouts.
+
+Every playout is scored by the outcome alone: 1 for a sole winner, shared out on a shared win,
+an even share for everyone on a draw; a playout that runs past :data:`PLAYOUT_MOVES` is
+nobody's win (no bundled game comes near it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+from rulepress.games.base import (
+    CHANCE,
+    GameState,
+    Rules,
+    chance_move,
+    hides_information,
+    sample_of,
+    view_of,
+)
+
+PLAYOUT_MOVES = 10_000  # a playout still going after this many moves is nobody's win
+EXPLORE = 0.7  # UCB1's exploration constant, for rewards in [0, 1]
+NAME = re.compile(r"^(flat|mcts|ismcts):(\d+)$")
+MAX_PLAYOUTS = 1_000_000
+
+LINES = {
+    "flat": "flat Monte Carlo: tries each legal move in turn with {n} random playouts in all, "
+            "each on a deal sampled from what it can see, and plays the best on average",
+    "mcts": "UCT tree search of {n} playouts (perfect-information games only)",
+    "ismcts": "information-set tree search (single-observer IS-MCTS) of {n} playouts, each on a "
+              "deal sampled from what it can see",
+}
+
+
+class SearchError(ValueError):
+    """A search agent's name the game cannot take."""
+
+
+def is_search_name(name: str) -> bool:
+    return NAME.match(name) is not None
+
+
+def describe(name: str) -> str:
+    """The line a report prints for search agent ``name``."""
+    m = NAME.match(name)
+    assert m is not None
+    return LINES[m[1]].format(n=f"{int(m[2]):,}")
+
+
+def search_agent(name: str, rules: Rules) -> SearchAgent:
+    """The agent ``name`` (``flat:200``, ``mcts:400``, ``ismcts:400``) for ``rules``."""
+    m = NAME.match(name)
+    if m is None:
+        raise SearchError(f"'{name}' is not a search agent: write flat:N, mcts:N or ismcts:N")
+    kind, playouts = m[1], int(m[2])
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        raise SearchError(f"give a budget of 1 to {MAX_PLAYOUTS:,} playouts")
+    if kind == "mcts" and hides_information(rules):
+        raise SearchError(f"UCT searches games of perfect information, and this game "
+                          f"hides some of its state; use ismcts:{playouts}")
+    return SearchAgent(kind, playouts, rules)
+
+
+class SearchAgent:
+    """A searching player; called as any agent is, ``agent(state, rng) -> move``."""
+
+    # rulepress's simulation gives such an agent a random source of its own, from the game's
+    # seed and its seat, so its many draws leave the others' (and chance's) untouched.
+    own_random = True
+
+    def __init__(self, kind: str, playouts: int, rules: Rules) -> None:
+        self.kind = kind
+        self.playouts = playouts
+        self.rules = rules
+        self._choose = _CHOOSERS[kind]
+
+    def __repr__(self) -> str:
+        return f"search_agent('{self.kind}:{self.playouts}', {self.rules.name!r})"
+
+    def __call__(self, state: GameState[Any], rng: random.Random) -> Any:
+        seat = state.current_player()
+        view = view_of(self.rules, state, seat)
+        del state  # from here on, only what the seat knows
+        return self._choose(self.rules, view, seat, self.playouts, rng)
+
+
+# --- playouts -----------------------------------------------------------------------------------
+
+
+def rewards(state: GameState[Any]) -> tuple[float, ...]:
+    """Each seat's share of a finished game (see the module's doc)."""
+    outcome = state.outcome()
+    assert outcome is not None
+    players = len(outcome.scores)
+    if not outcome.winners:
+        return (1 / players,) * players
+    share = 1 / len(outcome.winners)
+    return tuple(share if seat in outcome.winners else 0.0 for seat in range(players))
+
+
+def playout(state: GameState[Any], rng: random.Random) -> GameState[Any] | None:
+    """``state`` played to its end by uniform random moves (chance by its odds); None when it
+    runs past :data:`PLAYOUT_MOVES`."""
+    rand = rng.randrange
+    for _ in range(PLAYOUT_MOVES):
+        if state.is_over():
+            return state
+        if state.current_player() == CHANCE:
+            state = state.apply(chance_move(state, rng))
+        else:
+            moves = state.legal_moves()
+            state = state.apply(moves[rand(len(moves))] if len(moves) > 1 else moves[0])
+    return state if state.is_over() else None
+
+
+_NOBODY: tuple[float, ...] = ()
+
+
+def _score(state: GameState[Any], rng: random.Random) -> Sequence[float]:
+    end = playout(state, rng)
+    return rewards(end) if end is not None else _NOBODY
+
+
+def _reward(reward: Sequence[float], seat: int) -> float:
+    return reward[seat] if reward else 0.0
+
+
+# --- flat Monte Carlo ---------------------------------------------------------------------------
+
+
+def flat(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Random) -> Any:
+    """Each legal move in turn gets the next playout (on a fresh sample); the best mean wins,
+    the first in the rules' order on a tie."""
+    root = sample_of(rules, view, rng)
+    moves = list(root.legal_moves())
+    if len(moves) == 1:
+        return moves[0]
+    totals = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    for i in range(playouts):
+        k = i % len(moves)
+        state = root if i == 0 else sample_of(rules, view, rng)
+        totals[k] += _reward(_score(state.apply(moves[k]), rng), seat)
+        counts[k] += 1
+    means = [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
+    return moves[means.index(max(means))]
+
+
+# --- tree search --------------------------------------------------------------------------------
+
+
+class Node:
+    """A node of the search tree: reached by a move of ``mover`` (CHANCE for an outcome)."""
+
+    __slots__ = ("mover", "children", "untried", "visits", "total", "seen")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.children: dict[Any, Node] = {}
+        self.untried: list[Any] | None = None  # UCT only: moves not yet expanded
+        self.visits = 0
+        self.total = 0.0  # the mover's rewards summed over the playouts through here
+        self.seen = 0  # IS-MCTS: times the move was legal when its parent was selected from
+
+    def ucb(self, parent_visits: int) -> float:
+        return self.total / self.visits + EXPLORE * math.sqrt(math.log(parent_visits)
+                                                              / self.visits)
+
+
+def _through_chance(node: Node, state: GameState[Any], rng: random.Random
+                    ) -> tuple[Node, GameState[Any]]:
+    move = chance_move(state, rng)
+    child = node.children.get(move)
+    if child is None:
+        child = node.children[move] = Node(CHANCE)
+    return child, state.apply(move)
+
+
+def _backup(path: Sequence[Node], reward: Sequence[float]) -> None:
+    for node in path:
+        node.visits += 1
+        if node.mover >= 0:
+            node.total += _reward(reward, node.mover)
+
+
+def _most_visited(root: Node, moves: Sequence[Any]) -> Any:
+    """The root's most visited move among ``moves``; the first in order on a tie."""
+    best, top = moves[0], -1
+    for move in moves:
+        child = root.children.get(move)
+        visits = child.visits if child is not None else 0
+        if visits > top:
+            best, top = move, visits
+    return best
+
+
+def uct(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Random) -> Any:
+    """UCT on the state itself (a perfect-information game's view is its state)."""
+    root_state = sample_of(rules, view, rng)
+    moves = list(root_state.legal_moves())
+    if len(moves) == 1:
+        return moves[0]
+    root = Node(CHANCE)
+    for _ in range(playouts):
+        node, state, path = root, root_state, [root]
+        while not state.is_over():
+            player = state.current_player()
+            if player == CHANCE:
+                node, state = _through_chance(node, state, rng)
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.untried = list(state.legal_moves())
+            if node.untried:
+                move = node.untried.pop(rng.randrange(len(node.untried)))
+                node.children[move] = node = Node(player)
+                state = state.apply(move)
+                path.append(node)
+                break
+            visits = node.visits
+            move, node = max(node.children.items(), key=lambda kv: kv[1].ucb(visits))
+            state = state.apply(move)
+            path.append(node)
+        _backup(path, _score(state, rng))
+    return _most_visited(root, moves)
+
+
+def ismcts(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Random) -> Any:
+    """Single-observer IS-MCTS: one tree over the seat's information sets, each playout on a
+    new sample of the view; a child competes only where its move is legal in that sample, and
+    its exploration term counts those times (its availability), not the parent's visits."""
+    first = sample_of(rules, view, rng)
+    moves = list(first.legal_moves())
+    if len(moves) == 1:
+        return moves[0]
+    root = Node(CHANCE)
+    for i in range(playouts):
+        state = first if i == 0 else sample_of(rules, view, rng)
+        node, path = root, [root]
+        while not state.is_over():
+            player = state.current_player()
+            if player == CHANCE:
+                node, state = _through_chance(node, state, rng)
+                path.append(node)
+                continue
+            legal = state.legal_moves()
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                children[move] = node = Node(player)
+                state = state.apply(move)
+                path.append(node)
+                break
+            best: tuple[Any, Node] | None = None
+            top = -math.inf
+            for move in legal:
+                child = children[move]
+                child.seen += 1
+                value = child.total / child.visits + EXPLORE * math.sqrt(
+                    math.log(child.seen) / child.visits)
+                if value > top:
+                    best, top = (move, child), value
+            assert best is not None
+            move, node = best
+            state = state.apply(move)
+            path.append(node)
+        _backup(path, _score(state, rng))
+    return _most_visited(root, moves)
+
+
+_CHOOSERS: dict[str, Callable[[Rules, Hashable, int, int, random.Random], Any]] = {
+    "flat": flat,
+    "mcts": uct,
+    "ismcts": ismcts,
+}

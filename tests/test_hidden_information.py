@@ -1,0 +1,175 @@
+"""The rules protocol's hidden-information part: ``view(seat)`` and ``Rules.sample(view, rng)``.
+
+For every bundled game that declares hidden information, on states met in random games: a
+sampled state has the very view it was sampled from, keeps the game's invariants and offers
+the seat to move the same moves; the hidden part varies with the random source; and a view
+never tells the hidden cards (two true states that differ only there have equal views).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from rulepress.games import load_engine
+from rulepress.games.base import (
+    CHANCE,
+    IMPERFECT,
+    PERFECT,
+    GameState,
+    Rules,
+    chance_move,
+    game_type,
+    random_agent,
+    sample_of,
+    view_of,
+)
+from rulepress.games.go_stop.rules import RULES as GO_STOP
+from rulepress.games.pigeon.rules import RULES as PIGEON
+from rulepress.games.pigeon.rules import Seat
+from rulepress.games.pigeon_race.rules import RULES as PIGEON_RACE
+
+HIDDEN = ("go_stop", "pigeon", "pigeon_race")
+
+
+def rules_of(name: str) -> Rules:
+    rules = load_engine(name).rules()
+    assert rules is not None
+    return rules
+
+
+def states(rules: Rules, players: int, seed: int, every: int = 3) -> list[GameState[Any]]:
+    """Every ``every``-th state of a random game, the last included."""
+    state = rules.new_game(players, seed)
+    rng = random.Random(seed)
+    seen = [state]
+    while not state.is_over():
+        move = chance_move(state, rng) if state.current_player() == CHANCE \
+            else random_agent(state, rng)
+        state = state.apply(move)
+        seen.append(state)
+    return seen[::every] + [seen[-1]]
+
+
+def test_each_bundled_game_declares_what_it_hides() -> None:
+    kinds = {n: game_type(rules_of(n)).information for n in (*HIDDEN, "worm_derby")}
+    assert kinds == {"go_stop": IMPERFECT, "pigeon": IMPERFECT, "pigeon_race": IMPERFECT,
+                     "worm_derby": PERFECT}
+
+
+def test_a_perfect_information_games_view_is_the_state() -> None:
+    rules = rules_of("worm_derby")
+    state = rules.new_game(2, 3)
+    assert view_of(rules, state, 1) is state
+    assert sample_of(rules, state, random.Random(0)) is state
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_sample_has_the_view_it_was_drawn_from(name: str) -> None:
+    rules = rules_of(name)
+    for players in range(rules.min_players, min(rules.max_players, 3) + 1):
+        for seed in range(3):
+            for state in states(rules, players, seed):
+                for seat in range(players):
+                    view = view_of(rules, state, seat)
+                    hash(view)
+                    got = sample_of(rules, view, random.Random(seed * 7 + seat))
+                    assert view_of(rules, got, seat) == view
+                    assert rules.invariants(got) == [], rules.invariants(got)
+                    assert got.is_over() == state.is_over()
+                    assert got.outcome() == state.outcome(), "how it ended is public"
+                    if state.current_player() == seat:  # its own choices are what it knows
+                        assert list(got.legal_moves()) == list(state.legal_moves())
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_the_hidden_part_varies_with_the_random_source(name: str) -> None:
+    rules = rules_of(name)
+    state = rules.new_game(2, 11)
+    view = view_of(rules, state, 0)
+    samples = {sample_of(rules, view, random.Random(k)) for k in range(8)} \
+        if name != "pigeon_race" else {repr(sample_of(rules, view, random.Random(k)))
+                                       for k in range(8)}
+    assert len(samples) == 8
+    again = sample_of(rules, view, random.Random(3))
+    assert again == sample_of(rules, view, random.Random(3)), "the same source, the same state"
+
+
+def test_pigeon_views_do_not_tell_the_other_hand_or_the_decks() -> None:
+    state = PIGEON.new_game(2, 5)
+    other = state.seats[1]
+    # Swap the opponent's first card in hand with the top of their deck: a different true state.
+    swapped = Seat((other.hand[0], *other.deck[1:]), (other.deck[0], *other.hand[1:]), other.limit)
+    twin = replace(state, seats=(state.seats[0], swapped))
+    assert twin != state
+    assert state.view(0) == twin.view(0)
+    assert state.view(1) != twin.view(1), "the opponent sees their own hand"
+    hidden = {*other.hand, *other.deck, *state.seats[0].deck}
+    assert not hidden & cards_in(state.view(0))
+
+
+def cards_in(value: object) -> set[Any]:
+    """Every card a view holds, however deep."""
+    from dataclasses import fields, is_dataclass
+
+    from rulepress.games.pigeon.cards import Card
+
+    if isinstance(value, Card):
+        return {value}
+    if is_dataclass(value):
+        return set().union(*(cards_in(getattr(value, f.name)) for f in fields(value)))
+    if isinstance(value, tuple):
+        return set().union(*map(cards_in, value))
+    return set()
+
+
+def test_go_stop_views_do_not_tell_the_other_hands_or_the_stock() -> None:
+    state = GO_STOP.new_game(3, 4)
+    hand = state.hands[2]
+    card = hand & -hand  # the lowest card of player 3's hand
+    top = state.stock[0]
+    hands = (*state.hands[:2], hand ^ card | 1 << top)
+    twin = replace(state, hands=hands, stock=(card.bit_length() - 1, *state.stock[1:]))
+    assert GO_STOP.invariants(twin) == []
+    assert twin.view(0) == state.view(0) and twin.view(1) == state.view(1)
+    assert twin.view(2) != state.view(2)
+
+
+def test_go_stop_cards_shown_by_a_shake_stay_known() -> None:
+    for seed in range(200):
+        state = GO_STOP.new_game(2, seed)
+        shakes = [m for m in state.legal_moves() if m.kind == "shake"]
+        if shakes:
+            break
+    else:
+        pytest.fail("no deal in 200 offers a shake")
+    after = state.apply(shakes[0])
+    seat = state.to_move
+    month = shakes[0].month - 1
+    shown = after.view(1 - seat).shown[seat]
+    assert shown.bit_count() == 3 and shown == after.hands[seat] & (0b1111 << 4 * month)
+    for k in range(5):  # every sample puts the shown cards in the shaker's hand
+        got = GO_STOP.sample(after.view(1 - seat), random.Random(k))
+        assert got.hands[seat] & shown == shown
+
+
+def test_pigeon_race_views_do_not_tell_the_other_hand_the_deck_or_the_order() -> None:
+    state = PIGEON_RACE.new_game(2, 9)
+    hand = state.hands[1]
+    twin = replace(state, hands=(state.hands[0], (state.deck[0], *hand[1:])),
+                   deck=(hand[0], *state.deck[1:]), orders=(state.orders[0],
+                                                            tuple(reversed(state.orders[1]))))
+    assert PIGEON_RACE.invariants(twin) == []
+    assert twin.view(0) == state.view(0)
+    assert twin.view(1) != state.view(1)
+
+
+def test_go_stop_four_of_a_number_shows_the_hands_it_is_scored_by() -> None:
+    state = GO_STOP.new_game(2, 80)  # a deal that gives a hand four of a number
+    assert state.result == "four of a number" and state.is_over()
+    for seat in (0, 1):
+        got = GO_STOP.sample(state.view(seat), random.Random(seat))
+        assert got.outcome() == state.outcome() and got.hands == state.hands
