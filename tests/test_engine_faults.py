@@ -468,3 +468,19 @@ def _children(pid: int) -> set[int]:
         if int(fields[1]) == pid and fields[0] != "Z":
             found.add(int(stat.parent.name))
     return found
+
+
+def test_a_searching_agent_gets_the_budget_afresh_for_each_playout(
+        scaffolded: Path, tmp_path: Path) -> None:
+    """A game of searching agents takes far longer than engine_seconds; each playout does not."""
+    project = tmp_path / "p"
+    shutil.copytree(scaffolded, project)
+    config = project / CONFIG
+    config.write_text(config.read_text() + "\n[limits]\nengine_seconds = 0.05\n")
+    before = os.times()
+    code, err = run("simulate", "pig-dice", "--project", str(project), "-n", "2", "-a",
+                    "mcts:60", "-j", "1", "-q")
+    assert code == 0, err
+    after = os.times()  # the worker's CPU time: its games outlasted the budget many times over
+    assert after.children_user + after.children_system - (
+        before.children_user + before.children_system) > 0.5

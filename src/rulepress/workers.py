@@ -84,6 +84,14 @@ def unit(number: int) -> Iterator[None]:
         _slot[0], _slot[1] = -1.0, 0.0
 
 
+def tick() -> None:
+    """In a unit, its budget starts again: a searching agent's next playout (a whole random
+    game), so a search of any size is never taken for an engine that loops."""
+    if _slot is not None and _slot[1]:
+        signal.setitimer(signal.ITIMER_PROF, _budget.seconds)
+        _slot[1] = time.monotonic()
+
+
 class Stopped(Exception):
     """A worker stopped while it worked on ``item`` (in ``unit``, when it was in one): ``how``
     says what happened, as a phrase after the engine's name ('ended its process (exit status

@@ -30,6 +30,7 @@ from rulepress.games.base import (
     sample_of,
     view_of,
 )
+from rulepress.workers import tick
 
 PLAYOUT_MOVES = 10_000  # a playout still going after this many moves is nobody's win
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in [0, 1]
@@ -114,6 +115,7 @@ def rewards(state: GameState[Any]) -> tuple[float, ...]:
 def playout(state: GameState[Any], rng: random.Random) -> GameState[Any] | None:
     """``state`` played to its end by uniform random moves (chance by its odds); None when it
     runs past :data:`PLAYOUT_MOVES`."""
+    tick()  # each playout within the engine's budget, not the whole game's thousands
     rand = rng.randrange
     for _ in range(PLAYOUT_MOVES):
         if state.is_over():
