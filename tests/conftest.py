@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +54,25 @@ def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
         os.chdir(before)
     assert code == 0 and "Traceback" not in err, err
     return parent / "pig-dice"
+
+
+# One browser for the whole session: Playwright's sync API refuses a second driver in a process
+# where one is running (the browser and serve tests share a worker under pytest-xdist).
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import Error, sync_playwright
+
+    driver = sync_playwright().start()
+    try:
+        chromium = driver.chromium.launch(executable_path=support.CHROMIUM,
+                                           args=support.CHROMIUM_ARGS)
+    except Error as exc:
+        problem = str(exc)
+    else:
+        yield chromium
+        chromium.close()
+        driver.stop()
+        return
+    driver.stop()  # a browser that cannot start fails every test here; it is never a skip
+    pytest.fail(f"headless Chromium ({support.CHROMIUM}) could not start; `make test` installs "
+                f"Debian's chromium package when it is missing.\n{problem}", pytrace=False)

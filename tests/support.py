@@ -3,6 +3,8 @@ nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from rulepress.cli import main
@@ -21,3 +23,9 @@ class Quiet:
 
     def progress(self, message: str) -> None: ...
     def diagnostics(self, diagnostics: object) -> None: ...
+
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; `make test` installs it when missing
+# Headless as root on a machine without a network: no sandbox, GPU or background requests.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]

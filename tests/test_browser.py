@@ -4,7 +4,6 @@ screen, every figure is named and every diagram label is drawn at 9 px or more."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +14,6 @@ from rulepress.build import book_name, build_rulebooks
 from rulepress.document.editions import EDITIONS
 from rulepress.render.figures import MIN_LABEL_PX
 
-CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; `make test` installs it when missing
-# Headless as root on a machine without a network: no sandbox, GPU or background requests.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 SOURCES = Path(__file__).parents[1] / "sources"
 GAMES = sorted(p.name for p in SOURCES.iterdir() if (p / "rules.md").is_file())
 PAGES = ["index.html", *(f"{game}/{book_name(game, e)}" for game in GAMES for e in EDITIONS)]
@@ -31,25 +26,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     build_rulebooks(SOURCES, out, papers=(), reporter=Quiet())
     return out
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import Error, sync_playwright
-
-    driver = sync_playwright().start()
-    try:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Error as exc:
-        problem = str(exc)
-    else:
-        yield chromium
-        chromium.close()
-        driver.stop()
-        return
-    driver.stop()  # a browser that cannot start fails every test here; it is never a skip
-    pytest.fail(f"headless Chromium ({CHROMIUM}) could not start; `make test` installs Debian's "
-                f"chromium package when it is missing.\n{problem}", pytrace=False)
 
 
 def axe_script() -> str:

@@ -690,39 +690,35 @@ def test_a_render_that_never_ends_is_stopped_and_holds_up_no_other_game(tmp_path
 
 
 def test_in_a_browser_a_page_runs_its_reload_script_and_a_file_runs_nothing(
-        server: tuple[Server, Path]) -> None:
+        server: tuple[Server, Path], browser: Any) -> None:
     """Headless Chromium under the server's policies: the page loads its fonts and runs the
     reload script, which reloads it after a save, with no error; an SVG's script never runs."""
-    from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, CHROMIUM_ARGS
-
     srv, project = server
     rules = project / "sources" / "demo" / "rules.md"
     (project / "build" / "demo" / "plot.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg"><script>'
         'document.documentElement.setAttribute("data-ran", "yes")</script></svg>')
     errors: list[str] = []
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
-                    if r.status >= 400 else None)
-            with page.expect_request(lambda r: "/_rulepress/wait?since=" in r.url,
-                                     timeout=30_000):
-                page.goto(srv.base + "/build/demo/demo.html", wait_until="load")
-            fonts = page.evaluate("document.fonts.ready.then(all => [...all].filter("
-                                  "f => f.status === 'loaded').map(f => f.family))")
-            assert any("Carlito" in f for f in fonts), fonts  # from ../fonts/, allowed
-            with page.expect_navigation(timeout=30_000):  # the script saw the rebuild
-                rules.write_text(rules.read_text().replace("Be the first", "Be the quickest"))
-            assert "Be the quickest" in page.inner_text("body")
-            assert not errors, errors
+    context = browser.new_context()  # the session's browser, its own cookies and cache
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
+                if r.status >= 400 else None)
+        with page.expect_request(lambda r: "/_rulepress/wait?since=" in r.url,
+                                 timeout=30_000):
+            page.goto(srv.base + "/build/demo/demo.html", wait_until="load")
+        fonts = page.evaluate("document.fonts.ready.then(all => [...all].filter("
+                              "f => f.status === 'loaded').map(f => f.family))")
+        assert any("Carlito" in f for f in fonts), fonts  # from ../fonts/, allowed
+        with page.expect_navigation(timeout=30_000):  # the script saw the rebuild
+            rules.write_text(rules.read_text().replace("Be the first", "Be the quickest"))
+        assert "Be the quickest" in page.inner_text("body")
+        assert not errors, errors
 
-            svg = browser.new_page()
-            svg.goto(srv.base + "/build/demo/plot.svg", wait_until="load")
-            assert svg.evaluate("document.documentElement.getAttribute('data-ran')") is None
-        finally:
-            browser.close()
+        svg = context.new_page()
+        svg.goto(srv.base + "/build/demo/plot.svg", wait_until="load")
+        assert svg.evaluate("document.documentElement.getAttribute('data-ran')") is None
+    finally:
+        context.close()
