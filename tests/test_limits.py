@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,35 @@ def test_an_unknown_yaml_tag_is_refused_in_our_words(text: str, tag: str) -> Non
         yamlines.load(f"a: 1\nb: {text}", first_line=3)
     assert (err.value.message, err.value.line) == (
         f"unknown tag '{tag}': write a plain value, list or mapping", 4)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_typesetting_that_never_ends_fails_the_build_at_its_print_css(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """A print.css that makes nested lists flex boxes: each level triples the typesetter's work,
+    within every limit on the input. The build stops at RENDER_SECONDS of CPU time (made short
+    here), in this process (--jobs 1) or in a worker, writes nothing and names the print.css."""
+    from support import run
+
+    from rulepress import limits
+    from rulepress.scaffold import new_project
+
+    project = new_project("demo", tmp_path)
+    game = project / "sources" / "demo"
+    nested = "\n".join("  " * n + f"- level {n}" for n in range(8))
+    rules = game / "rules.md"
+    rules.write_text(rules.read_text().replace("## A turn", f"## Nested\n\n{nested}\n\n## A turn"))
+    (game / "templates").mkdir()
+    css = game / "templates" / "print.css"
+    css.write_text("@page { size: {{ page_size }}; margin: 20mm }\nul, li { display: flex }\n")
+    monkeypatch.setattr(limits, "RENDER_SECONDS", 2.0)
+    out = tmp_path / "out"
+    code, err = run("build", "--project", str(project), "--out", str(out), "--paper", "a4",
+                    "--jobs", jobs)  # two editions: two typesettings, in two workers with -j 2
+    assert code == 2, err
+    assert re.search(rf"{re.escape(str(css))}:1:1: error: cannot render demo(-reference)?-a4.pdf: "
+                     r"typesetting took more than 2 s of CPU time \(RENDER_SECONDS, see Limits "
+                     r"in docs/authoring.md\)", err), err
+    assert "Traceback" not in err
+    assert not (out / "demo").exists()

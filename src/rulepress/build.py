@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from rulepress import limits
 from rulepress.cache import (
     GameInputs,
     Kept,
@@ -26,6 +27,7 @@ from rulepress.diagnostics import (
     ExitStatus,
     RulepressError,
     Severity,
+    SourceLoc,
     counted,
     error,
     exit_status,
@@ -44,6 +46,7 @@ from rulepress.render import (
     render_index,
     templates_dir,
 )
+from rulepress.sandbox import Timeout, deadline
 from rulepress.signals import deferred, worker_started
 from rulepress.validate.check import (
     CheckReport,
@@ -409,7 +412,7 @@ def _render_pdf(job: PdfJob) -> tuple[bytes, ...]:
 
     papers = [f.paper for f in job.files if f.paper is not None]
     try:
-        with scratch_folder():
+        with scratch_folder(), deadline(limits.RENDER_SECONDS):
             if job.files[0].booklet:
                 return (render_booklet(job.html, papers[0], base_url=job.base_url,
                                        allowed_roots=job.roots),)
@@ -419,6 +422,15 @@ def _render_pdf(job: PdfJob) -> tuple[bytes, ...]:
         where = f" ({exc.filename})" if exc.filename else ""
         raise RulepressError.at(None, f"cannot render {Path(job.files[0].name).name}: "
                                       f"{exc.strerror or exc}{where}") from None
+    except Timeout:
+        # Nothing else bounds typesetting: a few lines of CSS (flex boxes nested in one another)
+        # can make its work grow without end. The game's print.css is the likely cause.
+        css = job.base_url / "templates" / "print.css"
+        raise RulepressError.at(
+            SourceLoc(css, 1) if css.is_file() else None,
+            f"cannot render {Path(job.files[0].name).name}: typesetting took more than "
+            f"{limits.RENDER_SECONDS:g} s of CPU time (RENDER_SECONDS, see Limits in "
+            "docs/authoring.md)") from None
 
 
 def _weight(job: PdfJob) -> int:

@@ -86,10 +86,11 @@ MAX_FOLDER_DEPTH = 32
 MAX_FOLDER_FILES = 10_000
 MAX_HASHED_BYTES = 256 * 2**20
 
-# rulepress serve: wall-clock time one rebuild of a game's pages, or one render of a PDF, may
-# take before its process is killed and the page says why (the largest bundled reference
-# edition renders in about 5 s here; a 300-page book in about a minute). A print.css override
-# can make the typesetter's work grow without end, each nested flex box tripling it.
+# One typesetting of a PDF: CPU time in build; in rulepress serve, wall-clock time for a rebuild
+# of a game's pages or a render of a PDF before its process is killed and the page says why
+# (the largest bundled reference edition renders in about 5 s here; a 300-page book in about a
+# minute). A print.css override can make the typesetter's work grow without end, each nested
+# flex box tripling it.
 RENDER_SECONDS = 180.0
 
 # Engine code (a game's plug-in: example replays and diagrams, kit drawers, simulated games)
