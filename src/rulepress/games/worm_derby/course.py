@@ -35,6 +35,7 @@ WORM_LENGTH = 6
 SLALOM_FIRST = 3 * TILE  # first Slalom tile three tile widths from the start line
 SLALOM_GAP = TILE + 1  # "a little more than one tile length apart"
 SLALOM_PYLON = 2 * TILE  # pylon two tile widths beyond the last Slalom tile
+OPEN_MEMO = 50_000  # courses remembered per layout (a few MB) before the memo starts again
 
 
 class CourseError(ValueError):
@@ -192,9 +193,27 @@ class Layout:
 
     def open_course(self, blocked: frozenset[int] | set[int]) -> bool:
         """Is there a path of free cells from the start gate round behind the pylon?"""
+        return self.open_bits(sum(1 << c for c in blocked))
+
+    def open_bits(self, blocked: int) -> bool:
+        """:meth:`open_course` with the blocked cells as a bit set."""
+        memo = self._open_memo
+        known = memo.get(blocked)
+        if known is None:
+            if len(memo) >= OPEN_MEMO:
+                memo.clear()
+            known = memo[blocked] = self._fill(blocked)
+        return known
+
+    @cached_property
+    def _open_memo(self) -> dict[int, bool]:
+        """Courses already tested: searches and set-ups test the same tile patterns often."""
+        return {}
+
+    def _fill(self, blocked: int) -> bool:
         w = self.grid.width
-        free = self.all_bits & ~sum(1 << c for c in blocked)
-        seen = free & sum(1 << c for c in self.gate)
+        free = self.all_bits & ~blocked
+        seen = free & self.gate_bits
         not_left, not_right = self.edge_masks
         while True:  # flood fill on a bit set: a few big-int operations per ring of cells
             grown = seen | ((seen << 1) & not_left) | ((seen >> 1) & not_right) \
@@ -204,6 +223,20 @@ class Layout:
                 break
             seen = grown
         return any(seen >> a & 1 and seen >> b & 1 for a, b in self.ray_edges)
+
+    @cached_property
+    def gate_bits(self) -> int:
+        return sum(1 << c for c in self.gate)
+
+    @cached_property
+    def setup_zone(self) -> tuple[int, ...]:
+        """Anchors where :meth:`in_setup_zone` allows an obstacle, in cell order."""
+        return tuple(a for a in range(self.grid.width * self.grid.height)
+                     if self.in_setup_zone(a))
+
+    @cached_property
+    def setup_set(self) -> frozenset[int]:
+        return frozenset(self.setup_zone)
 
     @cached_property
     def all_bits(self) -> int:

@@ -87,9 +87,17 @@ class Grid:
         """The cells a tile covers; a tile is named by its lowest-left cell."""
         return _tile_cells(self.width, anchor)
 
+    def tile_bits(self, anchor: int) -> int:
+        """The cells a tile covers as a bit set (bit ``c`` for cell ``c``)."""
+        return _tile_bits(self.width, anchor)
+
     def ring(self, anchor: int) -> tuple[int, ...]:
         """Cells bordering a tile (diagonals included), on the board."""
         return _ring(self.width, self.height, anchor)
+
+    def ring_bits(self, anchor: int) -> tuple[int, int]:
+        """The ring as a bit set, and how many cells it has."""
+        return _ring_bits(self.width, self.height, anchor)
 
     def tile_gap(self, a: int, b: int) -> int:
         """Free cells between two tiles along the wider direction (Chebyshev); -1 if overlapping."""
@@ -120,6 +128,17 @@ def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
 @lru_cache(maxsize=8192)
 def _tile_cells(width: int, anchor: int) -> tuple[int, ...]:
     return tuple(anchor + j * width + i for j in range(TILE) for i in range(TILE))
+
+
+@lru_cache(maxsize=8192)
+def _tile_bits(width: int, anchor: int) -> int:
+    return sum(1 << c for c in _tile_cells(width, anchor))
+
+
+@lru_cache(maxsize=8192)
+def _ring_bits(width: int, height: int, anchor: int) -> tuple[int, int]:
+    ring = _ring(width, height, anchor)
+    return sum(1 << c for c in ring), len(ring)
 
 
 @lru_cache(maxsize=8192)

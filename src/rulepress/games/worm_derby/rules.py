@@ -93,6 +93,11 @@ def _tile_cells(layout: Layout, obstacles: tuple[int, ...]) -> frozenset[int]:
     return layout.fixed_cells | {c for a in obstacles for c in g.tile_cells(a)}
 
 
+@lru_cache(maxsize=256)
+def _tile_bits(layout: Layout, obstacles: tuple[int, ...]) -> int:
+    return sum(1 << c for c in _tile_cells(layout, obstacles))
+
+
 def _from_lead(which: int, seq: tuple[int, ...], marks: tuple[Mark, ...]) -> Worm:
     return Worm(seq, marks) if which == 0 else Worm(seq[::-1], marks[::-1])
 
@@ -162,10 +167,21 @@ class State:
     @cached_property
     def tile_cells(self) -> frozenset[int]:
         return _tile_cells(self.layout, self.obstacles)
+
+    @cached_property
+    def tile_bits(self) -> int:
+        """:attr:`tile_cells` as a bit set, for the tile tests of set-up and aces."""
+        return _tile_bits(self.layout, self.obstacles)
+
     @cached_property
     def nbrs(self) -> tuple[tuple[int, ...], ...]:
         """The grid's neighbours, kept on the state (and its successors) for the searches."""
         return self.grid.neighbours
+
+    @cached_property
+    def worm_bits(self) -> int:
+        """The cells of every worm as a bit set."""
+        return sum(1 << c for c in self.occupant)
 
     @cached_property
     def occupant(self) -> dict[int, int]:
@@ -193,23 +209,22 @@ class State:
         g, lay = self.grid, self.layout
         if not g.tile_fits(anchor):
             return "off the course"
-        if not lay.in_setup_zone(anchor):
+        if anchor not in lay.setup_set:
             return "obstacles go between the start line and the pylon, three tile widths clear"
-        cells = g.tile_cells(anchor)
-        if any(c in self.tile_cells for c in cells):
+        if g.tile_bits(anchor) & self.tile_bits:
             return "tiles may touch but not overlap"
-        return self._open_after(anchor, cells)
+        return self._open_after(anchor)
 
-    def _open_after(self, anchor: int, cells: tuple[int, ...], moved: int | None = None) -> \
-            str | None:
+    def _open_after(self, anchor: int, moved: int | None = None) -> str | None:
         """A tile must not close the course; only a tile touching others can (the ring test)."""
-        blocked = self.tile_cells
+        g = self.grid
+        blocked = self.tile_bits
         if moved is not None:
-            blocked = blocked - set(self.grid.tile_cells(moved))
-        ring = self.grid.ring(anchor)
-        if len(ring) == RING_CELLS and all(c not in blocked for c in ring):
+            blocked &= ~g.tile_bits(moved)
+        ring, size = g.ring_bits(anchor)
+        if size == RING_CELLS and not ring & blocked:
             return None
-        if not self.layout.open_course(blocked | set(cells)):
+        if not self.layout.open_bits(blocked | g.tile_bits(anchor)):
             return "the course must stay open round the pylon"
         return None
 
@@ -370,7 +385,8 @@ class State:
         g, p = self.grid, self.to_move
         out: list[Move] = []
         if self.phase is Phase.PLACE:
-            out = [Place(g.xy(a)) for a in range(g.width * g.height)
+            # only set-up zone anchors can be allowed, and they come in cell order
+            out = [Place(g.xy(a)) for a in self.layout.setup_zone
                    if self.place_reason(a) is None]
         elif self.phase is Phase.BUILD:
             out = [Build(g.xy(c)) for c in sorted(self.layout.gate)
@@ -414,15 +430,14 @@ class State:
             return "an obstacle moves at most one tile width"
         if not g.tile_fits(dst):
             return "off the course"
-        cells = g.tile_cells(dst)
-        others = self.tile_cells - set(g.tile_cells(src))
-        if any(c in others for c in cells):
+        cells = g.tile_bits(dst)
+        if cells & self.tile_bits & ~g.tile_bits(src):
             return "tiles may touch but not overlap"
-        if any(c in self.occupant for c in cells):
+        if cells & self.worm_bits:
             return "an obstacle may never cover a worm"
-        if any(c in self.layout.gate for c in cells):
+        if cells & self.layout.gate_bits:
             return "an obstacle may not block the start gate"
-        return self._open_after(dst, cells, moved=src)
+        return self._open_after(dst, moved=src)
 
     def _regrow_cells(self, p: int) -> list[int]:
         worm = self.worms[p]
