@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rulepress.games.base import CHANCE, chance_move, random_agent
+from rulepress.games.base import CHANCE, chance_move, derive, random_agent
 from rulepress.games.worm_derby.player import GoalPlayer
 from rulepress.games.worm_derby.rules import RULES
 
@@ -60,3 +60,43 @@ def test_engine_replays_its_recording(game: tuple[str, int, int, str]) -> None:
 
 if __name__ == "__main__":  # records the fixture afresh: only for a deliberate rules change
     FIXTURE.write_text(json.dumps([record(*g) for g in GAMES], indent=1) + "\n")
+
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tile_shortcuts_agree_with_a_full_flood_fill(seed: int) -> None:
+    """Placing or moving a tile closes the course exactly when a flood fill of the whole board
+    says so, on ragged walls of tiles across the course with one gap: the ring shortcuts
+    never decide otherwise."""
+    rng = random.Random(seed)
+    state: Any = RULES.new_game(2, seed)
+    lay, g = state.layout, state.grid
+    taken = set(lay.fixed_cells)
+    obstacles: list[int] = []
+
+    def put(a: int) -> None:
+        cells = set(g.tile_cells(a))
+        if g.tile_fits(a) and not cells & taken:
+            taken.update(cells)
+            obstacles.append(a)
+
+    row = lay.start_row + 12
+    gaps = set(rng.sample(range(0, g.width, 2), 1))
+    for x in range(0, g.width, 2):
+        if x not in gaps:
+            put(g.index(x, row + rng.choice((0, 0, 1))))
+    for _ in range(8):
+        put(rng.randrange(g.width * g.height))
+    state = derive(state, obstacles=tuple(sorted(obstacles)))
+    checked = closed = 0
+    for src in (None, *rng.sample(obstacles, 4)):
+        base = set(state.tile_cells) - (set(g.tile_cells(src)) if src is not None else set())
+        for a in range(g.width * g.height):
+            cells = set(g.tile_cells(a))
+            if not g.tile_fits(a) or cells & base or src == a:
+                continue
+            expected = lay.open_course(base | cells)
+            assert (state._open_after(a, moved=src) is None) == expected, (g.name(a), src)
+            checked += 1
+            closed += not expected
+    assert checked > 3000 and closed > 0

@@ -225,6 +225,11 @@ class Layout:
         return any(seen >> a & 1 and seen >> b & 1 for a, b in self.ray_edges)
 
     @cached_property
+    def ray_bits(self) -> int:
+        """The cells on either side of the pylon's rear line."""
+        return sum(1 << a | 1 << b for a, b in self.ray_edges)
+
+    @cached_property
     def gate_bits(self) -> int:
         return sum(1 << c for c in self.gate)
 

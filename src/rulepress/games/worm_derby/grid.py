@@ -99,6 +99,11 @@ class Grid:
         """The ring as a bit set, and how many cells it has."""
         return _ring_bits(self.width, self.height, anchor)
 
+    def ring_loop(self, anchor: int) -> tuple[int, ...]:
+        """The ring in order round the tile (each cell an orthogonal neighbour of the next, the
+        last of the first); empty when the tile is at the edge of the board."""
+        return _ring_loop(self.width, self.height, anchor)
+
     def tile_gap(self, a: int, b: int) -> int:
         """Free cells between two tiles along the wider direction (Chebyshev); -1 if overlapping."""
         ax, ay = self.xy(a)
@@ -139,6 +144,18 @@ def _tile_bits(width: int, anchor: int) -> int:
 def _ring_bits(width: int, height: int, anchor: int) -> tuple[int, int]:
     ring = _ring(width, height, anchor)
     return sum(1 << c for c in ring), len(ring)
+
+
+@lru_cache(maxsize=8192)
+def _ring_loop(width: int, height: int, anchor: int) -> tuple[int, ...]:
+    x, y = anchor % width, anchor // width
+    if not (0 < x and x + TILE < width and 0 < y and y + TILE < height):
+        return ()
+    side = TILE + 1
+    walk = [(x - 1 + i, y - 1) for i in range(side)] + [(x + TILE, y - 1 + j) for j in range(side)]
+    walk += [(x + TILE - i, y + TILE) for i in range(side)]
+    walk += [(x - 1, y + TILE - j) for j in range(side)]
+    return tuple(cy * width + cx for cx, cy in walk)
 
 
 @lru_cache(maxsize=8192)

@@ -98,6 +98,15 @@ def _tile_bits(layout: Layout, obstacles: tuple[int, ...]) -> int:
     return sum(1 << c for c in _tile_cells(layout, obstacles))
 
 
+def _one_gap(g: Grid, anchor: int, blocked: int) -> bool:
+    """Are the free cells round a tile (away from the board's edge) one unbroken run?"""
+    loop = g.ring_loop(anchor)
+    if not loop:
+        return False
+    free = [not blocked >> c & 1 for c in loop]
+    return sum(f and not free[i - 1] for i, f in enumerate(free)) <= 1
+
+
 def _from_lead(which: int, seq: tuple[int, ...], marks: tuple[Mark, ...]) -> Worm:
     return Worm(seq, marks) if which == 0 else Worm(seq[::-1], marks[::-1])
 
@@ -224,7 +233,14 @@ class State:
         ring, size = g.ring_bits(anchor)
         if size == RING_CELLS and not ring & blocked:
             return None
-        if not self.layout.open_bits(blocked | g.tile_bits(anchor)):
+        tile, lay = g.tile_bits(anchor), self.layout
+        if not tile & (blocked | lay.gate_bits | lay.ray_bits) and _one_gap(g, anchor, blocked):
+            # Any path across the tile's cells can go round it by the ring instead: the course
+            # is as open with the tile as without it, and no less open for a tile moved away.
+            if moved is not None and lay.open_bits(self.tile_bits):
+                return None
+            tile = 0
+        if not lay.open_bits(blocked | tile):
             return "the course must stay open round the pylon"
         return None
 
