@@ -34,6 +34,7 @@ def cells_from_tiles(tiles: float) -> int:
     return round(tiles * TILE)
 
 
+@lru_cache(maxsize=4096)  # sorting moves names every cell of every path
 def xy_name(x: int, y: int) -> str:
     return f"{chr(ord('a') + x)}{y + 1}"
 

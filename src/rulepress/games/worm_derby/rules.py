@@ -32,7 +32,7 @@ from rulepress.games.worm_derby.course import (
     Mark,
     standard_layout,
 )
-from rulepress.games.worm_derby.grid import TILE, Grid, cells_from_feet
+from rulepress.games.worm_derby.grid import TILE, TILE_REACH_SQ, Grid, cells_from_feet
 from rulepress.games.worm_derby.moves import (
     ACE,
     NULL,
@@ -416,12 +416,11 @@ class State:
                 out.append(Pass())
                 for a in self.obstacles:
                     x, y = g.xy(a)
-                    for dy in range(-2, 3):
-                        for dx in range(-2, 3):
-                            if g.inside(x + dx, y + dy):
-                                dst = g.index(x + dx, y + dy)
-                                if self._shift_reason(a, dst) is None:
-                                    out.append(ShiftTile(g.xy(a), g.xy(dst)))
+                    for dx, dy in _SHIFTS:
+                        if g.inside(x + dx, y + dy):
+                            dst = g.index(x + dx, y + dy)
+                            if self._shift_reason(a, dst) is None:
+                                out.append(ShiftTile(g.xy(a), g.xy(dst)))
             if face == ACE and self.options.cannibal and self.eaten[p]:
                 out.extend(Regrow(g.xy(c)) for c in self._regrow_cells(p))
             if face != ACE or self.slalom:
@@ -705,6 +704,9 @@ class State:
 
 
 
+# An obstacle's moves within a tile width, in the order the legal moves list them.
+_SHIFTS = tuple((dx, dy) for dy in range(-TILE, TILE + 1) for dx in range(-TILE, TILE + 1)
+                if 0 < dx * dx + dy * dy <= TILE_REACH_SQ)
 _ROLL_ODDS = tuple((roll, 1 / len(ROLLS)) for roll in ROLLS)
 
 # -- games and variants ------------------------------------------------------------------------
