@@ -150,7 +150,7 @@ def _ring_bits(width: int, height: int, anchor: int) -> tuple[int, int]:
 @lru_cache(maxsize=8192)
 def _ring_loop(width: int, height: int, anchor: int) -> tuple[int, ...]:
     x, y = anchor % width, anchor // width
-    if not (0 < x and x + TILE < width and 0 < y and y + TILE < height):
+    if not (0 < x < width - TILE and 0 < y < height - TILE):
         return ()
     side = TILE + 1
     walk = [(x - 1 + i, y - 1) for i in range(side)] + [(x + TILE, y - 1 + j) for j in range(side)]
