@@ -63,6 +63,11 @@ class Grid:
     def xy(self, cell: int) -> tuple[int, int]:
         return cell % self.width, cell // self.width
 
+    @property
+    def coords(self) -> tuple[tuple[int, int], ...]:
+        """``xy`` of every cell, by index: for listing moves in bulk."""
+        return _coords(self.width, self.height)
+
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
 
@@ -118,6 +123,11 @@ class Grid:
         sx, sy = self.xy(src)
         dx, dy = self.xy(dst)
         return 0 < (dx - sx) ** 2 + (dy - sy) ** 2 <= TILE_REACH_SQ
+
+
+@lru_cache(maxsize=16)
+def _coords(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    return tuple((c % width, c // width) for c in range(width * height))
 
 
 @lru_cache(maxsize=16)

@@ -428,11 +428,12 @@ class State:
                 need = self.max_steps(p, cap)
                 if need == 0:
                     out.append(Steps(()))
+                xy = g.coords
                 for lead in self.leads(p):
                     seq, marks = worm.lead_from(lead)
                     for cells, eats in self._step_paths(p, seq, marks, need, cap, ()):
                         if cells:
-                            out.append(Steps(tuple(g.xy(c) for c in (seq[0], *cells)), eats))
+                            out.append(Steps((xy[seq[0]], *[xy[c] for c in cells]), eats))
         return tuple(sorted(set(out), key=str))
 
     def _shift_reason(self, src: int, dst: int) -> str | None:
