@@ -35,7 +35,6 @@ WORM_LENGTH = 6
 SLALOM_FIRST = 3 * TILE  # first Slalom tile three tile widths from the start line
 SLALOM_GAP = TILE + 1  # "a little more than one tile length apart"
 SLALOM_PYLON = 2 * TILE  # pylon two tile widths beyond the last Slalom tile
-OPEN_MEMO = 50_000  # courses remembered per layout (a few MB) before the memo starts again
 
 
 class CourseError(ValueError):
@@ -197,20 +196,6 @@ class Layout:
 
     def open_bits(self, blocked: int) -> bool:
         """:meth:`open_course` with the blocked cells as a bit set."""
-        memo = self._open_memo
-        known = memo.get(blocked)
-        if known is None:
-            if len(memo) >= OPEN_MEMO:
-                memo.clear()
-            known = memo[blocked] = self._fill(blocked)
-        return known
-
-    @cached_property
-    def _open_memo(self) -> dict[int, bool]:
-        """Courses already tested: searches and set-ups test the same tile patterns often."""
-        return {}
-
-    def _fill(self, blocked: int) -> bool:
         w = self.grid.width
         free = self.all_bits & ~blocked
         seen = free & self.gate_bits

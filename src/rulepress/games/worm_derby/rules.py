@@ -188,6 +188,11 @@ class State:
         return self.grid.neighbours
 
     @cached_property
+    def course_open(self) -> bool:
+        """Is the course open round the pylon with this state's tiles?"""
+        return self.layout.open_bits(self.tile_bits)
+
+    @cached_property
     def worm_bits(self) -> int:
         """The cells of every worm as a bit set."""
         return sum(1 << c for c in self.occupant)
@@ -237,7 +242,7 @@ class State:
         if not tile & (blocked | lay.gate_bits | lay.ray_bits) and _one_gap(g, anchor, blocked):
             # Any path across the tile's cells can go round it by the ring instead: the course
             # is as open with the tile as without it, and no less open for a tile moved away.
-            if moved is not None and lay.open_bits(self.tile_bits):
+            if self.course_open:
                 return None
             tile = 0
         if not lay.open_bits(blocked | tile):
