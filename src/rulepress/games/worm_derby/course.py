@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from rulepress.games.base import NotationError
 from rulepress.games.worm_derby.grid import (
@@ -221,8 +221,7 @@ class Layout:
     @cached_property
     def setup_zone(self) -> tuple[int, ...]:
         """Anchors where :meth:`in_setup_zone` allows an obstacle, in cell order."""
-        return tuple(a for a in range(self.grid.width * self.grid.height)
-                     if self.in_setup_zone(a))
+        return _setup_zone(self)
 
     @cached_property
     def setup_set(self) -> frozenset[int]:
@@ -258,6 +257,14 @@ class Layout:
         if ax + TILE > lx and ax < rx:
             near_line = min(near_line, y - (self.start_row + TILE))
         return near_line >= SETUP_ZONE and g.tile_gap(anchor, self.pylon) >= SETUP_ZONE
+
+
+@lru_cache(maxsize=64)  # every game deals a fresh Layout, mostly equal to the last one
+def _setup_zone(layout: Layout) -> tuple[int, ...]:
+    g = layout.grid
+    rows = range(layout.start_row + TILE, layout.pylon_row - TILE + 1)  # the zone's rows at most
+    return tuple(a for y in rows for x in range(g.width)
+                 if layout.in_setup_zone(a := g.index(x, y)))
 
 
 def standard_layout(length: int = STANDARD_LENGTH, width: int = STANDARD_WIDTH,
