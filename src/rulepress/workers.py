@@ -62,6 +62,11 @@ def in_worker() -> bool:
     return _slot is not None
 
 
+def in_unit() -> bool:
+    """Whether this is a worker inside a unit (on its budget)."""
+    return _slot is not None and bool(_slot[1])
+
+
 def can_fork() -> bool:
     """Whether this process may start workers: not one multiprocessing made a daemon (a Dask
     worker's), which it forbids."""

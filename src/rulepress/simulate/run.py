@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
+from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
 from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of
@@ -32,6 +34,7 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import METHOD, Tally, table_figures
+from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
 from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
@@ -83,10 +86,15 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         engine = engine_of(spec)
     except UnknownEngine as exc:
         raise RulepressError.at(engine_loc, str(exc)) from None
+    stop = _tried(spec, engine, options, title) if can_fork() and not in_worker() else None
+    if stop is not None:
+        loc, how = stop
+        raise RulepressError.at(loc or engine_loc, f"the {engine.name} engine {how} while "
+                                                   f"setting up {game}")
     try:
-        spec = _checked(spec, engine, options, title)
-        lines = {n: agent_line(engine, n) for n in dict.fromkeys(spec.agents)}
-        questions = contract.questions(engine)
+        # In a worker (a playtest report's in check's) the set-up is within the budget too.
+        with unit(0) if in_worker() and not in_unit() else nullcontext():
+            return _setup(spec, engine, options, title)
     except SpecError as exc:
         raise RulepressError.at(None, str(exc)) from None
     except RulepressError:
@@ -95,10 +103,82 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         loc, raised = blamed(exc)  # a stop signal or rulepress's own error: raised again
         raise RulepressError.at(loc, f"the {engine.name} engine raised {raised} while "
                                      f"setting up {game}") from None
-    return Plan(spec, title, lines, questions)
+
+
+def _setup(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> Plan:
+    spec = _checked(spec, engine, options, title)
+    _at(getattr(engine, "agents", None), engine)
+    lines = {n: agent_line(engine, n) for n in dict.fromkeys(spec.agents)}
+    _at(getattr(engine, "questions", None), engine)
+    return Plan(spec, title, lines, contract.questions(engine))
+
+
+_trail: int | None = None  # in a trial's worker: the pipe it names each step's def line on
+_said: list[SourceLoc] = []  # the last it named
+
+
+def _at(*where: object) -> None:
+    """The set-up's next call on the engine (``where``: the method, else its owner): its
+    budget starts afresh, and a trial's worker says which def line it is in."""
+    tick()
+    if _trail is not None:
+        loc = defined_at(*where)
+        if loc is not None and loc not in _said[-1:]:  # once a line: the pipe never fills
+            _said.append(loc)
+            os.write(_trail, f"{loc.path}\0{loc.line}\0{loc.col}\0".encode())
+
+
+def _tried(spec: RunSpec, engine: GameEngine, options: Options,
+           title: str) -> tuple[SourceLoc | None, str] | None:
+    """How the set-up ends or hangs its process (os._exit, a crash, a loop, its memory), tried
+    first in a worker, with the def line it was in; None when it does not. An exception it
+    raises is left to the set-up here, which reports it at its line."""
+    read, write = os.pipe()
+
+    def trial(_: None) -> None:
+        global _trail
+        _trail = write
+        with unit(0):
+            try:
+                _setup(spec, engine, options, title)
+            except MemoryError:
+                raise  # past the worker's memory budget: a stop
+            except BaseException:  # noqa: BLE001, S110 - said by the set-up here
+                pass
+
+    try:
+        with Workers(trial) as pool:
+            pool.submit(None)
+            stopped = [v for _, v in pool.results() if isinstance(v, Stopped)]
+    finally:
+        os.close(write)
+        said = _drained(read)
+    if not stopped:
+        return None
+    fields = said.split(b"\0")  # path, line, col, path, line, col, ..., b""
+    loc = None
+    if len(fields) >= 4:  # each written whole (a write of a few bytes to a pipe is)
+        path, line, col = fields[-4:-1]
+        loc = SourceLoc(Path(os.fsdecode(path)), int(line), int(col))
+    return loc, stopped[0].how
+
+
+def _drained(fd: int) -> bytes:
+    """What is in the pipe ``fd`` (its writers gone or not), which is closed."""
+    os.set_blocking(fd, False)
+    chunks = []
+    try:
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> RunSpec:
+    _at(getattr(engine, "rules", None), engine)
     rules = contract.rules(engine, check=options.check)
     if rules is None:
         raise SpecError(f"the {engine.name} engine has no rules (rules()), so it cannot play")
@@ -109,15 +189,19 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
     if not 0 < options.seconds_per_turn <= MAX_SECONDS_PER_TURN:  # inf, nan: plots of nothing
         raise SpecError(f"--seconds-per-turn {options.seconds_per_turn:g}: give a time above 0 "
                         f"and at most {MAX_SECONDS_PER_TURN:,} (a day)")
+    _at(rules.variants, rules)
     variants = contract.variants(engine, rules)
+    players = parse_players(options.players, rules, title)
+    _at(getattr(engine, "agents", None), engine)
     spec = RunSpec(
         spec.game, spec.engine, spec.project, options.games,
-        parse_players(options.players, rules, title),
+        players,
         parse_names(options.variants, variants, "variant", "--variant", variants[0]),
         parse_agents(options.agents, engine, rules),
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
     )
     for table in spec.tables:
+        _at(rules.new_game, rules)
         try:  # the engine may refuse a combination (a variant for some player counts only)
             state = rules.new_game(table.players, 0, table.variant)
         except ValueError as exc:
