@@ -14,7 +14,9 @@ sparse file of that many bytes).
 A case holding rulepress.toml is a whole project instead: its command (any, with its options)
 runs inside it, ROOT is the project's folder, and a failed run must leave every file of the
 project as it was; a folder ``elsewhere`` in it (what links lead to) must stay as it was
-whatever the outcome.
+whatever the outcome. A folder ``site-packages`` in it is on sys.path for the run: an engine
+installed as a package (a module and a dist-info folder whose entry_points.txt names it),
+installed nowhere else.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ import os
 import re
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from rulepress.cli import main
+from rulepress.games import _entry_points
 
 HOSTILE = Path(__file__).parent / "hostile"
 LIBRARY_WORDS = "<library's words>"
@@ -100,7 +104,14 @@ def project_case(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     shutil.copytree(case, root, symlinks=True, ignore=shutil.ignore_patterns("expected.txt"))
     before = snapshot(root)
     monkeypatch.chdir(root)
-    result = CliRunner().invoke(main, shlex.split(command))
+    if (root / "site-packages").is_dir():
+        monkeypatch.syspath_prepend(str(root / "site-packages"))
+        monkeypatch.setattr(sys, "dont_write_bytecode", True)  # no __pycache__ in the project
+    _entry_points.cache_clear()
+    try:
+        result = CliRunner().invoke(main, shlex.split(command))
+    finally:
+        _entry_points.cache_clear()  # found again once sys.path is as it was
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     err = result.stderr.replace(str(root.resolve()), "ROOT")
     assert "Traceback" not in err

@@ -12,6 +12,7 @@ import hashlib
 import importlib.util
 import re
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from importlib.machinery import ModuleSpec
@@ -81,6 +82,9 @@ def load_engine(spec: str, project: Path | None = None) -> GameEngine:
     found = _entry_points().get(spec)
     if found is None:
         raise UnknownEngine(_unknown(spec))
+    how = _tried_entry(found.name, found.value)
+    if how is not None:
+        raise UnknownEngine(f"the entry point '{spec}' ({found.value}) {how} as it loaded")
     try:
         engine = found.load()
     except BaseException as exc:  # noqa: BLE001 - the plug-in's own error (sys.exit too), at its line
@@ -154,6 +158,27 @@ def _tried(name: str, path: Path, version: tuple[int, int]) -> str | None:
     crash, a loop), tried first in a worker (workers.py); None when it does not. An exception
     it raises is left to the real import here, which reports it at its line. Kept for the
     file's ``version`` (date, size): a failed load is asked again in the same command."""
+
+    def load() -> None:
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        assert module_spec is not None
+        _imported(module_spec)
+
+    return _trial(load)
+
+
+@cache
+def _tried_entry(name: str, value: str) -> str | None:
+    """As :func:`_tried`, for the entry point ``name = value`` of an installed engine. Not for
+    rulepress's own games, nor a module imported already (the trial would prove nothing)."""
+    module = value.partition(":")[0].strip()
+    if module.partition(".")[0] == "rulepress" or module in sys.modules:
+        return None
+    return _trial(EntryPoint(name, value, GROUP).load)
+
+
+def _trial(load: Callable[[], object]) -> str | None:
+    """How ``load()`` ends or hangs a worker's process within the engine's budget, else None."""
     from rulepress.workers import Stopped, Workers, can_fork, unit
 
     if not can_fork():  # a Dask worker: the run's own process loaded it first
@@ -161,9 +186,7 @@ def _tried(name: str, path: Path, version: tuple[int, int]) -> str | None:
 
     def trial(_: None) -> None:
         with unit(0), suppress(BaseException):
-            module_spec = importlib.util.spec_from_file_location(name, path)
-            assert module_spec is not None
-            _imported(module_spec)
+            load()
 
     with Workers(trial) as pool:
         pool.submit(None)
