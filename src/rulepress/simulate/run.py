@@ -27,11 +27,12 @@ from rulepress.simulate.spec import (
     RunSpec,
     SpecError,
     agent_line,
+    check_duplicate,
     parse_agents,
     parse_names,
     parse_players,
 )
-from rulepress.simulate.stats import METHOD, Tally, table_figures
+from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
 from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
@@ -51,6 +52,7 @@ class Options:
     max_turns: int = DEFAULT_MAX_TURNS
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     check: bool = False
+    duplicate: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,10 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         parse_names(options.variants, variants, "variant", "--variant", variants[0]),
         parse_agents(options.agents, engine, rules),
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
+        options.duplicate,
     )
+    if spec.duplicate:
+        check_duplicate(spec.agents, spec.players)
     for table in spec.tables:
         try:  # the engine may refuse a combination (a variant for some player counts only)
             state = rules.new_game(table.players, 0, table.variant)
@@ -138,7 +143,7 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
     chosen = plan(game, sources, project, options)
-    total = chosen.spec.games * len(chosen.spec.tables)
+    total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
     start = time.perf_counter()
     try:
         with progress_bar(game, total, quiet=quiet) as progress:
@@ -176,7 +181,7 @@ def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
         "run": spec.figures(),
         "agents": plan.agents,
         "questions": {q.name: {"text": q.text, "kind": q.kind} for q in plan.questions},
-        "method": METHOD,
+        "method": {**METHOD, **DUPLICATE_METHOD} if spec.duplicate else METHOD,
         "tables": [
             {"key": t.key, "players": t.players, "variant": t.variant,
              **table_figures(tally, spec.agents, spec.seconds_per_turn)}
