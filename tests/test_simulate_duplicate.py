@@ -128,6 +128,10 @@ def test_a_duplicate_run_is_the_same_whatever_the_jobs_and_tells_its_intervals(
     assert files(tmp_path / "one") == files(tmp_path / "two")
     assert "played 750 games" in one.stderr
     data = summary(tmp_path / "one")
+    gains = [f"{t['key']}'s intervals are {t['duplicate']['narrower']['agents']} narrower by "
+             f"agent, {t['duplicate']['narrower']['seats']} by seat" for t in data["tables"]]
+    assert f"/s); over deals, {gains[0]}, {gains[1]}; wrote 7 files" in one.stderr
+    data = summary(tmp_path / "one")
     assert data["run"]["duplicate"] is True
     assert data["command"].endswith(" --duplicate")
     assert "duplicate" in data["method"] and "sha256('seed:d:chance')" in data["method"]["seeds"]

@@ -154,11 +154,22 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
                              if exc.bad_input else ExitStatus.CHECK_FAILED) from None
     seconds = time.perf_counter() - start
-    written = write(out, outputs(summarize(chosen, tallies)))
+    summary = summarize(chosen, tallies)
+    written = write(out, outputs(summary))
     workers = jobs or os.cpu_count() or 1
     where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
     return (f"played {total} games of {game} in {seconds:.1f} s {where} "
-            f"({total / seconds:.0f} games/s); wrote {len(written)} files to {out}")
+            f"({total / seconds:.0f} games/s){_narrower(summary)}; wrote {len(written)} files "
+            f"to {out}")
+
+
+def _narrower(summary: Mapping[str, Any]) -> str:
+    """What duplicate play gained, table by table: ``; over deals, 2-standard's intervals are
+    1% narrower by agent, 43% by seat``."""
+    gains = [f"{t['key']}'s intervals are {n['agents']} narrower by agent, {n['seats']} by seat"
+             for t in summary["tables"] if "duplicate" in t
+             for n in [t["duplicate"]["narrower"]] if None not in n.values()]
+    return f"; over deals, {', '.join(gains)}" if gains else ""
 
 
 def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
