@@ -214,3 +214,30 @@ def test_an_engine_that_exits_or_loops_replaying_the_sample_is_an_error_at_the_b
                             timeout=60)
     assert result.returncode == 2, result.stderr
     assert f"{rules.resolve()}:{line}:1: error: {said}\n" in result.stderr, result.stderr
+
+
+def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_intervals(
+    tmp_path: Path,
+) -> None:
+    from rulepress.document.reader import read_sources
+    from rulepress.validate.check import check_documents
+
+    run = "{games: 50, players: 2-3, agents: [random, cautious], seed: 3, duplicate: true}"
+    extra = ' Over deals, the first seat won {{ table["2-short"].duplicate.seats[0].interval }}.'
+    root = project(tmp_path, run, extra)
+    made = make_summary(root)
+    assert made.exit_code == 0, made.output
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    assert "--duplicate" in summary["command"]
+    low, high = summary["tables"][0]["duplicate"]["seats"][0]["ci"]
+    docs = read_sources(root / "sources", ["coin-race"])
+    report = check_documents(docs, project=root, draw=False)
+    assert not report.diagnostics
+    prose = " ".join(report.documents[0].examples["playtest"].prose.split())
+    assert prose.endswith(f"Over deals, the first seat won {100 * low:.1f}–{100 * high:.1f}%.")
+    # the same run without duplicate play is another run
+    other = project(tmp_path / "other", run.replace("true", "false"), extra)
+    shutil.copytree(root / "sources/coin-race/playtest", other / "sources/coin-race/playtest")
+    assert "is the summary of another run" in rulepress(other, "check").stderr
+    bad = project(tmp_path / "bad", run.replace("true", "often"))
+    assert "run: duplicate is true or false, not 'often'" in rulepress(bad, "check").stderr

@@ -404,11 +404,15 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
               show_default=True,
               help="For game length in minutes (above 0, at most a day: 86400).")
 @click.option("--check", is_flag=True, help="Check the game's invariants on every state.")
+@click.option("--duplicate", is_flag=True,
+              help="Play each of the GAMES deals once per rotation of the agents over the "
+                   "seats, with the same chance: intervals over deals, on equal luck.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(
     game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
     players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
-    scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool, quiet: bool,
+    scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool,
+    duplicate: bool, quiet: bool,
 ) -> None:
     """Play GAME many times and write statistics and plots: how long games last, how they
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
@@ -427,7 +431,7 @@ def simulate(
         no_links_below(where.sources if _within(target, where.sources) else where.project.root,
                        chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
-                          check)
+                          check, duplicate)
         done = simulate_game(game, where.sources, where.project.root, options, target,
                              jobs=jobs, scheduler=scheduler, quiet=quiet)
         reporter.done(done)

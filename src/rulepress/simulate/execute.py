@@ -45,10 +45,12 @@ def batch_size(games: int) -> int:
 
 
 def batches(spec: RunSpec) -> Iterator[Batch]:
-    size = batch_size(spec.games)
-    for t in range(len(spec.tables)):
-        for start in range(0, spec.games, size):
-            yield Batch(t, start, min(start + size, spec.games))
+    """Whole deals a batch: duplicate play tallies a deal's rotations together."""
+    for t, table in enumerate(spec.tables):
+        size = batch_size(spec.games) * spec.rotations(table.players)
+        total = spec.plays(table.players)
+        for start in range(0, total, size):
+            yield Batch(t, start, min(start + size, total))
 
 
 def _play(spec: RunSpec, batch: Batch) -> Tally:

@@ -33,6 +33,7 @@ from rulepress.simulate.spec import (
     Table,
     agent_random,
     agents_for,
+    chance_random,
     game_random,
     game_seed,
 )
@@ -98,6 +99,7 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     agents = agents_for(engine, spec.agents)
     questions = contract.questions(engine)
     tally = Tally.empty(table.players, {q.name: q.kind for q in questions})
+    deal: list[Game] = []  # the games of the deal being played (duplicate play)
     for index in range(start, stop):
         lineup = spec.lineup(index, table.players)
         try:
@@ -115,6 +117,11 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
                                     f"raised {raised}", _order(spec, table, index),
                                     loc, True) from None
         tally.add(game)
+        if spec.duplicate:  # a batch holds whole deals (execute.py)
+            deal.append(game)
+            if len(deal) == spec.rotations(table.players):
+                tally.add_deal(deal)
+                deal = []
     return tally
 
 
@@ -130,14 +137,21 @@ def play_game(
 ) -> Game:
     """One game. The engine's values are checked once a game, not move by move: when
     rulepress's own code here fails, the state it failed on says which value was to blame."""
-    start = state = rules.new_game(table.players, game_seed(spec.seed, index), table.variant)
-    rng = game_random(spec.seed, index)
+    deal = spec.deal(index, table.players)
+    start = state = rules.new_game(table.players, game_seed(spec.seed, deal), table.variant)
     # By seat number, not position: a seat out of range fails here (negative ones too).
     seats = dict(enumerate(agents[name] for name in lineup))
-    # An agent that draws much (a search) gets a source of its own, from the game and its seat;
-    # the others share the game's, as before, so their figures stay what they were.
-    rngs = {seat: agent_random(spec.seed, index, seat) if getattr(agent, "own_random", False)
-            else rng for seat, agent in seats.items()}
+    if spec.duplicate:
+        # Chance from the deal alone, each seat's draws apart from it: every rotation of the
+        # deal sees the same outcomes, whoever sits where and however they draw.
+        rng = chance_random(spec.seed, deal)
+        rngs = {seat: agent_random(spec.seed, deal, seat) for seat in seats}
+    else:
+        rng = game_random(spec.seed, index)
+        # An agent that draws much (a search) gets a source of its own, from the game and its
+        # seat; the others share the game's, as before, so their figures stay what they were.
+        rngs = {seat: agent_random(spec.seed, index, seat) if getattr(agent, "own_random", False)
+                else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
     first: int | None = None
     moves = 0

@@ -38,7 +38,8 @@ from rulepress.validate.results import RenderedExample, Status
 from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
-RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn")
+RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn",
+            "duplicate")
 CAPTIONS = {
     "length": "How long games last",
     "scores": "Scores",
@@ -73,7 +74,7 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
         return None
     lines: dict[str, dict[int, str]] = {}
     for t in spec.tables:
-        for i in range(min(SAMPLE, spec.games)):
+        for i in range(min(SAMPLE, spec.plays(t.players))):
             with unit(i):  # each game within the engine's budget, as in a run
                 lines.setdefault(t.key, {})[i] = replay(spec, t, i).line()
     return lines
@@ -155,6 +156,9 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
         return None if value is None else str(value)
 
     defaults = Options(games=1)
+    duplicate = run.get("duplicate", False)
+    if not isinstance(duplicate, bool):
+        raise _Stale("run", f"run: duplicate is true or false, not '{duplicate}'")
     try:
         options = Options(
             games=int(run.get("games", 0)),
@@ -164,6 +168,7 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
             seed=int(run.get("seed", defaults.seed)),
             max_turns=int(run.get("max_turns", defaults.max_turns)),
             seconds_per_turn=float(run.get("seconds_per_turn", defaults.seconds_per_turn)),
+            duplicate=duplicate,
         )
     except (TypeError, ValueError) as exc:
         raise _Stale("run", f"run: {exc}") from None
@@ -209,7 +214,8 @@ def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
     for table, recorded in zip(spec.tables, summary["tables"], strict=True):
         try:
             lines = dict(sampled[table.key]) if sampled is not None else {
-                i: replay(spec, table, i).line() for i in range(min(SAMPLE, spec.games))}
+                i: replay(spec, table, i).line()
+                for i in range(min(SAMPLE, spec.plays(table.players)))}
         except SimulationFailure as exc:
             raise _Stale("summary", str(exc)) from None
         if sample_digest(lines) != recorded.get("sample"):

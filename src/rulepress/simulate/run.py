@@ -29,11 +29,12 @@ from rulepress.simulate.spec import (
     RunSpec,
     SpecError,
     agent_line,
+    check_duplicate,
     parse_agents,
     parse_names,
     parse_players,
 )
-from rulepress.simulate.stats import METHOD, Tally, table_figures
+from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
 from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
 from rulepress.write import write_set
 
@@ -54,6 +55,7 @@ class Options:
     max_turns: int = DEFAULT_MAX_TURNS
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     check: bool = False
+    duplicate: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,10 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         parse_names(options.variants, variants, "variant", "--variant", variants[0]),
         parse_agents(options.agents, engine, rules),
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
+        options.duplicate,
     )
+    if spec.duplicate:
+        check_duplicate(spec.agents, spec.players)
     for table in spec.tables:
         _at(rules.new_game, rules)
         try:  # the engine may refuse a combination (a variant for some player counts only)
@@ -222,7 +227,7 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
     chosen = plan(game, sources, project, options)
-    total = chosen.spec.games * len(chosen.spec.tables)
+    total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
     start = time.perf_counter()
     try:
         with progress_bar(game, total, quiet=quiet) as progress:
@@ -233,11 +238,22 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
                              if exc.bad_input else ExitStatus.CHECK_FAILED) from None
     seconds = time.perf_counter() - start
-    written = write(out, outputs(summarize(chosen, tallies)))
+    summary = summarize(chosen, tallies)
+    written = write(out, outputs(summary))
     workers = jobs or os.cpu_count() or 1
     where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
     return (f"played {total} games of {game} in {seconds:.1f} s {where} "
-            f"({total / seconds:.0f} games/s); wrote {len(written)} files to {out}")
+            f"({total / seconds:.0f} games/s){_narrower(summary)}; wrote {len(written)} files "
+            f"to {out}")
+
+
+def _narrower(summary: Mapping[str, Any]) -> str:
+    """What duplicate play gained, table by table: ``; over deals, 2-standard's intervals are
+    1% narrower by agent, 43% by seat``."""
+    gains = [f"{t['key']}'s intervals are {n['agents']} narrower by agent, {n['seats']} by seat"
+             for t in summary["tables"] if "duplicate" in t
+             for n in [t["duplicate"]["narrower"]] if None not in n.values()]
+    return f"; over deals, {', '.join(gains)}" if gains else ""
 
 
 def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
@@ -260,7 +276,7 @@ def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
         "run": spec.figures(),
         "agents": plan.agents,
         "questions": {q.name: {"text": q.text, "kind": q.kind} for q in plan.questions},
-        "method": METHOD,
+        "method": {**METHOD, **DUPLICATE_METHOD} if spec.duplicate else METHOD,
         "tables": [
             {"key": t.key, "players": t.players, "variant": t.variant,
              **table_figures(tally, spec.agents, spec.seconds_per_turn)}

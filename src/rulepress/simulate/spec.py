@@ -53,7 +53,10 @@ class Table:
 @dataclass(frozen=True)
 class RunSpec:
     """A run: ``games`` games at every table, seat ``s`` of game ``i`` played by agent
-    ``agents[(i + s) % len(agents)]`` so each agent takes each seat equally often."""
+    ``agents[(i + s) % len(agents)]`` so each agent takes each seat equally often.
+
+    ``duplicate``: ``games`` deals at every table, each played once per rotation of its lineup
+    over the seats (as many as there are players), all with the deal's own chance."""
 
     game: str  # the game's folder under sources/
     engine: str  # the engine as the front matter names it
@@ -66,14 +69,31 @@ class RunSpec:
     max_turns: int = DEFAULT_MAX_TURNS
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     check: bool = False  # check the game's invariants on every state
+    duplicate: bool = False
 
     @property
     def tables(self) -> tuple[Table, ...]:
         return tuple(Table(p, v) for p in self.players for v in self.variants)
 
+    def rotations(self, players: int) -> int:
+        """Games played per deal: one, or (duplicate) one per seat."""
+        return players if self.duplicate else 1
+
+    def plays(self, players: int) -> int:
+        """Games played at a table of ``players``."""
+        return self.games * self.rotations(players)
+
+    def deal(self, index: int, players: int) -> int:
+        """The deal game ``index`` is played from: its seed and its chance."""
+        return index // self.rotations(players)
+
     def lineup(self, index: int, players: int) -> tuple[str, ...]:
         k = len(self.agents)
-        return tuple(self.agents[(index + seat) % k] for seat in range(players))
+        if not self.duplicate:
+            return tuple(self.agents[(index + seat) % k] for seat in range(players))
+        # deal d's lineup is game d's; rotation r moves it r seats to the left
+        deal, turn = divmod(index, players)
+        return tuple(self.agents[(deal + (seat + turn) % players) % k] for seat in range(players))
 
     def figures(self) -> dict[str, Any]:
         """The parameters that decide every figure (summary.json's ``run``)."""
@@ -85,6 +105,8 @@ class RunSpec:
             "seed": self.seed,
             "max_turns": self.max_turns,
             "seconds_per_turn": self.seconds_per_turn,
+            # only when asked: the summaries of ordinary runs keep their bytes
+            **({"duplicate": True} if self.duplicate else {}),
         }
 
     def command(self) -> str:
@@ -99,6 +121,7 @@ class RunSpec:
             "--seed", str(self.seed),
             "--max-turns", str(self.max_turns),
             "--seconds-per-turn", f"{self.seconds_per_turn:g}",
+            *(["--duplicate"] if self.duplicate else []),
         ]
         return shlex.join(words)
 
@@ -113,6 +136,12 @@ def game_seed(run_seed: int, index: int, purpose: str = "deal") -> int:
 
 def game_random(run_seed: int, index: int) -> random.Random:
     return random.Random(game_seed(run_seed, index, "play"))
+
+
+def chance_random(run_seed: int, deal: int) -> random.Random:
+    """The chance outcomes of a deal in duplicate play: from the deal alone, one draw a chance
+    node, so every rotation gets the same outcomes whoever sits where."""
+    return random.Random(game_seed(run_seed, deal, "chance"))
 
 
 def agent_random(run_seed: int, index: int, seat: int) -> random.Random:
@@ -163,6 +192,17 @@ def parse_names(text: str | None, known: Sequence[str], what: str, option: str,
     if len(set(names)) != len(names) and option == "--variant":
         raise SpecError(f"{option} {text}: a variant is named twice")
     return names
+
+
+def check_duplicate(agents: Sequence[str], players: Sequence[int]) -> None:
+    """Duplicate play compares agents on the same luck: at least two, all at every table."""
+    if len(set(agents)) < 2:
+        raise SpecError(f"--duplicate compares agents on the same deals, and --agent "
+                        f"{','.join(agents)} is one: give two or more (e.g. -a greedy,random)")
+    if len(agents) > min(players):
+        raise SpecError(f"--duplicate: {len(agents)} agents cannot all sit at a "
+                        f"{min(players)}-player table; give at most {min(players)} agents, "
+                        "or more players")
 
 
 def agent_lines(engine: GameEngine) -> dict[str, str]:

@@ -38,6 +38,18 @@ METHOD = {
     "seeds": "game i is set up from sha256('seed:i:deal') and played from sha256('seed:i:play')",
     "lineup": "seat s of game i is played by agents[(i + s) mod len(agents)]",
 }
+DUPLICATE_METHOD = {
+    "seeds": "deal d is set up from sha256('seed:d:deal'), its chance outcomes drawn from "
+             "sha256('seed:d:chance') (one draw a chance node), the agent at seat s draws from "
+             "sha256('seed:d:agent s')",
+    "lineup": "game i is rotation r = i mod P of deal d = i div P (P players): seat s is played "
+              "by agents[(d + (s + r) mod P) mod len(agents)]",
+    "duplicate": "each deal is one unit: an agent's (or seat's) wins w_d of its finished "
+                 "games g_d in the deal; rate = W / G over all deals, ci = rate +- 1.96 sqrt(n / "
+                 "(n - 1) * sum (w_d - rate g_d)^2) / G (n deals; s / sqrt(n) of the deals' "
+                 "shares when every deal has as many games); ordinary_ci = Wilson over the "
+                 "games as if independent; width_ratio = ci's width / ordinary_ci's",
+}
 
 
 def bin_value(x: float) -> float:
@@ -67,6 +79,9 @@ class Tally:
     margins: Counter[float] = field(default_factory=Counter)
     answers: dict[str, Counter[float]] = field(default_factory=dict)
     sample: dict[int, str] = field(default_factory=dict)
+    # duplicate play: each deal one unit, counted by its (wins, games) for each agent and seat
+    agent_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
+    seat_units: dict[int, Counter[tuple[int, int]]] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, players: int, kinds: Mapping[str, str]) -> Tally:
@@ -101,7 +116,30 @@ class Tally:
                 rate = self.kinds[name] == "rate"
                 self.answers[name][int(bool(answer)) if rate else bin_value(answer)] += 1
 
+    def add_deal(self, games: Sequence[Game]) -> None:
+        """One deal's rotations (already added one by one): what each agent and each seat won
+        of the deal's finished games, as one unit."""
+        wins: Counter[str | int] = Counter()
+        plays: Counter[str | int] = Counter()
+        for game in games:
+            if not game.scores:
+                continue  # unfinished: in no win rate
+            for seat, name in enumerate(game.lineup):
+                plays[name] += 1
+                plays[seat] += 1
+            for seat in game.winners:
+                wins[game.lineup[seat]] += 1
+                wins[seat] += 1
+        for key, n in plays.items():
+            units = (self.agent_units.setdefault(key, Counter()) if isinstance(key, str)
+                     else self.seat_units.setdefault(key, Counter()))
+            units[wins[key], n] += 1
+
     def merge(self, other: Tally) -> None:
+        for name, counts in other.agent_units.items():
+            self.agent_units.setdefault(name, Counter()).update(counts)
+        for seat, counts in other.seat_units.items():
+            self.seat_units.setdefault(seat, Counter()).update(counts)
         self.games += other.games
         for mine, theirs in self._counters(other):
             mine.update(theirs)
@@ -230,7 +268,55 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
         "questions": {name: _answer(tally.kinds[name], tally.answers[name])
                       for name in tally.kinds},
         "sample": sample_digest(tally.sample),
+        **({"duplicate": duplicate_figures(tally, agents)} if tally.seat_units else {}),
     }
+
+
+def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
+    """Win rates over deals: each deal one unit (the agent's, or seat's, share of the deal's
+    games won), with the interval of those units beside the ordinary one, which takes every
+    game as independent."""
+    finished = tally.games - tally.ends.get(CAPPED, 0)
+    by_agent = {name: _paired(tally.agent_units.get(name, Counter()),
+                              tally.agent_wins[name], tally.agent_seats[name])
+                for name in dict.fromkeys(agents)}
+    by_seat = [{"seat": s + 1, **_paired(tally.seat_units.get(s, Counter()),
+                                         tally.seat_wins[s], finished)}
+               for s in range(tally.players)]
+    return {
+        "deals": max((sum(u.values()) for u in tally.seat_units.values()), default=0),
+        "rotations": tally.players,
+        "narrower": {"agents": _narrower(by_agent.values()), "seats": _narrower(by_seat)},
+        "agents": by_agent,
+        "seats": by_seat,
+    }
+
+
+def _narrower(figures: Iterable[Mapping[str, Any]]) -> str | None:
+    """How much narrower the intervals over deals are than the ordinary ones, on average:
+    ``"40%"`` (None when no interval has a width)."""
+    ratios = [f["width_ratio"] for f in figures if f["width_ratio"] is not None]
+    return f"{(1 - math.fsum(ratios) / len(ratios)) * 100:.0f}%" if ratios else None
+
+
+def _paired(units: Counter[tuple[int, int]], wins: int, games: int) -> dict[str, Any]:
+    """A win rate with its interval over deals (each deal one unit: its wins and games) beside
+    the ordinary one, and their widths' ratio. The rate is wins / games, as the ordinary one; its
+    variance the ratio estimator's, n / (n - 1) * sum (w_d - rate * g_d)^2 / games^2, which is
+    s^2 / n of the deals' shares when every deal has as many games."""
+    n = sum(units.values())
+    ordinary = rate(wins, games)
+    if n == 0:
+        return {"deals": 0, "rate": None, "ci": None, "ordinary_ci": ordinary["ci"],
+                "width_ratio": None}
+    mean = wins / games
+    keys = sorted(units)  # a fixed order: the same sums whatever order the tallies merged in
+    spread = math.fsum(units[k] * (k[0] - mean * k[1]) ** 2 for k in keys)
+    half = Z95 * math.sqrt(n / (n - 1) * spread) / games if n > 1 else 0.0
+    ci = [_r(max(0.0, mean - half)), _r(min(1.0, mean + half))]
+    width = ordinary["ci"][1] - ordinary["ci"][0]
+    return {"deals": n, "rate": _r(mean), "ci": ci, "ordinary_ci": ordinary["ci"],
+            "width_ratio": _r((ci[1] - ci[0]) / width) if width > 0 else None}
 
 
 def _answer(kind: str, counts: Counter[float]) -> dict[str, Any]:
