@@ -104,9 +104,11 @@ def project_case(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     shutil.copytree(case, root, symlinks=True, ignore=shutil.ignore_patterns("expected.txt"))
     before = snapshot(root)
     monkeypatch.chdir(root)
+    # Importing a case's engine would leave its __pycache__ in the project, which a failed run
+    # must leave as it was: not written, whether or not PYTHONDONTWRITEBYTECODE is set.
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
     if (root / "site-packages").is_dir():
         monkeypatch.syspath_prepend(str(root / "site-packages"))
-        monkeypatch.setattr(sys, "dont_write_bytecode", True)  # no __pycache__ in the project
     _entry_points.cache_clear()
     try:
         result = CliRunner().invoke(main, shlex.split(command))
