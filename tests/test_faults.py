@@ -634,3 +634,34 @@ def test_a_stop_while_the_workers_start_leaves_no_worker_and_no_scratch(
     with pytest.raises(Interrupted), stop_on_signals(), build._typesetters(2, 2):
         pass
     assert list(tmp_path.iterdir()) == []
+
+
+def _loses_one_sigterm(parent: int) -> None:
+    """A PDF worker as one is when the pool's SIGTERM reaches it while it is being forked:
+    the signal is lost (here: swallowed once), then it is a worker like any other."""
+    def swallow(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, swallow)
+
+
+def test_stopping_the_pdf_workers_ends_even_a_worker_that_lost_its_sigterm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool's terminate() waited forever for a worker whose SIGTERM was lost as it was
+    forked (a build failing at once, as an engine that exits does, stops the pool at once)."""
+    import threading
+
+    from rulepress import build
+
+    monkeypatch.setattr(build, "_worker_ready", _loses_one_sigterm)
+    pool = build._Pool(2)
+    for _ in range(2):  # busy when stopped: they swallow the SIGTERM and wait for work again
+        pool._pool.apply_async(time.sleep, (2,))
+    time.sleep(0.5)
+    stopping = threading.Thread(target=pool.stop, daemon=True)
+    stopping.start()
+    stopping.join(30)
+    assert not stopping.is_alive(), "stopping the PDF workers hangs"
+    assert not any(p.is_alive() for p in pool._processes)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -525,7 +527,17 @@ class _Pool:
                                               "for lack of memory: nothing was written")
 
     def stop(self) -> None:
-        self._pool.terminate()
+        # A SIGTERM that reaches a worker as it is being forked is lost (Python clears the
+        # signals pending in a new child), and terminate() then waits for that worker forever:
+        # while it runs, every worker still alive is sent SIGTERM again.
+        stopping = threading.Thread(target=self._pool.terminate, name="rulepress-stop")
+        stopping.start()
+        while stopping.is_alive():
+            stopping.join(0.2)
+            for process in self._processes:
+                if process.is_alive() and process.pid is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(process.pid, signal.SIGTERM)
         self._pool.join()
         clear_stale_scratch()
 
