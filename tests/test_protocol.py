@@ -29,9 +29,13 @@ from rulepress.games.base import CHANCE, GameState, Rules, chance_move, random_a
 
 BUNDLED = ("go_stop", "pigeon", "pigeon_race", "worm_derby")
 MAX_MOVES = 20_000  # far beyond any real game: a loop is a bug
-# The listed moves are read back and applied at one state in this many (at every state: the
-# test's time five times over); the move played is read back at every state.
+# At one state in this many the moves are listed twice (the same order, none twice) and each
+# is read back and applied (at every state: twice the time). The move played is read back at
+# every state, and the replay sees a move order that changes between states.
 LIST_EVERY = 4
+# A seed's game is replayed this far (whole, but for long Worm Derby races: a replay builds
+# every state afresh, and the legal moves with it: a third of the test's time when whole).
+REPLAY_MOVES = 300
 
 
 def installed() -> list[str]:
@@ -65,8 +69,9 @@ def check_state(rules: Rules, state: GameState[Any], players: int, listed: bool)
     broken = rules.invariants(state)
     assert not broken, broken
     moves = state.legal_moves()
-    assert list(moves) == list(state.legal_moves()), "legal moves come in a fixed order"
-    assert len(set(moves)) == len(moves), "a move is listed twice"
+    if listed:
+        assert list(moves) == list(state.legal_moves()), "legal moves come in a fixed order"
+        assert len(set(moves)) == len(moves), "a move is listed twice"
     if state.is_over():
         assert len(moves) == 0
         outcome = state.outcome()
@@ -95,7 +100,7 @@ def test_random_games_keep_every_invariant_and_end(name: str, seed: int, data: A
     state = rules.new_game(players, seed, variant)
     rng = random.Random(seed)
     before_turn = state.turn()
-    played = []
+    played, at_replay_end = [], state
     for step in range(MAX_MOVES):
         check_state(rules, state, players, step % LIST_EVERY == 0)
         if state.is_over():
@@ -110,22 +115,24 @@ def test_random_games_keep_every_invariant_and_end(name: str, seed: int, data: A
             assert hash(state) == snapshot, "apply changed the state it was given"
         assert after.turn() >= state.turn()
         state = after
+        if len(played) <= REPLAY_MOVES:
+            at_replay_end = state
     else:
         pytest.fail(f"{name}: seed {seed} did not end within {MAX_MOVES} moves")
     assert state.turn() >= before_turn
     again, moves = replay(rules, players, seed, variant)
-    assert moves == played, f"{name}: seed {seed} plays different moves the second time"
-    assert again.outcome() == state.outcome()
-    if type(state).__eq__ is not object.__eq__:  # states that compare by value: the same end
-        assert again == state
+    assert moves == played[:REPLAY_MOVES], f"{name}: seed {seed} plays other moves the second time"
+    assert again.outcome() == at_replay_end.outcome()
+    if type(state).__eq__ is not object.__eq__:  # states that compare by value: the same state
+        assert again == at_replay_end
 
 
 def replay(rules: Rules, players: int, seed: int, variant: str) -> tuple[Any, list[Any]]:
-    """The end and the moves of the game that seed plays at random, unchecked."""
+    """The state after the first REPLAY_MOVES moves the seed plays at random, and those moves."""
     state = rules.new_game(players, seed, variant)
     rng = random.Random(seed)
     moves = []
-    while not state.is_over() and len(moves) < MAX_MOVES:
+    while not state.is_over() and len(moves) < REPLAY_MOVES:
         seat = state.current_player()
         moves.append(chance_move(state, rng) if seat == CHANCE else random_agent(state, rng))
         state = state.apply(moves[-1])
