@@ -284,13 +284,6 @@ def test_invariants_name_a_card_lost_or_doubled() -> None:
     assert any("turns left" in b for b in RULES.invariants(short))
 
 
-def test_random_games_are_deterministic() -> None:
-    for players in (2, 3):
-        a = play_out(RULES.new_game(players, 42), random.Random(42))
-        b = play_out(RULES.new_game(players, 42), random.Random(42))
-        assert a == b
-
-
 # --- the fast legal-move generator against the rules, over many seeded random games ------------
 
 
@@ -329,7 +322,6 @@ def play_checked(seed: int, players: int) -> State:
     while not s.is_over():
         moves = s.legal_moves()
         assert {str(mv) for mv in moves} == reference_moves(s)
-        assert len(set(moves)) == len(moves)
         s = s.apply(rng.choice(moves))
     return s
 

@@ -289,11 +289,10 @@ def test_new_game_refuses_player_counts_and_variants_the_game_does_not_have() ->
         RULES.new_game(3, 1, "doubles")
 
 
-def test_a_seeded_game_plays_the_same_and_counts_one_turn_a_move() -> None:
+def test_a_game_counts_one_turn_a_move() -> None:
     played: list[Move] = []
     a = play_out(RULES.new_game(4, 123), random.Random(5), on_move=lambda s, m: played.append(m))
-    b = play_out(RULES.new_game(4, 123), random.Random(5))
-    assert a == b and a.is_over()
+    assert a.is_over()
     assert a.turn() == len(played) and played[0] in RULES.new_game(4, 123).legal_moves()
 
 
