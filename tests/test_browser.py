@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from support import Quiet
 
-from rulepress.build import book_name, build_rulebooks
+from rulepress.books import book_name
+from rulepress.build import build_rulebooks
 from rulepress.document.editions import EDITIONS
 from rulepress.render.figures import MIN_LABEL_PX
 

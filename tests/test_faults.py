@@ -211,7 +211,7 @@ def test_a_signal_while_rendering_stops_the_workers_and_writes_nothing(
 
 LOADING = """
 import os, sys, tempfile
-from rulepress.build import _worker_ready
+from rulepress.pipeline import _worker_ready
 _worker_ready(os.getppid())
 print(sys.modules["weasyprint"].LOADED_IN)
 """
@@ -615,12 +615,12 @@ def test_a_stop_while_the_workers_start_leaves_no_worker_and_no_scratch(
     build without stopping them: they died with it, leaving their scratch folders."""
     import tempfile
 
-    from rulepress import build
+    from rulepress import pipeline
     from rulepress.signals import Interrupted, stop_on_signals
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(build, "_worker_ready", _waiting_worker)
-    starting = build._Pool.__init__
+    monkeypatch.setattr(pipeline, "_worker_ready", _waiting_worker)
+    starting = pipeline._Pool.__init__
 
     def signalled_while_starting(pool: object, workers: int) -> None:
         starting(pool, workers)  # type: ignore[arg-type]
@@ -630,8 +630,8 @@ def test_a_stop_while_the_workers_start_leaves_no_worker_and_no_scratch(
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(0.1)  # still starting when the signal comes
 
-    monkeypatch.setattr(build._Pool, "__init__", signalled_while_starting)
-    with pytest.raises(Interrupted), stop_on_signals(), build._typesetters(2, 2):
+    monkeypatch.setattr(pipeline._Pool, "__init__", signalled_while_starting)
+    with pytest.raises(Interrupted), stop_on_signals(), pipeline._pool(2, 2):
         pass
     assert list(tmp_path.iterdir()) == []
 
@@ -653,10 +653,10 @@ def test_stopping_the_pdf_workers_ends_even_a_worker_that_lost_its_sigterm(
     forked (a build failing at once, as an engine that exits does, stops the pool at once)."""
     import threading
 
-    from rulepress import build
+    from rulepress import pipeline
 
-    monkeypatch.setattr(build, "_worker_ready", _loses_one_sigterm)
-    pool = build._Pool(2)
+    monkeypatch.setattr(pipeline, "_worker_ready", _loses_one_sigterm)
+    pool = pipeline._Pool(2)
     for _ in range(2):  # busy when stopped: they swallow the SIGTERM and wait for work again
         pool._pool.apply_async(time.sleep, (2,))
     time.sleep(0.5)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
-from rulepress.pipeline import Files, Paths, RunOptions, Unit, run
+from rulepress.pipeline import Base, Files, Paths, RunOptions, Unit, run
 from rulepress.validate.check import DocumentCheck
 
 ROOT = Path(__file__).parent / "fixtures" / "roots" / "good"
@@ -20,7 +20,7 @@ class Shout:
     upper: bool = True
 
 
-class Echo:
+class Echo(Base):
     """Writes each game's title, shouted or not; counts what it makes."""
 
     name = "echo"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.status import Status
 
-    from rulepress.build import Step
+    from rulepress.pipeline import Step
     from rulepress.project import Folder, Project
 
 PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
@@ -132,7 +132,7 @@ class Reporter:
                 click.echo(str(d), err=True)
 
     def progress(self, message: str) -> None:
-        from rulepress.build import Step
+        from rulepress.pipeline import Step
 
         if self.quiet:
             return

@@ -1,25 +1,50 @@
 """One pipeline for every command that writes: read → plan → check → make → write.
 
 A command names its generators (books, kits, exports ...) and calls :func:`run`. The run loop
-knows no generator by name: it asks each for the units it makes of a game (output files and the
-key they are made from), skips the games whose units are all fresh in the output folder's
-manifest without reading them, checks the rest once (the shared check, then each generator's
-own), makes every unit that is not fresh, and writes them all as one set.
+knows no generator by name. It skips, unread, each game whose units every generator finds
+fresh in the output folder's manifest; reads and checks the rest (the shared check, then each
+generator's own); makes each unit that is not fresh; and writes everything as one set. A unit
+whose make is a typesetting (``pooled``) starts in the worker pool as soon as its game has
+passed its check, while the next game is checked; a unit that runs engine code (``guarded``)
+runs in a guarded worker (workers.py) once the check is over.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import multiprocessing
+import os
+import queue
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from rulepress.cache import GameInputs, Manifest, Record, game_inputs
-from rulepress.diagnostics import Diagnostic, RulepressError, counted
+from rulepress.cache import GameInputs, Kept, Manifest, Record, digest, file_digest, game_inputs
+from rulepress.diagnostics import (
+    Diagnostic,
+    ExitStatus,
+    RulepressError,
+    Severity,
+    counted,
+    exit_status,
+)
+from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
-from rulepress.validate.check import CheckReport, DocumentCheck
+from rulepress.signals import deferred, worker_started
+from rulepress.validate.check import (
+    CheckReport,
+    DocumentCheck,
+    EngineChecks,
+    check_document,
+    check_kit,
+)
 from rulepress.validate.results import Status
-from rulepress.write import write_set
+from rulepress.workers import Stopped, Workers
+from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
 
@@ -31,16 +56,49 @@ class Progress(Protocol):
     def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
 
 
+class Step(str):
+    """A progress message that also says how far its task is: 'rendering 4/16 PDFs (go-stop
+    reference a4, letter)' with done=4, total=16. A str, so a reporter may show it as any
+    message."""
+
+    done: int
+    total: int
+
+    def __new__(cls, text: str, done: int, total: int) -> Step:
+        step = super().__new__(cls, text)
+        step.done, step.total = done, total
+        return step
+
+
 @dataclass(frozen=True)
 class Unit:
-    """What a generator makes of one game, made together and recorded as one manifest unit:
-    ``make`` returns its files. A unit whose ``key`` the manifest recorded, with every file it
-    wrote still on disk as written, is not made again."""
+    """What a generator makes of one game, made together. ``make`` returns its files, or the
+    diagnostics that stop it. Recorded in the manifest under ``name`` with ``key``; with
+    ``files`` (known before it is made), each file is a unit of its own instead, keyed by
+    digest(key, file). Either way a unit whose keys the manifest recorded, with every file it
+    wrote still on disk as written, is not made again.
 
-    name: str  # the manifest's name for it, e.g. 'pigeon/tts'
+    ``pooled``: a long make (typesetting) started in the pool while later games are checked;
+    its ``make`` must pickle (a module-level function, or a partial of one). ``guarded``: it
+    runs engine code, in a worker within the engine's budget; ``stopped`` says what a worker
+    that stopped means. ``wanted=False``: listed (so the manifest keeps it) but not made."""
+
+    name: str
     key: str
-    make: Callable[[], Files]
-    label: str = ""  # what progress calls it: 'pigeon tts export'
+    make: Callable[[], Files | list[Diagnostic]]
+    label: str = ""
+    files: tuple[str, ...] | None = None
+    pooled: bool = False
+    weight: int = 0
+    guarded: bool = False
+    stopped: Callable[[str], list[Diagnostic]] | None = None
+    wanted: bool = True
+
+    def records(self) -> dict[str, str]:
+        """Manifest unit -> key."""
+        if self.files is None:
+            return {self.name: self.key}
+        return {f: digest(self.key, f) for f in self.files}
 
 
 @dataclass(frozen=True)
@@ -52,20 +110,70 @@ class Paths:
 
 class Generator(Protocol):
     """One kind of output. ``options`` is a frozen dataclass: every field goes in the key of
-    the generator's units (never a function's locals)."""
+    the generator's units (never a function's locals); what only selects among the units
+    (--no-pdf, serve's pages) is not an option."""
 
     name: str
+    # Every selected game is read, fresh or not (the kits check --only against them all).
+    reads_every_game: bool
 
     @property
     def options(self) -> Any: ...
 
+    def planned(self, slug: str) -> list[str] | None:
+        """The manifest units it would make of ``slug``, without reading it; None: those it
+        recorded last time."""
+        ...
+
+    def prepare(self, docs: Sequence[Document]) -> None:
+        """Sees the games read (every selected one, with ``reads_every_game``) before the
+        check: options that name a game's parts are checked against them here."""
+        ...
+
     def check(self, game: DocumentCheck) -> list[Diagnostic]:
-        """The generator's own checks of a game that passed the shared check (preflight)."""
+        """Its own checks of a game that passed the shared check (preflight)."""
         ...
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
-        """What it makes of ``game``; ``key`` digests the game's inputs and these options."""
+        """What it makes of ``game``; ``key`` digests the game's inputs and the options."""
         ...
+
+    def recorded(self, slug: str) -> dict[str, Any]:
+        """What to keep in the manifest about ``slug`` besides its key and units."""
+        ...
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        """How many pooled units it will make of ``doc`` (the pool's size is chosen by it)."""
+        ...
+
+    def finish(self, games: Mapping[str, Mapping[str, Any]]) -> Files:
+        """Files of the whole output folder (an index), from every game's record (its own
+        part of each: ``recorded`` and more), written when their content changed."""
+        ...
+
+
+class Base:
+    """Defaults for a generator's optional parts."""
+
+    reads_every_game = False
+
+    def planned(self, slug: str) -> list[str] | None:
+        return None
+
+    def prepare(self, docs: Sequence[Document]) -> None:
+        pass
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        return []
+
+    def recorded(self, slug: str) -> dict[str, Any]:
+        return {}
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        return 0
+
+    def finish(self, games: Mapping[str, Mapping[str, Any]]) -> Files:
+        return {}
 
 
 @dataclass
@@ -80,8 +188,7 @@ class Built:
     skipped: tuple[str, ...] = ()
 
     def summary(self) -> str:
-        s = "" if len(self.written) == 1 else "s"
-        wrote = f"wrote {len(self.written)} file{s} to {self.out}"
+        wrote = f"wrote {len(self.written)} file{_s(len(self.written))} to {self.out}"
         if self.unchanged:
             wrote += f", {self.unchanged} unchanged"
         if self.skipped:
@@ -89,16 +196,17 @@ class Built:
         return f"{wrote}; {counted(self.report.diagnostics, self.report.count(Status.PROVEN))}"
 
 
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
 @dataclass(frozen=True)
 class RunOptions:
     games: tuple[str, ...] = ()
     force: bool = False  # make every unit, fresh or not
-
-
-@dataclass
-class _Plan:
-    inputs: dict[str, GameInputs] = field(default_factory=dict)
-    skipped: tuple[str, ...] = ()
+    draft: bool = False  # examples the rules disprove are warnings (bad input still stops)
+    draw: bool = False  # draw each proven example's figures (the books need them)
+    jobs: int = 0  # pool workers; 0: one per core
 
 
 def generator_key(inputs: GameInputs, generator: Generator, engine: str | None,
@@ -106,53 +214,197 @@ def generator_key(inputs: GameInputs, generator: Generator, engine: str | None,
     return inputs.key(engine, project, {"generator": generator.name, **asdict(generator.options)})
 
 
+@dataclass
+class _Run:
+    """One run's state, shared by its phases."""
+
+    paths: Paths
+    generators: Sequence[Generator]
+    reporter: Progress
+    options: RunOptions
+    manifest: Manifest
+    inputs: dict[str, GameInputs]
+    record: Record
+    outputs: dict[Path, bytes | str] = field(default_factory=dict)
+    unchanged: int = 0
+    guarded: list[Unit] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    def plan(self, result: DocumentCheck, pool: _Pool | _Serial) -> None:
+        """Record ``result``'s game and start making its units (it has passed its check)."""
+        doc = result.doc
+        game = self.record.games[doc.slug] = {**(self.manifest.game(doc.slug) or {}),
+                                              "engine": doc.meta.engine}
+        for generator in self.generators:
+            key = generator_key(self.inputs[doc.slug], generator, doc.meta.engine,
+                                self.paths.project)
+            units = generator.units(result, key)
+            names = [name for u in units for name in u.records()]
+            old = game.get(generator.name)
+            if isinstance(old, dict):  # units it made before and makes no more: deleted
+                self.record.dropped |= {u for u in old.get("units", ()) if u not in names}
+            game[generator.name] = {"key": key, "units": names, **generator.recorded(doc.slug)}
+            for unit in units:
+                if not unit.wanted:
+                    continue
+                if all(self.manifest.fresh(n, k) for n, k in unit.records().items()):
+                    self.unchanged += len(unit.files or self.manifest.units[unit.name]["files"])
+                elif unit.guarded:
+                    self.guarded.append(unit)
+                elif unit.pooled:
+                    pool.add([unit])
+                else:
+                    self.keep(unit, unit.make())
+
+    def keep(self, unit: Unit, made: Files | list[Diagnostic]) -> None:
+        if isinstance(made, list):
+            self.problems += made
+            return
+        self.outputs |= {self.paths.out / name: data for name, data in made.items()}
+        if unit.files is None:
+            self.record.unit(unit.name, unit.key, made)
+        else:
+            for name, key in unit.records().items():
+                self.record.unit(name, key, {name: made[name]})
+
+
 def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
         options: RunOptions = RunOptions()) -> Built:
     """Read, check and make every game's units for ``generators``, then write them at once. On
     any error nothing is written and every diagnostic is raised together."""
-    from rulepress.build import check_phase
-
+    if options.jobs < 0:  # as simulate says: it would pass for one process, unlike -j -1 elsewhere
+        raise RulepressError.at(None, f"--jobs {options.jobs}: give a number of processes, or 0 "
+                                      "for one per core")
     slugs = source_games(paths.sources, options.games)
     manifest = Manifest(paths.out) if options.force else Manifest.load(paths.out)
-    plan = _Plan({slug: game_inputs(paths.sources / slug, (paths.out,)) for slug in slugs})
-    plan.skipped = tuple(s for s in slugs if _fresh(manifest, plan.inputs[s], generators, paths))
-    if plan.skipped:
-        reporter.progress(f"unchanged: {', '.join(plan.skipped)}")
-    stale = [s for s in slugs if s not in plan.skipped]
-    docs = read_sources(paths.sources, stale) if stale else []  # none: it would read them all
-    report = check_phase(docs, paths.project, reporter)
-    problems = [d for g in generators for result in report.documents for d in g.check(result)]
-    if problems:
-        raise RulepressError(problems)
-    record = Record()
-    outputs: dict[Path, bytes | str] = {}
-    unchanged = sum(len(manifest.units[u]["files"]) for slug in plan.skipped
-                    for u in _units(manifest, slug, generators))
-    for result in report.documents:
-        slug, engine = result.doc.slug, result.doc.meta.engine
-        # Games are recorded whole: a run of some generators keeps what the others recorded.
-        game = record.games[slug] = {**(manifest.game(slug) or {}), "engine": engine}
-        for generator in generators:
-            key = generator_key(plan.inputs[slug], generator, engine, paths.project)
-            units = generator.units(result, key)
-            game[generator.name] = {"key": key, "units": sorted(u.name for u in units)}
-            for unit in units:
-                if manifest.fresh(unit.name, unit.key):
-                    unchanged += len(manifest.units[unit.name]["files"])
-                    continue
-                if unit.label:
-                    reporter.progress(f"making {unit.label}")
-                files = unit.make()
-                outputs |= {paths.out / name: data for name, data in files.items()}
-                record.unit(unit.name, unit.key, files)
-    written = write_set(paths.out, outputs, record)
-    return Built(paths.out, written, unchanged, report, plan.skipped)
+    inputs = {slug: game_inputs(paths.sources / slug, (paths.out,)) for slug in slugs}
+    skipped = tuple(s for s in slugs if _fresh(manifest, inputs[s], generators, paths))
+    if skipped:
+        reporter.progress(f"unchanged: {', '.join(skipped)}")
+    every = any(g.reads_every_game for g in generators)
+    read = [s for s in slugs if every or s not in skipped]
+    docs = read_sources(paths.sources, read) if read else []  # none: it would read them all
+    for generator in generators:
+        generator.prepare(docs)
+    docs = [d for d in docs if d.slug not in skipped]
+    state = _Run(paths, generators, reporter, options, manifest, inputs,
+                 Record(keep_games=frozenset(source_games(paths.sources))))
+    state.unchanged = sum(_files(manifest, u) for slug in skipped
+                          for u in _units(manifest, slug, generators))
+    kept = Kept(manifest)
+    pooled = sum(g.pooled(doc, generator_key(inputs[doc.slug], g, doc.meta.engine,
+                                             paths.project), manifest)
+                 for doc in docs for g in generators)
+    with _pool(options.jobs, pooled) as pool:
+        report = check_phase(docs, paths.project, reporter, draw=options.draw,
+                             draft=options.draft, kept=kept,
+                             passed=lambda result: state.plan(result, pool),
+                             extra=[g.check for g in generators])
+        for unit_name, (key, text) in kept.made.items():
+            state.outputs[paths.out / unit_name] = text
+            state.record.unit(unit_name, key, {unit_name: text})
+        for unit, made in pool.results(reporter):
+            state.keep(unit, made)
+    _make_guarded(state)
+    if state.problems:  # every unit made first: all problems at once, nothing written
+        raise RulepressError(state.problems)
+    _finish(state)
+    written = write_set(paths.out, state.outputs, state.record)
+    return Built(paths.out, written, state.unchanged, report, skipped)
+
+
+def _make_guarded(state: _Run) -> None:
+    """Units that run engine code, each in a worker (a drawer that ends its process or crashes
+    is reported, not the end of the run)."""
+    units = state.guarded
+
+    def made(n: int) -> Files | list[Diagnostic]:
+        return units[n].make()
+
+    with Workers(made) as pool:
+        for n, unit in enumerate(units):
+            if unit.label:
+                state.reporter.progress(unit.label)
+            pool.submit(n)
+            _, value = next(pool.results())
+            if isinstance(value, Stopped):
+                value = unit.stopped(value.how) if unit.stopped is not None else [
+                    Diagnostic(None, Severity.ERROR, f"{unit.name}: a worker {value.how}")]
+            state.keep(unit, value)
+
+
+def _finish(state: _Run) -> None:
+    """Each generator's files of the whole folder, from the games as recorded after this run."""
+    games = {**state.manifest.games, **state.record.games}
+    keep = state.record.keep_games
+    games = {slug: g for slug, g in games.items() if keep is None or slug in keep}
+    for generator in state.generators:
+        part = {slug: g[generator.name] for slug, g in sorted(games.items())
+                if isinstance(g.get(generator.name), dict)}
+        for name, data in generator.finish(part).items():
+            key = file_digest(data.encode("utf-8") if isinstance(data, str) else data)
+            if state.manifest.fresh(name, key):
+                state.unchanged += 1
+            else:
+                state.outputs[state.paths.out / name] = data
+                state.record.unit(name, key, {name: data})
+
+
+def check_phase(
+    docs: Sequence[Document],
+    project: Path | None,
+    reporter: Progress,
+    *,
+    draw: bool = False,
+    draft: bool = False,
+    passed: Callable[[DocumentCheck], None] | None = None,
+    kept: Kept | None = None,
+    extra: Sequence[Callable[[DocumentCheck], list[Diagnostic]]] = (),
+) -> CheckReport:
+    """The check every command runs before writing anything: on any error, raise with every
+    diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
+    through as warnings (bad input still stops). ``passed`` is given each game as soon as it
+    and every game before it have passed, so its units can start while the next is checked
+    (and while its own kit is: the last part of the check, which no page depends on);
+    ``extra``: the generators' own checks of each game."""
+    if docs:
+        reporter.progress(f"checking {len(docs)} game{_s(len(docs))}")
+    report = CheckReport([])
+    failed: RulepressError | None = None  # by ``passed``: reported after the check's own
+
+    def shown() -> list[Diagnostic]:
+        return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
+                for d in report.diagnostics]
+
+    with EngineChecks(docs, project, draw) as engines:
+        for doc in docs:
+            result = check_document(doc, project=project, draw=draw, kit=passed is None,
+                                    kept=kept, engines=engines)
+            report.documents.append(result)
+            if passed is not None:
+                if exit_status(shown()) is ExitStatus.OK:
+                    for check in extra:
+                        result.diagnostics += check(result)
+                if failed is None and exit_status(shown()) is ExitStatus.OK:
+                    try:
+                        passed(result)
+                    except RulepressError as exc:
+                        failed = exc
+                result.add_kit(check_kit(result, engines))
+    status = exit_status(shown())
+    if status is not ExitStatus.OK:
+        raise RulepressError(shown(), status)
+    reporter.diagnostics(shown())
+    if failed is not None:
+        raise failed
+    return report
 
 
 def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generator],
            paths: Paths) -> bool:
-    """Whether the manifest recorded this game's current key for every generator (the engine
-    the game named then stands for the one it names now: the folder is hashed whole)."""
+    """Whether the manifest recorded this game's current key for every generator, and every
+    unit each would make is fresh (the engine the game named then stands for the one it names
+    now: the folder is hashed whole, so if the name changed, so did the key)."""
     built = manifest.game(inputs.slug)
     if built is None:
         return False
@@ -162,12 +414,183 @@ def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generato
         if not isinstance(made, dict) or made.get("key") != generator_key(
                 inputs, g, engine, paths.project):
             return False
-    return all(manifest.fresh(u, manifest.units[u]["key"])
-               for u in _units(manifest, inputs.slug, generators))
+        names = g.planned(inputs.slug)
+        for name in made.get("units", []) if names is None else names:
+            unit = manifest.units.get(name)
+            if not isinstance(unit, dict) or not manifest.fresh(name, unit.get("key", "")):
+                return False
+    return True
 
 
 def _units(manifest: Manifest, slug: str, generators: Sequence[Generator]) -> list[str]:
-    """The units the manifest says ``generators`` made of ``slug`` (that it still holds)."""
+    """The units the manifest says ``generators`` would make of ``slug``."""
     built = manifest.game(slug) or {}
-    return [u for g in generators if isinstance(built.get(g.name), dict)
-            for u in built[g.name].get("units", []) if u in manifest.units]
+    names: list[str] = []
+    for g in generators:
+        planned = g.planned(slug)
+        made = built.get(g.name)
+        names += planned if planned is not None else (
+            made.get("units", []) if isinstance(made, dict) else [])
+    return [n for n in names if n in manifest.units]
+
+
+def _files(manifest: Manifest, unit: str) -> int:
+    return len(manifest.units[unit].get("files", ()))
+
+
+# The pool: pooled units made by forked workers as soon as their game has passed its check.
+
+class _Serial:
+    """Pooled units made one after the other once the check has passed."""
+
+    def __init__(self) -> None:
+        self.units: list[Unit] = []
+
+    def add(self, units: Sequence[Unit]) -> None:
+        self.units += units
+
+    def results(self, reporter: Progress) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:
+        counter = _Counter(self.units, reporter)
+        for unit in self.units:
+            made = unit.make()
+            counter.finished(unit)
+            yield unit, made
+
+
+class _Pool:
+    """Pooled units made by forked worker processes as soon as their game has passed its check,
+    the heaviest waiting one first, while this process checks the next game."""
+
+    def __init__(self, workers: int) -> None:
+        self.units: list[Unit] = []
+        self._workers = workers
+        self._waiting: list[int] = []
+        self._busy = 0
+        self._lock = threading.Lock()
+        self._done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        before = set(multiprocessing.active_children())
+        self._pool = multiprocessing.get_context("fork").Pool(
+            workers, initializer=_worker_ready, initargs=(os.getpid(),))
+        # A pool quietly replaces a worker that dies, and its job never returns: watched, so a
+        # worker the kernel kills (out of memory) fails the run instead of hanging it.
+        self._processes = [p for p in multiprocessing.active_children() if p not in before]
+
+    def add(self, units: Sequence[Unit]) -> None:
+        with self._lock:
+            self._waiting += range(len(self.units), len(self.units) + len(units))
+            self.units += units
+            self._start()
+
+    def _start(self) -> None:
+        """Hand the heaviest waiting units to idle workers (called holding the lock)."""
+        while self._busy < self._workers and self._waiting:
+            index = max(self._waiting, key=lambda i: self.units[i].weight)
+            self._waiting.remove(index)
+            self._busy += 1
+            self._pool.apply_async(_made_indexed, (index, self.units[index].make),
+                                   callback=self._finished, error_callback=self._failed)
+
+    def _finished(self, result: tuple[int, Any]) -> None:
+        # In the pool's result thread: the next unit starts now, not when the check is done.
+        self._done.put(result)
+        with self._lock:
+            self._busy -= 1
+            self._start()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._done.put((-1, exc))
+
+    def results(self, reporter: Progress) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:
+        counter = _Counter(self.units, reporter)
+        for _ in self.units:
+            while True:
+                try:  # with a timeout, so that a signal is handled while waiting
+                    index, made = self._done.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    self._check_workers()
+            if isinstance(made, BaseException):
+                raise made
+            counter.finished(self.units[index])
+            yield self.units[index], made
+        self._pool.close()
+        self._pool.join()
+
+    def _check_workers(self) -> None:
+        for process in self._processes:
+            if not process.is_alive():
+                code = process.exitcode
+                how = (f"killed by signal {-code}" if code is not None and code < 0
+                       else f"exit status {code}")
+                raise RulepressError.at(None, f"a PDF worker process stopped ({how}), perhaps "
+                                              "for lack of memory: nothing was written")
+
+    def stop(self) -> None:
+        # A SIGTERM that reaches a worker as it is being forked is lost (Python clears the
+        # signals pending in a new child), and terminate() then waits for that worker forever:
+        # while it runs, every worker still alive is sent SIGTERM again.
+        stopping = threading.Thread(target=self._pool.terminate, name="rulepress-stop")
+        stopping.start()
+        while stopping.is_alive():
+            stopping.join(0.2)
+            for process in self._processes:
+                if process.is_alive() and process.pid is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(process.pid, signal.SIGTERM)
+        self._pool.join()
+        clear_stale_scratch()
+
+
+def _worker_ready(parent: int) -> None:
+    """A worker imports WeasyPrint itself (a third of a second) while this process checks."""
+    worker_started(parent)
+    # Loading its libraries, cffi asks ctypes.util.find_library, which writes temporary files:
+    # in the worker's scratch folder, which the run clears if it stops the worker meanwhile.
+    with scratch_folder():
+        import weasyprint  # noqa: F401
+
+
+def _made_indexed(index: int, make: Callable[[], Any]) -> tuple[int, Any]:
+    return index, make()
+
+
+class _Counter:
+    """Progress as pooled units are made: 'rendering 4/16 PDFs (go-stop reference a4, letter)'
+    (a unit counts as its files)."""
+
+    def __init__(self, units: Sequence[Unit], reporter: Progress) -> None:
+        self.total = sum(len(u.files or (u.name,)) for u in units)
+        self.noun = "PDFs" if all(f.endswith(".pdf") for u in units
+                                  for f in u.files or (u.name,)) else "files"
+        self.done = 0
+        self.reporter = reporter
+        if units:
+            reporter.progress(Step(f"rendering {self.total} {self.noun}", 0, self.total))
+
+    def finished(self, unit: Unit) -> None:
+        self.done += len(unit.files or (unit.name,))
+        self.reporter.progress(Step(
+            f"rendering {self.done}/{self.total} {self.noun} ({unit.label})",
+            self.done, self.total))
+
+
+@contextmanager
+def _pool(workers: int, units: int) -> Iterator[_Serial | _Pool]:
+    """Where pooled units go: worker processes (``workers``, 0: one per core) when more than
+    one would work, else this process after the check. A failure, Ctrl-C or SIGTERM stops every
+    worker at once."""
+    workers = min(workers or os.cpu_count() or 1, units)
+    if workers <= 1:
+        yield _Serial()
+        return
+    pool: _Pool | None = None
+    try:
+        # A stop signal waits until the pool is whole: stopped half-made, its workers were left
+        # to die with this process, and their scratch folders stayed.
+        with deferred():
+            pool = _Pool(workers)
+        yield pool
+    except BaseException:
+        if pool is not None:
+            pool.stop()
+        raise

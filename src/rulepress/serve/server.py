@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rulepress import limits
-from rulepress.build import book_files
+from rulepress.books import book_files
 from rulepress.cache import engine_files, read_manifest
 from rulepress.diagnostics import RulepressError
 from rulepress.document.reader import source_games

@@ -1,0 +1,256 @@
+"""The books generator: each game's rulebooks, an HTML page and a PDF per paper for each
+edition (and booklets), and the output folder's index linking every game built."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rulepress import limits
+from rulepress.cache import Manifest, digest
+from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.document.editions import PLAYER, REFERENCE
+from rulepress.document.model import Document
+from rulepress.pipeline import Base, Files, Unit
+from rulepress.render import (
+    FONTS,
+    PAPER_NAMES,
+    IndexEntry,
+    render_html,
+    render_index,
+    templates_dir,
+)
+from rulepress.sandbox import Timeout, deadline
+from rulepress.validate.check import DocumentCheck
+from rulepress.validate.results import RenderedExample
+from rulepress.write import scratch_folder
+
+EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
+
+
+@dataclass(frozen=True)
+class BookOptions:
+    """What the books are made with: all of it goes in their key."""
+
+    papers: tuple[str, ...]
+    editions: tuple[str, ...]
+    booklet: bool
+    draft: bool
+    epoch: str
+
+
+@dataclass(frozen=True)
+class BookFile:
+    """One file of a game's rulebooks: its path inside the output folder and what it holds."""
+
+    name: str
+    edition: str
+    paper: str | None = None  # None: the HTML page
+    booklet: bool = False
+
+    @property
+    def label(self) -> str:
+        """'go-stop letter', 'go-stop reference a4', 'go-stop a4 booklet'."""
+        slug = self.name.split("/")[0]
+        parts = [slug, *([self.edition] if self.edition != PLAYER else []), self.paper or "html"]
+        return " ".join(parts + (["booklet"] if self.booklet else []))
+
+
+@dataclass(frozen=True)
+class PdfJob:
+    """One typesetting of a page and the PDFs written from it: one per paper (render_pdfs), or
+    a booklet's."""
+
+    html: str
+    base_url: Path
+    roots: tuple[Path, ...]
+    files: tuple[BookFile, ...]  # its PDFs, by their names inside the output folder
+
+    @property
+    def label(self) -> str:
+        """What progress calls it: 'go-stop reference a4, letter'."""
+        first, *others = self.files
+        return ", ".join([first.label, *(f.paper or "" for f in others)])
+
+
+class Books(Base):
+    """``pdf=False``: the HTML pages only (their links to the PDFs stay); ``only``: the files,
+    by path inside the output folder, to make (serve's). Neither is an option of the books:
+    they select among them."""
+
+    name = "books"
+
+    def __init__(self, options: BookOptions, *, pdf: bool = True,
+                 only: Collection[str] | None = None, title: str) -> None:
+        self.options = options
+        self.pdf, self.only, self.title = pdf, only, title
+        self._entries: dict[str, IndexEntry] = {}
+
+    def files(self, slug: str) -> list[BookFile]:
+        o = self.options
+        return book_files(slug, o.editions, o.papers, o.booklet)
+
+    def _wanted(self, f: BookFile) -> bool:
+        return (self.pdf or f.paper is None) and (self.only is None or f.name in self.only)
+
+    def planned(self, slug: str) -> list[str]:
+        return [f.name for f in self.files(slug) if self._wanted(f)]
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        todo = [f for f in self.files(doc.slug)
+                if self._wanted(f) and not manifest.fresh(f.name, digest(key, f.name))]
+        return len(_typesettings(todo))
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        doc, o = game.doc, self.options
+        pages, self._entries[doc.slug] = _render_pages(doc, game.examples, o.editions, o.papers,
+                                                       o.booklet)
+        units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition]), files=(f.name,),
+                      wanted=self._wanted(f))
+                 for f in self.files(doc.slug) if f.paper is None]
+        for files in _typesettings(self.files(doc.slug)):
+            job = PdfJob(pages[files[0].edition], doc.folder,
+                         (doc.folder.resolve(), templates_dir()), tuple(files))
+            units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
+                              files=tuple(f.name for f in files), pooled=True,
+                              weight=len(job.html) * (1 + len(files)),
+                              wanted=all(self._wanted(f) for f in files)))
+        return units
+
+    def recorded(self, slug: str) -> dict[str, Any]:
+        return {"entry": asdict(self._entries[slug])}
+
+    def finish(self, games: Mapping[str, Mapping[str, Any]]) -> Files:
+        entries = [_entry(g["entry"]) for g in games.values() if "entry" in g]
+        content: dict[str, bytes | str] = {"index.html": render_index(entries, title=self.title)}
+        # The HTML pages use the same bundled fonts as the PDFs.
+        for font in sorted((templates_dir() / "fonts").iterdir()):
+            content[f"{FONTS}/{font.name}"] = font.read_bytes()
+        return content
+
+
+def _page(name: str, html: str) -> Files:
+    return {name: html}
+
+
+def book_files(slug: str, editions: Sequence[str], papers: Sequence[str],
+               booklet: bool) -> list[BookFile]:
+    files = []
+    for edition in editions:
+        files.append(BookFile(f"{slug}/{book_name(slug, edition)}", edition))
+        files += [BookFile(f"{slug}/{book_name(slug, edition, p)}", edition, p) for p in papers]
+        if booklet and edition == PLAYER:
+            files += [BookFile(f"{slug}/{booklet_name(slug, p)}", edition, p, booklet=True)
+                      for p in papers]
+    return files
+
+
+def _typesettings(files: Sequence[BookFile]) -> list[list[BookFile]]:
+    """The PDFs among ``files``, by typesetting: an edition's papers share one (render_pdfs),
+    a booklet is typeset on its own."""
+    groups: dict[tuple[str, str | None], list[BookFile]] = {}
+    for f in files:
+        if f.paper is not None:
+            groups.setdefault((f.edition, f.paper if f.booklet else None), []).append(f)
+    return list(groups.values())
+
+
+def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
+                  editions: Sequence[str], papers: Sequence[str],
+                  booklet: bool) -> tuple[dict[str, str], IndexEntry]:
+    """Each edition's HTML page of ``doc``, and its entry on the index."""
+    kits = kit_links(doc, papers)
+    pages: dict[str, str] = {}
+    index_links: list[tuple[str, str]] = []
+    for edition in editions:
+        pdfs = {paper: book_name(doc.slug, edition, paper) for paper in papers}
+        booklets = ({paper: booklet_name(doc.slug, paper) for paper in papers}
+                    if booklet and edition == PLAYER else {})
+        links = {f"PDF ({paper_name(p)})": name for p, name in pdfs.items()}
+        links |= {f"Booklet ({paper_name(p)})": name for p, name in booklets.items()}
+        links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+                  for other in editions if other != edition}
+        links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
+        pages[edition] = render_html(doc, examples, edition=edition, links=links,
+                                     fonts_href=f"../{FONTS}")
+        index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
+                            f"{doc.slug}/{book_name(doc.slug, edition)}"))
+        index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
+                         f"{doc.slug}/{name}") for p, name in pdfs.items()]
+        index_links += [(f"{EDITION_NAMES[edition]}, booklet ({paper_name(p)})",
+                         f"{doc.slug}/{name}") for p, name in booklets.items()]
+    index_links += [(f"Print-and-play kit ({k})", v) for k, v in kits.items()]
+    entry = IndexEntry(
+        title=doc.meta.title,
+        subtitle=doc.meta.subtitle,
+        players=doc.meta.players,
+        duration=doc.meta.duration,
+        html=index_links[0][1],
+        links=tuple(index_links),
+    )
+    return pages, entry
+
+
+def _entry(data: Mapping[str, Any]) -> IndexEntry:
+    """An index entry as the manifest keeps it (JSON: lists for tuples)."""
+    return IndexEntry(**{**data, "links": tuple((k, v) for k, v in data["links"])})
+
+
+def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
+    """Label -> href, relative to build/, of the kits `rulepress pnp` writes into pnp/."""
+    if not any(c.in_kit for c in doc.meta.components):
+        return {}
+    from rulepress.pnp.kit import kit_path, variant_names
+
+    links = {}
+    for variant in ["", *variant_names(doc)]:
+        for paper in papers:
+            label = paper_name(paper) + (f", {variant}" if variant else "")
+            links[label] = kit_path(Path("../pnp"), doc.slug, paper, variant).as_posix()
+    return links
+
+
+def book_name(slug: str, edition: str, paper: str | None = None) -> str:
+    """pigeon.html, pigeon-a4.pdf; pigeon-reference.html, pigeon-reference-a4.pdf."""
+    stem = slug if edition == PLAYER else f"{slug}-{edition}"
+    return f"{stem}.html" if paper is None else f"{stem}-{paper}.pdf"
+
+
+def booklet_name(slug: str, paper: str) -> str:
+    """pigeon-a4-booklet.pdf: the player edition, imposed for saddle stitching."""
+    return f"{slug}-{paper}-booklet.pdf"
+
+
+def paper_name(paper: str) -> str:
+    return PAPER_NAMES[paper]
+
+
+def _render_pdf(job: PdfJob) -> Files:
+    from rulepress.render.booklet import render_booklet
+    from rulepress.render.pdf import render_pdfs
+
+    papers = [f.paper for f in job.files if f.paper is not None]
+    first = job.files[0]
+    try:
+        with scratch_folder(), deadline(limits.RENDER_SECONDS):
+            if first.booklet:
+                return {first.name: render_booklet(job.html, papers[0], base_url=job.base_url,
+                                                   allowed_roots=job.roots)}
+            pdfs = render_pdfs(job.html, papers, base_url=job.base_url, allowed_roots=job.roots)
+            return {f.name: pdfs[f.paper] for f in job.files if f.paper is not None}
+    except OSError as exc:  # a full or unwritable temporary folder
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise RulepressError.at(None, f"cannot render {Path(first.name).name}: "
+                                      f"{exc.strerror or exc}{where}") from None
+    except Timeout:
+        # Nothing else bounds typesetting: a few lines of CSS (flex boxes nested in one another)
+        # can make its work grow without end. The game's print.css is the likely cause.
+        css = job.base_url / "templates" / "print.css"
+        raise RulepressError.at(
+            SourceLoc(css, 1) if css.is_file() else None,
+            f"cannot render {Path(first.name).name}: typesetting took more than "
+            f"{limits.RENDER_SECONDS:g} s of CPU time (RENDER_SECONDS, see Limits in "
+            "docs/authoring.md)") from None

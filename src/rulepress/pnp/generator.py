@@ -1,0 +1,81 @@
+"""The kits generator: each game's print-and-play kits (or, with ``proof``, its proof page)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.document.model import Document
+from rulepress.games import contract
+from rulepress.pipeline import Base, Files, Unit
+from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
+from rulepress.validate.check import DocumentCheck, engine_raised
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    """What the kits are drawn with: all of it goes in their key. ``proof``: instead of the
+    kits, one page per game showing each distinct face at 1:1. See pnp.kit.Options."""
+
+    papers: tuple[str, ...] = ("a4", "letter")
+    duplex: str = "long"
+    bleed_mm: float = DEFAULT_BLEED_MM
+    proof: bool = False
+    sides: str = "two"
+    ink: str = "normal"
+    only: tuple[str, ...] | None = None
+
+
+class Kits(Base):
+    name = "kits"
+    reads_every_game = True  # --only is checked against every game chosen
+
+    def __init__(self, options: KitOptions) -> None:
+        if not 0 <= options.bleed_mm <= 10:
+            raise RulepressError.at(None, f"--bleed {options.bleed_mm} mm is out of range "
+                                          "(0 to 10)")
+        self.options = options
+        self._drawing: Options | None = None
+
+    def prepare(self, docs: Sequence[Document]) -> None:
+        o = self.options
+        self._drawing = kit_options(docs, sides=o.sides, ink=o.ink, duplex=o.duplex,
+                                    bleed_mm=o.bleed_mm, only=o.only)
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        doc, drawing = game.doc, self._drawing
+        assert drawing is not None, "prepare() comes first"
+        if not any(c.in_kit and (drawing.only is None or c.id in drawing.only)
+                   for c in doc.meta.components):
+            return []
+        what = "proof" if self.options.proof else "kit"
+        engine = game.engine
+
+        def stopped(how: str) -> list[Diagnostic]:
+            name = engine.name if engine is not None else doc.meta.engine
+            return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its kit")]
+
+        return [Unit(doc.slug, key, partial(self._draw, game), f"drawing the {doc.slug} {what}",
+                     guarded=engine is not None, stopped=stopped)]
+
+    def _draw(self, game: DocumentCheck) -> Files | list[Diagnostic]:
+        """The game's kit (or proof), or what stops it; in a worker when its engine draws
+        (workers.py), so a drawer that ends its process or crashes is reported."""
+        from rulepress.pnp.proof import proof as proof_page
+
+        doc, engine, o = game.doc, game.engine, self.options
+        try:
+            drawers, tables = contract.drawers(engine), contract.tables(engine)
+            if o.proof:
+                return {f"{doc.slug}/{doc.slug}-proof.pdf":
+                        proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
+            kits = draw_kits(doc, drawers, o.papers, Path(), tables=tables,
+                             options=self._drawing)
+            return {path.as_posix(): data for path, data in kits.items()}
+        except RulepressError as exc:
+            return exc.diagnostics
+        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+            return [engine_raised(exc, engine, "drawing its kit", doc.meta.engine_loc)]
