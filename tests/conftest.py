@@ -11,6 +11,12 @@ import pytest
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
+# The check's kept answers (memo.py) go to a folder of the test session's, not the user's.
+if "RULEPRESS_CACHE" not in os.environ:
+    import tempfile
+
+    os.environ["RULEPRESS_CACHE"] = tempfile.mkdtemp(prefix="rulepress-memo-")
+
 import support  # noqa: E402
 from tiny_engine import ENGINE, KIT_ENGINE  # noqa: E402
 

@@ -9,9 +9,10 @@ of the data (``moves[0]``, ``claims.points[1]``, ``moves[0][:3]``).
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
+import jinja2
 from jinja2 import nodes
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
@@ -28,6 +29,13 @@ def environment() -> Sandbox:
     env = Sandbox(autoescape=False)
     env.globals.clear()
     return env
+
+
+@lru_cache(maxsize=1024)
+def _template(text: str) -> jinja2.Template:
+    """An example's prose, compiled once a process (a check, then the build's pages; serve's
+    checks, edit after edit): compiling is most of what rendering it costs."""
+    return environment().from_string(text)
 
 
 def shows_a_number(text: str) -> str | None:
@@ -75,7 +83,7 @@ def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:
     loc = example.line_of(("text",))
     env = environment()
     try:
-        text = render(lambda: env.from_string(example.text).render(context), PROSE_SECONDS,
+        text = render(lambda: _template(example.text).render(context), PROSE_SECONDS,
                       MAX_PROSE_CHARS, "the example text", env)
     except TemplateProblem as problem:
         message = f"{example.id}: example text: {problem.message}"

@@ -52,6 +52,11 @@ def register_engine(name: str, engine: GameEngine) -> None:
     _REGISTERED[name] = engine
 
 
+def registered(name: str) -> bool:
+    """Whether ``name`` is an engine registered in this process (its code is not in files)."""
+    return name in _REGISTERED
+
+
 @cache
 def _entry_points() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}

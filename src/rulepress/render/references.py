@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
@@ -67,11 +67,19 @@ def _inline_refs(token: Token) -> Iterator[Reference]:
 
 def iter_references(markdown: str) -> Iterator[Reference]:
     """Every image, link and piece of raw HTML in ``markdown`` with its 0-based line."""
+    yield from _references(markdown)
+
+
+@lru_cache(maxsize=1024)
+def _references(markdown: str) -> tuple[Reference, ...]:
+    """Parsed once a process for each text (serve checks every game again on each edit)."""
+    found: list[Reference] = []
     for token in detection_parser().parse(markdown):
         if token.type == "inline":
-            yield from _inline_refs(token)
+            found += _inline_refs(token)
         elif token.type == "html_block" and token.map is not None:
-            yield Reference("html", "", token.map[0])
+            found.append(Reference("html", "", token.map[0]))
+    return tuple(found)
 
 
 def load_image(url: str, folder: Path) -> tuple[str, bytes]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulepress import memo
+from rulepress.cache import digest
 from rulepress.diagnostics import (
     Diagnostic,
     ExitStatus,
@@ -180,6 +182,7 @@ class EngineChecks:
         self.project, self.draw = project, draw
         self.done: dict[tuple[str, int], Any] = {}
         self.asked: set[tuple[str, int]] = set()
+        self.keys: dict[str, str | None] = {}  # each game's memo key
         self.pool: Workers[tuple[str, int]] = Workers(self._run, 1)
         self.engines: dict[str, GameEngine] = {}  # loaded before the fork: the workers have them
         for doc in docs if shared is None else ():
@@ -204,11 +207,50 @@ class EngineChecks:
         self.engines.setdefault(doc.slug, engine)
 
     def ask(self, doc: Document, items: Sequence[int]) -> None:
-        """Start ``doc``'s tasks ``items`` (its engine must be loaded)."""
+        """Start ``doc``'s tasks ``items`` (its engine must be loaded); one whose answer is
+        kept (memo.py) is answered at once."""
         for item in items:
             if (doc.slug, item) not in self.asked:
                 self.asked.add((doc.slug, item))
-                self.pool.submit((doc.slug, item))
+                kept = self._kept(doc, item)
+                if kept is not None:
+                    self.done[(doc.slug, item)] = kept
+                else:
+                    self.pool.submit((doc.slug, item))
+
+    def _memo_key(self, doc: Document, item: int) -> str | None:
+        if item != KIT and (item < 0 or doc.boxes[item].kind != SIMULATION_INFO):
+            return None
+        if doc.slug not in self.keys:
+            self.keys[doc.slug] = memo.game_key(doc.folder, doc.meta.engine, self.project,
+                                                 "check")
+        base = self.keys[doc.slug]
+        return None if base is None else digest(base, item, self.draw)
+
+    def _kept(self, doc: Document, item: int) -> Any:
+        value = memo.get(self._memo_key(doc, item))
+        if value is None:
+            return None
+        if item == KIT:
+            return memo.diagnostics_in(value)
+        try:  # a playtest report's sample: {table: {game number: line}}
+            return {str(t): {int(i): str(line) for i, line in games.items()}
+                    for t, games in value.items()}
+        except (AttributeError, TypeError, ValueError):
+            return None
+
+    def _keep(self, doc: Document, item: int, value: Any) -> None:
+        """Keep a task's answer for the next check with the same inputs: a kit's diagnostics,
+        a playtest report's sample (not an engine's failure: reported afresh each time)."""
+        key = self._memo_key(doc, item)
+        if key is None:
+            return
+        if item == KIT and isinstance(value, list) and all(
+                isinstance(d, Diagnostic) for d in value):
+            memo.put(key, memo.diagnostics_out(value))
+        elif item != KIT and isinstance(value, dict):
+            memo.put(key, {t: {str(i): line for i, line in games.items()}
+                           for t, games in value.items()})
 
     def answers(self, doc: Document, items: Sequence[int]) -> dict[int, Any]:
         """Each task's answer, waiting for those not in yet (asking for any not asked)."""
@@ -217,7 +259,11 @@ class EngineChecks:
         results = self.pool.results()
         while any(key not in self.done for key in keys):
             key, value = next(results)
-            self.done[key] = self._stopped(key, value) if isinstance(value, Stopped) else value
+            if isinstance(value, Stopped):
+                value = self._stopped(key, value)
+            else:
+                self._keep(self.docs[key[0]], key[1], value)
+            self.done[key] = value
         for key in keys:
             self.asked.discard(key)
         return {key[1]: self.done.pop(key) for key in keys}

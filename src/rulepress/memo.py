@@ -1,0 +1,118 @@
+"""Answers of a check's slowest engine tasks (a game's kit drawn and measured, a playtest
+report's first games played), kept by the digest of everything they depend on: rulepress's
+code and theme, the engine's files, the game's folder (and where it is). The same inputs give
+the same answer (engines are pure), so a check of an unchanged game takes it from here.
+
+The folder is ``$RULEPRESS_CACHE``, else ``$XDG_CACHE_HOME/rulepress``, else
+``~/.cache/rulepress``; ``RULEPRESS_CACHE=off`` keeps nothing. A file missing, unreadable or
+not as written is a miss; a folder that cannot be written is no error (nothing is kept).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rulepress.cache import (
+    code_digest,
+    digest,
+    engine_digest,
+    engine_files,
+    theme_digest,
+    tree_digest,
+)
+from rulepress.diagnostics import Diagnostic, Severity, SourceLoc
+
+FORMAT = 1
+MAX_BYTES = 1 << 20  # an answer larger than this is not kept
+MAX_FILES = 4000  # past it, the oldest half goes
+
+
+def folder() -> Path | None:
+    chosen = os.environ.get("RULEPRESS_CACHE")
+    if chosen is not None:
+        return None if chosen in ("", "off") else Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulepress"
+
+
+def game_key(game: Path, engine: str | None, project: Path | None, task: str) -> str | None:
+    """The key of ``task``'s answer for the game in ``game``; None if it cannot be made (a
+    folder too large to hash is the check's to report, an engine registered in the process
+    has no files to hash)."""
+    from rulepress.games import registered
+
+    if engine and (registered(engine) or not engine_files(engine, project)):
+        return None
+    try:
+        return digest(FORMAT, task, str(game.resolve()), tree_digest(game), engine,
+                      engine_digest(engine, project), code_digest(), theme_digest())
+    except (OSError, ValueError):
+        return None
+
+
+def get(key: str | None) -> Any:
+    """The answer kept for ``key``, or None."""
+    where = folder()
+    if key is None or where is None:
+        return None
+    try:
+        with open(where / key[:2] / f"{key}.json", "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+        kept = json.loads(data) if len(data) <= MAX_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    return kept.get("value") if isinstance(kept, dict) and kept.get("key") == key else None
+
+
+def put(key: str | None, value: Any) -> None:
+    where = folder()
+    if key is None or where is None:
+        return
+    text = json.dumps({"key": key, "value": value})
+    if len(text) > MAX_BYTES:
+        return
+    with contextlib.suppress(OSError):
+        shelf = where / key[:2]
+        shelf.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=shelf, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, shelf / f"{key}.json")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _prune(where)
+
+
+def _prune(where: Path) -> None:
+    files = [p for shelf in where.iterdir() if shelf.is_dir() for p in shelf.glob("*.json")]
+    if len(files) > MAX_FILES:
+        files.sort(key=lambda p: p.stat().st_mtime)
+        for old in files[: len(files) // 2]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def diagnostics_out(found: list[Diagnostic]) -> list[dict[str, Any]]:
+    return [{"loc": None if d.loc is None else [str(d.loc.path), d.loc.line, d.loc.col],
+             "severity": d.severity.value, "message": d.message, "disproved": d.disproved}
+            for d in found]
+
+
+def diagnostics_in(kept: Any) -> list[Diagnostic] | None:
+    """Diagnostics as put() kept them; None for anything else."""
+    try:
+        return [Diagnostic(None if d["loc"] is None else SourceLoc(Path(d["loc"][0]),
+                                                                   int(d["loc"][1]),
+                                                                   int(d["loc"][2])),
+                           Severity(d["severity"]), str(d["message"]), bool(d["disproved"]))
+                for d in kept]
+    except (TypeError, KeyError, ValueError, IndexError):
+        return None
