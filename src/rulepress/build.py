@@ -9,6 +9,7 @@ from pathlib import Path
 from rulepress.books import BookOptions, Books
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
+from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Built, Paths, Progress, RunOptions, run
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.project import DEFAULT_TITLE
@@ -20,7 +21,7 @@ def build_rulebooks(
     out: Path,
     *,
     games: Sequence[str] = (),
-    papers: Sequence[str] = ("a4", "letter"),
+    papers: Sequence[str] = PAPER_KEYS,
     draft: bool = False,
     jobs: int = 0,
     editions: Sequence[str] = EDITIONS,
@@ -57,7 +58,7 @@ def build_kits(
     out: Path,
     *,
     games: Sequence[str] = (),
-    papers: Sequence[str] = ("a4", "letter"),
+    papers: Sequence[str] = PAPER_KEYS,
     duplex: str = "long",
     bleed_mm: float = 3.0,
     project: Path | None = None,

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import click
 
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError
+from rulepress.document.editions import EDITIONS
+from rulepress.media import PAPER_KEYS
 from rulepress.simulate import spec as sim
 
 if TYPE_CHECKING:
@@ -22,8 +24,7 @@ if TYPE_CHECKING:
     from rulepress.pipeline import Step
     from rulepress.project import Folder, Project
 
-PAPERS = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
-EDITIONS = ("player", "reference")
+PAPERS = {**{key: (key,) for key in PAPER_KEYS}, "both": PAPER_KEYS}
 
 project_option = click.option(
     "--project", type=click.Path(path_type=Path), default=None,

@@ -8,7 +8,6 @@ docs/authoring.md; a bad key or value is an error at ``rulepress.toml:line``.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import tomllib
@@ -18,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
+from rulepress.document.editions import EDITIONS
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS, MAX_NUMBER_DIGITS
+from rulepress.media import PAPER_KEYS
+from rulepress.suggest import suggest
 
 CONFIG = "rulepress.toml"
-PAPERS = ("a4", "letter")
-EDITIONS = ("player", "reference")
+PAPERS = PAPER_KEYS
 DEFAULT_TITLE = "rulepress rulebooks"
 
 
@@ -215,8 +216,7 @@ def read_config(path: Path) -> Project:
     for key, value in data.items():
         spec = _KEYS.get(key)
         if spec is None:
-            near = difflib.get_close_matches(key, list(_KEYS), n=1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            hint = suggest(key, _KEYS)
             problems.append(error(at(key), f"unknown key '{key}'{hint}; the keys are "
                                            f"{', '.join(_KEYS)}"))
             continue

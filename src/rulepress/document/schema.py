@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,6 +14,7 @@ from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT
+from rulepress.suggest import suggest
 from rulepress.units import Size, UnitError
 
 TOP_KEYS = {
@@ -64,8 +64,7 @@ class _Checker:
         ok = True
         for k in value:
             if str(k) not in spec:
-                hint = difflib.get_close_matches(str(k), list(spec), n=1)
-                also = f" (did you mean '{hint[0]}'?)" if hint else ""
+                also = suggest(str(k), spec)
                 allowed = ", ".join(spec)
                 at = k if isinstance(k, int) else str(k)  # as yamlines keys its lines
                 self.fail((*key, at), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")

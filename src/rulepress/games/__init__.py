@@ -7,7 +7,6 @@ a game installed from elsewhere is found exactly as they are.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib.util
 import re
@@ -23,6 +22,7 @@ from types import ModuleType
 from rulepress.diagnostics import SourceLoc
 from rulepress.games.base import GameEngine
 from rulepress.games.fault import blamed
+from rulepress.suggest import suggest
 
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
@@ -101,8 +101,7 @@ def load_engine(spec: str, project: Path | None = None) -> GameEngine:
 
 def _unknown(spec: str) -> str:
     names = available_engines()
-    near = difflib.get_close_matches(spec.replace("-", "_").lower(), names, n=1, cutoff=0.6)
-    hint = f" (did you mean '{near[0]}'?)" if near else ""
+    hint = suggest(spec, names, compare=spec.replace("-", "_").lower())
     listed = ", ".join(names) or "none"
     return (f"no engine named '{spec}'{hint}; installed engines: {listed}; "
             "or name a module of the project, e.g. engines/mygame.py:ENGINE")

@@ -10,6 +10,7 @@ from pathlib import Path
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Document
 from rulepress.games import contract
+from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
 from rulepress.validate.check import DocumentCheck, engine_raised
@@ -20,7 +21,7 @@ class KitOptions:
     """What the kits are drawn with: all of it goes in their key. ``proof``: instead of the
     kits, one page per game showing each distinct face at 1:1. See pnp.kit.Options."""
 
-    papers: tuple[str, ...] = ("a4", "letter")
+    papers: tuple[str, ...] = PAPER_KEYS
     duplex: str = "long"
     bleed_mm: float = DEFAULT_BLEED_MM
     proof: bool = False

@@ -27,14 +27,15 @@ from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
 from rulepress.limits import MAX_SHEETS_PER_COMPONENT
+from rulepress.media import PAPER_KEYS
 from rulepress.pnp import layout, marks, pack, pages
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import Art, Tables, is_layout
-from rulepress.pnp.faces.layoutfile import did_you_mean
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.ink import INKS, KitCanvas
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
+from rulepress.suggest import suggest
 from rulepress.units import mm
 from rulepress.workers import unit
 
@@ -91,7 +92,7 @@ def kit_options(docs: Sequence[Document], *, sides: str = "two", ink: str = "nor
         printed = sorted({c.id for d in docs for c in d.meta.components if c.in_kit})
         unknown = [i for i in only if i not in printed]
         if unknown or not only:
-            hint = did_you_mean(unknown[0], printed) if unknown else ""
+            hint = suggest(unknown[0], printed) if unknown else ""
             raise RulepressError.at(None, (
                 f"--only: no printed component '{unknown[0] if unknown else ''}'{hint}; the "
                 f"games chosen print {', '.join(printed) or 'nothing'}"))
@@ -156,7 +157,7 @@ def side_drawer(
     offered = (f"its engine '{engine}' offers {', '.join(sorted(drawers)) or 'none'}"
                if engine else "this game names no engine")
     out.append(error(comp.keys.get(what, comp.loc), (
-        f"component '{comp.id}': no {what} drawer '{name}'{did_you_mean(name, list(drawers))}. "
+        f"component '{comp.id}': no {what} drawer '{name}'{suggest(name, list(drawers))}. "
         f"Drawers are Python code a game's engine provides ({offered}); to draw it without "
         f"code, name a layout file instead, e.g. `{what}: layouts/{comp.id}.yml`")))
     return None
@@ -288,7 +289,7 @@ def drawn_in(printed: Sequence[Printed]) -> dict[str, int]:
 def count_drawn(
     doc: Document,
     drawers: Mapping[str, Drawer],
-    papers: Sequence[str] = ("a4", "letter"),
+    papers: Sequence[str] = PAPER_KEYS,
     *,
     bleed_mm: float = DEFAULT_BLEED_MM,
     tables: Tables | None = None,

@@ -25,8 +25,7 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from reportlab.lib.pagesizes import A4, LETTER
-
+from rulepress import media
 from rulepress.units import mm
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -47,16 +46,13 @@ IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 @dataclass(frozen=True)
 class Paper:
-    key: str  # "a4" | "letter"
+    key: str  # a key of media.PAPERS
     label: str
     width: float
     height: float
 
 
-PAPERS = {
-    "a4": Paper("a4", "A4", A4[0], A4[1]),
-    "letter": Paper("letter", "US Letter", LETTER[0], LETTER[1]),
-}
+PAPERS = {key: Paper(key, p.name, p.width_pt, p.height_pt) for key, p in media.PAPERS.items()}
 
 
 def paper(key: str) -> Paper:

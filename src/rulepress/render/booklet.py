@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulepress.units import POINTS_PER_MM
+from rulepress.media import PAPERS
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfReader, PdfWriter
     from pypdf.generic import IndirectObject
 
 # Landscape sheets, in points.
-SHEETS_PT = {"a4": (297 * POINTS_PER_MM, 210 * POINTS_PER_MM), "letter": (11 * 72.0, 8.5 * 72)}
+SHEETS_PT = {key: (p.height_pt, p.width_pt) for key, p in PAPERS.items()}
 PRINTING = ("Saddle-stitched booklet: print both sides at actual size, flipping on the short "
             "edge; fold the stack in half and staple along the fold.")
 

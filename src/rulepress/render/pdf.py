@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.media import PAPERS
 from rulepress.paths import templates_dir
 from rulepress.render import FALLBACK_EPOCH, PAPER_NAMES
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
@@ -23,7 +24,7 @@ from rulepress.render.html import FONT_FACES, game_environment, run_templates, t
 from rulepress.render.offline import refusal_loc
 from rulepress.units import POINTS_PER_MM
 
-PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPERS_MM = {key: (p.width_mm, p.height_mm) for key, p in PAPERS.items()}
 # Every book is typeset once, on the page that fits both papers (A4's width, Letter's height),
 # and written once per paper, the difference added as margin: typesetting is the costlier half
 # of a PDF, and A4 and Letter readers find the same things on the same pages.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -31,6 +30,7 @@ from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, library_raised
 from rulepress.prose import render_prose
 from rulepress.signals import Interrupted
+from rulepress.suggest import suggest
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.workers import Stopped, Workers, unit
 
@@ -447,8 +447,7 @@ def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> li
             message = f"{said}, but the {engine} engine computes no fact '{name}'"
             if len(path) == 1:  # a designer cannot see which facts there are without the code
                 known = sorted(map(str, facts))
-                near = difflib.get_close_matches(name, known, n=1)
-                message += (f" (did you mean '{near[0]}'?)" if near else "") + (
+                message += suggest(name, known) + (
                     f"; it computes {', '.join(known)}" if known else "; it computes none")
             found.append(error(example.line_of(("claims", *path)), message))
         else:

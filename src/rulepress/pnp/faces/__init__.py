@@ -22,9 +22,10 @@ from rulepress.document.schema import is_layout
 from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces.elements import Layout, compile_layout
-from rulepress.pnp.faces.layoutfile import did_you_mean, read_layout
+from rulepress.pnp.faces.layoutfile import read_layout
 from rulepress.pnp.faces.paint import Painter
 from rulepress.pnp.faces.rulebook import RuleBook
+from rulepress.suggest import suggest
 
 Tables = Mapping[str, Sequence[Mapping[str, Any]]]
 SHARED = -1  # the key of the one face every copy shows (no data, or a shared back)
@@ -122,7 +123,7 @@ class Art:
         loc = data.loc
         if data.engine not in self.tables:
             offered = ", ".join(sorted(self.tables)) or "none"
-            hint = did_you_mean(data.engine, list(self.tables))
+            hint = suggest(data.engine, list(self.tables))
             raise RulepressError.at(loc, f"component '{comp.id}': the engine has no table "
                                          f"'{data.engine}'{hint} (its tables: {offered})")
         rows = _engine_rows(comp, data.engine, self.tables[data.engine], loc)

@@ -14,9 +14,10 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.pnp.faces.errors import LayoutError
-from rulepress.pnp.faces.layoutfile import Prop, RawElement, RawLayout, did_you_mean
+from rulepress.pnp.faces.layoutfile import Prop, RawElement, RawLayout
 from rulepress.pnp.faces.templates import Expression, Template
 from rulepress.pnp.faces.text import ALIGN, FONTS
+from rulepress.suggest import suggest
 from rulepress.units import POINTS_PER_MM, UnitError, parse_length, parse_offset
 
 # property kind -> how its value is read. x/w: percentages of the width; y/h: of the height.
@@ -111,7 +112,7 @@ def colour_code(text: str, palette: Mapping[str, str]) -> str | None:
         return "#" + ("".join(d * 2 for d in digits) if len(digits) == 3 else digits).lower()
     known = ", ".join(palette) or "none declared"
     raise ValueError(f"'{value}' is not a colour: write #rrggbb, none, or a name of the "
-                     f"layout's colours ({known}){did_you_mean(value, list(palette))}")
+                     f"layout's colours ({known}){suggest(value, list(palette))}")
 
 
 class _Compiler:
@@ -146,7 +147,7 @@ class _Compiler:
         options = CHOICES[kind]
         if str(v) not in options:
             raise ValueError(f"'{v}' is not one of {', '.join(options)}"
-                             f"{did_you_mean(str(v), list(options))}")
+                             f"{suggest(str(v), list(options))}")
         return str(v)
 
     def length(self, kind: str, v: Any) -> Any:
@@ -174,7 +175,7 @@ class _Compiler:
         kind = str(type_prop.value)
         if kind not in TYPES:
             self.problems.append(error(type_prop.loc, f"unknown element type '{kind}'"
-                                                      f"{did_you_mean(kind, list(TYPES))}; the "
+                                                      f"{suggest(kind, list(TYPES))}; the "
                                                       f"types are {', '.join(TYPES)}"))
             return None
         spec, required = TYPES[kind]
@@ -186,7 +187,7 @@ class _Compiler:
                 continue
             if key not in allowed:
                 self.problems.append(error(prop.loc, f"{kind} '{raw.name}': unknown property "
-                                                     f"'{key}'{did_you_mean(key, list(allowed))}"
+                                                     f"'{key}'{suggest(key, list(allowed))}"
                                                      f"; a {kind} has {', '.join(spec)}"))
                 ok = False
                 continue

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from rulepress.document.rows import inside
 from rulepress.document.schema import is_layout
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_LAYOUT_BYTES, MAX_LAYOUT_EXTENDS
+from rulepress.suggest import suggest
 
 TOP_KEYS = ("extends", "background", "colours", "elements")
 
@@ -39,9 +39,6 @@ class RawLayout:
     elements: dict[str, RawElement] = field(default_factory=dict)
 
 
-def did_you_mean(name: str, options: list[str]) -> str:
-    near = difflib.get_close_matches(name, options, n=1)
-    return f" (did you mean '{near[0]}'?)" if near else ""
 
 
 def read_layout(folder: Path, name: str, loc: SourceLoc) -> RawLayout:
@@ -88,7 +85,7 @@ def _read(folder: Path, name: str, loc: SourceLoc, chain: tuple[Path, ...]) -> R
     for k in data:
         if k not in TOP_KEYS:
             problems.append(error(at(str(k)), f"unknown key '{k}' in a layout"
-                                              f"{did_you_mean(str(k), list(TOP_KEYS))}; "
+                                              f"{suggest(str(k), list(TOP_KEYS))}; "
                                               f"allowed: {', '.join(TOP_KEYS)}"))
     layout = RawLayout(SourceLoc(where, 1))
     parent = data.get("extends")

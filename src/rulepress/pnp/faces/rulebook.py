@@ -7,7 +7,6 @@ part runs to the next such paragraph, and ``.part('Scoring')`` gives it without 
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -15,13 +14,11 @@ from typing import Any, ClassVar
 
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document
+from rulepress.suggest import suggest
 
 _LEAD = re.compile(r"^\*\*(.+?)\.?\*\*[.:]?\s*")
 
 
-def _hint(name: str, options: list[str]) -> str:
-    near = difflib.get_close_matches(name, options, n=1)
-    return f" (did you mean '{near[0]}'?)" if near else ""
 
 
 @dataclass(frozen=True)
@@ -90,7 +87,7 @@ class Section:
         if lead not in self.parts:
             known = ", ".join(self.parts) or "none"
             raise LookupError(f"section '{self.anchor}' has no part '{lead}'"
-                              f"{_hint(lead, list(self.parts))}; its bold-led parts: {known}")
+                              f"{suggest(lead, list(self.parts))}; its bold-led parts: {known}")
         return self.parts[lead]
 
 
@@ -112,7 +109,7 @@ class RuleBook:
         heads = self._doc.headings
         anchors = [h.anchor for h in heads]
         if anchor not in anchors:
-            raise LookupError(f"the rulebook has no section '{anchor}'{_hint(anchor, anchors)}")
+            raise LookupError(f"the rulebook has no section '{anchor}'{suggest(anchor, anchors)}")
         k = anchors.index(anchor)
         head = heads[k]
         part = next(p for p in self._doc.parts if p.path == head.loc.path)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -18,6 +17,7 @@ from rulepress.diagnostics import SourceLoc
 from rulepress.limits import LAYOUT_SECONDS, MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
 from rulepress.sandbox import Sandbox, Timeout, Unknown, deadline, runtime_problem, syntax_problem
+from rulepress.suggest import suggest
 
 _JINJA = re.compile(r"\{\{|\{%")
 
@@ -88,10 +88,7 @@ def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
     message = runtime_problem(exc)
     if isinstance(exc, Unknown) and not exc.refused:
         name = str(exc.name)
-        hint = difflib.get_close_matches(name, names_in(ctx), n=1)
-        message = f"'{name}' is not defined{where}" + (
-            f" (did you mean '{hint[0]}'?)" if hint else ""
-        )
+        message = f"'{name}' is not defined{where}" + suggest(name, names_in(ctx))
         if "row" in ctx:
             message += f"; the row's fields are {', '.join(sorted(ctx['row']))}"
         elif name not in names_in(ctx):
