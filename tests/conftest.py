@@ -82,3 +82,14 @@ def browser() -> Iterator[Any]:
     driver.stop()  # a browser that cannot start fails every test here; it is never a skip
     pytest.fail(f"headless Chromium ({support.CHROMIUM}) could not start; `make test` installs "
                 f"Debian's chromium package when it is missing.\n{problem}", pytrace=False)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="Write the golden files (tests/golden/) from this run's outputs "
+                          "instead of comparing them: for a change of output made on purpose.")
+
+
+@pytest.fixture()
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
