@@ -10,7 +10,8 @@
   build; rebuild_<game>_over_full the same for each game in turn.
   rebuild_one_floor_over_full: that game's longest typesetting alone (its slowest page through
   render_pdfs, both papers, in a warm process), over the full build: a rebuild cannot beat it,
-  as one page is one WeasyPrint document, typeset on one core.
+  as one page is one WeasyPrint document, typeset on one core. rebuild_one_over_floor: the
+  rebuild over that floor (what the rest of a rebuild costs: start-up, check, writing).
 - serve_reload_s: `rulepress serve` running, the median time from saving a change to the
   largest game's rules.md to the served page holding the new text (5 edits);
   serve_reload_<game>_s the same for each game.
@@ -131,6 +132,7 @@ def build_rounds(tmp: Path, sources: Path) -> None:
     longest = max(float(line.split()[0]) for line in jobs if line.strip())
     emit("rebuild_one_floor_s", longest, "s")
     emit("rebuild_one_floor_over_full", longest / min(parallel), "ratio")
+    emit("rebuild_one_over_floor", min(rebuilt[games[0]]) / longest, "ratio")
     print(json.dumps({"name": "rebuild_one_game", "value": games[0]}), flush=True)
     for game in sorted(games):
         emit(f"rebuild_{game}_over_full", min(rebuilt[game]) / min(parallel), "ratio")
