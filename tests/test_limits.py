@@ -130,3 +130,28 @@ def test_a_typesetting_that_never_ends_fails_the_build_at_its_print_css(
                      r"in docs/authoring.md\)", err), err
     assert "Traceback" not in err
     assert not (out / "demo").exists()
+
+
+def test_a_shorter_deadline_inside_a_longer_one_holds_and_gives_the_rest_back() -> None:
+    """A template's seconds inside a book's typesetting: the inner limit fired only after the
+    outer one (the build's 180 s), so a print.css that never finished hung the build."""
+    import signal
+    import time
+
+    from rulepress.sandbox import Timeout, deadline
+
+    def spin(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    with deadline(30):
+        start = time.process_time()
+        with pytest.raises(Timeout), deadline(0.2):
+            spin(10)
+        assert time.process_time() - start < 5
+        left = signal.getitimer(signal.ITIMER_PROF)[0]
+        assert 20 < left <= 30  # the outer deadline's own time, less what was spent
+        with deadline(60):  # longer than the outer: the outer still holds
+            assert signal.getitimer(signal.ITIMER_PROF)[0] <= 30
+    assert signal.getitimer(signal.ITIMER_PROF)[0] == 0

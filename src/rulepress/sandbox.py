@@ -14,6 +14,7 @@ import resource
 import signal
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -276,26 +277,41 @@ def _located(message: str, exc: BaseException, env: jinja2.Environment, *,
     return TemplateProblem(message, limit=limit)
 
 
+_ends: list[float] = []  # the CPU-time ends (time.process_time()) of the deadlines in force
+
+
 @contextmanager
 def deadline(seconds: float) -> Iterator[None]:
     """SIGPROF after ``seconds`` of CPU time interrupts the render (main thread only: signals
     go there). CPU time, not the clock: a busy shared machine must not fail a good render.
-    Inside another deadline, that one holds (one timer: a second would end the first)."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getitimer(signal.ITIMER_PROF)[0] > 0):
+    Inside another deadline, the one that ends first holds (a template's few seconds inside a
+    book's typesetting: one timer, set to the nearer end and back to the other's after); inside
+    a timer this module did not set (a worker's engine budget), that one holds."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    end = time.process_time() + seconds
+    outer = _ends[-1] if _ends else None
+    if (outer is None and signal.getitimer(signal.ITIMER_PROF)[0] > 0) or (
+            outer is not None and outer <= end):
         yield
         return
 
     def expire(signum: int, frame: FrameType | None) -> None:
         raise Timeout
 
-    previous = signal.signal(signal.SIGPROF, expire)
+    previous = signal.signal(signal.SIGPROF, expire) if outer is None else None
+    _ends.append(end)
     signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        _ends.pop()
+        if outer is None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
+        else:  # the outer deadline's time left (at once, if it is spent)
+            signal.setitimer(signal.ITIMER_PROF, max(outer - time.process_time(), 1e-3))
 
 
 def _address_space() -> int | None:
