@@ -1,0 +1,82 @@
+"""``export --to tgc|mpc``: one PNG per distinct face at the house's exact pixel size for the
+product each component fits, named in upload order with their copies, and a manifest.csv."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rulepress.diagnostics import Diagnostic, error
+from rulepress.document.model import Component, Document
+from rulepress.export.products import DPI, Fit, fit, nearest
+from rulepress.export.raster import SideFaces, Shot, png, rasterize
+
+HOUSES = {"tgc": "The Game Crafter", "mpc": "MakePlayingCards", "dtc": "DriveThruCards"}
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A component and the product it is printed as."""
+
+    comp: Component
+    fit: Fit
+
+
+def placed(doc: Document, house: str, skip: frozenset[str]) -> tuple[list[Placed],
+                                                                      list[Diagnostic]]:
+    """The components ``house`` prints, each with its product; an error at each component no
+    product fits (naming the nearest), unless it is skipped."""
+    found: list[Placed] = []
+    problems: list[Diagnostic] = []
+    for comp in doc.meta.components:
+        if not comp.in_kit or comp.size is None or comp.id in skip:
+            continue
+        chosen = fit(comp, house)
+        if chosen is None:
+            near = ", ".join(p.label() for p in nearest(comp, house))
+            sizes = " or ".join(f"{s.width:g} x {s.height:g} mm"
+                                for s in (comp.size, *comp.variants.values()))
+            problems.append(error(comp.loc, (
+                f"component '{comp.id}' ({sizes}): no {HOUSE_NAMES[house]} product fits it "
+                f"(within 1 mm); the nearest are {near}. Resize it, add a size variant that "
+                f"fits, or leave it out with --skip {comp.id}")))
+            continue
+        found.append(Placed(comp, chosen))
+    return found, problems
+
+
+HOUSE_NAMES = HOUSES
+
+
+def shots(side: SideFaces, where: Fit) -> list[Shot]:
+    p = where.product
+    return [Shot(side, key, where.size, p.pixels, DPI, (p.width, p.height), where.turned)
+            for key in side.distinct()]
+
+
+def house_files(house: str, parts: Sequence[Placed],
+                found: Mapping[tuple[str, bool], SideFaces]) -> dict[str, bytes | str]:
+    """File name (inside the export folder) -> content: the PNGs and manifest.csv."""
+    files: dict[str, bytes | str] = {}
+    rows: list[tuple[str, str, str, int, str]] = []
+    for n, part in enumerate(parts, 1):
+        for back in (False, True):
+            side = found.get((part.comp.id, back))
+            if side is None:
+                continue
+            taken = shots(side, part.fit)
+            what = "back" if back else "front"
+            for k, (shot, image) in enumerate(zip(taken, rasterize(taken), strict=True), 1):
+                qty = side.copies(shot.key)
+                number = f"-{k:03d}" if len(taken) > 1 else ""
+                name = f"{n:02d}-{part.comp.id}-{what}{number}-x{qty}.png"
+                files[name] = png(image)
+                rows.append((name, part.comp.id, what, qty, part.fit.product.name))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("file", "component", "side", "copies", "product"))
+    writer.writerows(rows)
+    files["manifest.csv"] = out.getvalue()
+    return files
