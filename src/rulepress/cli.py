@@ -368,7 +368,7 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
     pnp/GAME/<target>/ (docs/export-<target>.md says what to upload where)."""
 
     def action(reporter: Reporter) -> ExitStatus:
-        from rulepress.export import ExportOptions, Exporter
+        from rulepress.export import Exporter, ExportOptions
         from rulepress.export import base_url as checked_url
         from rulepress.pipeline import Paths, RunOptions, run
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rulepress.diagnostics import Diagnostic, error
 from rulepress.document.model import Component, Document
 from rulepress.export.products import DPI, Fit, fit, nearest
-from rulepress.export.raster import SideFaces, Shot, png, rasterize
+from rulepress.export.raster import Shot, SideFaces, png, rasterize
 
 HOUSES = {"tgc": "The Game Crafter", "mpc": "MakePlayingCards", "dtc": "DriveThruCards"}
 
@@ -39,15 +39,13 @@ def placed(doc: Document, house: str, skip: frozenset[str]) -> tuple[list[Placed
             sizes = " or ".join(f"{s.width:g} x {s.height:g} mm"
                                 for s in (comp.size, *comp.variants.values()))
             problems.append(error(comp.loc, (
-                f"component '{comp.id}' ({sizes}): no {HOUSE_NAMES[house]} product fits it "
+                f"component '{comp.id}' ({sizes}): no {HOUSES[house]} product fits it "
                 f"(within 1 mm); the nearest are {near}. Resize it, add a size variant that "
                 f"fits, or leave it out with --skip {comp.id}")))
             continue
         found.append(Placed(comp, chosen))
     return found, problems
 
-
-HOUSE_NAMES = HOUSES
 
 
 def shots(side: SideFaces, where: Fit) -> list[Shot]:

@@ -114,15 +114,13 @@ def ink(images: Iterable[tuple[Image.Image, Component, bool]], limit: int, targe
 
 def over_limit(image: Image.Image, limit: int) -> float:
     """The share of pixels whose C + M + Y + K passes ``limit`` percent."""
-    rgb = image.convert("RGB")
-    pixels = rgb.get_flattened_data() if hasattr(rgb, "get_flattened_data") else rgb.getdata()
-    total = 0
-    over = 0
-    for r, g, b in pixels:
-        total += 1
-        if sum(cmyk(r / 255, g / 255, b / 255)) * 100 > limit + 0.5:
-            over += 1
-    return over / total if total else 0.0
+    import numpy as np
+
+    rgb = np.asarray(image.convert("RGB"), dtype=np.float64) / 255
+    k = 1 - rgb.max(axis=2)
+    rest = np.where(k < 1, 1 - k, 1.0)
+    total = ((1 - rgb - k[..., None]) / rest[..., None]).sum(axis=2) + k
+    return float((total * 100 > limit + 0.5).mean()) if total.size else 0.0
 
 
 def cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:

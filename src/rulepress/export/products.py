@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulepress.document.model import Component, Size
+from rulepress.document.model import Component
+from rulepress.units import Size
 
 DPI = 300
 MM_PER_IN = 25.4

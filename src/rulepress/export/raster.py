@@ -13,13 +13,14 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError
-from rulepress.document.model import Component, Document, Size
+from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import SHARED, Art, Tables, is_layout
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.kit import side_drawer
+from rulepress.units import Size
 
 POINTS_PER_IN = 72.0
 

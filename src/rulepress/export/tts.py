@@ -30,7 +30,7 @@ from typing import Any
 from PIL import Image
 
 from rulepress.document.model import Component, Document
-from rulepress.export.raster import SideFaces, Shot, png, rasterize
+from rulepress.export.raster import Shot, SideFaces, png, rasterize
 
 MM_PER_IN = 25.4
 MAX_SIDE = 4096
@@ -86,11 +86,13 @@ class SavedObject:
     objects: list[dict[str, Any]]
     deck_id: int = 0
     x: float = 0.0  # where the next object goes on the table
+    first: Image.Image | None = None  # the first image: the thumbnail's
 
     def url(self, name: str) -> str:
         return self.base + name
 
     def image(self, name: str, image: Image.Image) -> str:
+        self.first = self.first or image
         self.files[name] = png(image)
         return self.url(name)
 
@@ -240,13 +242,8 @@ def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], bas
             _deck(out, comp, front, back)
         else:
             _flat(out, comp, front, back, what)
-    thumb = next((n for n in out.files if n.endswith(".png")), None)
-    if thumb is not None:
-        from io import BytesIO
-
-        with Image.open(BytesIO(bytes(out.files[thumb]))) as first:
-            first.load()
-            small = first.convert("RGB")
+    if out.first is not None:
+        small = out.first.convert("RGB")
         small.thumbnail((THUMBNAIL, THUMBNAIL))
         out.files[f"{doc.slug}.png"] = png(small)
     bag = {"SaveName": doc.meta.title, "GameMode": "", "Date": "", "Table": "", "Sky": "",
