@@ -247,3 +247,15 @@ def test_base_url_makes_every_image_address_hosted(tmp_path: Path) -> None:
     urls = re.findall(r'"(?:FaceURL|BackURL|ImageURL|ImageSecondaryURL)": "([^"]*)"', text)
     assert urls and all(u.startswith("https://example.com/pigeon/") for u in urls)
     assert all((folder / "tts" / u.rsplit("/", 1)[1]).is_file() for u in urls)
+
+
+def test_a_component_placed_by_its_size_variant_is_laid_out_at_that_size(tmp_path: Path
+                                                                         ) -> None:
+    # Go-Stop's reserve cards are hwatu-sized; The Game Crafter prints them as Poker Cards
+    # through their `poker` variant, so the layout fills the poker card (its band runs along
+    # the bottom), as the poker kit draws it.
+    folder, _ = export(tmp_path, "go-stop", "--to", "tgc", "--skip", "player-tokens")
+    with Image.open(folder / "tgc" / "02-reserve-cards-front-x6.png") as card:
+        rgb = card.convert("RGB")
+        near_bottom = rgb.getpixel((rgb.width * 3 // 4, rgb.height - 80))
+    assert near_bottom == pytest.approx((0x5b, 0x2c, 0x83), abs=6)

@@ -75,20 +75,23 @@ class Exporter:
     def _preflight(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
                    parts: Sequence[object]) -> list[Diagnostic]:
         from rulepress.export import preflight
-        from rulepress.export.houses import Placed, shots
-        from rulepress.export.raster import rasterize, sides
+        from rulepress.export.houses import Placed, house_sides, shots
+        from rulepress.export.raster import rasterize
+        from rulepress.pnp.kit import with_variant
 
         target, strict = self.options.target, self.options.strict
-        art = Art(doc, tables)
         found: list[Diagnostic] = []
         chosen = [p for p in parts if isinstance(p, Placed)]
-        faces = sides(doc, drawers, tables, [p.comp for p in chosen])
+        faces = house_sides(doc, drawers, tables, chosen)
+        arts = {v: Art(with_variant(doc, v) if v else doc, tables)
+                for v in {p.fit.variant for p in chosen}}
         for part in chosen:
             for back in (False, True):
                 side = faces.get((part.comp.id, back))
                 if side is None:
                     continue
-                found += preflight.elements(art, part.comp, back, part.fit, target, strict)
+                found += preflight.elements(arts[part.fit.variant], side.comp, back, part.fit,
+                                            target, strict)
                 small = [s.__class__(s.side, s.key, s.size,
                                      (s.pixels[0] // 10, s.pixels[1] // 10), s.dpi / 10,
                                      s.trim, s.turned) for s in shots(side, part.fit)]
@@ -121,12 +124,12 @@ class Exporter:
             comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
             base = opts.base_url or (Path(opts.folder) / doc.slug / "tts").as_uri() + "/"
             return saved_object(doc, sides(doc, drawers, tables, comps), base)
-        from rulepress.export.houses import house_files, placed
+        from rulepress.export.houses import house_files, house_sides, placed
 
         parts, problems = placed(doc, opts.target, skip)
         if problems:
             raise RulepressError(problems)
-        found = sides(doc, drawers, tables, [p.comp for p in parts])
+        found = house_sides(doc, drawers, tables, parts)
         if opts.target == "dtc":
             from rulepress.export.dtc import deck_pdf
 

@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from rulepress.diagnostics import Diagnostic, error
 from rulepress.document.model import Component, Document
 from rulepress.export.products import DPI, Fit, fit, nearest
-from rulepress.export.raster import Shot, SideFaces, png, rasterize
+from rulepress.export.raster import Shot, SideFaces, png, rasterize, sides
+from rulepress.games.base import Drawer
+from rulepress.pnp.faces import Tables
+from rulepress.pnp.kit import with_variant
 
 HOUSES = {"tgc": "The Game Crafter", "mpc": "MakePlayingCards", "dtc": "DriveThruCards"}
 
@@ -46,6 +49,20 @@ def placed(doc: Document, house: str, skip: frozenset[str]) -> tuple[list[Placed
         found.append(Placed(comp, chosen))
     return found, problems
 
+
+
+def house_sides(doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
+                parts: Sequence[Placed]) -> dict[tuple[str, bool], SideFaces]:
+    """The sides of the placed components, each drawn at the size its product fits: a
+    component placed by a size variant is drawn (its layouts laid out) as that variant's kit
+    draws it."""
+    found: dict[tuple[str, bool], SideFaces] = {}
+    for variant in dict.fromkeys(p.fit.variant for p in parts):
+        version = with_variant(doc, variant) if variant else doc
+        ids = {p.comp.id for p in parts if p.fit.variant == variant}
+        found |= sides(version, drawers, tables,
+                       [c for c in version.meta.components if c.id in ids])
+    return found
 
 
 def shots(side: SideFaces, where: Fit) -> list[Shot]:
