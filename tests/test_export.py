@@ -259,3 +259,12 @@ def test_a_component_placed_by_its_size_variant_is_laid_out_at_that_size(tmp_pat
         rgb = card.convert("RGB")
         near_bottom = rgb.getpixel((rgb.width * 3 // 4, rgb.height - 80))
     assert near_bottom == pytest.approx((0x5b, 0x2c, 0x83), abs=6)
+
+
+def test_the_same_sources_give_byte_identical_exports(tmp_path: Path) -> None:
+    made = []
+    for run in ("one", "two"):
+        folder, _ = export(tmp_path / run, "worm-derby", "--to", "tts", "--base-url",
+                           "https://example.com/wd/")
+        made.append({p.name: p.read_bytes() for p in sorted((folder / "tts").iterdir())})
+    assert made[0] == made[1] and len(made[0]) > 10

@@ -15,6 +15,7 @@ from rulepress.games import contract
 from rulepress.games.base import Drawer
 from rulepress.pipeline import Files, Unit
 from rulepress.pnp.faces import Art, Tables
+from rulepress.pnp.faces.layoutfile import did_you_mean
 from rulepress.validate.check import DocumentCheck, engine_raised
 from rulepress.workers import Stopped, Workers
 
@@ -59,9 +60,9 @@ class Exporter:
 
     def check(self, game: DocumentCheck) -> list[Diagnostic]:
         doc = game.doc
-        unknown = [s for s in self.options.skip
-                   if s not in {c.id for c in doc.meta.components}]
-        found = [error(None, f"--skip {s}: {doc.slug} has no component '{s}'") for s in unknown]
+        ids = [c.id for c in doc.meta.components]
+        found = [error(None, f"--skip {s}: {doc.slug} has no component '{s}'"
+                             f"{did_you_mean(s, ids)}") for s in self.options.skip if s not in ids]
         if self.options.target == "tts":
             return found
         from rulepress.export.houses import placed
@@ -70,7 +71,7 @@ class Exporter:
         if problems or found:
             return found + problems
         return in_worker(game, lambda drawers, tables: self._preflight(doc, drawers, tables,
-                                                                         parts), "checking")
+                                                                         parts), "drawing")
 
     def _preflight(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
                    parts: Sequence[object]) -> list[Diagnostic]:
@@ -104,7 +105,7 @@ class Exporter:
         doc, target = game.doc, self.options.target
 
         def make() -> Files:
-            made = in_worker(game, lambda d, t: self._files(doc, d, t), "exporting")
+            made = in_worker(game, lambda d, t: self._files(doc, d, t), "drawing")
             if isinstance(made, list):
                 raise RulepressError(made)
             return {f"{doc.slug}/{target}/{name}": data for name, data in made.items()}
