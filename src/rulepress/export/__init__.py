@@ -13,9 +13,9 @@ from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Document
 from rulepress.games import contract
 from rulepress.games.base import Drawer
-from rulepress.pipeline import Files, Unit
+from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.faces import Art, Tables
-from rulepress.pnp.faces.layoutfile import did_you_mean
+from rulepress.suggest import suggest
 from rulepress.validate.check import DocumentCheck, engine_raised
 from rulepress.workers import Stopped, Workers
 
@@ -48,7 +48,7 @@ def base_url(value: str) -> str:
     return value if value.endswith("/") else value + "/"
 
 
-class Exporter:
+class Exporter(Base):
     """One target's generator: its preflight in check(), its files in one unit per game."""
 
     def __init__(self, options: ExportOptions) -> None:
@@ -62,7 +62,7 @@ class Exporter:
         doc = game.doc
         ids = [c.id for c in doc.meta.components]
         found = [error(None, f"--skip {s}: {doc.slug} has no component '{s}'"
-                             f"{did_you_mean(s, ids)}") for s in self.options.skip if s not in ids]
+                             f"{suggest(s, ids)}") for s in self.options.skip if s not in ids]
         if self.options.target == "tts":
             return found
         from rulepress.export.houses import placed
@@ -102,16 +102,25 @@ class Exporter:
         return list(dict.fromkeys(found))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
-        doc, target = game.doc, self.options.target
+        doc, engine, target = game.doc, game.engine, self.options.target
 
-        def make() -> Files:
-            made = in_worker(game, lambda d, t: self._files(doc, d, t), "drawing")
-            if isinstance(made, list):
-                raise RulepressError(made)
+        def make() -> Files | list[Diagnostic]:
+            """In a worker when the game's engine draws (the pipeline's guarded units)."""
+            try:
+                made = self._files(doc, contract.drawers(engine), contract.tables(engine))
+            except RulepressError as exc:
+                return exc.diagnostics
+            except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+                return [engine_raised(exc, engine, "drawing its export", doc.meta.engine_loc)]
             return {f"{doc.slug}/{target}/{name}": data for name, data in made.items()}
 
-        label = f"{doc.slug} {target} export"
-        return [Unit(f"{doc.slug}/{target}", key, make, label)]
+        def stopped(how: str) -> list[Diagnostic]:
+            name = engine.name if engine is not None else doc.meta.engine
+            return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its "
+                                               "export")]
+
+        return [Unit(f"{doc.slug}/{target}", key, make, f"making the {doc.slug} {target} export",
+                     guarded=engine is not None, stopped=stopped)]
 
     def _files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables
                ) -> dict[str, bytes | str]:
