@@ -112,6 +112,8 @@ def test_tts_cards_are_their_real_size_in_tts_units(
             t = obj["Transform"]
             assert t["scaleX"] * 56 == pytest.approx(size.width, abs=0.05)
             assert t["scaleZ"] * 80 == pytest.approx(size.height, abs=0.05)
+            cards = obj.get("ContainedObjects", [obj])
+            assert all(c["SidewaysCard"] == (size.width > size.height) for c in cards)
 
 
 def kit_face(game: str, comp_id: str, index: int, pixels: tuple[int, int], back: bool = False

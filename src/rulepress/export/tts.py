@@ -6,7 +6,8 @@ What becomes what, from the component's size and sides alone (a kit needs no cha
 - a card (a rectangle 30 to 120 mm a side, not square): a ``DeckCustom`` of ``Card`` objects
   (a ``CardCustom`` when there is one copy); each distinct face once on a sheet of at most
   10 x 7 cells (``BackIsHidden``: the back shows a hidden card, so all 70 cells hold cards),
-  more sheets for more faces; ``UniqueBack`` with a sheet of backs when backs vary;
+  more sheets for more faces; ``UniqueBack`` with a sheet of backs when backs vary; a
+  landscape card is a ``SidewaysCard``;
 - a board (``tileable``, or a side over 120 mm): a ``Custom_Board``;
 - a token (both sides at most 40 mm, no back): a ``Custom_Token``, its shape the image's
   transparency;
@@ -163,7 +164,7 @@ def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
         deck = str(card_id // 100)
         cards.append({"Name": "CardCustom", "GUID": _guid(out.slug, comp.id, i),
                       "Nickname": f"{comp.name} {i + 1}" if comp.count > 1 else comp.name,
-                      "Description": "", "CardID": card_id,
+                      "Description": "", "CardID": card_id, "SidewaysCard": w > h,
                       "CustomDeck": {deck: sheets[deck]},
                       "Transform": _transform(x, 0.0, sx, sz, face_down=back is not None)})
     if comp.count == 1:
