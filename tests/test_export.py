@@ -181,6 +181,10 @@ def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, ga
             assert image.mode == "RGB"
             assert sorted(image.size) == sorted(products[row["product"]].pixels), row
         assert row["file"].endswith(f"-x{row['copies']}.png")
+        if comp_backs_vary(doc, row["component"]):  # each back numbered as its front
+            pair = (row["file"].replace("-front-", "-BACK-").replace("-back-", "-front-")
+                    .replace("-BACK-", "-back-"))
+            assert pair in files and pair != row["file"]
         key = (row["component"], row["side"])
         counted[key] = counted.get(key, 0) + int(row["copies"])
     skipped = TGC_SKIP[game].split(",")
@@ -191,6 +195,10 @@ def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, ga
                 assert counted[(comp.id, "back")] == comp.count
     orders = [int(r["file"][:2]) for r in rows]
     assert orders == sorted(orders)
+
+
+def comp_backs_vary(doc: Document, comp_id: str) -> bool:
+    return next(c.back_varies for c in doc.meta.components if c.id == comp_id)
 
 
 def test_a_poker_card_is_825_by_1125_at_tgc_and_822_by_1122_at_mpc(tmp_path: Path) -> None:

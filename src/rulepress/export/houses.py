@@ -66,32 +66,51 @@ def house_sides(doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
 
 
 def shots(side: SideFaces, where: Fit) -> list[Shot]:
-    p = where.product
-    return [Shot(side, key, where.size, p.pixels, DPI, (p.width, p.height), where.turned)
-            for key in side.distinct()]
+    return [_shot(side, key, where) for key in side.distinct()]
 
 
 def house_files(house: str, parts: Sequence[Placed],
                 found: Mapping[tuple[str, bool], SideFaces]) -> dict[str, bytes | str]:
-    """File name (inside the export folder) -> content: the PNGs and manifest.csv."""
+    """File name (inside the export folder) -> content: the PNGs and manifest.csv.
+
+    A component whose backs are shared: its fronts (``NN-id-front-KKK-xQTY.png``) and its one
+    back. One whose backs vary: each distinct front-and-back pair, numbered alike
+    (``NN-id-KKK-front-xQTY.png`` with ``NN-id-KKK-back-xQTY.png``), so each back goes with
+    its front."""
     files: dict[str, bytes | str] = {}
     rows: list[tuple[str, str, str, int, str]] = []
     for n, part in enumerate(parts, 1):
-        for back in (False, True):
-            side = found.get((part.comp.id, back))
-            if side is None:
-                continue
+        comp, product = part.comp, part.fit.product.name
+        front, back = found[(comp.id, False)], found.get((comp.id, True))
+        if back is not None and len(set(back.keys)) > 1:
+            pairs = list(dict.fromkeys(zip(front.keys, back.keys, strict=True)))
+            keys = list(zip(front.keys, back.keys, strict=True))
+            for side, index in ((front, 0), (back, 1)):
+                taken = [_shot(side, pair[index], part.fit) for pair in pairs]
+                what = "back" if index else "front"
+                for k, (pair, image) in enumerate(zip(pairs, rasterize(taken), strict=True), 1):
+                    qty = keys.count(pair)
+                    name = f"{n:02d}-{comp.id}-{k:03d}-{what}-x{qty}.png"
+                    files[name] = png(image)
+                    rows.append((name, comp.id, what, qty, product))
+            continue
+        for side in (s for s in (front, back) if s is not None):
             taken = shots(side, part.fit)
-            what = "back" if back else "front"
+            what = "back" if side.back else "front"
             for k, (shot, image) in enumerate(zip(taken, rasterize(taken), strict=True), 1):
                 qty = side.copies(shot.key)
                 number = f"-{k:03d}" if len(taken) > 1 else ""
-                name = f"{n:02d}-{part.comp.id}-{what}{number}-x{qty}.png"
+                name = f"{n:02d}-{comp.id}-{what}{number}-x{qty}.png"
                 files[name] = png(image)
-                rows.append((name, part.comp.id, what, qty, part.fit.product.name))
+                rows.append((name, comp.id, what, qty, product))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("file", "component", "side", "copies", "product"))
     writer.writerows(rows)
     files["manifest.csv"] = out.getvalue()
     return files
+
+
+def _shot(side: SideFaces, key: int, where: Fit) -> Shot:
+    p = where.product
+    return Shot(side, key, where.size, p.pixels, DPI, (p.width, p.height), where.turned)
