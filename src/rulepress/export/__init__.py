@@ -4,7 +4,7 @@ print-on-demand houses, as generators on the pipeline (checked, then written as 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit
@@ -93,9 +93,9 @@ class Exporter(Base):
                     continue
                 found += preflight.elements(arts[part.fit.variant], side.comp, back, part.fit,
                                             target, strict)
-                small = [s.__class__(s.side, s.key, s.size,
-                                     (s.pixels[0] // 10, s.pixels[1] // 10), s.dpi / 10,
-                                     s.trim, s.turned) for s in shots(side, part.fit)]
+                # A tenth of the dpi is plenty to measure ink over areas.
+                small = [replace(s, pixels=(s.pixels[0] // 10, s.pixels[1] // 10),
+                                 dpi=s.dpi / 10) for s in shots(side, part.fit)]
                 images = rasterize(small)
                 found += preflight.ink(((im, part.comp, back) for im in images),
                                        part.fit.product.ink, target, strict)

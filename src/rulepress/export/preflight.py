@@ -44,7 +44,6 @@ def elements(art: Art, comp: Component, back: bool, where: Fit, target: str,
         return []
     say: Say = error if strict else warning
     side = art.side(comp, back)
-    assert comp.size is not None
     w, h = where.size.points
     # The product's safe margin in the face's own points (the face is scaled onto the trim).
     scale = min(where.product.trim_mm) / min(where.size.width, where.size.height)

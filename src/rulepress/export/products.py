@@ -28,8 +28,6 @@ class Product:
     height: float
     bleed: float  # inches, each side
     safe: float  # inches inside the trim
-    shape: str = "rect"  # or "circle"
-    sides: int = 2
     ink: int = 300  # the house's total ink limit, percent (C + M + Y + K)
 
     @property
@@ -46,12 +44,12 @@ class Product:
         return f"{self.name} ({self.width:g} x {self.height:g} in)"
 
 
-def _tgc(name: str, w: float, h: float, shape: str = "rect", sides: int = 2) -> Product:
-    return Product("tgc", name, w, h, 0.125, 0.125, shape, sides)
+def _tgc(name: str, w: float, h: float) -> Product:
+    return Product("tgc", name, w, h, 0.125, 0.125)
 
 
 def _mpc(name: str, w: float, h: float) -> Product:
-    return Product("mpc", name, w, h, 0.12, 0.12, ink=300)
+    return Product("mpc", name, w, h, 0.12, 0.12)
 
 
 PRODUCTS: dict[str, tuple[Product, ...]] = {
@@ -65,13 +63,13 @@ PRODUCTS: dict[str, tuple[Product, ...]] = {
         _tgc("Small Square Chit", 0.75, 0.75),
         _tgc("Medium Square Chit", 1.0, 1.0),
         _tgc("Large Square Chit", 1.5, 1.5),
-        _tgc("Small Circle Chit", 0.75, 0.75, "circle"),
-        _tgc("Medium Circle Chit", 1.0, 1.0, "circle"),
-        _tgc("Large Circle Chit", 1.5, 1.5, "circle"),
+        _tgc("Small Circle Chit", 0.75, 0.75),
+        _tgc("Medium Circle Chit", 1.0, 1.0),
+        _tgc("Large Circle Chit", 1.5, 1.5),
         _tgc("Small Square Tile", 2.0, 2.0),
         _tgc("Medium Square Tile", 3.0, 3.0),
-        _tgc("Bi-Fold Board", 10.0, 10.0, sides=1),
-        _tgc("Quad-Fold Board", 18.0, 18.0, sides=1),
+        _tgc("Bi-Fold Board", 10.0, 10.0),
+        _tgc("Quad-Fold Board", 18.0, 18.0),
     ),
     "mpc": (
         _mpc("Poker Card", 2.5, 3.5),
