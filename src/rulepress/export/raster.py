@@ -127,8 +127,11 @@ def draw_page(c: Canvas, shot: Shot) -> None:
 
 def rasterize(shots: Sequence[Shot]) -> list[Image.Image]:
     """Each shot as an image of exactly its pixels: RGB, or RGBA where ``clear``."""
-    import pypdfium2
-
+    try:
+        import pypdfium2
+    except ImportError:  # a test dependency today: the lead adds it to the runtime lock
+        raise RulepressError.at(None, "export rasterizes faces with pypdfium2, which is not "
+                                      "installed: pip install pypdfium2") from None
     document = pypdfium2.PdfDocument(pdf(shots))
     images = []
     try:
