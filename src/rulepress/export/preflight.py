@@ -15,6 +15,7 @@ from PIL import Image
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, warning
 from rulepress.document.model import Component
 from rulepress.export.products import DPI, MM_PER_IN, Fit
+from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art, Side, is_layout
 from rulepress.pnp.faces.elements import Element
 from rulepress.pnp.faces.images import ImageProblem, open_image
@@ -22,6 +23,7 @@ from rulepress.units import POINTS_PER_MM
 
 KEPT_INSIDE = ("text", "symbol", "table", "image", "index")
 Say = Callable[[SourceLoc | None, str], Diagnostic]
+SAFE = Face(0, 1, 1.0, 1.0, 0.0).safe  # where a corner index sits unless placed
 INK_AREA = 0.01  # share of a face over the limit that counts (a few dots are no problem)
 
 
@@ -53,11 +55,15 @@ def elements(art: Art, comp: Component, back: bool, where: Fit, target: str,
     for el in side.layout.elements:
         if el.type not in KEPT_INSIDE or "repeat" in el.values:
             continue
-        box = _box(el)
-        if box is None:
-            continue
-        x0, y0, x1, y1 = box
-        room = min(x0, y0, w - x1, h - y1)
+        if el.type == "index":  # a corner index: its copy turned half round mirrors it
+            room = min(el.values.get("x", SAFE), el.values.get("y", SAFE))
+            x0 = y0 = x1 = y1 = 0.0
+        else:
+            box = _box(el)
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
+            room = min(x0, y0, w - x1, h - y1)
         if room < 0:
             found.append(say(el.loc, f"{product}: {el.type} '{el.name}' crosses the cut "
                                      f"({-room / POINTS_PER_MM:.1f} mm past the trim)"))
