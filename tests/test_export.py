@@ -93,9 +93,16 @@ def test_tts_saved_object_holds_every_component_as_tts_expects(
                                                                   "ImageSecondaryURL")]:
             if image:
                 assert local(image).is_file()
+        if obj["Name"] == "Custom_Token":  # its outline is the image's transparency
+            with Image.open(local(obj["CustomImage"]["ImageURL"])) as token:
+                assert token.mode == "RGBA" and token.getextrema()[3][1] == 255
         name = re.sub(r" \d+$", "", cards[0]["Nickname"])
         copies[name] = copies.get(name, 0) + len(cards)
     assert copies == {c.name: c.count for c in doc.meta.components if c.in_kit}
+    if game == "pigeon":  # its round token: clear outside the circle, solid within
+        with Image.open(folder / "pigeon-coin-front.png") as coin:
+            assert coin.getpixel((0, 0))[3] == 0
+            assert coin.getpixel((coin.width // 2, coin.height // 2))[3] == 255
     for png in folder.glob("*.png"):
         with Image.open(png) as image:
             assert image.mode in ("RGB", "RGBA") and max(image.size) <= 4096, png.name
