@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.diagnostics import Diagnostic, RulepressError, error, warning
 from rulepress.pipeline import Base, Files, Paths, RunOptions, Unit, run
 from rulepress.validate.check import DocumentCheck
 
@@ -44,11 +44,21 @@ class Echo(Base):
 
 
 class Quiet:
+    def __init__(self) -> None:
+        self.said: list[Diagnostic] = []
+
     def progress(self, message: str) -> None:
         pass
 
     def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
-        pass
+        self.said += diagnostics
+
+
+class Cautious(Echo):
+    """Echo whose check finds only a warning (a preflight's)."""
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        return [warning(None, f"{game.doc.slug}: close to the edge")]
 
 
 @pytest.fixture()
@@ -98,3 +108,11 @@ def test_force_makes_fresh_units(paths: Paths) -> None:
     echo = Echo()
     run(paths, [echo], Quiet(), RunOptions(force=True))
     assert echo.made == ["tiny"]
+
+
+def test_a_generators_warnings_are_said_and_counted_and_the_run_goes_on(paths: Paths) -> None:
+    quiet = Quiet()
+    built = run(paths, [Cautious()], quiet)
+    assert (paths.out / "tiny" / "echo.txt").is_file()
+    assert [d.message for d in quiet.said] == ["tiny: close to the edge"]
+    assert "1 warning" in built.summary()

@@ -346,6 +346,48 @@ def pnp(
     _run(action)
 
 
+@main.command()
+@click.argument("game")
+@project_option
+@sources_option
+@out_option("pnp")
+@click.option("--to", "target", type=click.Choice(["tts", "tgc", "mpc", "dtc"]), required=True,
+              help="tts: a Tabletop Simulator saved object; tgc, mpc: The Game Crafter's or "
+                   "MakePlayingCards' images; dtc: DriveThruCards' CMYK PDFs.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="tts: the http(s) address you upload the images to, so other players see "
+                   "them. Default: file:// paths to the export folder (this machine only).")
+@click.option("--skip", metavar="ID[,ID]", default=None,
+              help="Leave out these components (e.g. pieces the house cannot print).")
+@click.option("--strict", is_flag=True, help="Preflight findings are errors, not warnings.")
+@force_option
+@quiet_option
+def export(game: str, project: Path | None, sources: Path | None, out: Path | None, target: str,
+           base_url: str | None, skip: str | None, strict: bool, force: bool) -> None:
+    """Export GAME's components for Tabletop Simulator or a print-on-demand house, into
+    pnp/GAME/<target>/ (docs/export-<target>.md says what to upload where)."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.export import Exporter, ExportOptions
+        from rulepress.export import base_url as checked_url
+        from rulepress.pipeline import Paths, RunOptions, run
+
+        where = Where.of(project, sources, (game,))
+        where.folders(out, "pnp")
+        target_dir = out or where.project.path(where.project.pnp)
+        url = checked_url(base_url) if base_url is not None else ""
+        if url and target != "tts":
+            raise RulepressError.at(None, f"--base-url is for --to tts, not --to {target}")
+        left_out = tuple(i.strip() for i in skip.split(",")) if skip else ()
+        options = ExportOptions(target, os.path.abspath(target_dir), url, left_out, strict)
+        built = run(Paths(where.sources, target_dir, where.project.root), [Exporter(options)],
+                    reporter, RunOptions(where.games, force))
+        reporter.done(built.summary())
+        return ExitStatus.OK
+
+    _run(action)
+
+
 @games_command
 @out_option("build")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,

@@ -1,0 +1,175 @@
+"""``rulepress export GAME --to tts|tgc|mpc|dtc``: the kit's faces for Tabletop Simulator and
+print-on-demand houses, as generators on the pipeline (checked, then written as one set)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.document.model import Document
+from rulepress.games import contract
+from rulepress.games.base import Drawer
+from rulepress.pipeline import Base, Files, Unit
+from rulepress.pnp.faces import Art, Tables
+from rulepress.suggest import suggest
+from rulepress.validate.check import DocumentCheck, engine_raised
+from rulepress.workers import Stopped, Workers
+
+TARGETS = ("tts", "tgc", "mpc", "dtc")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """``base_url``: where TTS finds the images (ends in '/'); empty: the export folder's own
+    file:// address, from ``folder`` (the output folder, absolute). ``skip``: component ids
+    left out. ``strict``: preflight findings are errors."""
+
+    target: str
+    folder: str = ""
+    base_url: str = ""
+    skip: tuple[str, ...] = ()
+    strict: bool = False
+
+
+def base_url(value: str) -> str:
+    """--base-url checked: an http(s) address of a folder, returned ending in '/'."""
+    parts = urlsplit(value)
+    if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
+            or parts.fragment or any(ch.isspace() for ch in value)):
+        raise RulepressError.at(None, (
+            f"--base-url '{value}': give the http:// or https:// address of the folder you "
+            "upload the export's images to, without ?query or #fragment, e.g. "
+            "https://example.com/my-game/tts/"))
+    return value if value.endswith("/") else value + "/"
+
+
+class Exporter(Base):
+    """One target's generator: its preflight in check(), its files in one unit per game."""
+
+    def __init__(self, options: ExportOptions) -> None:
+        if options.target not in TARGETS:
+            raise RulepressError.at(None, f"--to {options.target}: use one of "
+                                          f"{', '.join(TARGETS)}")
+        self.options = options
+        self.name = f"export-{options.target}"
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        doc = game.doc
+        ids = [c.id for c in doc.meta.components]
+        found = [error(None, f"--skip {s}: {doc.slug} has no component '{s}'"
+                             f"{suggest(s, ids)}") for s in self.options.skip if s not in ids]
+        if self.options.target == "tts":
+            return found
+        from rulepress.export.houses import placed
+
+        parts, problems = placed(doc, self.options.target, frozenset(self.options.skip))
+        if problems or found:
+            return found + problems
+        return in_worker(game, lambda drawers, tables: self._preflight(doc, drawers, tables,
+                                                                         parts), "drawing")
+
+    def _preflight(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
+                   parts: Sequence[object]) -> list[Diagnostic]:
+        from rulepress.export import preflight
+        from rulepress.export.houses import Placed, house_sides, shots
+        from rulepress.export.raster import rasterize
+        from rulepress.pnp.kit import with_variant
+
+        target, strict = self.options.target, self.options.strict
+        found: list[Diagnostic] = []
+        chosen = [p for p in parts if isinstance(p, Placed)]
+        faces = house_sides(doc, drawers, tables, chosen)
+        arts = {v: Art(with_variant(doc, v) if v else doc, tables)
+                for v in {p.fit.variant for p in chosen}}
+        for part in chosen:
+            for back in (False, True):
+                side = faces.get((part.comp.id, back))
+                if side is None:
+                    continue
+                found += preflight.elements(arts[part.fit.variant], side.comp, back, part.fit,
+                                            target, strict)
+                # A tenth of the dpi is plenty to measure ink over areas.
+                small = [replace(s, pixels=(s.pixels[0] // 10, s.pixels[1] // 10),
+                                 dpi=s.dpi / 10) for s in shots(side, part.fit)]
+                images = rasterize(small)
+                found += preflight.ink(((im, part.comp, back) for im in images),
+                                       part.fit.product.ink, target, strict)
+        return list(dict.fromkeys(found))
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        doc, engine, target = game.doc, game.engine, self.options.target
+
+        def make() -> Files | list[Diagnostic]:
+            """In a worker when the game's engine draws (the pipeline's guarded units)."""
+            try:
+                made = self._files(doc, contract.drawers(engine), contract.tables(engine))
+            except RulepressError as exc:
+                return exc.diagnostics
+            except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+                return [engine_raised(exc, engine, "drawing its export", doc.meta.engine_loc)]
+            return {f"{doc.slug}/{target}/{name}": data for name, data in made.items()}
+
+        def stopped(how: str) -> list[Diagnostic]:
+            name = engine.name if engine is not None else doc.meta.engine
+            return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its "
+                                               "export")]
+
+        return [Unit(f"{doc.slug}/{target}", key, make, f"making the {doc.slug} {target} export",
+                     guarded=engine is not None, stopped=stopped)]
+
+    def _files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables
+               ) -> dict[str, bytes | str]:
+        from rulepress.export.raster import sides
+
+        opts = self.options
+        skip = frozenset(opts.skip)
+        if opts.target == "tts":
+            from rulepress.export.tts import saved_object
+
+            comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
+            base = opts.base_url or (Path(opts.folder) / doc.slug / "tts").as_uri() + "/"
+            return saved_object(doc, sides(doc, drawers, tables, comps), base)
+        from rulepress.export.houses import house_files, house_sides, placed
+
+        parts, problems = placed(doc, opts.target, skip)
+        if problems:
+            raise RulepressError(problems)
+        found = house_sides(doc, drawers, tables, parts)
+        if opts.target == "dtc":
+            from rulepress.export.dtc import deck_pdf
+
+            return {f"{doc.slug}-{p.comp.id}.pdf": deck_pdf(doc, p, found) for p in parts}
+        return house_files(opts.target, parts, found)
+
+
+def in_worker(game: DocumentCheck, work: Callable[[Mapping[str, Drawer], Tables], T],
+              doing: str) -> T | list[Diagnostic]:
+    """``work`` with the game's drawers and tables, in a worker when its engine draws (an
+    engine that ends its process or crashes there is one error at its engine: line)."""
+    doc, engine = game.doc, game.engine
+
+    def run(_: int) -> T | list[Diagnostic]:
+        try:
+            return work(contract.drawers(engine), contract.tables(engine))
+        except RulepressError as exc:
+            return exc.diagnostics
+        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+            return [engine_raised(exc, engine, f"{doing} its export", doc.meta.engine_loc)]
+
+    if engine is None:
+        return run(0)
+    with Workers(run) as pool:
+        pool.submit(0)
+        _, result = next(pool.results())
+    if isinstance(result, Stopped):
+        return [error(doc.meta.engine_loc, f"the {engine.name} engine {result.how} while "
+                                           f"{doing} its export")]
+    return result  # type: ignore[no-any-return]
+
+
+__all__ = ["TARGETS", "ExportOptions", "Exporter", "base_url"]

@@ -1,0 +1,287 @@
+"""rulepress export: every output read back (JSON structure, image sizes and modes, each sheet
+cell against the kit's own drawing of that face, counts against the source) for the bundled
+games."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+import pypdf
+import pypdfium2
+import pytest
+from click.testing import CliRunner
+from PIL import Image, ImageChops, ImageStat
+from reportlab.pdfgen.canvas import Canvas
+
+from rulepress.cli import main
+from rulepress.document.model import Document
+from rulepress.document.reader import read_document
+from rulepress.export.preflight import cmyk, over_limit
+from rulepress.export.products import PRODUCTS
+from rulepress.games import contract, load_engine
+from rulepress.pnp.api import Face
+from rulepress.pnp.faces import Art
+
+ROOT = Path(__file__).parent.parent
+SOURCES = ROOT / "sources"
+GAMES = ("pigeon", "go-stop", "pigeon-race", "worm-derby")
+# What no Game Crafter product fits: round and folded pieces, the long board, the dice nets.
+TGC_SKIP = {"pigeon": "pigeon-coin", "go-stop": "player-tokens",
+            "pigeon-race": "board,pigeons", "worm-derby": "dice,pawns"}
+
+
+def export(tmp: Path, game: str, *args: str) -> tuple[Path, str]:
+    out = tmp / "out"
+    result = CliRunner().invoke(main, ["export", game, "--sources", str(SOURCES), "--out",
+                                       str(out), *args])
+    assert result.exit_code == 0, result.stderr
+    return out / game, result.stderr
+
+
+def doc_of(game: str) -> Document:
+    return read_document(SOURCES / game / "rules.md")
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def tts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+        ) -> tuple[str, Path, dict[str, Any]]:
+    game = request.param
+    folder, _ = export(tmp_path_factory.mktemp(game), game, "--to", "tts")
+    saved = json.loads((folder / "tts" / f"{game}.json").read_text())
+    return game, folder / "tts", saved
+
+
+def local(url: str) -> Path:
+    parts = urlsplit(url)
+    assert parts.scheme == "file", url
+    return Path(url2pathname(parts.path))
+
+
+def test_tts_saved_object_holds_every_component_as_tts_expects(
+        tts: tuple[str, Path, dict[str, Any]]) -> None:
+    game, folder, saved = tts
+    doc = doc_of(game)
+    copies: dict[str, int] = {}
+    for obj in saved["ObjectStates"]:
+        assert obj["Name"] in ("DeckCustom", "CardCustom", "Custom_Board", "Custom_Token",
+                               "Custom_Tile"), obj["Name"]
+        cards = obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
+        if obj["Name"] == "DeckCustom":
+            assert obj["DeckIDs"] == [c["CardID"] for c in cards]
+        for card in cards:
+            if "CardID" not in card:
+                continue
+            deck = str(card["CardID"] // 100)
+            sheet = card["CustomDeck"][deck]
+            assert sheet == (obj["CustomDeck"][deck] if obj is not card else sheet)
+            assert 1 <= sheet["NumWidth"] <= 10 and 1 <= sheet["NumHeight"] <= 7
+            assert card["CardID"] % 100 < sheet["NumWidth"] * sheet["NumHeight"]
+            with Image.open(local(sheet["FaceURL"])) as faces:
+                assert faces.width % sheet["NumWidth"] == 0
+                assert faces.height % sheet["NumHeight"] == 0
+            if sheet["UniqueBack"]:
+                with Image.open(local(sheet["BackURL"])) as backs:
+                    assert backs.size == faces.size
+        for image in [obj.get("CustomImage", {}).get(k) for k in ("ImageURL",
+                                                                  "ImageSecondaryURL")]:
+            if image:
+                assert local(image).is_file()
+        if obj["Name"] == "Custom_Token":  # its outline is the image's transparency
+            with Image.open(local(obj["CustomImage"]["ImageURL"])) as token:
+                assert token.mode == "RGBA" and token.getextrema()[3][1] == 255
+        name = re.sub(r" \d+$", "", cards[0]["Nickname"])
+        copies[name] = copies.get(name, 0) + len(cards)
+    assert copies == {c.name: c.count for c in doc.meta.components if c.in_kit}
+    if game == "pigeon":  # its round token: clear outside the circle, solid within
+        with Image.open(folder / "pigeon-coin-front.png") as coin:
+            assert coin.getpixel((0, 0))[3] == 0
+            assert coin.getpixel((coin.width // 2, coin.height // 2))[3] == 255
+    for png in folder.glob("*.png"):
+        with Image.open(png) as image:
+            assert image.mode in ("RGB", "RGBA") and max(image.size) <= 4096, png.name
+
+
+def test_tts_cards_are_their_real_size_in_tts_units(
+        tts: tuple[str, Path, dict[str, Any]]) -> None:
+    game, _, saved = tts
+    sizes = {c.name: c.size for c in doc_of(game).meta.components if c.size}
+    for obj in saved["ObjectStates"]:
+        if obj["Name"] in ("DeckCustom", "CardCustom"):
+            size = sizes[re.sub(r" \d+$", "", obj["Nickname"])]
+            assert size is not None
+            t = obj["Transform"]
+            assert t["scaleX"] * 56 == pytest.approx(size.width, abs=0.05)
+            assert t["scaleZ"] * 80 == pytest.approx(size.height, abs=0.05)
+            cards = obj.get("ContainedObjects", [obj])
+            assert all(c["SidewaysCard"] == (size.width > size.height) for c in cards)
+
+
+def kit_face(game: str, comp_id: str, index: int, pixels: tuple[int, int], back: bool = False
+             ) -> Image.Image:
+    """The face as the kit draws it: its drawer on a canvas of its own, rasterized."""
+    doc = doc_of(game)
+    engine = load_engine(doc.meta.engine) if doc.meta.engine else None
+    comp = next(c for c in doc.meta.components if c.id == comp_id)
+    name = comp.back if back else comp.front
+    drawers, tables = contract.drawers(engine), contract.tables(engine)
+    draw = drawers[name] if name in drawers else Art(doc, tables).drawer(comp, back)
+    assert comp.size is not None
+    w, h = comp.size.points
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w, h))
+    draw(c, Face(index, comp.count, w, h, 0.0, back=back))
+    c.save()
+    page = pypdfium2.PdfDocument(buf.getvalue())[0]
+    return page.render(scale=pixels[0] / w).to_pil().convert("RGB").resize(pixels)
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    return float(sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3)
+
+
+@pytest.mark.parametrize(("game", "comp_id"), [("pigeon", "deck"), ("go-stop", "player-cards")])
+def test_each_sheet_cell_holds_its_cards_face(tmp_path: Path, game: str, comp_id: str) -> None:
+    folder, _ = export(tmp_path, game, "--to", "tts")
+    saved = json.loads((folder / "tts" / f"{game}.json").read_text())
+    deck = next(o for o in saved["ObjectStates"] if o["Nickname"].startswith(
+        next(c.name for c in doc_of(game).meta.components if c.id == comp_id)))
+    sheet = deck["CustomDeck"]["1" if game == "pigeon" else str(deck["DeckIDs"][0] // 100)]
+    faces = Image.open(local(sheet["FaceURL"])).convert("RGB")
+    cw, ch = faces.width // sheet["NumWidth"], faces.height // sheet["NumHeight"]
+    checked = 0
+    for index, card in enumerate(deck["ContainedObjects"]):
+        if index % 7:
+            continue  # every seventh card: the whole deck takes too long for one test
+        slot = card["CardID"] % 100
+        cell = faces.crop((slot % sheet["NumWidth"] * cw, slot // sheet["NumWidth"] * ch,
+                           (slot % sheet["NumWidth"] + 1) * cw,
+                           (slot // sheet["NumWidth"] + 1) * ch))
+        own = kit_face(game, comp_id, index, (cw, ch))
+        # Four on: another month of Go-Stop, another rank of the pigeon deck.
+        other = kit_face(game, comp_id, (index + 4) % len(deck["ContainedObjects"]), (cw, ch))
+        same, unlike = difference(cell, own), difference(cell, other)
+        assert same < 2.0 and (unlike > 2 * same or unlike == same == 0), (index, same, unlike)
+        checked += 1
+    assert checked >= 7
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, game: str
+                                                              ) -> None:
+    folder, _ = export(tmp_path, game, "--to", "tgc", "--skip", TGC_SKIP[game])
+    doc = doc_of(game)
+    with (folder / "tgc" / "manifest.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    files = {p.name for p in (folder / "tgc").iterdir()} - {"manifest.csv"}
+    assert {r["file"] for r in rows} == files
+    products = {p.name: p for p in PRODUCTS["tgc"]}
+    counted: dict[tuple[str, str], int] = {}
+    for row in rows:
+        with Image.open(folder / "tgc" / row["file"]) as image:
+            assert image.mode == "RGB"
+            assert sorted(image.size) == sorted(products[row["product"]].pixels), row
+        assert row["file"].endswith(f"-x{row['copies']}.png")
+        if comp_backs_vary(doc, row["component"]):  # each back numbered as its front
+            pair = (row["file"].replace("-front-", "-BACK-").replace("-back-", "-front-")
+                    .replace("-BACK-", "-back-"))
+            assert pair in files and pair != row["file"]
+        key = (row["component"], row["side"])
+        counted[key] = counted.get(key, 0) + int(row["copies"])
+    skipped = TGC_SKIP[game].split(",")
+    for comp in doc.meta.components:
+        if comp.in_kit and comp.id not in skipped:
+            assert counted[(comp.id, "front")] == comp.count
+            if comp.back:
+                assert counted[(comp.id, "back")] == comp.count
+    orders = [int(r["file"][:2]) for r in rows]
+    assert orders == sorted(orders)
+
+
+def comp_backs_vary(doc: Document, comp_id: str) -> bool:
+    return next(c.back_varies for c in doc.meta.components if c.id == comp_id)
+
+
+def test_a_poker_card_is_825_by_1125_at_tgc_and_822_by_1122_at_mpc(tmp_path: Path) -> None:
+    for target, pixels in (("tgc", (825, 1125)), ("mpc", (822, 1122))):
+        folder, _ = export(tmp_path / target, "pigeon", "--to", target, "--skip",
+                           "pigeon-coin")
+        with Image.open(folder / target / "01-deck-front-001-x1.png") as card:
+            assert card.size == pixels
+        # The trim sits centred: the bleed is as wide on every side, so the artwork's frame
+        # is as far from each edge.
+        with Image.open(folder / target / "01-deck-front-001-x1.png") as card:
+            box = ImageChops.invert(card.convert("L")).point(lambda v: 255 * (v > 40)).getbbox()
+            assert box is not None
+            left, top, right, bottom = box
+            assert abs(left - (card.width - right)) <= 3 and abs(top - (card.height - bottom)) <= 3
+
+
+def test_dtc_deck_is_cmyk_back_then_front_with_fonts_embedded(tmp_path: Path) -> None:
+    folder, _ = export(tmp_path, "pigeon", "--to", "dtc", "--skip", "pigeon-coin")
+    reader = pypdf.PdfReader(folder / "dtc" / "pigeon-deck.pdf")
+    assert len(reader.pages) == 2 * 52
+    for page in reader.pages[:6]:
+        assert [float(v) for v in page.mediabox] == [0, 0, 198, 270]  # 2.75 x 3.75 in
+        assert [float(v) for v in page.trimbox] == [9, 9, 189, 261]  # 1/8 in of bleed
+        content = page.get_contents().get_data()
+        assert not re.search(rb"\b(rg|RG)\b", content) and re.search(rb"\bk\b", content)
+        for font in page["/Resources"].get("/Font", {}).values():
+            assert "/FontFile2" in font.get_object()["/FontDescriptor"]
+    text = [reader.pages[n].extract_text() for n in (0, 1, 2)]
+    assert text[0] == text[2] != text[1]  # every back alike, then a front
+
+
+def test_preflight_warns_at_the_element_and_strict_stops(tmp_path: Path) -> None:
+    _, said = export(tmp_path, "pigeon", "--to", "tgc", "--skip", "pigeon-coin")
+    assert re.search(r"pigeon/layouts/reference\.yml:\d+:1: warning: tgc: Poker Card: text "
+                     r"'title' is 3\.0 mm from the trim", said)
+    out = tmp_path / "strict"
+    result = CliRunner().invoke(main, ["export", "pigeon", "--sources", str(SOURCES), "--out",
+                                       str(out), "--to", "tgc", "--skip", "pigeon-coin",
+                                       "--strict"])
+    assert result.exit_code == 2 and ": error: tgc: Poker Card: text 'title'" in result.stderr
+    assert not out.exists()
+
+
+def test_ink_is_measured_on_the_cmyk_rulepress_writes() -> None:
+    assert cmyk(0.2, 0.2, 0.2) == pytest.approx((0, 0, 0, 0.8))
+    navy = Image.new("RGB", (10, 10), (0x1f, 0x3a, 0x5f))
+    total = sum(cmyk(0x1f / 255, 0x3a / 255, 0x5f / 255)) * 100
+    assert over_limit(navy, int(total) - 1) == 1.0 and over_limit(navy, int(total) + 1) == 0.0
+
+
+def test_base_url_makes_every_image_address_hosted(tmp_path: Path) -> None:
+    folder, _ = export(tmp_path, "pigeon", "--to", "tts", "--base-url",
+                       "https://example.com/pigeon")
+    text = (folder / "tts" / "pigeon.json").read_text()
+    urls = re.findall(r'"(?:FaceURL|BackURL|ImageURL|ImageSecondaryURL)": "([^"]*)"', text)
+    assert urls and all(u.startswith("https://example.com/pigeon/") for u in urls)
+    assert all((folder / "tts" / u.rsplit("/", 1)[1]).is_file() for u in urls)
+
+
+def test_a_component_placed_by_its_size_variant_is_laid_out_at_that_size(tmp_path: Path
+                                                                         ) -> None:
+    # Go-Stop's reserve cards are hwatu-sized; The Game Crafter prints them as Poker Cards
+    # through their `poker` variant, so the layout fills the poker card (its band runs along
+    # the bottom), as the poker kit draws it.
+    folder, _ = export(tmp_path, "go-stop", "--to", "tgc", "--skip", "player-tokens")
+    with Image.open(folder / "tgc" / "02-reserve-cards-front-x6.png") as card:
+        rgb = card.convert("RGB")
+        near_bottom = rgb.getpixel((rgb.width * 3 // 4, rgb.height - 80))
+    assert near_bottom == pytest.approx((0x5b, 0x2c, 0x83), abs=6)
+
+
+def test_the_same_sources_give_byte_identical_exports(tmp_path: Path) -> None:
+    made = []
+    for run in ("one", "two"):
+        folder, _ = export(tmp_path / run, "worm-derby", "--to", "tts", "--base-url",
+                           "https://example.com/wd/")
+        made.append({p.name: p.read_bytes() for p in sorted((folder / "tts").iterdir())})
+    assert made[0] == made[1] and len(made[0]) > 10
