@@ -73,6 +73,16 @@ class Provenance:
 
 
 @dataclass(frozen=True)
+class Version:
+    """One printing the designer lists in ``versions``: what its changelog line says."""
+
+    version: str
+    summary: str
+    loc: SourceLoc
+    date: str = ""  # ISO 8601, e.g. 2026-11-27
+
+
+@dataclass(frozen=True)
 class Meta:
     title: str
     designer: str
@@ -88,6 +98,15 @@ class Meta:
     engine: str | None = None  # an installed engine's name, or a module of the project
     engine_loc: SourceLoc | None = None
     files: tuple[str, ...] = ()  # further Markdown files of the body, in order
+    version: str = ""  # this printing, e.g. "1.1": on covers, footers and every component
+    date: str = ""  # its date, ISO 8601
+    versions: tuple[Version, ...] = ()  # the printings so far, oldest first: the changelog
+
+    @property
+    def printing(self) -> str:
+        """'Version 1.1, 2026-11-27' (or less), as covers and footers say it; '' for none."""
+        said = f"Version {self.version}" if self.version else ""
+        return ", ".join(p for p in (said, self.date) if p)
 
     @property
     def players(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
 from rulepress.document import rows as data_rows
-from rulepress.document.model import Component, Data, Licence, Meta, Provenance
+from rulepress.document.model import Component, Data, Licence, Meta, Provenance, Version
 from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
 from rulepress.jail import Refused, read_regular
@@ -20,8 +21,10 @@ from rulepress.units import Size, UnitError
 TOP_KEYS = {
     "title": True, "subtitle": False, "designer": True, "credits": False, "players": True,
     "duration": True, "ages": False, "engine": False, "licence": True, "provenance": True,
-    "components": True, "files": False,
+    "components": True, "files": False, "version": False, "date": False, "versions": False,
 }
+VERSION_KEYS = {"version": True, "date": False, "summary": True}
+VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._+-]*\Z")
 LICENCE_KEYS = {"name": True, "url": True, "notice": False, "text": False}
 PROVENANCE_KEYS = {"title": True, "source": True, "author": False, "note": False}
 PLAYERS_KEYS = {"min": True, "max": True}
@@ -151,6 +154,9 @@ def build_meta(
                             f"module of the project (e.g. engines/pig.py:ENGINE), not {engine!r}")
         engine = None
     files = _files(c, data.get("files", []))
+    version = _version(c, data.get("version"), ("version",))
+    date = _date(c, data.get("date"), ("date",))
+    versions = _versions(c, data.get("versions", []), version)
     components = _components(c, data["components"])
     if c.diagnostics:
         return None, c.diagnostics
@@ -169,6 +175,9 @@ def build_meta(
         engine=engine,
         engine_loc=c.loc(("engine",)) if engine else None,
         files=files,
+        version=version,
+        date=date,
+        versions=versions,
     )
     return (None if c.diagnostics else meta), c.diagnostics
 
@@ -179,6 +188,54 @@ def _files(c: _Checker, raw: Any) -> tuple[str, ...]:
         c.fail(("files",), "files must be a list of Markdown file names, e.g. [setup.md, play.md]")
         return ()
     return tuple(raw)
+
+
+def _version(c: _Checker, raw: Any, key: KeyPath) -> str:
+    """A version: '1.1', '2.0-beta'. YAML reads 1.1 as a number, shown as Python shows it (so
+    1.10 is 1.1: docs/authoring.md says to quote such a version)."""
+    if raw is None:
+        return ""
+    text = c.text(raw, key)
+    if text and not VERSION.match(text):
+        c.fail(key, f"version {text!r} may use letters, digits, '.', '_', '+' and '-' "
+                    "(e.g. 1.1 or 2.0-beta)")
+    return text
+
+
+def _date(c: _Checker, raw: Any, key: KeyPath) -> str:
+    """An ISO date, 2026-11-27 (YAML reads it as a date; the calendar is checked there)."""
+    if raw is None:
+        return ""
+    if isinstance(raw, datetime.date) and not isinstance(raw, datetime.datetime):
+        return raw.isoformat()
+    c.fail(key, f"date must be a day written YYYY-MM-DD, e.g. 2026-11-27, not {raw!r}")
+    return ""
+
+
+def _versions(c: _Checker, raw: Any, current: str) -> tuple[Version, ...]:
+    """The printings so far, oldest first; the last is ``version``, when the game names one."""
+    if not isinstance(raw, list):
+        c.fail(("versions",), "versions must be a list of printings: "
+                              "[{version: '1.0', date: 2026-11-01, summary: First printing}]")
+        return ()
+    out: list[Version] = []
+    for i, item in enumerate(raw):
+        key: KeyPath = ("versions", i)
+        if not c.mapping(item, key, VERSION_KEYS, f"versions entry {i + 1}"):
+            continue
+        number = _version(c, item["version"], (*key, "version"))
+        if number in {v.version for v in out}:
+            c.fail((*key, "version"), f"version {number!r} is listed twice")
+        out.append(Version(number, c.text(item["summary"], (*key, "summary")), c.loc(key),
+                           _date(c, item.get("date"), (*key, "date"))))
+    if out and not current:
+        c.fail(("versions",), f"versions lists {out[-1].version!r} but the game names no "
+                              f"version: add `version: {out[-1].version}`")
+    elif out and out[-1].version != current:
+        c.fail(("versions",), f"the last of versions is {out[-1].version!r} but the game's "
+                              f"version is {current!r}: list the printings oldest first, "
+                              "this one last")
+    return tuple(out)
 
 
 def _licence_text(c: _Checker, name: Any) -> str:

@@ -40,6 +40,8 @@ from rulepress.units import mm
 from rulepress.workers import unit
 
 DEFAULT_BLEED_MM = 3.0
+STAMP_SIZE = 4.0  # pt: the version stamp, small print a loose piece still shows
+STAMP_INSET = mm(1.5)  # from the trim's bottom-left corner, clear of corner indices
 
 
 SIDES = ("two", "one")
@@ -384,6 +386,8 @@ class _Renderer:
         if not slot.back:
             self.face(slot, job.front, self.c,
                       Face(slot.index, comp.count, w, h, self.bleed, low_ink=self.opts.low_ink))
+            if self.doc.meta.version:
+                self.face(slot, stamp, self.c, f"v{self.doc.meta.version}")
             return
         self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
         assert job.back is not None
@@ -441,6 +445,16 @@ class _Renderer:
     def _names(self, sheet: Sheet) -> str:
         ids = dict.fromkeys(s.component for s in sheet.slots)
         return ", ".join(self.jobs[i].component.name for i in ids)
+
+
+def stamp(c: KitCanvas, text: str) -> None:
+    """The printing a front belongs to, in small grey print at its bottom-left corner (so a
+    loose piece says which printing it is from): drawn on every front of a game with a
+    ``version``."""
+    with saved(c):
+        c.setFillGray(0.5)
+        c.setFont(REGULAR, STAMP_SIZE)
+        c.drawString(STAMP_INSET, STAMP_INSET, text)
 
 
 def build_kit(

@@ -252,13 +252,17 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     # The author may have written a section of that name already; two would confuse the contents.
     titles = {entry.text.casefold() for entry in body.toc}
     credits_title = CREDITS_TITLE if CREDITS_TITLE.casefold() not in titles else COLOPHON_TITLE
+    # The reference edition lists the printings, newest first, from the front matter's versions.
+    changelog = tuple(reversed(doc.meta.versions)) if edition == REFERENCE else ()
+    changelog_entry = (TocEntry(1, "Changelog", "rp-changelog"),) if changelog else ()
     return env.get_template("rulebook.html.j2").render(
         lang="en",
         edition=edition,
         meta=doc.meta,
         title_anchor=body.title_anchor,
         links=[(label, href(path)) for label, path in links.items()],
-        toc=_nest((*body.toc, TocEntry(1, credits_title, "rp-credits"))),
+        toc=_nest((*body.toc, *changelog_entry, TocEntry(1, credits_title, "rp-credits"))),
+        changelog=changelog,
         credits_title=credits_title,
         body=Markup(body.html),
         fonts_href=fonts_href,

@@ -91,7 +91,8 @@ class Art:
         return {
             "game": {"title": meta.title, "subtitle": meta.subtitle, "players": meta.players,
                      "min_players": meta.players_min, "max_players": meta.players_max,
-                     "duration": meta.duration, "ages": meta.ages, "designer": meta.designer},
+                     "duration": meta.duration, "ages": meta.ages, "designer": meta.designer,
+                     "version": meta.version, "date": meta.date},
             "component": {"id": comp.id, "name": comp.name, "count": comp.count},
             "rules": self.rulebook,
             "tables": self.tables,
