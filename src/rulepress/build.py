@@ -68,12 +68,24 @@ def build_kits(
     ink: str = "normal",
     only: Sequence[str] | None = None,
     force: bool = False,
+    changed_since: str | None = None,
 ) -> Built:
     """Check every game as build does, draw every kit, and only then write them all.
     ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
     (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options. A game
-    whose kit's inputs (and these options) are unchanged is skipped; ``force``: draw every kit."""
+    whose kit's inputs (and these options) are unchanged is skipped; ``force``: draw every kit.
+    ``changed_since``: a revision or folder; each kit holds only the faces that differ from it."""
+    since = None
+    if changed_since is not None:  # errata/: the faces that differ, each game's sorted
+        from rulepress.errata import changed_faces
+
+        if proof or only is not None:
+            raise RulepressError.at(None, "--changed-since chooses the pieces itself: leave "
+                                          f"out {'--proof' if proof else '--only'}")
+        label, changed = changed_faces(project or Path.cwd(), sources, changed_since, games,
+                                       reporter)
+        since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()))
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
-                           None if only is None else tuple(only)))
+                           None if only is None else tuple(only), since))
     return run(Paths(sources, out, project), [kits], reporter,
                RunOptions(tuple(games), force=force))

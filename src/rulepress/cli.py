@@ -315,6 +315,11 @@ def build(
 )
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed in mm.")
 @click.option(
+    "--changed-since", "changed_since", metavar="OLD", default=None,
+    help="Only the faces that differ from OLD (a git revision of the project, or a project "
+         "folder), with their backs: replacement parts for a kit printed from OLD.",
+)
+@click.option(
     "--proof", is_flag=True,
     help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
          "face once at 1:1 with its trim and safe-area lines.",
@@ -324,7 +329,7 @@ def build(
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    proof: bool, force: bool,
+    changed_since: str | None, proof: bool, force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -338,7 +343,7 @@ def pnp(
         built = build_kits(
             where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
             bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
-            sides=sides, ink=ink, only=chosen, force=force,
+            sides=sides, ink=ink, only=chosen, force=force, changed_since=changed_since,
         )
         reporter.done(built.summary())
         return ExitStatus.OK
@@ -386,6 +391,49 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
         return ExitStatus.OK
 
     _run(action)
+
+
+@main.command()
+@click.argument("old")
+@click.argument("rest", nargs=-1, metavar="[NEW] [GAME]...")
+@project_option
+@sources_option
+@out_option("build")
+@paper_option
+@force_option
+@quiet_option
+def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | None,
+         out: Path | None, paper: str | None, force: bool) -> None:
+    """Write an errata sheet per game: what changed from OLD to NEW (git revisions of the
+    project, or project folders; NEW defaults to the working tree), both proven, into
+    build/GAME/errata/GAME-errata-OLD-NEW.html and a PDF per paper."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.errata import diff as run_diff
+
+        where = Where.of(project, sources, ())
+        new, games = _new_and_games(rest, where)
+        where = Where.of(project, sources, games)
+        where.folders(out, "build")
+        target = out or where.project.path(where.project.build)
+        built = run_diff(where.project, where.sources, target, old, new, where.games,
+                         where.papers(paper), reporter, force)
+        reporter.done(built.summary())
+        return ExitStatus.OK
+
+    _run(action)
+
+
+def _new_and_games(rest: tuple[str, ...], where: Where) -> tuple[str | None, tuple[str, ...]]:
+    """``diff OLD [NEW] [GAME]...``: a lone word after OLD is a game when the sources hold a
+    game of that name and it is not a folder, else NEW."""
+    if not rest:
+        return None, ()
+    first = rest[0]
+    is_game = (where.sources / first / "rules.md").is_file() and not Path(first).is_dir()
+    if len(rest) == 1 and is_game:
+        return None, rest
+    return first, rest[1:]
 
 
 @games_command

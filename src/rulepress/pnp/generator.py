@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -28,6 +28,8 @@ class KitOptions:
     sides: str = "two"
     ink: str = "normal"
     only: tuple[str, ...] | None = None
+    # pnp --changed-since: the old printing's label and, by game, the faces that differ
+    since: tuple[str, tuple[tuple[str, tuple[tuple[str, bool, int], ...]], ...]] | None = None
 
 
 class Kits(Base):
@@ -45,6 +47,10 @@ class Kits(Base):
         o = self.options
         self._drawing = kit_options(docs, sides=o.sides, ink=o.ink, duplex=o.duplex,
                                     bleed_mm=o.bleed_mm, only=o.only)
+        if o.since is not None:  # only the components with a face that changed
+            label, changed = o.since
+            ids = frozenset(cid for _, faces in changed for cid, _, _ in faces)
+            self._drawing = replace(self._drawing, only=ids, since=label)
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, drawing = game.doc, self._drawing
@@ -73,6 +79,10 @@ class Kits(Base):
             if o.proof:
                 return {f"{doc.slug}/{doc.slug}-proof.pdf":
                         proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
+            if o.since is not None:
+                from rulepress.errata import only_changed
+
+                doc = only_changed(doc, set(dict(o.since[1]).get(doc.slug, ())))
             kits = draw_kits(doc, drawers, o.papers, Path(), tables=tables,
                              options=self._drawing)
             return {path.as_posix(): data for path, data in kits.items()}

@@ -58,6 +58,7 @@ class Options:
     ink: str = "normal"  # or "low": outlines and light tints
     only: frozenset[str] | None = None
     bleed_mm: float = DEFAULT_BLEED_MM
+    since: str = ""  # a reprint of the faces changed since this printing (pnp --changed-since)
 
     def __post_init__(self) -> None:
         layout.sheet_flip(layout.PAPERS["a4"], self.duplex)  # rejects an unknown edge
@@ -76,6 +77,9 @@ class Options:
         """What the kit's file name adds for these options ("" for the defaults)."""
         parts = ["one-sided"] if self.sides == "one" else []
         parts += ["low-ink"] if self.low_ink else []
+        if self.since:  # its pieces are chosen by the comparison, not by --only
+            safe = "".join(ch if ch.isalnum() or ch in "._+" else "-" for ch in self.since)
+            return "".join(f"-{part}" for part in parts) + f"-changed-since-{safe}"
         parts += [f"only-{'+'.join(sorted(self.only))}"] if self.only else []
         return "".join(f"-{part}" for part in parts)
 
@@ -576,7 +580,8 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
     for comp in doc.meta.components:
         size = "" if comp.size is None else f"{comp.size.width:g} x {comp.size.height:g} mm"
         if comp.id not in on:
-            why = "not in the kit" if not comp.in_kit else "not chosen (--only)"
+            why = ("not in the kit" if not comp.in_kit else
+                   f"unchanged since {opts.since}" if opts.since else "not chosen (--only)")
             rows.append(pages.Row(comp.name, comp.count, size, why, "", comp.note))
             continue
         if comp.id in boards:
@@ -590,6 +595,9 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
     mode = f"Print-and-play kit, {p.label} paper, " + (
         f"double-sided (flip on the {opts.duplex} edge)" if two else "single-sided")
     mode += ", low ink" if opts.low_ink else ""
+    if opts.since:
+        mode = (f"Replacement parts: the faces changed since {opts.since}, to replace those "
+                f"pieces of a kit printed from {opts.since}. " + mode)
     how = (f"The same kit printed {'single' if two else 'double'}-sided (rulepress pnp "
            f"--sides {'one' if two else 'two'})")
     if other is None:

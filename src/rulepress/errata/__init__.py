@@ -1,0 +1,206 @@
+"""Versions and errata: what changed between two printings of a game, proven on both sides.
+
+``rulepress diff OLD NEW`` reads both printings (git revisions of the project, read by git into
+a scratch folder, or project folders) through the normal reader and check, compares them by
+structure (compare.py) and their printed faces by drawing (faces.py), and writes an errata
+sheet per game (sheet.py) through the pipeline: build/<game>/errata/. ``rulepress pnp
+--changed-since OLD`` uses the same comparison to print only the faces that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rulepress.cache import game_inputs
+from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
+from rulepress.document.model import Component, Document
+from rulepress.document.reader import read_sources, source_games
+from rulepress.errata.compare import REMOVED, compare
+from rulepress.errata.faces import FaceId, faces_of
+from rulepress.errata.revisions import Side, open_side
+from rulepress.errata.sheet import Printing, face_changes, render_page, render_pdfs_of
+from rulepress.pipeline import (
+    Base,
+    Built,
+    Files,
+    Paths,
+    Progress,
+    RunOptions,
+    Unit,
+    check_phase,
+    run,
+)
+from rulepress.project import Project
+from rulepress.render import FONTS
+from rulepress.validate.check import DocumentCheck
+from rulepress.write import scratch_folder
+
+
+@dataclass(frozen=True)
+class ErrataOptions:
+    """What an errata sheet is made from besides the new printing's sources (its key)."""
+
+    old: str  # the old side's name in file names: v1.0
+    new: str
+    old_inputs: tuple[tuple[str, str], ...]  # (game, digest of its old folder and engine)
+    papers: tuple[str, ...] = ("a4", "letter")
+
+
+class Errata(Base):
+    """The pipeline's errata generator: one sheet per game, from a checked old printing (the
+    manifest keeps the last sheet made of each game)."""
+
+    name = "errata"
+
+    def __init__(self, options: ErrataOptions, old: Side, new: Side,
+                 checked: Mapping[str, DocumentCheck]) -> None:
+        self.options, self.old, self.new, self.checked = options, old, new, checked
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        slug = game.doc.slug
+        base = f"{slug}/errata/{errata_name(slug, self.options.old, self.options.new)}"
+
+        def make() -> Files:
+            before = self.checked[slug]
+            old_faces, new_faces = faces_of([before, game])
+            old = Printing(self.old.label, before.doc, before, old_faces)
+            new = Printing(self.new.label, game.doc, game, new_faces)
+            difference = compare(before.doc, game.doc, face_changes(old_faces, new_faces))
+            page = render_page(game.doc.meta.title, old, new, difference,
+                               fonts_href=f"../../{FONTS}")
+            pdfs = render_pdfs_of(page, self.options.papers, new)
+            return {f"{base}.html": page,
+                    **{f"{base}-{paper}.pdf": pdfs[paper] for paper in self.options.papers}}
+
+        return [Unit(base, key, make, f"{slug} errata")]
+
+
+def errata_name(slug: str, old: str, new: str) -> str:
+    return f"{slug}-errata-{old}-{new}"
+
+
+class _Quiet:
+    def progress(self, message: str) -> None:
+        pass
+
+    def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        pass
+
+
+@contextmanager
+def sides(root: Path, sources: Path, old: str, new: str | None,
+          games: Sequence[str]) -> Iterator[tuple[Side, Side, list[str]]]:
+    """Both printings, readable for the block (revisions unpacked into a scratch folder), and
+    the games to compare: those named, else every game of the new printing."""
+    with scratch_folder() as scratch:
+        before = open_side(old, root, sources, scratch / "old")
+        after = open_side(new, root, sources, scratch / "new", named_new=new is not None)
+        try:
+            slugs = source_games(after.sources, games)
+        except RulepressError as exc:
+            raise _at_side(exc, after) from None
+        present = set(source_games(before.sources)) if before.sources.is_dir() else set()
+        missing = [s for s in slugs if s not in present]
+        if missing:
+            has = ", ".join(sorted(present)) or "no game"
+            raise RulepressError.at(None, f"game '{missing[0]}' does not exist in {before.label} "
+                                          f"({before.sources.name}/ there holds {has})")
+        yield before, after, slugs
+
+
+def check_old(before: Side, slugs: Sequence[str]) -> dict[str, DocumentCheck]:
+    """The old printing read and checked; if it fails its own check, its errata cannot be
+    proven: every diagnostic, placed in that printing, and exit 2."""
+    try:
+        docs = read_sources(before.sources, slugs)
+        report = check_phase(docs, before.project, _Quiet())
+    except RulepressError as exc:
+        problems = _at_side(exc, before).diagnostics
+        raise RulepressError([*problems, Diagnostic(None, problems[0].severity, (
+            f"the errata cannot be proven: {before.label} fails its own check (above), so "
+            "what changed since cannot be checked; compare with a printing that passes"))],
+            ExitStatus.BAD_INPUT) from None
+    return {r.doc.slug: r for r in report.documents}
+
+
+def _at_side(exc: RulepressError, side: Side) -> RulepressError:
+    """``exc`` with each path inside an unpacked revision written 'v1.0:sources/x/rules.md'."""
+    if not side.commit:
+        return exc
+    root = side.project
+
+    def placed(d: Diagnostic) -> Diagnostic:
+        if d.loc is None or not d.loc.path.is_relative_to(root):
+            return d
+        shown = Path(f"{side.label}:{d.loc.path.relative_to(root).as_posix()}")
+        return replace(d, loc=SourceLoc(shown, d.loc.line, d.loc.col))
+
+    return RulepressError([placed(d) for d in exc.diagnostics], exc.status)
+
+
+def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
+         games: Sequence[str], papers: Sequence[str], reporter: Progress,
+         force: bool = False) -> Built:
+    """``rulepress diff``: an errata sheet per game, from ``old`` to ``new`` (None: the
+    working tree), written to out/<game>/errata/."""
+    with sides(project.root, sources, old, new, games) as (before, after, slugs):
+        reporter.progress(f"reading {before.label}")
+        checked = check_old(before, slugs)
+        keys = tuple((s, game_inputs(before.sources / s).key(checked[s].doc.meta.engine,
+                                                              before.project, {}))
+                     for s in slugs)
+        options = ErrataOptions(before.slug, after.slug, keys, tuple(papers))
+        generator = Errata(options, before, after, checked)
+        try:
+            return run(Paths(after.sources, out, after.project), [generator], reporter,
+                       RunOptions(tuple(slugs), force))
+        except RulepressError as exc:
+            raise _at_side(exc, after) from None
+
+
+def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
+                  reporter: Progress) -> tuple[str, dict[str, set[FaceId]]]:
+    """For ``pnp --changed-since``: the old printing's name, and by game the faces of the
+    working tree's printing that differ from it (its version stamp apart)."""
+    with sides(root, sources, old, None, games) as (before, after, slugs):
+        reporter.progress(f"comparing the faces with {before.label}")
+        checked = check_old(before, slugs)
+        docs = read_sources(after.sources, slugs)
+        now = check_phase(docs, after.project, _Quiet())
+        changed: dict[str, set[FaceId]] = {}
+        for result in now.documents:
+            slug = result.doc.slug
+            old_faces, new_faces = faces_of([checked[slug], result])
+            changed[slug] = {(cid, *f.key) for cid, found in face_changes(old_faces,
+                                                                          new_faces).items()
+                             for f in found if f.kind != REMOVED}
+        name = Printing(before.label, checked[slugs[0]].doc, checked[slugs[0]], {}).name
+        return name, changed
+
+
+def only_changed(doc: Document, faces: set[FaceId]) -> Document:
+    """``doc`` with only the pieces whose faces changed: of a component drawn from data rows,
+    the rows whose front (or own back) changed, every row when its shared back did; of any other
+    component, every copy if any face changed."""
+    comps: list[Component] = []
+    for comp in doc.meta.components:
+        mine = {(back, i) for cid, back, i in faces if cid == comp.id}
+        if not comp.in_kit or not mine:
+            comps.append(comp)  # left out of the kit by the kit's ``only``
+            continue
+        rows = comp.data.rows if comp.data is not None else ()
+        whole = any(i < 0 for _, i in mine) or not rows
+        if whole:
+            comps.append(comp)
+            continue
+        keep = tuple(r for i, r in enumerate(rows) if any(i == j for _, j in mine))
+        assert comp.data is not None
+        comps.append(replace(comp, data=replace(comp.data, rows=keep),
+                             count=sum(r.qty for r in keep)))
+    return replace(doc, meta=replace(doc.meta, components=tuple(comps)))
+
+
+__all__ = ["Errata", "ErrataOptions", "changed_faces", "diff", "only_changed"]

@@ -1,0 +1,148 @@
+"""Every distinct face of a game's printed components, drawn alone, to compare two printings.
+
+A face is a side of one data row (a layout drawn from data), of one copy (an engine's drawer,
+which draws by copy) or the one face every copy shares. Each is drawn on a page of its own, at
+its trim size, without bleed and without the version stamp (a face that changed only in its
+stamp has not changed). Engine drawers run in a worker, within the engine's budget, as in a kit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.document.model import Component, Document, Row
+from rulepress.games import contract
+from rulepress.games.base import Drawer
+from rulepress.pnp.api import Face
+from rulepress.pnp.faces import SHARED, Art, is_layout
+from rulepress.pnp.fonts import register_fonts
+from rulepress.pnp.ink import KitCanvas
+from rulepress.pnp.kit import side_drawer
+from rulepress.validate.check import DocumentCheck, engine_raised
+from rulepress.workers import Stopped, Workers
+
+FaceId = tuple[str, bool, int]  # component id, back?, row or copy index (SHARED: every copy)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A face drawn alone: a one-page PDF, and the digest it is compared by."""
+
+    pdf: bytes
+    digest: str
+    label: str  # 'row 3 (RESERVE)', 'copy 7', 'every copy'
+
+
+def unstamped(doc: Document) -> Document:
+    """``doc`` without its version and date: what a face shows of them is not a change."""
+    return replace(doc, meta=replace(doc.meta, version="", date=""))
+
+
+def draw_faces(doc: Document, drawers: Mapping[str, Drawer],
+               tables: Mapping[str, object]) -> dict[FaceId, Drawn]:
+    """Every distinct face of every printed component of ``doc``."""
+    register_fonts()
+    doc = unstamped(doc)
+    art = Art(doc, tables)  # type: ignore[arg-type]
+    problems: list[Diagnostic] = []
+    out: dict[FaceId, Drawn] = {}
+    for comp in doc.meta.components:
+        if not comp.in_kit or comp.size is None:
+            continue
+        for back in (False, True) if comp.back else (False,):
+            drawer = side_drawer(comp, back, drawers, art, problems)
+            if drawer is None:
+                continue
+            name = comp.back if back else comp.front
+            assert name is not None
+            for index, label in _distinct(comp, back, art, is_layout(name)):
+                out[(comp.id, back, index)] = _draw(comp, back, index, label, art, drawer,
+                                                    is_layout(name))
+    if problems:
+        raise RulepressError(problems)
+    return out
+
+
+def _distinct(comp: Component, back: bool, art: Art, layout: bool) -> list[tuple[int, str]]:
+    if back and not comp.back_varies:
+        return [(SHARED, "every copy")]
+    if layout:
+        rows = art.side(comp, back).rows
+        if not rows:
+            return [(SHARED, "every copy")]
+        return [(i, row_label(i, row)) for i, row in enumerate(rows)]
+    return [(i, f"copy {i + 1}") for i in range(comp.count)]
+
+
+def row_label(index: int, row: Row) -> str:
+    """'row 3 (RESERVE)': its number and its first text field, as a player would name it."""
+    named = next((str(v) for k, v in row.fields.items() if isinstance(v, str) and v.strip()
+                  and not str(v).startswith("#")), "")
+    return f"row {index + 1}" + (f" ({named[:40]})" if named else "")
+
+
+def _draw(comp: Component, back: bool, index: int, label: str, art: Art, drawer: Drawer,
+          layout: bool) -> Drawn:
+    assert comp.size is not None
+    w, h = comp.size.points
+    buf = io.BytesIO()
+    c = KitCanvas(buf, pagesize=(w, h), invariant=1, pageCompression=1)
+    face = Face(max(index, 0), comp.count, w, h, 0.0, back=back)
+    if layout:
+        art.side(comp, back).paint(c, face, index)
+    else:
+        drawer(c, face)
+    c.showPage()
+    c.save()
+    pdf = buf.getvalue()
+    return Drawn(pdf, hashlib.sha256(pdf).hexdigest(), label)
+
+
+def faces_of(results: list[DocumentCheck]) -> list[dict[FaceId, Drawn]]:
+    """Each checked game's faces, drawn in a worker when its engine draws (as a kit is)."""
+
+    def drawn(n: int) -> dict[FaceId, Drawn] | list[Diagnostic]:
+        result = results[n]
+        try:
+            engine = result.engine
+            return draw_faces(result.doc, contract.drawers(engine), contract.tables(engine))
+        except RulepressError as exc:
+            return exc.diagnostics
+        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+            return [engine_raised(exc, result.engine, "drawing its faces",
+                                  result.doc.meta.engine_loc)]
+
+    found: dict[int, object] = {}
+    with Workers(drawn, count=2) as pool:  # two games (both printings) at once
+        for n, result in enumerate(results):
+            if result.engine is None:
+                found[n] = drawn(n)
+            else:
+                pool.submit(n)
+        for n, value in pool.results():
+            engine = results[n].engine
+            found[n] = value if not isinstance(value, Stopped) or engine is None else [error(
+                results[n].doc.meta.engine_loc,
+                f"the {engine.name} engine {value.how} while drawing its faces")]
+    problems = [d for value in found.values() if isinstance(value, list) for d in value]
+    if problems:
+        raise RulepressError(problems)
+    return [found[n] for n in range(len(results))]  # type: ignore[misc]
+
+
+def png(pdf: bytes, scale: float = 2.0) -> bytes:
+    """A face's drawing as a PNG, ``scale`` pixels a point (for the errata sheet)."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        image = document[0].render(scale=scale).to_pil()
+        out = io.BytesIO()
+        image.save(out, format="PNG", optimize=True)
+        return out.getvalue()
+    finally:
+        document.close()
