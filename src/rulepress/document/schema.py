@@ -206,9 +206,12 @@ def _date(c: _Checker, raw: Any, key: KeyPath) -> str:
     """An ISO date, 2026-11-27 (YAML reads it as a date; the calendar is checked there)."""
     if raw is None:
         return ""
-    if isinstance(raw, datetime.date) and not isinstance(raw, datetime.datetime):
+    if isinstance(raw, datetime.datetime):
+        c.fail(key, f"date is a day without a time, e.g. {raw.date().isoformat()}, not {raw}")
+    elif isinstance(raw, datetime.date):
         return raw.isoformat()
-    c.fail(key, f"date must be a day written YYYY-MM-DD, e.g. 2026-11-27, not {raw!r}")
+    else:
+        c.fail(key, f"date must be a day written YYYY-MM-DD, e.g. 2026-11-27, not {raw!r}")
     return ""
 
 

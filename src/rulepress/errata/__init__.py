@@ -163,7 +163,7 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
 
 def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
                   reporter: Progress) -> tuple[str, dict[str, set[FaceId]]]:
-    """For ``pnp --changed-since``: the old printing's name, and by game the faces of the
+    """For ``pnp --changed-since``: the old printing's label, and by game the faces of the
     working tree's printing that differ from it (its version stamp apart)."""
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing the faces with {before.label}")
@@ -177,8 +177,7 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
             changed[slug] = {(cid, *f.key) for cid, found in face_changes(old_faces,
                                                                           new_faces).items()
                              for f in found if f.kind != REMOVED}
-        name = Printing(before.label, checked[slugs[0]].doc, checked[slugs[0]], {}).name
-        return name, changed
+        return before.label, changed
 
 
 def only_changed(doc: Document, faces: set[FaceId]) -> Document:
