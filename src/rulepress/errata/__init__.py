@@ -9,12 +9,13 @@ sheet per game (sheet.py) through the pipeline: build/<game>/errata/. ``rulepres
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
-from rulepress.cache import game_inputs
+from rulepress.cache import Manifest, digest, game_inputs
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
 from rulepress.document.model import Component, Document
 from rulepress.document.reader import read_sources, source_games
@@ -50,32 +51,63 @@ class ErrataOptions:
 
 
 class Errata(Base):
-    """The pipeline's errata generator: one sheet per game, from a checked old printing (the
-    manifest keeps the last sheet made of each game)."""
+    """The pipeline's errata generator: one sheet per game (the manifest keeps the last one
+    made of each game). The old printing is read and checked only for a sheet to be made, as
+    its game's units are planned; its PDFs are typeset in the pool, one per paper, by workers
+    that start (and load WeasyPrint) while the printings are checked."""
 
     name = "errata"
 
-    def __init__(self, options: ErrataOptions, old: Side, new: Side,
-                 checked: Mapping[str, DocumentCheck]) -> None:
-        self.options, self.old, self.new, self.checked = options, old, new, checked
+    def __init__(self, options: ErrataOptions, old: Side, new: Side) -> None:
+        self.options, self.old, self.new = options, old, new
+        self._manifest: Manifest | None = None
+
+    def _names(self, slug: str) -> tuple[str, dict[str, str]]:
+        base = f"{slug}/errata/{errata_name(slug, self.options.old, self.options.new)}"
+        return f"{base}.html", {paper: f"{base}-{paper}.pdf" for paper in self.options.papers}
+
+    def _fresh(self, slug: str, key: str) -> bool:
+        html, pdfs = self._names(slug)
+        return self._manifest is not None and all(
+            self._manifest.fresh(name, digest(key, name)) for name in (html, *pdfs.values()))
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        self._manifest = manifest
+        return 0 if self._fresh(doc.slug, key) else len(self.options.papers)
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         slug = game.doc.slug
-        base = f"{slug}/errata/{errata_name(slug, self.options.old, self.options.new)}"
+        html, pdfs = self._names(slug)
+        folder = game.doc.folder
+        page = "" if self._fresh(slug, key) else self.page(game)
+        return [Unit(html, key, partial(_files, {html: page}), f"{slug} errata", (html,)),
+                *[Unit(name, key, partial(_typeset, page, paper, folder, name),
+                       f"{slug} errata ({paper})", (name,), pooled=True, weight=len(page))
+                  for paper, name in pdfs.items()]]
 
-        def make() -> Files:
-            before = self.checked[slug]
-            old_faces, new_faces = faces_of([before, game])
-            old = Printing(self.old.label, before.doc, before, old_faces)
-            new = Printing(self.new.label, game.doc, game, new_faces)
-            difference = compare(before.doc, game.doc, face_changes(old_faces, new_faces))
-            page = render_page(game.doc.meta.title, old, new, difference,
-                               fonts_href=f"../../{FONTS}")
-            pdfs = render_pdfs_of(page, self.options.papers, new)
-            return {f"{base}.html": page,
-                    **{f"{base}-{paper}.pdf": pdfs[paper] for paper in self.options.papers}}
+    def page(self, game: DocumentCheck) -> str:
+        """The errata sheet's HTML: the old printing checked, both printings compared."""
+        before = check_old(self.old, [game.doc.slug])[game.doc.slug]
+        old_faces, new_faces = faces_of([before, game])
+        changes = face_changes(old_faces, new_faces)
+        if changes:  # drawn again, as PDFs, to be shown: only the faces that changed
+            shown = {(cid, *f.key) for cid, found in changes.items() for f in found}
+            old_faces, new_faces = faces_of([before, game], shown)
+        old = Printing(self.old.label, before.doc, before, old_faces)
+        new = Printing(self.new.label, game.doc, game, new_faces)
+        difference = compare(before.doc, game.doc, changes)
+        return render_page(game.doc.meta.title, old, new, difference,
+                           fonts_href=f"../../{FONTS}")
 
-        return [Unit(base, key, make, f"{slug} errata")]
+
+def _files(files: Files) -> Files:
+    return files
+
+
+def _typeset(page: str, paper: str, folder: Path, name: str) -> Files:
+    """One paper's PDF of the sheet (in a pool worker): typeset on the page every paper holds,
+    as the books are, so both papers break alike."""
+    return {name: render_pdfs_of(page, (paper,), folder)[paper]}
 
 
 def errata_name(slug: str, old: str, new: str) -> str:
@@ -147,13 +179,12 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
     """``rulepress diff``: an errata sheet per game, from ``old`` to ``new`` (None: the
     working tree), written to out/<game>/errata/."""
     with sides(project.root, sources, old, new, games) as (before, after, slugs):
-        reporter.progress(f"reading {before.label}")
-        checked = check_old(before, slugs)
-        keys = tuple((s, game_inputs(before.sources / s).key(checked[s].doc.meta.engine,
-                                                              before.project, {}))
+        # The old printing's files (and the engine its game names now: an engine module is
+        # among them) key the sheet; it is read and checked only when a sheet is made.
+        keys = tuple((s, game_inputs(before.sources / s).key(None, before.project, {}))
                      for s in slugs)
         options = ErrataOptions(before.slug, after.slug, keys, tuple(papers))
-        generator = Errata(options, before, after, checked)
+        generator = Errata(options, before, after)
         try:
             return run(Paths(after.sources, out, after.project), [generator], reporter,
                        RunOptions(tuple(slugs), force))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
@@ -30,11 +30,29 @@ FaceId = tuple[str, bool, int]  # component id, back?, row or copy index (SHARED
 
 @dataclass(frozen=True)
 class Drawn:
-    """A face drawn alone: a one-page PDF, and the digest it is compared by."""
+    """A face drawn alone: the digest it is compared by and, when asked for, a one-page PDF."""
 
-    pdf: bytes
     digest: str
     label: str  # 'row 3 (RESERVE)', 'copy 7', 'every copy'
+    pdf: bytes = b""
+
+
+class _Digesting(KitCanvas):
+    """A canvas that keeps the drawing operators of its page and of every form it makes: what
+    a face's digest is taken of, without writing a PDF (which costs more than the drawing).
+    Fonts, images and forms are named in those operators by their content, so a changed
+    image or glyph changes them too."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.forms: list[str] = []
+
+    def endForm(self, **extra: object) -> None:  # noqa: N802 - ReportLab's name
+        self.forms.append("\n".join(self._code))
+        super().endForm(**extra)
+
+    def digest(self) -> str:
+        return hashlib.sha256("\n\0".join([*self.forms, *self._code]).encode()).hexdigest()
 
 
 def unstamped(doc: Document) -> Document:
@@ -42,9 +60,10 @@ def unstamped(doc: Document) -> Document:
     return replace(doc, meta=replace(doc.meta, version="", date=""))
 
 
-def draw_faces(doc: Document, drawers: Mapping[str, Drawer],
-               tables: Mapping[str, object]) -> dict[FaceId, Drawn]:
-    """Every distinct face of every printed component of ``doc``."""
+def draw_faces(doc: Document, drawers: Mapping[str, Drawer], tables: Mapping[str, object],
+               pdfs: Collection[FaceId] = ()) -> dict[FaceId, Drawn]:
+    """Every distinct face of every printed component of ``doc``; those in ``pdfs`` also as a
+    one-page PDF each (to show them)."""
     register_fonts()
     doc = unstamped(doc)
     art = Art(doc, tables)  # type: ignore[arg-type]
@@ -60,8 +79,9 @@ def draw_faces(doc: Document, drawers: Mapping[str, Drawer],
             name = comp.back if back else comp.front
             assert name is not None
             for index, label in _distinct(comp, back, art, is_layout(name)):
-                out[(comp.id, back, index)] = _draw(comp, back, index, label, art, drawer,
-                                                    is_layout(name))
+                key = (comp.id, back, index)
+                out[key] = _draw(comp, back, index, label, art, drawer, is_layout(name),
+                                 key in pdfs)
     if problems:
         raise RulepressError(problems)
     return out
@@ -86,30 +106,34 @@ def row_label(index: int, row: Row) -> str:
 
 
 def _draw(comp: Component, back: bool, index: int, label: str, art: Art, drawer: Drawer,
-          layout: bool) -> Drawn:
+          layout: bool, pdf: bool) -> Drawn:
     assert comp.size is not None
     w, h = comp.size.points
     buf = io.BytesIO()
-    c = KitCanvas(buf, pagesize=(w, h), invariant=1, pageCompression=1)
+    c = _Digesting(buf, pagesize=(w, h), invariant=1, pageCompression=1)
     face = Face(max(index, 0), comp.count, w, h, 0.0, back=back)
     if layout:
         art.side(comp, back).paint(c, face, index)
     else:
         drawer(c, face)
-    c.showPage()
-    c.save()
-    pdf = buf.getvalue()
-    return Drawn(pdf, hashlib.sha256(pdf).hexdigest(), label)
+    digest = c.digest()
+    if pdf:
+        c.showPage()
+        c.save()
+    return Drawn(digest, label, buf.getvalue() if pdf else b"")
 
 
-def faces_of(results: list[DocumentCheck]) -> list[dict[FaceId, Drawn]]:
-    """Each checked game's faces, drawn in a worker when its engine draws (as a kit is)."""
+def faces_of(results: list[DocumentCheck],
+             pdfs: Collection[FaceId] = ()) -> list[dict[FaceId, Drawn]]:
+    """Each checked game's faces, drawn in a worker when its engine draws (as a kit is); those
+    in ``pdfs`` as PDFs too."""
 
     def drawn(n: int) -> dict[FaceId, Drawn] | list[Diagnostic]:
         result = results[n]
         try:
             engine = result.engine
-            return draw_faces(result.doc, contract.drawers(engine), contract.tables(engine))
+            return draw_faces(result.doc, contract.drawers(engine), contract.tables(engine),
+                              pdfs)
         except RulepressError as exc:
             return exc.diagnostics
         except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)

@@ -93,18 +93,40 @@ class Repository:
             raise RulepressError.at(None, f"git status failed in {self.top}: {_said(done)}")
         return [line[3:] for line in done.stdout.decode("utf-8", "replace").splitlines()]
 
-    def extract(self, commit: str, into: Path) -> Path:
-        """The project folder at ``commit``, written under ``into`` (by git archive)."""
-        spec = [self.prefix] if self.prefix else []
-        done = git(["archive", "--format=tar", commit, "--", *spec], self.top)
-        if done.returncode:
-            raise RulepressError.at(None, f"git archive of {commit[:12]} failed: {_said(done)}")
-        try:
-            with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
-                tar.extractall(into, filter="data")  # no links or paths out of ``into``
-        except (tarfile.TarError, OSError) as exc:
-            raise RulepressError.at(None, f"cannot unpack revision {commit[:12]}: {exc}") from None
-        return into / self.prefix if self.prefix else into
+    def extract(self, commit: str, into: Path, sources: str) -> Path:
+        """The project folder at ``commit``, written under ``into`` (by git archive): its
+        rulepress.toml, its sources folder ``sources`` and its Python files (an engine module
+        of the project), no more. A link out of the folder is left out, as a missing file."""
+        base = f"{self.prefix}/" if self.prefix else ""
+        wanted = [f"{base}{CONFIG}", f"{base}{sources}"]
+        listed = git(["ls-tree", "-r", "-z", "--name-only", commit, "--", base or "."], self.top)
+        if listed.returncode:
+            raise RulepressError.at(None, f"git ls-tree of {commit[:12]} failed: {_said(listed)}")
+        names = [n for n in listed.stdout.decode("utf-8", "replace").split("\0") if n]
+        paths = [w for w in wanted if any(n == w or n.startswith(f"{w}/") for n in names)]
+        paths += [n for n in names if n.endswith(".py") and not n.startswith(f"{wanted[1]}/")]
+        if paths:
+            done = git(["archive", "--format=tar", commit, "--", *paths], self.top)
+            if done.returncode:
+                raise RulepressError.at(None, f"git archive of {commit[:12]} failed: "
+                                              f"{_said(done)}")
+            try:
+                with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
+                    tar.extractall(into, filter=_inside_only)
+            except (tarfile.TarError, OSError) as exc:
+                raise RulepressError.at(None, f"cannot unpack revision {commit[:12]}: "
+                                              f"{exc}") from None
+        root = into / self.prefix if self.prefix else into
+        root.mkdir(parents=True, exist_ok=True)
+        return root
+
+
+def _inside_only(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+    """tarfile's 'data' filter, a member it refuses (a link out) skipped instead of fatal."""
+    try:
+        return tarfile.data_filter(member, path)
+    except tarfile.FilterError:
+        return None
 
 
 def open_side(spec: str | None, root: Path, sources: Path, scratch: Path, *,
@@ -132,7 +154,9 @@ def open_side(spec: str | None, root: Path, sources: Path, scratch: Path, *,
                 f"{f' and {len(changed) - 1} more' if len(changed) > 1 else ''}): commit or "
                 f"stash them to compare with '{spec}', or leave NEW out to compare with the "
                 "working tree"))
-    root = repo.extract(commit, scratch / commit[:12])
+    root = repo.extract(commit, scratch / commit[:12], within)
+    if len(spec) > 12 and commit.startswith(spec.lower()):  # a hash: its short form will do
+        spec = commit[:12]
     # The revision's own rulepress.toml may name another sources folder: it is the one read.
     if (root / CONFIG).is_file():
         found = load_project(root)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rulepress.document.model import Document
@@ -150,9 +151,17 @@ def _count(n: int, what: str) -> str:
 
 
 def _headline(title: str, old: Printing, new: Printing, diff: Difference) -> str:
-    return (f"From {old.name} to {new.name} of {title}: {_count(len(diff.texts), 'rule')} "
-            f"changed, added or removed; {_count(len(diff.examples), 'worked example')} and "
-            f"{_count(len(diff.components), 'component')} changed.")
+    said = []
+    for what, changes in (("rule", diff.texts), ("worked example", diff.examples),
+                          ("component", diff.components)):
+        kinds = [sum(c.kind == k for c in changes) for k in (CHANGED, ADDED, REMOVED)]
+        if any(kinds):
+            first = next(i for i, n in enumerate(kinds) if n)
+            parts = [f"{n} {('changed', 'added', 'removed')[i]}" for i, n in enumerate(kinds)
+                     if n]
+            parts[0] = f"{_count(kinds[first], what)} {('changed', 'added', 'removed')[first]}"
+            said.append(", ".join(parts))
+    return f"From {old.name} to {new.name} of {title}: {'; '.join(said)}."
 
 
 def summary(diff: Difference) -> list[str]:
@@ -163,7 +172,8 @@ def summary(diff: Difference) -> list[str]:
     for t in diff.texts:
         where, label = t.block.section or "The opening", t.block.label
         if t.kind == CHANGED:
-            lines.append(f"{where}: “{label}” now reads differently.")
+            assert t.old is not None and t.new is not None
+            lines.append(f"{where}: in “{t.old.label}”, {_swaps(t.old.text, t.new.text)}.")
         elif t.kind == ADDED:
             lines.append(f"{where}: a new rule, “{label}”.")
         else:
@@ -184,6 +194,27 @@ def summary(diff: Difference) -> list[str]:
     return lines
 
 
+def _swaps(old: str, new: str) -> str:
+    """What a reader must change in their copy: '“middle line” becomes “axis”', at most
+    three such changes, else that the passage is rewritten."""
+    runs = list(words(_plain(old), _plain(new)))
+    swaps: list[str] = []
+    pending = ""
+    for kind, run in [*runs, ("same", "")]:
+        if kind == "old":
+            pending = run
+        elif kind == "new":
+            swaps.append(f"“{pending}” becomes “{run}”" if pending else f"“{run}” is added")
+            pending = ""
+        else:
+            if pending:
+                swaps.append(f"“{pending}” is struck out")
+            pending = ""
+    if not swaps or len(swaps) > 3 or sum(len(x) for x in swaps) > 240:
+        return "the passage is rewritten (in full below)"
+    return "; ".join(swaps)
+
+
 def render_page(title: str, old: Printing, new: Printing, diff: Difference,
                 fonts_href: str | None = None) -> str:
     env = environment(None)
@@ -192,11 +223,10 @@ def render_page(title: str, old: Printing, new: Printing, diff: Difference,
         **values, fonts_href=fonts_href, font_faces=FONT_FACES))
 
 
-def render_pdfs_of(page: str, papers: Sequence[str], new: Printing) -> dict[str, bytes]:
-    """The page as one PDF per paper (typeset once, as the books are)."""
+def render_pdfs_of(page: str, papers: Sequence[str], folder: Path) -> dict[str, bytes]:
+    """The page as one PDF per paper; ``folder``: the new printing's game folder."""
     from rulepress.render import templates_dir
     from rulepress.render.pdf import render_pdfs
 
-    folder = new.doc.folder
     return render_pdfs(page, papers, base_url=folder,
                        allowed_roots=(folder.resolve(), templates_dir()))
