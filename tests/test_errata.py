@@ -136,7 +136,7 @@ def correct(project: Path) -> None:
          "Steals two cards.")
 
 
-def errata(project: Path, old: str = "v1.0", new: str = "working") -> Path:
+def errata(project: Path, old: str = "v1.0", new: str = "v1.1") -> Path:
     return project / "build" / "deck" / "errata" / f"deck-errata-{old}-{new}.html"
 
 
@@ -169,7 +169,7 @@ def test_the_errata_names_exactly_what_changed(repo: Path) -> None:
     assert "at = 7" in examples and "at = 8" in examples
     assert examples.count("Proven by this printing") == 2
     for paper in ("a4", "letter"):
-        pages, text = pdf_text(errata(repo).with_name(f"deck-errata-v1.0-working-{paper}.pdf"))
+        pages, text = pdf_text(errata(repo).with_name(f"deck-errata-v1.0-v1.1-{paper}.pdf"))
         assert pages >= 3 and "In plain words" in text and "Passing" in text
         assert "Version 1.1, 2026-11-27" in text  # the cover and every page's foot
 

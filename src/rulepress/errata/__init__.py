@@ -21,7 +21,7 @@ from rulepress.document.model import Component, Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.errata.compare import REMOVED, compare
 from rulepress.errata.faces import FaceId, faces_of
-from rulepress.errata.revisions import Side, open_side
+from rulepress.errata.revisions import WORKING, Side, open_side
 from rulepress.errata.sheet import Printing, face_changes, render_page, render_pdfs_of
 from rulepress.pipeline import (
     Base,
@@ -62,24 +62,29 @@ class Errata(Base):
         self.options, self.old, self.new = options, old, new
         self._manifest: Manifest | None = None
 
-    def _names(self, slug: str) -> tuple[str, dict[str, str]]:
-        base = f"{slug}/errata/{errata_name(slug, self.options.old, self.options.new)}"
+    def _names(self, doc: Document) -> tuple[str, dict[str, str]]:
+        # The working tree is named by the version it declares, when it declares one: v1.1.
+        new = self.options.new
+        if self.new.label == WORKING and doc.meta.version:
+            new = f"v{doc.meta.version}"
+        slug = doc.slug
+        base = f"{slug}/errata/{errata_name(slug, self.options.old, new)}"
         return f"{base}.html", {paper: f"{base}-{paper}.pdf" for paper in self.options.papers}
 
-    def _fresh(self, slug: str, key: str) -> bool:
-        html, pdfs = self._names(slug)
+    def _fresh(self, doc: Document, key: str) -> bool:
+        html, pdfs = self._names(doc)
         return self._manifest is not None and all(
             self._manifest.fresh(name, digest(key, name)) for name in (html, *pdfs.values()))
 
     def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
         self._manifest = manifest
-        return 0 if self._fresh(doc.slug, key) else len(self.options.papers)
+        return 0 if self._fresh(doc, key) else len(self.options.papers)
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         slug = game.doc.slug
-        html, pdfs = self._names(slug)
+        html, pdfs = self._names(game.doc)
         folder = game.doc.folder
-        page = "" if self._fresh(slug, key) else self.page(game)
+        page = "" if self._fresh(game.doc, key) else self.page(game)
         return [Unit(html, key, partial(_files, {html: page}), f"{slug} errata", (html,)),
                 *[Unit(name, key, partial(_typeset, page, paper, folder, name),
                        f"{slug} errata ({paper})", (name,), pooled=True, weight=len(page))
