@@ -290,3 +290,16 @@ def test_the_version_is_on_the_covers_and_every_front(repo: Path) -> None:
 def pdf_text_of(data: bytes) -> tuple[int, str]:
     reader = pypdf.PdfReader(io.BytesIO(data))
     return len(reader.pages), " ".join(p.extract_text() or "" for p in reader.pages)
+
+
+def test_the_changelog_says_what_changed_when_asked(repo: Path) -> None:
+    correct(repo)
+    code, err = run("build", "--no-pdf", "--edition", "reference", "--changelog-since", "v1.0",
+                    "--project", str(repo))
+    assert code == 0, err
+    page = (repo / "build" / "deck" / "deck-reference.html").read_text()
+    log = page[page.index('id="rp-changelog"'):page.index('id="rp-credits"')]
+    assert log.index("Version 1.1") < log.index("Version 1.0")  # newest first
+    assert "Rulings: in “Passing”, “left.” becomes “right.”" in log
+    assert "The worked example “Two moves” is corrected." in log
+    assert "Suit cards: 1 face redrawn." in log

@@ -40,6 +40,8 @@ class BookOptions:
     booklet: bool
     draft: bool
     epoch: str
+    # build --changelog-since: the old printing and, by game, what changed since, in plain words
+    changes: tuple[str, tuple[tuple[str, tuple[str, ...]], ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,10 @@ class Books(Base):
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, o = game.doc, self.options
+        if o.changes is not None and doc.slug in dict(o.changes[1]):
+            from rulepress.errata import with_changes
+
+            doc = with_changes(doc, o.changes[0], dict(o.changes[1])[doc.slug])
         pages, self._entries[doc.slug] = _render_pages(doc, game.examples, o.editions, o.papers,
                                                        o.booklet)
         units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition]), files=(f.name,),

@@ -32,6 +32,7 @@ def build_rulebooks(
     pdf: bool = True,
     only: Collection[str] | None = None,
     force: bool = False,
+    changelog_since: str | None = None,
 ) -> Built:
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
     out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
@@ -40,14 +41,21 @@ def build_rulebooks(
     Outputs whose inputs are unchanged (cache.py) are neither rendered nor rewritten; a game
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
     ``pdf=False``: the HTML pages only (their links to the PDFs stay). ``only``: the outputs,
-    by path inside ``out``, to make; the others are left as they are."""
+    by path inside ``out``, to make; the others are left as they are. ``changelog_since``: a
+    revision or folder; the reference edition's changelog says what changed since it."""
     if booklet and PLAYER not in editions:
         raise RulepressError.at(None, "--booklet imposes the player edition: build it too "
                                       "(--edition player or both)")
     # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
+    changes = None
+    if changelog_since is not None:  # errata/: computed from both printings, both checked
+        from rulepress.errata import changelog_lines
+
+        found = changelog_lines(project or Path.cwd(), sources, changelog_since, games, reporter)
+        changes = (changelog_since, tuple(sorted(found.items())))
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
-                              os.environ["SOURCE_DATE_EPOCH"]),
+                              os.environ["SOURCE_DATE_EPOCH"], changes),
                   pdf=pdf, only=only, title=title)
     return run(Paths(sources, out, project), [books], reporter,
                RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs))

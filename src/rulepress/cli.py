@@ -263,6 +263,11 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
          "Letter). Print both sides, flipping on the short edge; fold and staple.",
 )
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
+@click.option(
+    "--changelog-since", "changelog_since", metavar="OLD", default=None,
+    help="The reference edition's changelog also says, in plain words, what changed since OLD "
+         "(a git revision of the project, or a project folder), both printings checked.",
+)
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
 @click.option("--no-pdf", "no_pdf", is_flag=True,
               help="Only the HTML pages, for a quick look (their links to the PDFs stay).")
@@ -270,8 +275,8 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 @quiet_option
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, edition: str | None, booklet: bool, draft: bool, jobs: int,
-    no_pdf: bool, force: bool,
+    paper: str | None, edition: str | None, booklet: bool, draft: bool,
+    changelog_since: str | None, jobs: int, no_pdf: bool, force: bool,
 ) -> None:
     """Build HTML and PDF rulebooks into the output folder."""
 
@@ -285,7 +290,7 @@ def build(
             where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
             jobs=jobs, editions=where.editions(edition), project=where.project.root,
             title=where.project.title, booklet=booklet, reporter=reporter, pdf=not no_pdf,
-            force=force,
+            force=force, changelog_since=changelog_since,
         )
         reporter.done(built.summary())
         return ExitStatus.OK

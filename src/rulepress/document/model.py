@@ -80,6 +80,7 @@ class Version:
     summary: str
     loc: SourceLoc
     date: str = ""  # ISO 8601, e.g. 2026-11-27
+    changes: tuple[str, ...] = ()  # computed, in plain words (build --changelog-since)
 
 
 @dataclass(frozen=True)

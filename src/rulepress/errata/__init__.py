@@ -17,12 +17,12 @@ from pathlib import Path
 
 from rulepress.cache import Manifest, digest, game_inputs
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
-from rulepress.document.model import Component, Document
+from rulepress.document.model import Component, Document, Version
 from rulepress.document.reader import read_sources, source_games
 from rulepress.errata.compare import REMOVED, compare
 from rulepress.errata.faces import FaceId, faces_of
 from rulepress.errata.revisions import WORKING, Side, open_side
-from rulepress.errata.sheet import Printing, face_changes, render_page, render_pdfs_of
+from rulepress.errata.sheet import Printing, face_changes, render_page, render_pdfs_of, summary
 from rulepress.pipeline import (
     Base,
     Built,
@@ -214,6 +214,34 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
                                                                           new_faces).items()
                              for f in found if f.kind != REMOVED}
         return before.label, changed
+
+
+def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
+                    reporter: Progress) -> dict[str, tuple[str, ...]]:
+    """For ``build --changelog-since``: by game, what changed since ``old`` in plain words,
+    as the errata sheet's first page says it (both printings checked)."""
+    with sides(root, sources, old, None, games) as (before, after, slugs):
+        reporter.progress(f"comparing with {before.label} for the changelog")
+        checked = check_old(before, slugs)
+        now = check_phase(read_sources(after.sources, slugs), after.project, _Quiet())
+        out: dict[str, tuple[str, ...]] = {}
+        for result in now.documents:
+            was = checked[result.doc.slug]
+            old_faces, new_faces = faces_of([was, result])
+            found = compare(was.doc, result.doc, face_changes(old_faces, new_faces))
+            out[result.doc.slug] = tuple(summary(found)) or (f"Nothing changed since {old}.",)
+        return out
+
+
+def with_changes(doc: Document, since: str, lines: Sequence[str]) -> Document:
+    """``doc`` with ``lines`` under its newest version in the changelog (one is made, named by
+    the game's version, if it lists none)."""
+    meta = doc.meta
+    latest = meta.versions[-1] if meta.versions else Version(
+        meta.version or "(this printing)", f"Changes since {since}:", SourceLoc(doc.path, 1),
+        meta.date)
+    latest = replace(latest, changes=tuple(lines))
+    return replace(doc, meta=replace(meta, versions=(*meta.versions[:-1], latest)))
 
 
 def only_changed(doc: Document, faces: set[FaceId]) -> Document:
