@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pytest
@@ -303,3 +304,29 @@ def test_the_changelog_says_what_changed_when_asked(repo: Path) -> None:
     assert "Rulings: in “Passing”, “left.” becomes “right.”" in log
     assert "The worked example “Two moves” is corrected." in log
     assert "Suit cards: 1 face redrawn." in log
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_errata_page_passes_in_a_browser(repo: Path, browser: Any, width: int) -> None:
+    """axe-core finds nothing, nothing reaches the network and nothing is wider than a phone."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    correct(repo)
+    code, err = run("diff", "v1.0", "--project", str(repo))
+    assert code == 0, err
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    fetched: list[str] = []
+    context.route("http*://**", lambda route: (fetched.append(route.request.url),
+                                               route.abort()))
+    page = context.new_page()
+    try:
+        page.goto(errata(repo).as_uri(), wait_until="load")
+        page.evaluate(str(AXE_SCRIPT))
+        violations = page.evaluate(
+            "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    finally:
+        context.close()
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+    assert not fetched and overflow <= 0

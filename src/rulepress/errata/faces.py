@@ -160,7 +160,11 @@ def faces_of(results: list[DocumentCheck],
 
 def png(pdf: bytes, scale: float = 2.0) -> bytes:
     """A face's drawing as a PNG, ``scale`` pixels a point (for the errata sheet)."""
-    import pypdfium2
+    try:  # not yet in requirements.lock (the lead adds it): said plainly until then
+        import pypdfium2
+    except ImportError:
+        raise RulepressError.at(None, "drawing the changed faces on the errata sheet needs "
+                                      "pypdfium2: pip install pypdfium2") from None
 
     document = pypdfium2.PdfDocument(pdf)
     try:
