@@ -231,6 +231,9 @@ def test_an_unknown_revision_is_an_error(repo: Path) -> None:
     code, err = run("diff", "v9.9", "--project", str(repo))
     assert code == 2 and nothing_written(repo)
     assert err.strip().splitlines()[-1].startswith("rulepress: error: unknown revision 'v9.9'")
+    code, err = run("diff", "v1.0", "dekc", "--project", str(repo))
+    assert code == 2 and nothing_written(repo)
+    assert "unknown revision 'dekc'" in err and "nor is it a game of sources/ (deck)" in err
     code, err = run("pnp", "--changed-since", "--force", "--project", str(repo))
     assert code == 2 and "unknown revision '--force'" in err and nothing_written(repo)
 

@@ -134,7 +134,14 @@ def sides(root: Path, sources: Path, old: str, new: str | None,
     the games to compare: those named, else every game of the new printing."""
     with scratch_folder() as scratch:
         before = open_side(old, root, sources, scratch / "old")
-        after = open_side(new, root, sources, scratch / "new", named_new=new is not None)
+        try:
+            after = open_side(new, root, sources, scratch / "new", named_new=new is not None)
+        except RulepressError as exc:
+            if new is None or games or not exc.diagnostics[0].message.startswith("unknown rev"):
+                raise
+            has = ", ".join(source_games(sources))  # 'diff v1.0 go-stpo': a game misspelt?
+            raise RulepressError.at(None, f"{exc.diagnostics[0].message}; nor is it a game "
+                                          f"of {sources.name}/ ({has})") from None
         try:
             slugs = source_games(after.sources, games)
         except RulepressError as exc:
