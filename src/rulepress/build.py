@@ -93,6 +93,8 @@ def build_kits(
         label, changed = changed_faces(project or Path.cwd(), sources, changed_since, games,
                                        reporter)
         since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()))
+        for slug in (slug for slug, faces in changed.items() if not faces):
+            reporter.progress(f"{slug}: no printed face changed since {label}: no kit")
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
                            None if only is None else tuple(only), since))
     return run(Paths(sources, out, project), [kits], reporter,
