@@ -160,7 +160,7 @@ def faces_of(results: list[DocumentCheck],
 
 def png(pdf: bytes, scale: float = 2.0) -> bytes:
     """A face's drawing as a PNG, ``scale`` pixels a point (for the errata sheet)."""
-    try:  # not yet in requirements.lock (the lead adds it): said plainly until then
+    try:  # in requirements.lock; an environment of your own may lack it
         import pypdfium2
     except ImportError:
         raise RulepressError.at(None, "drawing the changed faces on the errata sheet needs "
