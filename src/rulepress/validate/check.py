@@ -321,8 +321,8 @@ def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> lis
     kit), in the check's workers (``engines``, else its own) when it has an engine. Part of
     check_document, which ``kit=False`` leaves to the caller (add_kit)."""
     doc, engine = result.doc, result.engine
-    if not _has_kit(doc):
-        return []
+    if not _has_kit(doc) or (engine is None and doc.meta.engine):
+        return []  # an engine that failed to load: its one error says so, its tables are not
     if engine is None:  # no engine code to run: layouts only
         return _kit(doc, None)
     with EngineChecks([], None, False, engines) as chosen:
