@@ -77,7 +77,8 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
         return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]
     except UnicodeDecodeError as exc:
         return (), [error(*not_utf8(where, exc))]
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    sep = separator(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     out: list[Diagnostic] = []
     rows: list[Row] = []
     header: list[str] | None = None
@@ -94,7 +95,7 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
                 continue
             if len(record) > len(header):
                 out.append(error(here, f"this row has {len(record)} cells but the header names "
-                                       f"{len(header)}"))
+                                       f"{len(header)}{_named(sep)}"))
                 continue
             fields = dict(zip(header, [c.strip() for c in record], strict=False))
             fields |= {h: "" for h in header[len(record):]}
@@ -108,6 +109,21 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
     elif not rows and not out:
         out.append(error(SourceLoc(where, end or 1), "the file has a header but no rows"))
     return tuple(rows), out
+
+
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def separator(text: str) -> str:
+    """The separator of a CSV file: the one its header line uses most, commas on a tie.
+    Spreadsheets set to a European locale save semicolons; some tools save tabs."""
+    header = next((ln for ln in text.splitlines() if ln.strip()), "")
+    header = re.sub(r'"[^"]*"', "", header)  # a quoted name may hold any of them
+    return max(SEPARATORS, key=lambda s: (header.count(s), s == ","))
+
+
+def _named(sep: str) -> str:
+    return "" if sep == "," else f" (cells separated by {SEPARATORS[sep]}, as its header is)"
 
 
 def _header_problems(header: list[str], loc: SourceLoc) -> list[Diagnostic]:

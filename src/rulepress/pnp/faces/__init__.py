@@ -9,8 +9,9 @@ Each distinct face is drawn once per PDF, into a form every copy places.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
@@ -33,6 +34,42 @@ SHARED = -1  # the key of the one face every copy shows (no data, or a shared ba
 
 def _where(row: Row) -> str:
     return f" (in the row at {row.loc.path}:{row.loc.line})"
+
+
+_ROW = re.compile(r" \(in the row at (.+?):(\d+)\)")
+
+
+def merged(found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per mistake: the same message at the same place for many rows of one
+    file is said once, naming the rows (``cards.csv:2–17``)."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    firsts: dict[tuple[Any, ...], Diagnostic] = {}
+    for d in found:
+        m = _ROW.search(d.message)
+        key: tuple[Any, ...] = (d.severity, d.loc, d.message)
+        if m:
+            key = (d.severity, d.loc, d.message[:m.start()], m[1], d.message[m.end():])
+        firsts.setdefault(key, d)
+        groups.setdefault(key, []).extend([int(m[2])] if m else [])
+    out = []
+    for key, d in firsts.items():
+        lines = sorted(set(groups[key]))
+        if len(lines) > 1:
+            rows = f" (in the rows at {key[3]}:{_spans(lines)})"
+            d = replace(d, message=f"{key[2]}{rows}{key[4]}")
+        out.append(d)
+    return out
+
+
+def _spans(lines: list[int]) -> str:
+    """[2, 3, 4, 7] as '2–4, 7'."""
+    spans: list[list[int]] = []
+    for n in lines:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans)
 
 
 @dataclass
@@ -158,7 +195,7 @@ class Art:
                     side.paint(scratch, face, key)
                 except RulepressError as exc:
                     found += [d for d in exc.diagnostics if d not in found]
-        return found
+        return merged(found)
 
 
 def _engine_rows(comp: Component, name: str, table: Sequence[Mapping[str, Any]],
