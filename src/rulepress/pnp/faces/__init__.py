@@ -187,6 +187,7 @@ class Art:
             except RulepressError as exc:
                 found += [d for d in exc.diagnostics if d not in found]
                 continue
+            found += [n for n in side.layout.notes if n not in found]
             assert comp.size is not None
             w, h = comp.size.points
             for key in side.distinct():
