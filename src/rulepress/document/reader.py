@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -316,7 +317,17 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
         return SourceLoc(loc.path, lines.get((key,), loc.line))
 
     diags: list[Diagnostic] = []
+    meant: set[str] = set()  # rulepress's keys misspelt: said once, as a misspelling
+    for key in data:
+        near = difflib.get_close_matches(str(key), sorted(EXAMPLE_RESERVED), n=1, cutoff=0.8)
+        if near and key not in EXAMPLE_RESERVED and near[0] not in data:  # else the engine
+            meant.add(near[0])                                            # would ignore it
+            diags.append(error(at(str(key)), f"unknown key '{key}' (did you mean '{near[0]}'?): "
+                                             f"rulepress reads {', '.join(sorted(EXAMPLE_RESERVED))}"
+                                             "; any other key goes to the engine"))
     for key in ("id", "title", "text"):
+        if key in meant:
+            continue
         if not isinstance(data.get(key), str) or not data[key].strip():
             diags.append(error(at(key) if key in data else loc, f"example needs '{key}' as text"))
     ex_id = data.get("id")
@@ -325,6 +336,10 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
     claims = data.get("claims", {})
     if not isinstance(claims, dict):
         diags.append(error(at("claims"), "example claims must be a mapping of facts to values"))
+    elif not claims and kind == EXAMPLE_INFO and "claims" not in meant:
+        diags.append(error(at("claims") if "claims" in data else loc,
+                           "example claims nothing, so it proves nothing: add claims: with the "
+                           "facts it asserts (e.g. claims: {score: 7})"))
     text = data.get("text")
     if isinstance(text, str):
         try:
