@@ -48,17 +48,25 @@ def field_problem(name: str) -> str | None:
     return None
 
 
-def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
+def qty_problem(value: Any) -> str | None:
+    """Why ``value`` is no qty (a whole number of copies, as a number or as a CSV's text),
+    or None: the one reading of qty, for data files, front matter rows and engine tables."""
     text = str(value).strip()
     # isascii: isdigit() passes '²', which int() refuses
     if isinstance(value, bool) or not text.isascii() or not text.isdigit() or not text.strip("0"):
-        out.append(error(loc, f"qty must be a whole number of copies, at least 1, not {value!r}"))
-        return 1
+        return f"qty must be a whole number of copies, at least 1, not {value!r}"
     if len(text.lstrip("0")) > len(str(MAX_COMPONENT_COUNT)):  # int() refuses 5000 digits
         shown = text if len(text) <= 20 else f"{text[:20]}..."
-        out.append(error(loc, f"qty must be at most {MAX_COMPONENT_COUNT}, not {shown}"))
+        return f"qty must be at most {MAX_COMPONENT_COUNT}, not {shown}"
+    return None
+
+
+def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
+    problem = qty_problem(value)
+    if problem:
+        out.append(error(loc, problem))
         return 1
-    return int(text)
+    return int(str(value).strip())
 
 
 def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], list[Diagnostic]]:

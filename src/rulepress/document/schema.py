@@ -168,6 +168,7 @@ def build_meta(
         ages=c.text(data.get("ages", ""), ("ages",), allow_empty=True),
         engine=engine,
         engine_loc=c.loc(("engine",)) if engine else None,
+        players_loc=c.loc(("players",)),
         files=files,
     )
     return (None if c.diagnostics else meta), c.diagnostics

@@ -62,7 +62,7 @@ def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
             # The parser notices an unclosed [ { or quote only lines later: the mistake is
             # where it was opened.
             raise YamlError(f"malformed YAML: {opened} opened at column {start.column + 1} is "
-                            f"not closed ({problem})", first_line + start.line)
+                            f"not closed ({problem})", first_line + start.line) from None
         raise YamlError(f"malformed YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"malformed YAML: {exc}", first_line) from None

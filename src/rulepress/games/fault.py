@@ -21,6 +21,7 @@ from rulepress.diagnostics import SourceLoc
 from rulepress.signals import Interrupted
 
 MAX_MESSAGE = 300  # characters of the exception's own message
+_API = {os.path.join("games", "data.py"), os.path.join("games", "base.py")}  # engines call these
 
 
 @cache
@@ -50,6 +51,8 @@ def raised_at(exc: BaseException) -> SourceLoc | None:
         if frame.filename.startswith("<") or not frame.lineno:
             continue
         if real.startswith(rulepress):
+            if real[len(rulepress):] in _API:
+                continue  # what an engine calls raises at the engine's call
             break
         installed = real.startswith(packages)  # site-packages may lie inside the stdlib folder
         if installed and _library(real, packages):

@@ -339,6 +339,13 @@ def _kit(doc: Document, engine: GameEngine | None) -> list[Diagnostic]:
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
     found: list[Diagnostic] = []
+    rules = contract.rules(engine)
+    meta = doc.meta
+    if rules is not None and (rules.min_players, rules.max_players) != (meta.players_min,
+                                                                         meta.players_max):
+        found.append(disproved(meta.players_loc, (
+            f"players: the front matter says {meta.players_min}–{meta.players_max}, the "
+            f"{engine.name} engine plays {rules.min_players}–{rules.max_players}")))
     declared = {c.id: c for c in doc.meta.components}
     for cid, count in sorted(contract.component_counts(engine).items()):
         comp = declared.get(cid)

@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document.model import Component, Document, Row
-from rulepress.document.rows import QTY, copies, field_problem
+from rulepress.document.rows import QTY, copies, field_problem, qty_problem
 from rulepress.document.schema import is_layout
 from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
@@ -208,10 +208,10 @@ def _engine_rows(comp: Component, name: str, table: Sequence[Mapping[str, Any]],
         if bad:
             raise RulepressError([error(loc, f"the engine's table '{name}': {p}") for p in bad])
         qty = entry.get(QTY, 1)
-        if isinstance(qty, bool) or not isinstance(qty, int) or qty < 1:
-            raise RulepressError.at(loc, f"the engine's table '{name}': row {n} has qty "
-                                         f"{qty!r}, not a whole number of at least 1")
-        rows.append(Row(fields, qty, loc))
+        problem = qty_problem(qty)
+        if problem:
+            raise RulepressError.at(loc, f"the engine's table '{name}', row {n}: {problem}")
+        rows.append(Row(fields, int(str(qty).strip()), loc))
     if not rows:
         raise RulepressError.at(loc, f"component '{comp.id}': the engine's table '{name}' is "
                                      "empty")

@@ -256,7 +256,7 @@ def _placement(e: Element, width_mm: float, height_mm: float) -> Diagnostic | No
     box = [e.values.get(k) for k in ("x", "y", "width", "height")]
     if not all(isinstance(v, float | int) for v in box):
         return None
-    x, y, w, h = (v / POINTS_PER_MM for v in box)
+    x, y, w, h = (float(v) / POINTS_PER_MM for v in box if v is not None)
     size = f"{width_mm:g} x {height_mm:g} mm"
     what = f"{e.type} '{e.name}'"
     left, top, right, bottom = x, y, width_mm - x - w, height_mm - y - h
