@@ -22,6 +22,7 @@ from rulepress.diagnostics import (
     warning,
 )
 from rulepress.document.model import Document, Example
+from rulepress.document.numbers import check_numbers, remember, uses_numbers
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
@@ -126,7 +127,12 @@ def check_document(
         kit_found = check_kit(result, engines) if kit else []
         if engine is not None:
             done = engines.answers(doc, items)
-    result.diagnostics += done.get(COUNTS, ([], ()))[0]
+    counted = done.get(COUNTS, ([], ()))[0]
+    result.diagnostics += counted
+    if uses_numbers(doc) and not counted:  # the worker checked them: their values, for the book
+        result.diagnostics += (check_numbers(doc, None, "") if not doc.meta.engine else [])
+        if engine is not None:
+            remember(doc, contract.tables(engine))
     result.kit_at = len(result.diagnostics)
     result.add_kit(kit_found)
     for n, example in enumerate(doc.boxes):
@@ -339,6 +345,8 @@ def _kit(doc: Document, engine: GameEngine | None) -> list[Diagnostic]:
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
     found: list[Diagnostic] = []
+    if uses_numbers(doc):
+        found += check_numbers(doc, contract.tables(engine), engine.name)
     rules = contract.rules(engine)
     meta = doc.meta
     if rules is not None and (rules.min_players, rules.max_players) != (meta.players_min,

@@ -120,7 +120,7 @@ class Art:
 
     def __init__(self, doc: Document, tables: Tables) -> None:
         self.doc, self.tables = doc, tables
-        self.rulebook = RuleBook(doc)
+        self.rulebook = RuleBook(doc, tables)
         self._sides: dict[tuple[str, bool], Side] = {}
 
     def context(self, comp: Component) -> dict[str, Any]:
