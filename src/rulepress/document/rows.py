@@ -10,12 +10,13 @@ import csv
 import io
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
-from rulepress.document.model import Row
+from rulepress.document.model import Document, Row
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT, MAX_DATA_BYTES, MAX_DATA_FIELDS, MAX_DATA_ROWS
@@ -183,3 +184,23 @@ def inline_rows(
 def copies(rows: tuple[Row, ...]) -> list[int]:
     """Copy index -> row index: each row repeated ``qty`` times, in order."""
     return [n for n, row in enumerate(rows) for _ in range(row.qty)]
+
+
+def table_counts(doc: Document, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> Document:
+    """``doc`` with the count of each component drawn from an engine's table, given no count
+    of its own, set to the copies that table makes (left at 0 when the table is missing or
+    malformed: drawing it says why)."""
+    comps = []
+    for c in doc.meta.components:
+        table = tables.get(c.data.engine) if c.data is not None and c.data.engine else None
+        if c.count == 0 and table and all(not qty_problem(r.get(QTY, 1)) for r in table):
+            c = replace(c, count=sum(int(str(r.get(QTY, 1)).strip()) for r in table))
+        comps.append(c)
+    if tuple(comps) == doc.meta.components:
+        return doc
+    return replace(doc, meta=replace(doc.meta, components=tuple(comps)))
+
+
+def counts_from_tables(doc: Document) -> bool:
+    """Some component of ``doc`` takes its count from an engine's table (table_counts)."""
+    return any(c.count == 0 for c in doc.meta.components)

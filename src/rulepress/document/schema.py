@@ -272,6 +272,8 @@ def _count(c: _Checker, item: dict[str, Any], key: KeyPath, cid: str, data: Data
     if "count" not in item:
         if data is not None and data.engine is None and not data.rows:
             return 1  # its file could not be read, which is the one error to say
+        if data is not None and data.engine is not None:
+            return 0  # the copies the engine's table makes, once it is known (table_counts)
         if made is None:
             c.fail(key, f"component '{cid}' is missing the required key 'count'")
             return 1

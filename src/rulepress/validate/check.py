@@ -24,6 +24,7 @@ from rulepress.diagnostics import (
 from rulepress.document.model import Document, Example
 from rulepress.document.numbers import check_numbers, remember, uses_numbers
 from rulepress.document.reader import SIMULATION_INFO
+from rulepress.document.rows import counts_from_tables, table_counts
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
@@ -129,6 +130,8 @@ def check_document(
             done = engines.answers(doc, items)
     counted = done.get(COUNTS, ([], ()))[0]
     result.diagnostics += counted
+    if counts_from_tables(doc) and engine is not None and not counted:  # tried in the worker
+        result.doc = table_counts(doc, contract.tables(engine))
     if uses_numbers(doc) and not counted:  # the worker checked them: their values, for the book
         result.diagnostics += (check_numbers(doc, None, "") if not doc.meta.engine else [])
         if engine is not None:
@@ -339,12 +342,17 @@ def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> lis
 def _kit(doc: Document, engine: GameEngine | None) -> list[Diagnostic]:
     from rulepress.pnp.kit import kit_diagnostics
 
-    return guarded(lambda: kit_diagnostics(doc, contract.drawers(engine), contract.tables(engine)),
-                   engine, "drawing its kit", doc.meta.engine_loc)
+    def check() -> list[Diagnostic]:
+        tables = contract.tables(engine)
+        return kit_diagnostics(table_counts(doc, tables), contract.drawers(engine), tables)
+
+    return guarded(check, engine, "drawing its kit", doc.meta.engine_loc)
 
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
     found: list[Diagnostic] = []
+    if counts_from_tables(doc):
+        doc = table_counts(doc, contract.tables(engine))
     if uses_numbers(doc):
         found += check_numbers(doc, contract.tables(engine), engine.name)
     rules = contract.rules(engine)

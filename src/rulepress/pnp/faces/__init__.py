@@ -165,7 +165,7 @@ class Art:
                                          f"'{data.engine}'{hint} (its tables: {offered})")
         rows = _engine_rows(comp, data.engine, self.tables[data.engine], loc)
         made = sum(r.qty for r in rows)
-        if made != comp.count:
+        if comp.count and made != comp.count:  # 0: no count given, the table's copies
             raise RulepressError.at(comp.keys.get("count", comp.loc),
                                     f"component '{comp.id}': count is {comp.count} but the "
                                     f"engine's table '{data.engine}' makes {made} copies")
