@@ -342,10 +342,6 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
     claims = data.get("claims", {})
     if not isinstance(claims, dict):
         diags.append(error(at("claims"), "example claims must be a mapping of facts to values"))
-    elif not claims and kind == EXAMPLE_INFO and "claims" not in meant:
-        diags.append(error(at("claims") if "claims" in data else loc,
-                           "example claims nothing, so it proves nothing: add claims: with the "
-                           "facts it asserts (e.g. claims: {score: 7})"))
     text = data.get("text")
     if isinstance(text, str):
         try:

@@ -463,6 +463,12 @@ def guarded(check: Callable[[], list[Diagnostic]], engine: GameEngine | None, do
 def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> list[Diagnostic]:
     """One error per claim the facts do not bear out, at the claim's own line."""
     found: list[Diagnostic] = []
+    if not example.claims:  # compared whole, {} would fail as "claims  = {}"
+        computes = ", ".join(sorted(map(str, facts))) or "none"
+        at = example.line_of(("claims",)) if ("claims",) in example.lines else example.loc
+        return [error(at, f"{example.id}: claims nothing, so it "
+                                                    f"proves nothing; the {engine} engine "
+                                                    f"computes {computes}")]
     for path, claimed, computed in compare(example.claims, facts):
         name = ".".join(map(str, path))
         said = f"{example.id}: claims {name} = {show(claimed)}"
