@@ -188,13 +188,14 @@ def copies(rows: tuple[Row, ...]) -> list[int]:
 
 def table_counts(doc: Document, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> Document:
     """``doc`` with the count of each component drawn from an engine's table, given no count
-    of its own, set to the copies that table makes (left at 0 when the table is missing or
-    malformed: drawing it says why)."""
+    of its own, set to the copies that table makes."""
     comps = []
     for c in doc.meta.components:
         table = tables.get(c.data.engine) if c.data is not None and c.data.engine else None
-        if c.count == 0 and table and all(not qty_problem(r.get(QTY, 1)) for r in table):
-            c = replace(c, count=sum(int(str(r.get(QTY, 1)).strip()) for r in table))
+        if c.count == 0:  # 1 when the table cannot say: drawing it says why
+            good = table and all(not qty_problem(r.get(QTY, 1)) for r in table)
+            c = replace(c, count=sum(int(str(r.get(QTY, 1)).strip()) for r in table)
+                        if table and good else 1)
         comps.append(c)
     if tuple(comps) == doc.meta.components:
         return doc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -62,15 +63,17 @@ class _Checker:
             self.fail(key, f"{what} must be a mapping of keys to values")
             return False
         ok = True
+        meant: set[str] = set()  # required keys misspelt: said once, as the misspelling
         for k in value:
             if str(k) not in spec:
                 also = suggest(str(k), spec)
+                meant.update(difflib.get_close_matches(str(k), list(spec), n=1))
                 allowed = ", ".join(spec)
                 at = k if isinstance(k, int) else str(k)  # as yamlines keys its lines
                 self.fail((*key, at), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")
                 ok = False
         for k, required in spec.items():
-            if required and k not in value:
+            if required and k not in value and k not in meant:
                 self.fail(key, f"{what} is missing the required key '{k}'")
                 ok = False
         return ok

@@ -49,7 +49,11 @@ class DocumentCheck:
     kit_at: int = 0  # where the kit's diagnostics go among them (after the engine's)
 
     def add_kit(self, found: Sequence[Diagnostic]) -> None:
-        self.diagnostics[self.kit_at:self.kit_at] = found
+        def mistake(d: Diagnostic) -> tuple[Any, str]:  # an engine's error, whatever it was doing
+            return d.loc, d.message.split(" while ")[0]
+
+        said = {mistake(d) for d in self.diagnostics}  # once, not again for the kit
+        self.diagnostics[self.kit_at:self.kit_at] = [d for d in found if mistake(d) not in said]
 
 
 @dataclass
@@ -399,7 +403,8 @@ def check_example(
         diags += found
         status = Status.FAILED if diags else Status.PROVEN
     prose, prose_diags = render_prose(example)
-    diags += prose_diags
+    if not any(not d.disproved and d.message.startswith(f"{example.id}: claims") for d in diags):
+        diags += prose_diags  # else its text fails on the claims already said to be wrong
     rendered = RenderedExample(
         id=example.id,
         title=example.title,
