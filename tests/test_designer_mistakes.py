@@ -4,7 +4,8 @@ message per mistake.
 
 tests/designer/base/ is a whole project (``rulepress new`` grown into a 16-card deck with an
 engine that reads its data from rulepress); it checks clean. Each case folder holds the files it
-changes, as they are after the mistake (a file ``<name>.deleted`` removes ``<name>``), and
+changes, as they are after the mistake (a file ``<name>.deleted`` removes ``<name>``;
+``<name>.unparsed`` becomes ``<name>``: an engine with a syntax error, kept from ruff), and
 expected.txt as tests/hostile/ writes it (test_hostile.py): the command, its exit code, and the
 diagnostics with the project's folder written ROOT. The run must give exactly those, print no
 traceback, never point into an installed library (no ``site-packages`` path), and, failing,
@@ -19,10 +20,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_hostile import expectation, matches, snapshot
 
 from rulepress.cli import main
 from rulepress.games import _entry_points
-from test_hostile import expectation, matches, snapshot
 
 CORPUS = Path(__file__).parent / "designer"
 BASE = CORPUS / "base"
@@ -39,6 +40,7 @@ def assemble(case: Path, root: Path) -> None:
         if f.name.endswith(".deleted"):
             (root / rel).with_suffix("").unlink()
             continue
+        rel = rel.with_suffix("") if f.name.endswith(".unparsed") else rel
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, root / rel)
 

@@ -11,7 +11,6 @@ a 1 loses the whole turn total; holding banks it. The first to bank GOAL points 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
