@@ -10,7 +10,6 @@ The engine's named constants come from its tables: each field of a one-row table
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, disproved, error
 from rulepress.document.model import Document
+from rulepress.suggest import suggest
 
 REF = re.compile(r"\{\{\s*tables\.([A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\}\}")
 RULE = re.compile(r"\[([^\[\]\n]+)\]\{rule=([^}\n]*)\}")
@@ -57,8 +57,7 @@ def check_numbers(doc: Document, tables: Tables | None, engine: str) -> list[Dia
     def unknown(name: str) -> str:
         if tables is None:
             return f"'{name}' is a number of the engine's tables, but the game names no engine"
-        near = difflib.get_close_matches(name, sorted(named), n=1)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        hint = suggest(name, sorted(named))
         return f"the {engine} engine names no constant '{name}'{hint}; it names {known}"
 
     for part in doc.parts:

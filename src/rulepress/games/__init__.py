@@ -149,9 +149,7 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     if engine is None or not hasattr(engine, "evaluate"):
         found = sorted(k for k, v in vars(module).items()  # engine objects, not classes
                        if hasattr(v, "evaluate") and not isinstance(v, type))
-        near = difflib.get_close_matches(attr, found, n=1)
-        hint = (f" (did you mean '{near[0]}'?)" if near else "") + (
-            f"; its engines: {', '.join(found)}" if found else "")
+        hint = suggest(attr, found) + (f"; its engines: {', '.join(found)}" if found else "")
         raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'{hint}")
     return engine  # type: ignore[no-any-return]
 
