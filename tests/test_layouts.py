@@ -94,7 +94,7 @@ CASES = [
     (LAYOUT, "    size: 48pt", "    sise: 48pt", f"{LAYOUT}:13:",
      "unknown property 'sise' (did you mean 'size'?)"),
     (LAYOUT, "{{ rank }}", "{{ rnak }}", f"{LAYOUT}:5:",
-     "'rnak' is not defined (in the row at"),
+     "'rnak' is not defined (in the rows at"),
     # a data file's fields are text: `!= 1` would hold on every row and draw every pip
     (LAYOUT, "    size: 48pt", "    size: 48pt\n    when: rank != 1", f"{LAYOUT}:14:",
      "'rank' is text ('A') compared with the number 1 (in the row at"),
@@ -296,9 +296,10 @@ def test_a_library_failing_on_a_layout_image_names_the_image_at_its_line(
                                                                          drawing=drawing))
     code, err = run("check", "--sources", str(game.parent))
     assert code == 2
-    line = next(ln for ln in err.splitlines() if ": error: " in ln)  # one for each row
+    (line,) = [ln for ln in err.splitlines() if ": error: " in ln]  # one for every row
     assert line.startswith(f"{game}/{LAYOUT}:31:1: error: image 'images/logo.svg' cannot be "
-                           "drawn: reportlab failed on it (KeyError) (in the row at "), line
+                           "drawn: reportlab failed on it (KeyError) (in the rows at "), line
+    assert line.endswith("cards.csv:2–4)"), line
     assert "engine" not in line and "site-packages" not in line
 
 

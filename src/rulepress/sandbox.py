@@ -66,7 +66,7 @@ class Unknown(jinja2.UndefinedError):
     ``refused``: it exists but the sandbox forbids it."""
 
     def __init__(self, name: Any, obj: Any, refused: bool) -> None:
-        self.name, self.refused = name, refused
+        self.name, self.refused, self.obj = name, refused, obj
         of = "" if obj is jinja2.utils.missing else f" of {_kind(obj)}"
         if refused:
             message = f"templates may not use {name!r}{of}"

@@ -98,6 +98,7 @@ class Meta:
     ages: str = ""
     engine: str | None = None  # an installed engine's name, or a module of the project
     engine_loc: SourceLoc | None = None
+    players_loc: SourceLoc | None = None  # the front matter's players: line
     files: tuple[str, ...] = ()  # further Markdown files of the body, in order
     version: str = ""  # this printing, e.g. "1.1": on covers, footers and every component
     date: str = ""  # its date, ISO 8601

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,9 +29,11 @@ from rulepress.document.editions import (
 )
 from rulepress.document.markdown import make_parser, too_deep
 from rulepress.document.model import Document, Example, Heading, Part
+from rulepress.document.rows import QTY
 from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import game_name_problem, slugify, unique
 from rulepress.document.yamlines import KeyPath
+from rulepress.games.data import provide
 from rulepress.jail import Refused, read_regular
 from rulepress.prose import data_holding, shows_a_number
 from rulepress.sandbox import syntax_problem
@@ -148,6 +151,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
             diagnostics.append(error(ex.loc, f"example id '{ex.id}' clashes with a heading anchor"))
     if diagnostics or meta is None:
         raise RulepressError(sorted(diagnostics, key=lambda d: d.loc or SourceLoc(path, 0)))
+    if meta.engine:  # what the engine may ask for (games.data)
+        provide(meta.engine, {c.id: tuple({**r.fields, QTY: r.qty} for r in c.data.rows)
+                              for c in meta.components if c.data is not None and c.data.rows})
     return Document(slug, path, meta, tuple(parts), tuple(headings),
                     tuple(e for e in examples if e.kind == EXAMPLE_INFO), tuple(spans),
                     tuple(e for e in examples if e.kind == SIMULATION_INFO))
@@ -316,7 +322,18 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
         return SourceLoc(loc.path, lines.get((key,), loc.line))
 
     diags: list[Diagnostic] = []
+    meant: set[str] = set()  # rulepress's keys misspelt: said once, as a misspelling
+    for key in data:
+        near = difflib.get_close_matches(str(key), sorted(EXAMPLE_RESERVED), n=1, cutoff=0.8)
+        if near and key not in EXAMPLE_RESERVED and near[0] not in data:  # else the engine
+            meant.add(near[0])                                            # would ignore it
+            reads = ", ".join(sorted(EXAMPLE_RESERVED))
+            diags.append(error(at(str(key)), f"unknown key '{key}' (did you mean '{near[0]}'?): "
+                                             f"rulepress reads {reads}; any other key goes to "
+                                             "the engine"))
     for key in ("id", "title", "text"):
+        if key in meant:
+            continue
         if not isinstance(data.get(key), str) or not data[key].strip():
             diags.append(error(at(key) if key in data else loc, f"example needs '{key}' as text"))
     ex_id = data.get("id")

@@ -10,12 +10,13 @@ import csv
 import io
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
-from rulepress.document.model import Row
+from rulepress.document.model import Document, Row
 from rulepress.document.yamlines import KeyPath
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT, MAX_DATA_BYTES, MAX_DATA_FIELDS, MAX_DATA_ROWS
@@ -48,17 +49,25 @@ def field_problem(name: str) -> str | None:
     return None
 
 
-def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
+def qty_problem(value: Any) -> str | None:
+    """Why ``value`` is no qty (a whole number of copies, as a number or as a CSV's text),
+    or None: the one reading of qty, for data files, front matter rows and engine tables."""
     text = str(value).strip()
     # isascii: isdigit() passes '²', which int() refuses
     if isinstance(value, bool) or not text.isascii() or not text.isdigit() or not text.strip("0"):
-        out.append(error(loc, f"qty must be a whole number of copies, at least 1, not {value!r}"))
-        return 1
+        return f"qty must be a whole number of copies, at least 1, not {value!r}"
     if len(text.lstrip("0")) > len(str(MAX_COMPONENT_COUNT)):  # int() refuses 5000 digits
         shown = text if len(text) <= 20 else f"{text[:20]}..."
-        out.append(error(loc, f"qty must be at most {MAX_COMPONENT_COUNT}, not {shown}"))
+        return f"qty must be at most {MAX_COMPONENT_COUNT}, not {shown}"
+    return None
+
+
+def _qty(value: Any, loc: SourceLoc, out: list[Diagnostic]) -> int:
+    problem = qty_problem(value)
+    if problem:
+        out.append(error(loc, problem))
         return 1
-    return int(text)
+    return int(str(value).strip())
 
 
 def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], list[Diagnostic]]:
@@ -77,7 +86,8 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
         return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]
     except UnicodeDecodeError as exc:
         return (), [error(*not_utf8(where, exc))]
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    sep = separator(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     out: list[Diagnostic] = []
     rows: list[Row] = []
     header: list[str] | None = None
@@ -94,7 +104,7 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
                 continue
             if len(record) > len(header):
                 out.append(error(here, f"this row has {len(record)} cells but the header names "
-                                       f"{len(header)}"))
+                                       f"{len(header)}{_named(sep)}"))
                 continue
             fields = dict(zip(header, [c.strip() for c in record], strict=False))
             fields |= {h: "" for h in header[len(record):]}
@@ -108,6 +118,21 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
     elif not rows and not out:
         out.append(error(SourceLoc(where, end or 1), "the file has a header but no rows"))
     return tuple(rows), out
+
+
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def separator(text: str) -> str:
+    """The separator of a CSV file: the one its header line uses most, commas on a tie.
+    Spreadsheets set to a European locale save semicolons; some tools save tabs."""
+    header = next((ln for ln in text.splitlines() if ln.strip()), "")
+    header = re.sub(r'"[^"]*"', "", header)  # a quoted name may hold any of them
+    return max(SEPARATORS, key=lambda s: (header.count(s), s == ","))
+
+
+def _named(sep: str) -> str:
+    return "" if sep == "," else f" (cells separated by {SEPARATORS[sep]}, as its header is)"
 
 
 def _header_problems(header: list[str], loc: SourceLoc) -> list[Diagnostic]:
@@ -159,3 +184,24 @@ def inline_rows(
 def copies(rows: tuple[Row, ...]) -> list[int]:
     """Copy index -> row index: each row repeated ``qty`` times, in order."""
     return [n for n, row in enumerate(rows) for _ in range(row.qty)]
+
+
+def table_counts(doc: Document, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> Document:
+    """``doc`` with the count of each component drawn from an engine's table, given no count
+    of its own, set to the copies that table makes."""
+    comps = []
+    for c in doc.meta.components:
+        table = tables.get(c.data.engine) if c.data is not None and c.data.engine else None
+        if c.count == 0:  # 1 when the table cannot say: drawing it says why
+            good = table and all(not qty_problem(r.get(QTY, 1)) for r in table)
+            c = replace(c, count=sum(int(str(r.get(QTY, 1)).strip()) for r in table)
+                        if table and good else 1)
+        comps.append(c)
+    if tuple(comps) == doc.meta.components:
+        return doc
+    return replace(doc, meta=replace(doc.meta, components=tuple(comps)))
+
+
+def counts_from_tables(doc: Document) -> bool:
+    """Some component of ``doc`` takes its count from an engine's table (table_counts)."""
+    return any(c.count == 0 for c in doc.meta.components)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import difflib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -65,15 +66,17 @@ class _Checker:
             self.fail(key, f"{what} must be a mapping of keys to values")
             return False
         ok = True
+        meant: set[str] = set()  # required keys misspelt: said once, as the misspelling
         for k in value:
             if str(k) not in spec:
                 also = suggest(str(k), spec)
+                meant.update(difflib.get_close_matches(str(k), list(spec), n=1))
                 allowed = ", ".join(spec)
                 at = k if isinstance(k, int) else str(k)  # as yamlines keys its lines
                 self.fail((*key, at), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")
                 ok = False
         for k, required in spec.items():
-            if required and k not in value:
+            if required and k not in value and k not in meant:
                 self.fail(key, f"{what} is missing the required key '{k}'")
                 ok = False
         return ok
@@ -174,6 +177,7 @@ def build_meta(
         ages=c.text(data.get("ages", ""), ("ages",), allow_empty=True),
         engine=engine,
         engine_loc=c.loc(("engine",)) if engine else None,
+        players_loc=c.loc(("players",)),
         files=files,
         version=version,
         date=date,
@@ -329,6 +333,10 @@ def _count(c: _Checker, item: dict[str, Any], key: KeyPath, cid: str, data: Data
                                f"{MAX_COMPONENT_COUNT} are printed")
         return MAX_COMPONENT_COUNT
     if "count" not in item:
+        if data is not None and data.engine is None and not data.rows:
+            return 1  # its file could not be read, which is the one error to say
+        if data is not None and data.engine is not None:
+            return 0  # the copies the engine's table makes, once it is known (table_counts)
         if made is None:
             c.fail(key, f"component '{cid}' is missing the required key 'count'")
             return 1

@@ -23,6 +23,10 @@ class YamlError(ValueError):
         self.line = line  # 1-based, in the file
 
 
+_UNCLOSED = {"parsing a flow sequence": "the list '['", "parsing a flow mapping": "the mapping '{'",
+             "scanning a quoted scalar": "the quoted text"}
+
+
 def closest_line(lines: Mapping[KeyPath, int], path: KeyPath) -> int | None:
     """The line of the key at ``path``, else of its closest enclosing key that has one."""
     for n in range(len(path), 0, -1):
@@ -52,6 +56,13 @@ def load(text: str, first_line: int) -> tuple[Any, dict[KeyPath, int]]:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + (mark.line if mark else 0)
         problem = exc.problem or exc.context or "malformed YAML"
+        opened = _UNCLOSED.get((exc.context or "").removeprefix("while ").strip())
+        start = exc.context_mark
+        if opened and start is not None and mark is not None and start.line < mark.line:
+            # The parser notices an unclosed [ { or quote only lines later: the mistake is
+            # where it was opened.
+            raise YamlError(f"malformed YAML: {opened} opened at column {start.column + 1} is "
+                            f"not closed ({problem})", first_line + start.line) from None
         raise YamlError(f"malformed YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"malformed YAML: {exc}", first_line) from None

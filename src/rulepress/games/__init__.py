@@ -21,6 +21,7 @@ from types import ModuleType
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.games.base import GameEngine
+from rulepress.games.data import bind
 from rulepress.games.fault import blamed
 from rulepress.suggest import suggest
 
@@ -80,6 +81,12 @@ def is_module_spec(spec: str) -> bool:
 def load_engine(spec: str, project: Path | None = None) -> GameEngine:
     """The engine ``spec`` names: an entry-point name, or ``path.py[:ATTR]`` relative to the
     ``project`` folder (and inside it). UnknownEngine says what exists and what was meant."""
+    engine = _load(spec, project)
+    bind(engine, spec)  # its game's data rows (games.data) are those of the games naming spec
+    return engine
+
+
+def _load(spec: str, project: Path | None) -> GameEngine:
     if is_module_spec(spec):
         return _load_module(spec, project)
     if spec in _REGISTERED:
@@ -140,7 +147,10 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     attr = m["attr"] or "ENGINE"
     engine = getattr(module, attr, None)
     if engine is None or not hasattr(engine, "evaluate"):
-        raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'")
+        found = sorted(k for k, v in vars(module).items()  # engine objects, not classes
+                       if hasattr(v, "evaluate") and not isinstance(v, type))
+        hint = suggest(attr, found) + (f"; its engines: {', '.join(found)}" if found else "")
+        raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'{hint}")
     return engine  # type: ignore[no-any-return]
 
 

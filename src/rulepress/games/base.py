@@ -459,3 +459,10 @@ class Engine:
 
     def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
         return {}
+
+    def data(self, component: str) -> tuple[dict[str, Any], ...]:
+        """The data rows of the game's component ``component``, as rulepress read them for
+        its layouts (fields as written, ``qty`` a whole number): see rulepress.games.data."""
+        from rulepress.games.data import game_data
+
+        return game_data(self, component)

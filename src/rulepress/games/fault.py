@@ -21,6 +21,7 @@ from rulepress.diagnostics import SourceLoc
 from rulepress.signals import Interrupted
 
 MAX_MESSAGE = 300  # characters of the exception's own message
+_API = {os.path.join("games", "data.py"), os.path.join("games", "base.py")}  # engines call these
 
 
 @cache
@@ -50,8 +51,12 @@ def raised_at(exc: BaseException) -> SourceLoc | None:
         if frame.filename.startswith("<") or not frame.lineno:
             continue
         if real.startswith(rulepress):
+            if real[len(rulepress):] in _API:
+                continue  # what an engine calls raises at the engine's call
             break
         installed = real.startswith(packages)  # site-packages may lie inside the stdlib folder
+        if installed and _library(real, packages):
+            continue  # a library rulepress uses (Jinja) is never where the designer's fault is
         if installed or not real.startswith(stdlib):
             tail.append((frame.filename, frame.lineno, installed))
     if not tail:
@@ -76,8 +81,22 @@ def library_raised(exc: BaseException) -> str | None:
     if called is None or root is None:
         return None
     top = Path(called[len(root):]).parts[0].removesuffix(".py")
-    found = [d for d in metadata.packages_distributions().get(top, ()) if _norm(d) in _needed()]
+    found = [d for d in _distributions().get(top, ()) if _norm(d) in _needed()]
     return found[0] if found else None
+
+
+def _library(real: str, packages: tuple[str, ...]) -> bool:
+    """``real`` (a file in an installed package) is in a distribution rulepress needs."""
+    root = next((r for r in packages if real.startswith(r)), None)
+    if root is None:
+        return False
+    top = Path(real[len(root):]).parts[0].removesuffix(".py")
+    return any(_norm(d) in _needed() for d in _distributions().get(top, ()))
+
+
+@cache
+def _distributions() -> dict[str, list[str]]:
+    return dict(metadata.packages_distributions())  # scans every installed package: once
 
 
 def _norm(name: str) -> str:

@@ -19,6 +19,7 @@ from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
 from rulepress.document.markdown import make_parser, too_deep
 from rulepress.document.model import Document, Example
+from rulepress.document.numbers import fill
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
 from rulepress.images import BadImage
@@ -168,7 +169,7 @@ def parse_parts(doc: Document, edition: str) -> list[Token]:
     md = render_parser()
     tokens: list[Token] = []
     for part in doc.parts:
-        found = md.parse(part.text)
+        found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
         for token in found:
             if token.map is not None:
                 token.meta["loc"] = part.loc(token.map[0])

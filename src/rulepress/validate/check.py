@@ -22,7 +22,9 @@ from rulepress.diagnostics import (
     warning,
 )
 from rulepress.document.model import Document, Example
+from rulepress.document.numbers import check_numbers, remember, uses_numbers
 from rulepress.document.reader import SIMULATION_INFO
+from rulepress.document.rows import counts_from_tables, table_counts
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.games.base import ExampleDataError, Figure, GameEngine
@@ -47,7 +49,11 @@ class DocumentCheck:
     kit_at: int = 0  # where the kit's diagnostics go among them (after the engine's)
 
     def add_kit(self, found: Sequence[Diagnostic]) -> None:
-        self.diagnostics[self.kit_at:self.kit_at] = found
+        def mistake(d: Diagnostic) -> tuple[Any, str]:  # an engine's error, whatever it was doing
+            return d.loc, d.message.split(" while ")[0]
+
+        said = {mistake(d) for d in self.diagnostics}  # once, not again for the kit
+        self.diagnostics[self.kit_at:self.kit_at] = [d for d in found if mistake(d) not in said]
 
 
 @dataclass
@@ -126,7 +132,14 @@ def check_document(
         kit_found = check_kit(result, engines) if kit else []
         if engine is not None:
             done = engines.answers(doc, items)
-    result.diagnostics += done.get(COUNTS, ([], ()))[0]
+    counted = done.get(COUNTS, ([], ()))[0]
+    result.diagnostics += counted
+    if counts_from_tables(doc) and engine is not None and not counted:  # tried in the worker
+        result.doc = table_counts(doc, contract.tables(engine))
+    if uses_numbers(doc) and not counted:  # the worker checked them: their values, for the book
+        result.diagnostics += (check_numbers(doc, None, "") if not doc.meta.engine else [])
+        if engine is not None:
+            remember(doc, contract.tables(engine))
     result.kit_at = len(result.diagnostics)
     result.add_kit(kit_found)
     for n, example in enumerate(doc.boxes):
@@ -321,8 +334,8 @@ def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> lis
     kit), in the check's workers (``engines``, else its own) when it has an engine. Part of
     check_document, which ``kit=False`` leaves to the caller (add_kit)."""
     doc, engine = result.doc, result.engine
-    if not _has_kit(doc):
-        return []
+    if not _has_kit(doc) or (engine is None and doc.meta.engine):
+        return []  # an engine that failed to load: its one error says so, its tables are not
     if engine is None:  # no engine code to run: layouts only
         return _kit(doc, None)
     with EngineChecks([], None, False, engines) as chosen:
@@ -333,12 +346,26 @@ def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> lis
 def _kit(doc: Document, engine: GameEngine | None) -> list[Diagnostic]:
     from rulepress.pnp.kit import kit_diagnostics
 
-    return guarded(lambda: kit_diagnostics(doc, contract.drawers(engine), contract.tables(engine)),
-                   engine, "drawing its kit", doc.meta.engine_loc)
+    def check() -> list[Diagnostic]:
+        tables = contract.tables(engine)
+        return kit_diagnostics(table_counts(doc, tables), contract.drawers(engine), tables)
+
+    return guarded(check, engine, "drawing its kit", doc.meta.engine_loc)
 
 
 def cross_check_components(doc: Document, engine: GameEngine) -> list[Diagnostic]:
     found: list[Diagnostic] = []
+    if counts_from_tables(doc):
+        doc = table_counts(doc, contract.tables(engine))
+    if uses_numbers(doc):
+        found += check_numbers(doc, contract.tables(engine), engine.name)
+    rules = contract.rules(engine)
+    meta = doc.meta
+    if rules is not None and (rules.min_players, rules.max_players) != (meta.players_min,
+                                                                         meta.players_max):
+        found.append(disproved(meta.players_loc, (
+            f"players: the front matter says {meta.players_min}–{meta.players_max}, the "
+            f"{engine.name} engine plays {rules.min_players}–{rules.max_players}")))
     declared = {c.id: c for c in doc.meta.components}
     for cid, count in sorted(contract.component_counts(engine).items()):
         comp = declared.get(cid)
@@ -376,7 +403,8 @@ def check_example(
         diags += found
         status = Status.FAILED if diags else Status.PROVEN
     prose, prose_diags = render_prose(example)
-    diags += prose_diags
+    if not any(not d.disproved and d.message.startswith(f"{example.id}: claims") for d in diags):
+        diags += prose_diags  # else its text fails on the claims already said to be wrong
     rendered = RenderedExample(
         id=example.id,
         title=example.title,
@@ -440,6 +468,12 @@ def guarded(check: Callable[[], list[Diagnostic]], engine: GameEngine | None, do
 def _claim_errors(example: Example, engine: str, facts: Mapping[str, Any]) -> list[Diagnostic]:
     """One error per claim the facts do not bear out, at the claim's own line."""
     found: list[Diagnostic] = []
+    if not example.claims:  # compared whole, {} would fail as "claims  = {}"
+        computes = ", ".join(sorted(map(str, facts))) or "none"
+        at = example.line_of(("claims",)) if ("claims",) in example.lines else example.loc
+        return [error(at, f"{example.id}: claims nothing, so it "
+                                                    f"proves nothing; the {engine} engine "
+                                                    f"computes {computes}")]
     for path, claimed, computed in compare(example.claims, facts):
         name = ".".join(map(str, path))
         said = f"{example.id}: claims {name} = {show(claimed)}"

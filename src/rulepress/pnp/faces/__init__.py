@@ -9,15 +9,16 @@ Each distinct face is drawn once per PDF, into a form every copy places.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document.model import Component, Document, Row
-from rulepress.document.rows import QTY, copies, field_problem
+from rulepress.document.rows import QTY, copies, field_problem, qty_problem
 from rulepress.document.schema import is_layout
 from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
@@ -33,6 +34,42 @@ SHARED = -1  # the key of the one face every copy shows (no data, or a shared ba
 
 def _where(row: Row) -> str:
     return f" (in the row at {row.loc.path}:{row.loc.line})"
+
+
+_ROW = re.compile(r" \(in the row at (.+?):(\d+)\)")
+
+
+def merged(found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per mistake: the same message at the same place for many rows of one
+    file is said once, naming the rows (``cards.csv:2–17``)."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    firsts: dict[tuple[Any, ...], Diagnostic] = {}
+    for d in found:
+        m = _ROW.search(d.message)
+        key: tuple[Any, ...] = (d.severity, d.loc, d.message)
+        if m:
+            key = (d.severity, d.loc, d.message[:m.start()], m[1], d.message[m.end():])
+        firsts.setdefault(key, d)
+        groups.setdefault(key, []).extend([int(m[2])] if m else [])
+    out = []
+    for key, d in firsts.items():
+        lines = sorted(set(groups[key]))
+        if len(lines) > 1:
+            rows = f" (in the rows at {key[3]}:{_spans(lines)})"
+            d = replace(d, message=f"{key[2]}{rows}{key[4]}")
+        out.append(d)
+    return out
+
+
+def _spans(lines: list[int]) -> str:
+    """[2, 3, 4, 7] as '2–4, 7'."""
+    spans: list[list[int]] = []
+    for n in lines:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans)
 
 
 @dataclass
@@ -83,7 +120,7 @@ class Art:
 
     def __init__(self, doc: Document, tables: Tables) -> None:
         self.doc, self.tables = doc, tables
-        self.rulebook = RuleBook(doc)
+        self.rulebook = RuleBook(doc, tables)
         self._sides: dict[tuple[str, bool], Side] = {}
 
     def context(self, comp: Component) -> dict[str, Any]:
@@ -129,7 +166,7 @@ class Art:
                                          f"'{data.engine}'{hint} (its tables: {offered})")
         rows = _engine_rows(comp, data.engine, self.tables[data.engine], loc)
         made = sum(r.qty for r in rows)
-        if made != comp.count:
+        if comp.count and made != comp.count:  # 0: no count given, the table's copies
             raise RulepressError.at(comp.keys.get("count", comp.loc),
                                     f"component '{comp.id}': count is {comp.count} but the "
                                     f"engine's table '{data.engine}' makes {made} copies")
@@ -151,6 +188,7 @@ class Art:
             except RulepressError as exc:
                 found += [d for d in exc.diagnostics if d not in found]
                 continue
+            found += [n for n in side.layout.notes if n not in found]
             assert comp.size is not None
             w, h = comp.size.points
             for key in side.distinct():
@@ -159,7 +197,7 @@ class Art:
                     side.paint(scratch, face, key)
                 except RulepressError as exc:
                     found += [d for d in exc.diagnostics if d not in found]
-        return found
+        return merged(found)
 
 
 def _engine_rows(comp: Component, name: str, table: Sequence[Mapping[str, Any]],
@@ -171,10 +209,10 @@ def _engine_rows(comp: Component, name: str, table: Sequence[Mapping[str, Any]],
         if bad:
             raise RulepressError([error(loc, f"the engine's table '{name}': {p}") for p in bad])
         qty = entry.get(QTY, 1)
-        if isinstance(qty, bool) or not isinstance(qty, int) or qty < 1:
-            raise RulepressError.at(loc, f"the engine's table '{name}': row {n} has qty "
-                                         f"{qty!r}, not a whole number of at least 1")
-        rows.append(Row(fields, qty, loc))
+        problem = qty_problem(qty)
+        if problem:
+            raise RulepressError.at(loc, f"the engine's table '{name}', row {n}: {problem}")
+        rows.append(Row(fields, int(str(qty).strip()), loc))
     if not rows:
         raise RulepressError.at(loc, f"component '{comp.id}': the engine's table '{name}' is "
                                      "empty")

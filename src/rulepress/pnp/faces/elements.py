@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, warning
 from rulepress.pnp.faces.errors import LayoutError
 from rulepress.pnp.faces.layoutfile import Prop, RawElement, RawLayout
 from rulepress.pnp.faces.templates import Expression, Template
@@ -89,6 +89,7 @@ class Layout:
     background: Colour
     palette: Mapping[str, str]
     elements: tuple[Element, ...]
+    notes: tuple[Diagnostic, ...] = ()  # warnings: what the cut or its margin would spoil
 
 
 DEFAULTS: dict[str, Any] = {
@@ -217,8 +218,9 @@ def compile_layout(raw: RawLayout, width_mm: float, height_mm: float) -> Layout:
     for name, prop in raw.colours.items():
         try:
             code = colour_code(str(prop.value), {})
-        except ValueError as exc:
-            problems.append(error(prop.loc, f"colours: {name}: {exc}"))
+        except ValueError:  # a name is declared with a code: naming another is no help here
+            problems.append(error(prop.loc, f"colours: {name}: '{str(prop.value).strip()}' is "
+                                            "not a colour code: write #rrggbb or #rgb"))
             continue
         if code is None:
             problems.append(error(prop.loc, f"colours: {name} must be a colour, not none"))
@@ -239,4 +241,41 @@ def compile_layout(raw: RawLayout, width_mm: float, height_mm: float) -> Layout:
         problems.append(error(raw.loc, "the layout draws nothing: add a background or elements"))
     if problems:
         raise RulepressError(problems)
-    return Layout(raw.loc, background, palette, tuple(elements))
+    notes = [n for e in elements if (n := _placement(e, width_mm, height_mm))]
+    return Layout(raw.loc, background, palette, tuple(elements), tuple(notes))
+
+
+SAFE_MM = 3.0  # the safe area's inset from the trim, as the proof page draws it
+
+
+def _placement(e: Element, width_mm: float, height_mm: float) -> Diagnostic | None:
+    """A warning for an element the cut would clip, or text in the safe area's margin; only
+    for a box given in fixed lengths (a repeat's copies are not followed)."""
+    if e.type not in ("text", "image", "rect", "table") or e.get("bleed"):
+        return None
+    box = [e.values.get(k) for k in ("x", "y", "width", "height")]
+    if not all(isinstance(v, float | int) for v in box):
+        return None
+    x, y, w, h = (float(v) / POINTS_PER_MM for v in box if v is not None)
+    size = f"{width_mm:g} x {height_mm:g} mm"
+    what = f"{e.type} '{e.name}'"
+    left, top, right, bottom = x, y, width_mm - x - w, height_mm - y - h
+    if min(left, top, right, bottom) < -0.01:
+        hint = ("; give it bleed: true if it should run into the bleed" if e.type == "rect"
+                else "")
+        past = _sides(left, top, right, bottom, 0)
+        return warning(e.loc, f"{what} runs off the {size} face ({past}): the cut clips it"
+                              f"{hint}")
+    if e.type in ("text", "table") and min(left, top, right, bottom) < SAFE_MM - 0.01:
+        near = _sides(left, top, right, bottom, SAFE_MM)
+        return warning(e.loc, f"{what} reaches into the {SAFE_MM:g} mm margin inside the cut "
+                              f"({near}): keep text in "
+                              "the safe area, where a cut a little off does not touch it")
+    return None
+
+
+def _sides(left: float, top: float, right: float, bottom: float, inset: float) -> str:
+    edges = {"left": left, "top": top, "right": right, "bottom": bottom}
+    return ", ".join(f"{max(v, 0):.3g} mm from the {name} edge" if inset else
+                     f"{-v:.3g} mm past the {name} edge"
+                     for name, v in edges.items() if v < inset - 0.01)

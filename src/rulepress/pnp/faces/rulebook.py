@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document
+from rulepress.document.numbers import Tables, constants, fill
 from rulepress.suggest import suggest
 
 _LEAD = re.compile(r"^\*\*(.+?)\.?\*\*[.:]?\s*")
@@ -96,8 +97,9 @@ class RuleBook:
 
     TEMPLATE_METHODS: ClassVar[frozenset[str]] = frozenset({"section"})  # a layout may call
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, tables: Tables | None = None) -> None:
         self._doc = doc
+        self._named = constants(tables or {})  # the rules' numbers from the engine, as the book
         self._cache: dict[str, Section] = {}
 
     def section(self, anchor: str) -> Section:
@@ -123,4 +125,4 @@ class RuleBook:
         lines = part.text.split("\n")
         first = head.loc.line - part.first_line + 1
         body = "\n".join(lines[first:end_line - part.first_line])
-        return Section(anchor, head.text, body.strip("\n"))
+        return Section(anchor, head.text, fill(self._doc, body.strip("\n"), self._named))

@@ -86,6 +86,10 @@ def check_comparisons(pairs: list[tuple[str, Any]], ctx: Mapping[str, Any], loc:
 
 def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
     message = runtime_problem(exc)
+    if isinstance(exc, Unknown) and not exc.refused and exc.obj is ctx.get("tables"):
+        tables = sorted(map(str, ctx["tables"]))  # not a row's field: no row fields to list
+        return (f"the engine has no table '{exc.name}'{where}{suggest(str(exc.name), tables)}"
+                f"; its tables: {', '.join(tables) or 'none'}")
     if isinstance(exc, Unknown) and not exc.refused:
         name = str(exc.name)
         message = f"'{name}' is not defined{where}" + suggest(name, names_in(ctx))
