@@ -52,8 +52,12 @@ $(COMPILED): $(STAMP) $(CODE)
 	@$(PY) -m compileall -q src >/dev/null
 	@touch $@
 
+# The errata sheet of Worm Derby's second printing (1.1) against the tagged first (v1.0); a
+# checkout without tags (a shallow clone) has nothing to compare it with and skips it.
 build/.done: $(COMPILED) $(SOURCES) $(CODE)
 	$(RULEPRESS) build
+	@if git rev-parse -q --verify 'v1.0^{commit}' >/dev/null 2>&1; then \
+	  $(RULEPRESS) diff v1.0 worm-derby -q; fi
 	@touch $@
 
 pnp/.done: $(COMPILED) $(SOURCES) $(CODE)
