@@ -25,6 +25,7 @@ from rulepress.document.model import Document
 from rulepress.document.reader import read_document
 from rulepress.export.preflight import cmyk, over_limit
 from rulepress.export.products import PRODUCTS
+from rulepress.export.tts import D6_CELLS, DIE_CELL, fold
 from rulepress.games import contract, load_engine
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
@@ -71,7 +72,7 @@ def test_tts_saved_object_holds_every_component_as_tts_expects(
     copies: dict[str, int] = {}
     for obj in saved["ObjectStates"]:
         assert obj["Name"] in ("DeckCustom", "CardCustom", "Custom_Board", "Custom_Token",
-                               "Custom_Tile"), obj["Name"]
+                               "Custom_Tile", "Custom_Dice"), obj["Name"]
         cards = obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
         if obj["Name"] == "DeckCustom":
             assert obj["DeckIDs"] == [c["CardID"] for c in cards]
@@ -285,3 +286,73 @@ def test_the_same_sources_give_byte_identical_exports(tmp_path: Path) -> None:
                            "https://example.com/wd/")
         made.append({p.name: p.read_bytes() for p in sorted((folder / "tts").iterdir())})
     assert made[0] == made[1] and len(made[0]) > 10
+
+
+# The Worm Derby net, as its engine draws it (image cells: column, row from the top): a cross
+# whose middle column holds the null (suit), ace, 2 and 3 faces, 4 and 5 either side of the ace.
+NET_OPPOSITE = {(1, 0): (1, 2), (1, 1): (1, 3), (0, 1): (2, 1)}
+
+
+def test_a_net_folds_into_a_cube_only_when_it_is_one() -> None:
+    cross = {(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (1, 3)}
+    folded = fold(cross)
+    assert folded is not None and len(set(folded.values())) == 6
+    for a, b in NET_OPPOSITE.items():
+        assert folded[a] == tuple(-n for n in folded[b])
+    stairs = {(0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3)}  # the staircase net
+    assert fold(stairs) is not None
+    assert fold({(c, r) for c in range(3) for r in range(2)}) is None  # a 2 x 3 block
+    assert fold({(0, r) for r in range(6)}) is None  # a strip wraps onto itself
+    assert fold(cross - {(1, 3)}) is None  # five faces
+
+
+def test_tts_dice_are_custom_d6_with_the_nets_faces_opposite_as_folded(tmp_path: Path
+                                                                       ) -> None:
+    folder, _ = export(tmp_path, "worm-derby", "--to", "tts")
+    saved = json.loads((folder / "tts" / "worm-derby.json").read_text())
+    dice = [o for o in saved["ObjectStates"] if o["Name"] == "Custom_Dice"]
+    assert len(dice) == 4 and not any(o["Name"].startswith("Deck") and "dice" in o["Nickname"]
+                                      for o in saved["ObjectStates"])
+    cell = DIE_CELL
+    for index, die in enumerate(dice):
+        assert die["CustomImage"]["CustomDice"] == {"Type": 1}
+        assert [v["Value"] for v in die["RotationValues"]] == ["1", "2", "3", "4", "5", "6"]
+        image = Image.open(local(die["CustomImage"]["ImageURL"]))
+        assert image.mode == "RGB" and image.size == (4 * cell, 3 * cell)
+        net = kit_face("worm-derby", "dice", index, (3 * cell, 4 * cell))
+        parts = {(c, r): net.crop((c * cell, r * cell, (c + 1) * cell, (r + 1) * cell))
+                 for c in range(3) for r in range(4)}
+        where: dict[int, tuple[int, int]] = {}
+        for value, (c, r) in D6_CELLS.items():
+            face = image.crop((c * cell, r * cell, (c + 1) * cell, (r + 1) * cell))
+            scores = sorted((difference(face, part), at) for at, part in parts.items())
+            assert scores[0][0] < 2.0 < scores[1][0], (index, value, scores[:2])
+            where[value] = scores[0][1]
+        assert len(set(where.values())) == 6
+        pairs = NET_OPPOSITE | {b: a for a, b in NET_OPPOSITE.items()}
+        for value, at in where.items():  # opposite values (summing to 7) are opposite faces
+            assert pairs[at] == where[7 - value], (index, value)
+
+
+def test_tts_round_coins_are_round_tiles_clear_outside_their_circle(tmp_path: Path) -> None:
+    folder, _ = export(tmp_path, "worm-derby", "--to", "tts")
+    saved = json.loads((folder / "tts" / "worm-derby.json").read_text())
+    coins = [o for o in saved["ObjectStates"] if o["Nickname"].startswith("Piecepack coins")]
+    tiles = [o for o in saved["ObjectStates"] if o["Nickname"].startswith("Piecepack tiles")]
+    assert len(coins) == 24 and all(t["CustomImage"]["CustomTile"]["Type"] == 0 for t in tiles)
+    for index, coin in enumerate(coins):
+        assert coin["Name"] == "Custom_Tile"
+        assert coin["CustomImage"]["CustomTile"]["Type"] == 2  # TTS's circle
+        for key, back in (("ImageURL", False), ("ImageSecondaryURL", True)):
+            image = Image.open(local(coin["CustomImage"][key]))
+            assert image.mode == "RGBA"
+            w, h = image.size
+            alpha = image.getchannel("A")
+            assert all(alpha.getpixel(p) == 0 for p in ((0, 0), (w - 1, 0), (0, h - 1),
+                                                        (w - 1, h - 1), (w // 10, h // 10)))
+            assert alpha.getpixel((w // 2, h // 2)) == 255
+            assert alpha.getpixel((w // 2, 1)) > 0  # the circle reaches the edge
+            if index % 5 == 0:  # inside the circle: the kit's own face
+                own = kit_face("worm-derby", "coins", index, (w, h), back=back)
+                middle = (w // 4, h // 4, 3 * w // 4, 3 * h // 4)
+                assert difference(image.convert("RGB").crop(middle), own.crop(middle)) < 2.0

@@ -11,8 +11,14 @@ What becomes what, from the component's size and sides alone (a kit needs no cha
 - a board (``tileable``, or a side over 120 mm): a ``Custom_Board``;
 - a token (both sides at most 40 mm, no back): a ``Custom_Token``, its shape the image's
   transparency;
-- anything else (tiles, coins with two faces, tents, nets): a ``Custom_Tile`` per copy, round
-  when its face's corners are clear, with its back (or its front again) underneath.
+- a die: a single-sided component 3 x 4 squares (or 4 x 3) whose drawing fills exactly six
+  of them in a net that folds into a cube (Worm Derby's piecepack dice): a ``Custom_Dice``
+  (d6) per copy, its faces cut out of the net and laid out on TTS's d6 image, each face on the
+  side of the die it folds onto (opposite faces stay opposite);
+- anything else (tiles, coins with two faces, tents): a ``Custom_Tile`` per copy, with its
+  back (or its front again) underneath; round (``Type`` 2, the images clear outside the
+  circle) when its faces' corners are clear or its layout cuts it round (a circle element
+  centred and as wide as the square face, as a coin's cut line is).
 
 Sizes: TTS measures in units that its ruler shows as inches; a card at scale 1 is taken as
 2.2 x 3.15 units (56 x 80 mm, as tts-deckconverter sizes cards), every other object's longer
@@ -28,10 +34,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw
 
 from rulepress.document.model import Component, Document
 from rulepress.export.raster import Shot, SideFaces, png, rasterize
+from rulepress.pnp.faces import Art, is_layout
 
 MM_PER_IN = 25.4
 MAX_SIDE = 4096
@@ -41,10 +48,23 @@ MAX_DPI = 300
 TOKEN_MM, CARD_MM, BOARD_MM = 40.0, (30.0, 120.0), 120.0
 BLANK_BACK = (96, 96, 96)  # a plain back for cards the kit prints single-sided
 THUMBNAIL = 256
+DIE_CELL = 256  # px, one face of a die's image
+# TTS's d6 image: 4 x 3 cells, the four faces round the die in the middle row, the other two
+# above and below (as TTS's d6 template, kb.tabletopsimulator.com/custom-content/custom-dice/);
+# value -> (column, row). Each value's side of the die (its outward normal, TTS's axes) follows
+# from the rotations TTS's own d6 shows each value up with (1: x -90, 2: none, 3: z -90,
+# 4: z 90, 5: z 180, 6: x 90), so opposite values sum to 7.
+D6_CELLS = {1: (1, 0), 2: (0, 1), 3: (1, 1), 5: (2, 1), 4: (3, 1), 6: (1, 2)}
+D6_NORMALS = {1: (0, 0, 1), 2: (0, 1, 0), 3: (-1, 0, 0), 4: (1, 0, 0), 5: (0, -1, 0),
+              6: (0, 0, -1)}
+D6_ROTATIONS = {1: (-90, 0, 0), 2: (0, 0, 0), 3: (0, 0, -90), 4: (0, 0, 90), 5: (0, 0, 180),
+                6: (90, 0, 0)}
+Cell = tuple[int, int]
+Vector = tuple[int, int, int]
 
 
 def kind(comp: Component) -> str:
-    """card, board, token or tile."""
+    """card, board, token or tile (a die is told by its drawing: see die_faces)."""
     assert comp.size is not None
     w, h = comp.size.width, comp.size.height
     small, large = min(w, h), max(w, h)
@@ -187,14 +207,18 @@ def _clear_corners(image: Image.Image) -> bool:
 
 
 def _flat(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces | None,
-          what: str) -> None:
-    """Boards, tokens and tiles: one object per copy, images shared by equal faces."""
+          what: str, cut: bool = False) -> None:
+    """Boards, tokens and tiles: one object per copy, images shared by equal faces; ``cut``:
+    round, each image cleared outside its circle."""
     assert comp.size is not None
     w, h = comp.size.width / MM_PER_IN, comp.size.height / MM_PER_IN
     dpi = _dpi(w, h)
     pixels = _pixels(w, h, dpi)
     fronts = _face_images(front, pixels, dpi, clear=what != "board")
     backs = _face_images(back, pixels, dpi, clear=True) if back is not None else {}
+    if cut:
+        fronts = {k: _cut_round(v) for k, v in fronts.items()}
+        backs = {k: _cut_round(v) for k, v in backs.items()}
 
     def named(side: str, key: int, image: Image.Image, keys: int) -> str:
         number = f"-{key + 1}" if keys > 1 and key >= 0 else ""
@@ -229,9 +253,135 @@ def _flat(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
         out.objects.append({"Name": name, **common, "CustomImage": image})
 
 
-def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], base: str
-                 ) -> dict[str, bytes | str]:
-    """The export folder's files: <slug>.json, <slug>.png and the images."""
+def _roll(m: tuple[Vector, ...], step: Cell) -> tuple[Vector, ...]:
+    """The cube's orientation (rows of a rotation matrix) rolled one cell along ``step``:
+    the face on the side it rolls towards comes down."""
+    dx, dy = step  # image axes: x right, y down; the table's z is up
+    turn = (((0, 0, dx), (0, 1, 0), (-dx, 0, 0)) if dx else
+            ((1, 0, 0), (0, 0, dy), (0, -dy, 0)))
+    def row(i: int) -> Vector:
+        a, b, c = (sum(turn[i][k] * m[k][j] for k in range(3)) for j in range(3))
+        return a, b, c
+
+    return row(0), row(1), row(2)
+
+
+def fold(cells: set[Cell]) -> dict[Cell, Vector] | None:
+    """Each cell of a net with the side of the cube it folds onto (its outward normal, the
+    first cell's being -z), or None when the cells do not fold into a cube."""
+    if len(cells) != 6:
+        return None
+    first = min(cells, key=lambda c: (c[1], c[0]))
+    found: dict[Cell, Vector] = {}
+    queue: list[tuple[Cell, tuple[Vector, ...]]] = [(first, ((1, 0, 0), (0, 1, 0), (0, 0, 1)))]
+    while queue:
+        cell, m = queue.pop()
+        if cell in found:
+            continue
+        found[cell] = (m[2][0] * -1, m[2][1] * -1, m[2][2] * -1)  # what faces down, cube's axes
+        for step in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nxt = (cell[0] + step[0], cell[1] + step[1])
+            if nxt in cells and nxt not in found:
+                queue.append((nxt, _roll(m, step)))
+    if len(found) != 6 or len(set(found.values())) != 6:
+        return None
+    return found
+
+
+def _blank(image: Image.Image, cell: Cell, size: int) -> bool:
+    """Whether a net's cell is left blank (white paper, or clear) in its middle (glue tabs
+    reach in from its edges)."""
+    x, y = cell[0] * size, cell[1] * size
+    m = size * 3 // 10
+    middle = image.crop((x + m, y + m, x + size - m, y + size - m)).convert("L")
+    return bool(min(middle.getdata()) >= 250)
+
+
+def die_faces(side: SideFaces) -> dict[int, dict[int, Image.Image]] | None:
+    """A net's faces, for each distinct key: TTS d6 value -> the face's image, or None when
+    the component's drawing is not a cube's net."""
+    comp = side.comp
+    assert comp.size is not None
+    w, h = comp.size.width / MM_PER_IN, comp.size.height / MM_PER_IN
+    if abs(max(w, h) / min(w, h) - 4 / 3) > 0.01:
+        return None
+    columns, rows = (3, 4) if w < h else (4, 3)
+    dpi = DIE_CELL / (w / columns)
+    faces: dict[int, dict[int, Image.Image]] = {}
+    for key, image in _face_images(side, (columns * DIE_CELL, rows * DIE_CELL), dpi).items():
+        cells = {(c, r) for c in range(columns) for r in range(rows)
+                 if not _blank(image, (c, r), DIE_CELL)}
+        folded = fold(cells)
+        if folded is None:
+            return None
+        value = {v: n for n, v in D6_NORMALS.items()}
+        faces[key] = {value[normal]: image.crop((c * DIE_CELL, r * DIE_CELL, (c + 1) * DIE_CELL,
+                                                 (r + 1) * DIE_CELL)).convert("RGB")
+                      for (c, r), normal in folded.items()}
+    return faces
+
+
+def _dice(out: SavedObject, comp: Component, front: SideFaces,
+          faces: dict[int, dict[int, Image.Image]]) -> None:
+    """A Custom_Dice per copy on TTS's d6 image of its net's faces."""
+    assert comp.size is not None
+    edge = min(comp.size.width, comp.size.height) / 3 / MM_PER_IN
+    x = out.place(edge)
+    urls: dict[int, str] = {}
+    for n, key in enumerate(front.distinct(), 1):
+        sheet = Image.new("RGB", (4 * DIE_CELL, 3 * DIE_CELL), "white")
+        for value, (c, r) in D6_CELLS.items():
+            sheet.paste(faces[key][value], (c * DIE_CELL, r * DIE_CELL))
+        number = f"-{n}" if len(faces) > 1 else ""
+        urls[key] = out.image(f"{comp.id}{number}-die.png", sheet)
+    for i in range(comp.count):
+        out.objects.append({
+            "Name": "Custom_Dice", "GUID": _guid(out.slug, comp.id, i),
+            "Nickname": f"{comp.name} {i + 1}" if comp.count > 1 else comp.name,
+            "Description": comp.note,
+            "Transform": _transform(x, i * (edge + 0.5), 1.0, 1.0),
+            "CustomImage": {"ImageURL": urls[front.keys[i]], "ImageSecondaryURL": "",
+                            "ImageScalar": 1.0, "WidthScale": 0.0,
+                            "CustomDice": {"Type": 1}},
+            "RotationValues": [{"Value": str(v), "Rotation": dict(zip("xyz", map(float, r),
+                                                                      strict=True))}
+                               for v, r in sorted(D6_ROTATIONS.items())]})
+
+
+def round_cut(doc: Document, art: Art, comp: Component) -> bool:
+    """Whether a square component's layout cuts it round: a circle element centred on the face
+    and as wide as it (a coin's cut line)."""
+    if comp.size is None or comp.front is None or not is_layout(comp.front):
+        return False
+    w, h = comp.size.points
+    if abs(w - h) > 0.01 * w:
+        return False
+    for el in art.side(comp, False).layout.elements:
+        if el.type != "circle":
+            continue
+        try:
+            cx, cy, r = float(el.get("cx")), float(el.get("cy")), float(el.get("r"))
+        except (TypeError, ValueError):  # a templated value: not a fixed cut line
+            continue
+        if max(abs(cx - w / 2), abs(cy - h / 2), abs(2 * r - w)) <= 0.01 * w:
+            return True
+    return False
+
+
+def _cut_round(image: Image.Image) -> Image.Image:
+    """The image clear outside its inscribed circle."""
+    mask = Image.new("L", (image.width * 4, image.height * 4), 0)
+    ImageDraw.Draw(mask).ellipse((0, 0, mask.width - 1, mask.height - 1), fill=255)
+    mask = mask.resize(image.size, Image.Resampling.LANCZOS)
+    cut = image.convert("RGBA")
+    cut.putalpha(ImageChops.multiply(cut.getchannel("A"), mask))
+    return cut
+
+
+def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], base: str,
+                 art: Art) -> dict[str, bytes | str]:
+    """The export folder's files: <slug>.json, <slug>.png and the images (``art``: the
+    game's layouts, to tell a round cut)."""
     out = SavedObject(doc.slug, base, {}, [])
     for comp in doc.meta.components:
         front = found.get((comp.id, False))
@@ -239,10 +389,13 @@ def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], bas
             continue
         back = found.get((comp.id, True))
         what = kind(comp)
-        if what == "card":
+        faces = die_faces(front) if back is None and not comp.tileable else None
+        if faces is not None:
+            _dice(out, comp, front, faces)
+        elif what == "card":
             _deck(out, comp, front, back)
         else:
-            _flat(out, comp, front, back, what)
+            _flat(out, comp, front, back, what, cut=what == "tile" and round_cut(doc, art, comp))
     if out.first is not None:
         small = out.first.convert("RGB")
         small.thumbnail((THUMBNAIL, THUMBNAIL))
