@@ -356,3 +356,27 @@ def test_tts_round_coins_are_round_tiles_clear_outside_their_circle(tmp_path: Pa
                 own = kit_face("worm-derby", "coins", index, (w, h), back=back)
                 middle = (w // 4, h // 4, 3 * w // 4, 3 * h // 4)
                 assert difference(image.convert("RGB").crop(middle), own.crop(middle)) < 2.0
+
+
+# The houses' published image sizes (300 dpi, bleed included), written out here rather than
+# computed: The Game Crafter's product pages and MakePlayingCards' upload FAQ.
+PUBLISHED = {
+    "tgc": {"Poker Card": (825, 1125), "Bridge Card": (750, 1125), "Mini Card": (600, 825),
+            "Tarot Card": (900, 1500), "Jumbo Card": (1125, 1725), "Square Card": (1125, 1125),
+            "Small Square Chit": (225, 225), "Medium Square Chit": (300, 300),
+            "Large Square Chit": (375, 375), "Medium Circle Chit": (300, 300),
+            "Small Square Tile": (675, 675), "Medium Square Tile": (825, 825),
+            "Bi-Fold Board": (2775, 5475), "Quad-Fold Board": (5475, 5475),
+            "Six-Fold Board": (5475, 8175)},
+    "mpc": {"Poker Card": (822, 1122), "Bridge Card": (747, 1122), "Tarot Card": (897, 1497),
+            "Domino Card": (597, 1122), "Business Card": (672, 1122),
+            "Micro Card": (447, 597)},
+}
+
+
+def test_product_sizes_are_the_houses_published_pixels() -> None:
+    for house, sizes in PUBLISHED.items():
+        products = {p.name: p for p in PRODUCTS[house]}
+        for name, pixels in sizes.items():
+            assert products[name].pixels == pixels, (house, name)
+    assert not {"Square Card", "Small Square Card"} & {p.name for p in PRODUCTS["mpc"]}
