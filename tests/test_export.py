@@ -18,13 +18,16 @@ import pypdfium2
 import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageChops, ImageStat
+from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.cli import main
 from rulepress.document.model import Document
 from rulepress.document.reader import read_document
-from rulepress.export.preflight import cmyk, over_limit
+from rulepress.export.preflight import cmyk, ink_totals, over_limit
+from rulepress.export.preflight import ink as preflight_ink
 from rulepress.export.products import PRODUCTS
+from rulepress.export.raster import Shot, SideFaces
 from rulepress.export.tts import D6_CELLS, DIE_CELL, fold
 from rulepress.games import contract, load_engine
 from rulepress.pnp.api import Face
@@ -380,3 +383,35 @@ def test_product_sizes_are_the_houses_published_pixels() -> None:
         for name, pixels in sizes.items():
             assert products[name].pixels == pixels, (house, name)
     assert not {"Square Card", "Small Square Card"} & {p.name for p in PRODUCTS["mpc"]}
+
+
+def _painted(colour: object) -> list[Shot]:
+    """Shots of a card whose engine-style drawer paints ``colour`` out to the bleed."""
+    comp = next(c for c in doc_of("pigeon").meta.components if c.id == "deck")
+    assert comp.size is not None
+
+    def draw(c: Canvas, face: Face) -> None:
+        c.setFillColor(colour)
+        c.rect(-face.bleed, -face.bleed, face.width + 2 * face.bleed,
+               face.height + 2 * face.bleed, stroke=0, fill=1)
+
+    side = SideFaces(comp, False, draw, (0,))
+    return [Shot(side, 0, comp.size, (82, 112), 30, (2.5, 3.5))]
+
+
+def test_ink_is_measured_in_the_cmyk_a_face_prints_with() -> None:
+    rich_black = _painted(CMYKColor(1, 1, 1, 1))  # 400%: every ink full
+    (total,) = ink_totals(rich_black)
+    assert total.min() > 395  # its RGB picture is plain black: 100% by the RGB measure
+    found = preflight_ink([(rich_black, rich_black[0].side.comp, False)], 300, "tgc", False)
+    assert len(found) == 1 and "more than 300% total ink" in str(found[0])
+    assert "warning" in str(found[0]) and "front of 'deck'" in str(found[0])
+    strict = preflight_ink([(rich_black, rich_black[0].side.comp, False)], 300, "tgc", True)
+    assert "error" in str(strict[0])
+    (half,) = ink_totals(_painted(CMYKColor(0.5, 0.5, 0.5, 0.5)))
+    assert abs(float(half.mean()) - 200) < 2
+    navy = _painted(HexColor("#1f3a5f"))  # RGB: converted as the DTC PDF converts it
+    (total,) = ink_totals(navy)
+    expected = sum(cmyk(0x1f / 255, 0x3a / 255, 0x5f / 255)) * 100
+    assert abs(float(total.mean()) - expected) < 2
+    assert preflight_ink([(navy, navy[0].side.comp, False)], 300, "tgc", False) == []

@@ -77,7 +77,6 @@ class Exporter(Base):
                    parts: Sequence[object]) -> list[Diagnostic]:
         from rulepress.export import preflight
         from rulepress.export.houses import Placed, house_sides, shots
-        from rulepress.export.raster import rasterize
         from rulepress.pnp.kit import with_variant
 
         target, strict = self.options.target, self.options.strict
@@ -96,9 +95,8 @@ class Exporter(Base):
                 # A tenth of the dpi is plenty to measure ink over areas.
                 small = [replace(s, pixels=(s.pixels[0] // 10, s.pixels[1] // 10),
                                  dpi=s.dpi / 10) for s in shots(side, part.fit)]
-                images = rasterize(small)
-                found += preflight.ink(((im, part.comp, back) for im in images),
-                                       part.fit.product.ink, target, strict)
+                found += preflight.ink([(small, part.comp, back)], part.fit.product.ink,
+                                       target, strict)
         return list(dict.fromkeys(found))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:

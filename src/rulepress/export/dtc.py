@@ -14,34 +14,17 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import RulepressError
 from rulepress.document.model import Document
 from rulepress.export.houses import Placed
-from rulepress.export.preflight import cmyk
+from rulepress.export.preflight import to_cmyk
 from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page
 from rulepress.pnp.draw import REGULAR
 from rulepress.pnp.fonts import register_fonts
-
-
-def to_cmyk(colour: Any) -> CMYKColor:
-    """Any colour a drawer sets, as CMYK: a CMYK colour stays, RGB and names are converted."""
-    if isinstance(colour, CMYKColor):
-        return colour
-    if isinstance(colour, (tuple, list)) and len(colour) == 4:
-        return CMYKColor(*colour)
-    found = toColor(tuple(colour) if isinstance(colour, list) else colour)
-    if isinstance(found, CMYKColor):
-        return found
-    if not isinstance(found, Color):
-        raise ValueError(f"not a colour: {colour!r}")
-    c, m, y, k = cmyk(found.red, found.green, found.blue)
-    return CMYKColor(c, m, y, k, alpha=found.alpha)
 
 
 def deck_pdf(doc: Document, part: Placed, found: Mapping[tuple[str, bool], SideFaces]) -> bytes:

@@ -1,20 +1,33 @@
 """Preflight for a print house, in the check phase: what the house would print badly, at the
 layout element's line. Text, symbols, tables and images of a layout must keep inside the
 house's safe area (and so off the cut); a raster image must have 300 dpi at its printed size;
-a face's total ink (as rulepress converts it to CMYK) must stay within the house's limit.
+a face's total ink must stay within the house's limit.
+
+Ink is measured on the CMYK the face prints with, not on its RGB picture: the face is drawn
+once per ink (cyan, magenta, yellow, black), each colour it sets converted as the DTC export
+converts it (a CMYK colour an engine sets, such as a rich black of 100% of every ink, stays
+as set; RGB goes through ``cmyk``, grey to black alone), and painted as that ink's share in
+grey; the four renderings' darkness summed per pixel is the total ink there (up to 400%).
+Measured on the RGB rendering, a rich black would read as 100% black and never reach a limit.
 
 Faces an engine draws in code have no element lines: only their ink is checked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
+import numpy as np
 from PIL import Image
+from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, warning
 from rulepress.document.model import Component
 from rulepress.export.products import DPI, MM_PER_IN, Fit
+from rulepress.export.raster import Shot, rasterize
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art, Side, is_layout
 from rulepress.pnp.faces.elements import Element
@@ -101,31 +114,100 @@ def _image_dpi(art: Art, side: Side, el: Element, w: float, h: float, say: Say,
     return found
 
 
-def ink(images: Iterable[tuple[Image.Image, Component, bool]], limit: int, target: str,
+def ink(shots: Iterable[tuple[Sequence[Shot], Component, bool]], limit: int, target: str,
         strict: bool) -> list[Diagnostic]:
-    """Faces whose total ink, as rulepress converts them to CMYK, passes ``limit`` percent
-    over more than 1% of the face."""
+    """Faces whose total ink (C + M + Y + K, as printed) passes ``limit`` percent over more
+    than 1% of the face."""
     say: Say = error if strict else warning
     found = []
-    for image, comp, back in images:
-        share = over_limit(image, limit)
-        if share > INK_AREA:
-            side = "back" if back else "front"
-            found.append(say(comp.keys.get(side, comp.loc), (
-                f"{target}: a {side} of '{comp.id}' has more than {limit}% total ink over "
-                f"{share:.0%} of its area: lighten its darkest colours")))
+    for taken, comp, back in shots:
+        for total in ink_totals(taken):
+            share = float((total > limit + 0.5).mean()) if total.size else 0.0
+            if share > INK_AREA:
+                side = "back" if back else "front"
+                found.append(say(comp.keys.get(side, comp.loc), (
+                    f"{target}: a {side} of '{comp.id}' has more than {limit}% total ink "
+                    f"(up to {total.max():.0f}%) over {share:.0%} of its area: lighten its "
+                    "darkest colours")))
+                break
     return found
 
 
-def over_limit(image: Image.Image, limit: int) -> float:
-    """The share of pixels whose C + M + Y + K passes ``limit`` percent."""
-    import numpy as np
+def ink_totals(shots: Sequence[Shot]) -> list[Any]:
+    """Each shot's total ink per pixel, percent (0 to 400): its four inks' separations summed."""
+    totals = [np.zeros(s.pixels[::-1]) for s in shots]
+    for channel in range(4):
+        for total, image in zip(totals, rasterize(shots, _separation(channel)), strict=True):
+            total += 100 - np.asarray(image.convert("L"), dtype=np.float64) * (100 / 255)
+    return totals
 
+
+def _separation(channel: int) -> type[Canvas]:
+    """A canvas that paints one ink: each colour as grey, black where the ink is 100%."""
+
+    def grey(colour: Any) -> Color:
+        inks = to_cmyk(colour)
+        share = (inks.cyan, inks.magenta, inks.yellow, inks.black)[channel] * inks.density
+        return Color(1 - share, 1 - share, 1 - share, alpha=inks.alpha)
+
+    class Separation(Canvas):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._enforceColorSpace = grey
+
+        def setFillGray(self, gray: float, alpha: Any = None) -> None:  # noqa: N802
+            self.setFillColor(Color(gray, gray, gray), alpha)
+
+        def setStrokeGray(self, gray: float, alpha: Any = None) -> None:  # noqa: N802
+            self.setStrokeColor(Color(gray, gray, gray), alpha)
+
+        def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+            return super().drawImage(_separated(image, channel), *args, **kwargs)
+
+    return Separation
+
+
+def _separated(image: Any, channel: int) -> Any:
+    """A raster image as one ink's grey (its alpha kept), converted as ``cmyk`` converts."""
+    picture = getattr(image, "_image", None) if isinstance(image, ImageReader) else None
+    if picture is None and isinstance(image, (str, Image.Image)):
+        picture = Image.open(image) if isinstance(image, str) else image
+    if not isinstance(picture, Image.Image):
+        return image
+    rgba = np.asarray(picture.convert("RGBA"), dtype=np.float64) / 255
+    rgb = rgba[..., :3]
+    k = 1 - rgb.max(axis=2)
+    rest = np.where(k < 1, 1 - k, 1.0)
+    share = k if channel == 3 else (1 - rgb[..., channel] - k) / rest
+    grey = np.round((1 - share) * 255).astype(np.uint8)
+    out = Image.fromarray(np.stack([grey, grey, grey, (rgba[..., 3] * 255).astype(np.uint8)],
+                                   axis=2), "RGBA")
+    return ImageReader(out)
+
+
+def over_limit(image: Image.Image, limit: int) -> float:
+    """The share of an RGB image's pixels whose C + M + Y + K, as ``cmyk`` converts them,
+    passes ``limit`` percent (at most 300%: RGB never asks for all four inks)."""
     rgb = np.asarray(image.convert("RGB"), dtype=np.float64) / 255
     k = 1 - rgb.max(axis=2)
     rest = np.where(k < 1, 1 - k, 1.0)
     total = ((1 - rgb - k[..., None]) / rest[..., None]).sum(axis=2) + k
     return float((total * 100 > limit + 0.5).mean()) if total.size else 0.0
+
+
+def to_cmyk(colour: Any) -> CMYKColor:
+    """Any colour a drawer sets, as CMYK: a CMYK colour stays, RGB and names are converted."""
+    if isinstance(colour, CMYKColor):
+        return colour
+    if isinstance(colour, (tuple, list)) and len(colour) == 4:
+        return CMYKColor(*colour)
+    found = toColor(tuple(colour) if isinstance(colour, list) else colour)
+    if isinstance(found, CMYKColor):
+        return found
+    if not isinstance(found, Color):
+        raise ValueError(f"not a colour: {colour!r}")
+    c, m, y, k = cmyk(found.red, found.green, found.blue)
+    return CMYKColor(c, m, y, k, alpha=found.alpha)
 
 
 def cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
@@ -136,4 +218,4 @@ def cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
     return (1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k
 
 
-__all__ = ["MM_PER_IN", "elements", "ink", "cmyk"]
+__all__ = ["MM_PER_IN", "elements", "ink", "ink_totals", "cmyk", "to_cmyk"]

@@ -90,11 +90,12 @@ class Shot:
     clear: bool = False
 
 
-def pdf(shots: Sequence[Shot]) -> bytes:
-    """One page per shot, each page the shot's image size at its dpi."""
+def pdf(shots: Sequence[Shot], canvas: type[Canvas] = Canvas) -> bytes:
+    """One page per shot, each page the shot's image size at its dpi (``canvas``: the class
+    drawn on, e.g. one ink's separation)."""
     register_fonts()
     buf = io.BytesIO()
-    c = Canvas(buf, invariant=1, pageCompression=0, initialFontName=REGULAR)
+    c = canvas(buf, invariant=1, pageCompression=0, initialFontName=REGULAR)
     for shot in shots:
         draw_page(c, shot)
         c.showPage()
@@ -125,14 +126,14 @@ def draw_page(c: Canvas, shot: Shot) -> None:
         shot.side.draw(c, face)
 
 
-def rasterize(shots: Sequence[Shot]) -> list[Image.Image]:
+def rasterize(shots: Sequence[Shot], canvas: type[Canvas] = Canvas) -> list[Image.Image]:
     """Each shot as an image of exactly its pixels: RGB, or RGBA where ``clear``."""
     try:
         import pypdfium2
     except ImportError:  # a test dependency today: the lead adds it to the runtime lock
         raise RulepressError.at(None, "export rasterizes faces with pypdfium2, which is not "
                                       "installed: pip install pypdfium2") from None
-    document = pypdfium2.PdfDocument(pdf(shots))
+    document = pypdfium2.PdfDocument(pdf(shots, canvas))
     images = []
     try:
         for n, shot in enumerate(shots):
