@@ -415,3 +415,15 @@ def test_ink_is_measured_in_the_cmyk_a_face_prints_with() -> None:
     expected = sum(cmyk(0x1f / 255, 0x3a / 255, 0x5f / 255)) * 100
     assert abs(float(total.mean()) - expected) < 2
     assert preflight_ink([(navy, navy[0].side.comp, False)], 300, "tgc", False) == []
+
+
+def test_a_round_coin_goes_to_the_game_crafter_as_a_circle_chit_of_its_size(tmp_path: Path
+                                                                           ) -> None:
+    folder, _ = export(tmp_path, "worm-derby", "--to", "tgc", "--skip", "dice,pawns")
+    with (folder / "tgc" / "manifest.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    coins = [r for r in rows if r["component"] == "coins"]
+    assert len(coins) == 48 and {r["product"] for r in coins} == {"Medium Circle Chit"}
+    assert {r["product"] for r in rows if r["component"] == "tiles"} == {"Small Square Tile"}
+    with Image.open(folder / "tgc" / coins[0]["file"]) as image:  # 3/4 in and 1/8 in bleed
+        assert image.size == (300, 300) and image.mode == "RGB"

@@ -131,7 +131,7 @@ class Exporter(Base):
 
             comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
             base = opts.base_url or (Path(opts.folder) / doc.slug / "tts").as_uri() + "/"
-            return saved_object(doc, sides(doc, drawers, tables, comps), base, Art(doc, tables))
+            return saved_object(doc, sides(doc, drawers, tables, comps), base)
         from rulepress.export.houses import house_files, house_sides, placed
 
         parts, problems = placed(doc, opts.target, skip)

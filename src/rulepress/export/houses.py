@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rulepress.diagnostics import Diagnostic, error
 from rulepress.document.model import Component, Document
 from rulepress.export.products import DPI, Fit, fit, nearest
-from rulepress.export.raster import Shot, SideFaces, png, rasterize, sides
+from rulepress.export.raster import Shot, SideFaces, png, rasterize, round_cut, sides
 from rulepress.games.base import Drawer
 from rulepress.pnp.faces import Tables
 from rulepress.pnp.kit import with_variant
@@ -36,7 +36,7 @@ def placed(doc: Document, house: str, skip: frozenset[str]) -> tuple[list[Placed
     for comp in doc.meta.components:
         if not comp.in_kit or comp.size is None or comp.id in skip:
             continue
-        chosen = fit(comp, house)
+        chosen = fit(comp, house, round_cut(doc, comp))
         if chosen is None:
             near = ", ".join(p.label() for p in nearest(comp, house))
             sizes = " or ".join(f"{s.width:g} x {s.height:g} mm"

@@ -136,12 +136,14 @@ def _gap(size: Size, p: Product) -> tuple[float, bool]:
     return min(straight, turned), turned < straight
 
 
-def fit(comp: Component, house: str) -> Fit | None:
+def fit(comp: Component, house: str, round_piece: bool = False) -> Fit | None:
     """The product of ``house`` that fits the component, at its size or else at one of its
-    size variants (in their order), or None."""
+    size variants (in their order), or None; ``round_piece``: a round product (a circle chit)
+    before a square one of its size."""
     assert comp.size is not None
+    products = sorted(PRODUCTS[house], key=lambda p: ("Circle" in p.name) != round_piece)
     for variant, size in (("", comp.size), *comp.variants.items()):
-        for p in PRODUCTS[house]:
+        for p in products:
             gap, turned = _gap(size, p)
             if gap <= FIT_MM:
                 return Fit(p, size, variant, turned)

@@ -18,6 +18,8 @@ from rulepress.games.base import Drawer
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import SHARED, Art, Tables, is_layout
+from rulepress.pnp.faces.elements import compile_layout
+from rulepress.pnp.faces.layoutfile import read_layout
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.kit import side_drawer
 from rulepress.units import Size
@@ -71,6 +73,31 @@ def sides(doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
     if problems:
         raise RulepressError(problems)
     return found
+
+
+def round_cut(doc: Document, comp: Component) -> bool:
+    """Whether a square component's front layout cuts it round: a circle element centred on
+    the face and as wide as it (a coin's cut line), whatever its background fills."""
+    if comp.size is None or comp.front is None or not is_layout(comp.front):
+        return False
+    w, h = comp.size.points
+    if abs(w - h) > 0.01 * w:
+        return False
+    try:
+        layout = compile_layout(read_layout(doc.folder, comp.front, comp.loc), comp.size.width,
+                                comp.size.height)
+    except RulepressError:
+        return False  # the kit's own check reports it
+    for el in layout.elements:
+        if el.type != "circle":
+            continue
+        try:
+            cx, cy, r = float(el.get("cx")), float(el.get("cy")), float(el.get("r"))
+        except (TypeError, ValueError):  # a templated value: not a fixed cut line
+            continue
+        if max(abs(cx - w / 2), abs(cy - h / 2), abs(2 * r - w)) <= 0.01 * w:
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from rulepress.document.model import Component, Document
-from rulepress.export.raster import Shot, SideFaces, png, rasterize
-from rulepress.pnp.faces import Art, is_layout
+from rulepress.export.raster import Shot, SideFaces, png, rasterize, round_cut
 
 MM_PER_IN = 25.4
 MAX_SIDE = 4096
@@ -348,26 +347,6 @@ def _dice(out: SavedObject, comp: Component, front: SideFaces,
                                for v, r in sorted(D6_ROTATIONS.items())]})
 
 
-def round_cut(doc: Document, art: Art, comp: Component) -> bool:
-    """Whether a square component's layout cuts it round: a circle element centred on the face
-    and as wide as it (a coin's cut line)."""
-    if comp.size is None or comp.front is None or not is_layout(comp.front):
-        return False
-    w, h = comp.size.points
-    if abs(w - h) > 0.01 * w:
-        return False
-    for el in art.side(comp, False).layout.elements:
-        if el.type != "circle":
-            continue
-        try:
-            cx, cy, r = float(el.get("cx")), float(el.get("cy")), float(el.get("r"))
-        except (TypeError, ValueError):  # a templated value: not a fixed cut line
-            continue
-        if max(abs(cx - w / 2), abs(cy - h / 2), abs(2 * r - w)) <= 0.01 * w:
-            return True
-    return False
-
-
 def _cut_round(image: Image.Image) -> Image.Image:
     """The image clear outside its inscribed circle."""
     mask = Image.new("L", (image.width * 4, image.height * 4), 0)
@@ -378,10 +357,9 @@ def _cut_round(image: Image.Image) -> Image.Image:
     return cut
 
 
-def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], base: str,
-                 art: Art) -> dict[str, bytes | str]:
-    """The export folder's files: <slug>.json, <slug>.png and the images (``art``: the
-    game's layouts, to tell a round cut)."""
+def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], base: str
+                 ) -> dict[str, bytes | str]:
+    """The export folder's files: <slug>.json, <slug>.png and the images."""
     out = SavedObject(doc.slug, base, {}, [])
     for comp in doc.meta.components:
         front = found.get((comp.id, False))
@@ -395,7 +373,7 @@ def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], bas
         elif what == "card":
             _deck(out, comp, front, back)
         else:
-            _flat(out, comp, front, back, what, cut=what == "tile" and round_cut(doc, art, comp))
+            _flat(out, comp, front, back, what, cut=what == "tile" and round_cut(doc, comp))
     if out.first is not None:
         small = out.first.convert("RGB")
         small.thumbnail((THUMBNAIL, THUMBNAIL))
