@@ -30,8 +30,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
@@ -122,12 +123,13 @@ class SavedObject:
         return x
 
 
-def _face_images(side: SideFaces, pixels: tuple[int, int], dpi: float, clear: bool = False
-                 ) -> dict[int, Image.Image]:
+def _face_images(side: SideFaces, pixels: tuple[int, int], dpi: float, clear: bool = False,
+                 keys: list[int] | None = None) -> dict[int, Image.Image]:
+    """The side's distinct faces (or those of ``keys``), drawn at ``pixels``."""
     assert side.comp.size is not None
     w, h = side.comp.size.width / MM_PER_IN, side.comp.size.height / MM_PER_IN
     taken = [Shot(side, key, side.comp.size, pixels, dpi, (w, h), clear=clear)
-             for key in side.distinct()]
+             for key in (side.distinct() if keys is None else keys)]
     return {s.key: image for s, image in zip(taken, rasterize(taken), strict=True)}
 
 
@@ -307,7 +309,10 @@ def die_faces(side: SideFaces) -> dict[int, dict[int, Image.Image]] | None:
     columns, rows = (3, 4) if w < h else (4, 3)
     dpi = DIE_CELL / (w / columns)
     faces: dict[int, dict[int, Image.Image]] = {}
-    for key, image in _face_images(side, (columns * DIE_CELL, rows * DIE_CELL), dpi).items():
+    pixels = (columns * DIE_CELL, rows * DIE_CELL)
+    first, *rest = side.distinct()
+    drawn = _face_images(side, pixels, dpi, keys=[first])  # a card is told by its first face
+    for key, image in chain(drawn.items(), _lazy(side, pixels, dpi, rest)):
         cells = {(c, r) for c in range(columns) for r in range(rows)
                  if not _blank(image, (c, r), DIE_CELL)}
         folded = fold(cells)
@@ -318,6 +323,13 @@ def die_faces(side: SideFaces) -> dict[int, dict[int, Image.Image]] | None:
                                                  (r + 1) * DIE_CELL)).convert("RGB")
                       for (c, r), normal in folded.items()}
     return faces
+
+
+def _lazy(side: SideFaces, pixels: tuple[int, int], dpi: float, keys: list[int]
+          ) -> Iterator[tuple[int, Image.Image]]:
+    """The faces of ``keys``, drawn only when asked for."""
+    if keys:
+        yield from _face_images(side, pixels, dpi, keys=keys).items()
 
 
 def _dice(out: SavedObject, comp: Component, front: SideFaces,
