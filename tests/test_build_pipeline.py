@@ -141,3 +141,17 @@ def test_negative_jobs_are_refused_as_simulate_refuses_them(tmp_path: Path) -> N
     assert (code, err.strip()) == (2, "rulepress: error: --jobs -1: give a number of processes, "
                                       "or 0 for one per core")
     assert not (tmp_path / "out").exists()
+
+
+def test_one_pdf_asked_for_is_typeset_alone(tmp_path: Path) -> None:
+    """serve asks for the one PDF a reader opened: its paper is typeset, not the other's (and
+    not nothing, as when the papers sharing a typesetting were made only all together)."""
+    from rulepress.build import build_rulebooks
+    from support import Quiet
+
+    out = tmp_path / "out"
+    built = build_rulebooks(ROOTS / "good", out, reporter=Quiet(), jobs=1,
+                            only={"tiny/tiny-letter.pdf"})
+    made = sorted(p.relative_to(out).as_posix() for p in built.written)
+    assert "tiny/tiny-letter.pdf" in made and "tiny/tiny-a4.pdf" not in made
+    assert PdfReader(out / "tiny" / "tiny-letter.pdf").pages[0].mediabox.width == 612

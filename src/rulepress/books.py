@@ -117,13 +117,15 @@ class Books(Base):
         units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition]), files=(f.name,),
                       wanted=self._wanted(f))
                  for f in self.files(doc.slug) if f.paper is None]
-        for files in _typesettings(self.files(doc.slug)):
-            job = PdfJob(pages[files[0].edition], doc.folder,
-                         (doc.folder.resolve(), templates_dir()), tuple(files))
-            units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
-                              files=tuple(f.name for f in files), pooled=True,
-                              weight=len(job.html) * (1 + len(files)),
-                              wanted=all(self._wanted(f) for f in files)))
+        # The wanted PDFs typeset apart from the others: serve asks for one paper at a time.
+        for wanted in (True, False):
+            chosen = [f for f in self.files(doc.slug) if self._wanted(f) is wanted]
+            for files in _typesettings(chosen):
+                job = PdfJob(pages[files[0].edition], doc.folder,
+                             (doc.folder.resolve(), templates_dir()), tuple(files))
+                units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
+                                  files=tuple(f.name for f in files), pooled=True,
+                                  weight=len(job.html) * (1 + len(files)), wanted=wanted))
         return units
 
     def recorded(self, slug: str) -> dict[str, Any]:
