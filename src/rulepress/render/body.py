@@ -170,6 +170,10 @@ def parse_parts(doc: Document, edition: str) -> list[Token]:
     tokens: list[Token] = []
     for part in doc.parts:
         found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
+        if doc.language is not None:
+            from rulepress.i18n.apply import translate_tokens
+
+            translate_tokens(md, found, doc.language)
         for token in found:
             if token.map is not None:
                 token.meta["loc"] = part.loc(token.map[0])

@@ -1,0 +1,176 @@
+"""The rulebooks in every language but the source's: a generator on the shared pipeline.
+
+A game is checked once, in its own language (the engine replays its examples there); each
+translation then re-fills the examples' prose from the same data and replays nothing. Its
+books go to ``<game>/<lang>/`` under the build folder, both editions, each paper."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rulepress.diagnostics import Diagnostic, Severity
+from rulepress.document.editions import PLAYER
+from rulepress.document.model import Document, Example
+from rulepress.document.reader import SIMULATION_INFO
+from rulepress.i18n.apply import Catalogued, read_catalog, translated
+from rulepress.i18n.checks import check_catalog
+from rulepress.pipeline import Files, Unit
+from rulepress.prose import render_prose
+from rulepress.validate.check import DocumentCheck
+from rulepress.validate.results import RenderedExample
+
+
+@dataclass(frozen=True)
+class BookOptions:
+    langs: tuple[str, ...]
+    source: str = "en"
+    papers: tuple[str, ...] = ("a4", "letter")
+    editions: tuple[str, ...] = ("player", "reference")
+    pdf: bool = True
+    booklet: bool = False
+    strict: bool = False
+
+
+@dataclass
+class _Game:
+    catalogs: dict[str, Catalogued]
+    docs: dict[str, Document]
+    examples: dict[str, dict[str, RenderedExample]]
+
+
+@dataclass
+class TranslatedBooks:
+    """``options.langs``' books of every game. ``notes`` gathers what the summary says: each
+    language's count of translated segments, and the warnings (glossary)."""
+
+    options: BookOptions
+    name: str = "translated-books"
+    notes: list[str] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    _games: dict[str, _Game] = field(default_factory=dict)
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        doc = game.doc
+        found = _Game({}, {}, {})
+        diags: list[Diagnostic] = []
+        for lang in self.options.langs:
+            catalog = read_catalog(doc, lang)
+            found.catalogs[lang] = catalog
+            diags += check_catalog(doc, catalog)
+            if self.options.strict:
+                diags += catalog.missing()
+            tdoc = translated(doc, catalog, self.options.source)
+            found.docs[lang] = tdoc
+            examples, prose_diags = translated_examples(tdoc, game.examples, catalog)
+            found.examples[lang] = examples
+            diags += prose_diags
+            self.notes.append(f"{doc.slug} {catalog.summary()}")
+        self._games[doc.slug] = found
+        self.warnings += [d for d in diags if d.severity is Severity.WARNING]
+        return [d for d in diags if d.severity is Severity.ERROR]
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        from rulepress.build import PdfJob, _render_pdf, book_files
+        from rulepress.render import FONTS, templates_dir
+
+        slug = game.doc.slug
+        found = self._games[slug]
+        units: list[Unit] = []
+        for lang in self.options.langs:
+            doc, examples = found.docs[lang], found.examples[lang]
+            files = [replace(f, name=f"{slug}/{lang}/{f.name.split('/', 1)[1]}")
+                     for f in book_files(slug, self.options.editions, self.options.papers,
+                                         self.options.booklet)]
+            pages = {e: _page(doc, examples, e, self.options, FONTS)
+                     for e in self.options.editions}
+            units.append(Unit(f"{slug}/{lang}/html", key, _const(
+                {f.name: pages[f.edition] for f in files if f.paper is None}),
+                f"{slug} {lang} pages"))
+            if not self.options.pdf:
+                continue
+            groups: dict[tuple[str, bool], list[Any]] = {}
+            for f in files:
+                if f.paper is not None:
+                    groups.setdefault((f.edition, f.booklet), []).append(f)
+            for (edition, booklet), group in groups.items():
+                for chunk in ([[f] for f in group] if booklet else [group]):
+                    job = PdfJob(slug, pages[edition], doc.folder,
+                                 (doc.folder.resolve(), templates_dir()), tuple(chunk), key)
+                    name = f"{slug}/{lang}/{edition}" + (f"-{chunk[0].paper}-booklet"
+                                                         if booklet else "-pdf")
+                    units.append(Unit(name, key, _pdfs(job, _render_pdf),
+                                      f"{slug} {lang} {edition} PDF"))
+        return units
+
+
+def _const(files: Files) -> Any:
+    return lambda: files
+
+
+def _pdfs(job: Any, render: Any) -> Any:
+    return lambda: {f.name: data for f, data in zip(job.files, render(job), strict=True)}
+
+
+def _page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
+          options: BookOptions, fonts: str) -> str:
+    from rulepress.build import EDITION_NAMES, book_name, booklet_name, paper_name
+    from rulepress.render import render_html
+
+    links = {f"PDF ({paper_name(p)})": book_name(doc.slug, edition, p) for p in options.papers
+             } if options.pdf else {}
+    if options.booklet and edition == PLAYER and options.pdf:
+        links |= {f"Booklet ({paper_name(p)})": booklet_name(doc.slug, p)
+                  for p in options.papers}
+    links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+              for other in options.editions if other != edition}
+    links[f"{options.source} (HTML)"] = f"../{book_name(doc.slug, edition)}"
+    return render_html(doc, examples, edition=edition, links=links, fonts_href=f"../../{fonts}")
+
+
+def translated_examples(
+    doc: Document, checked: Mapping[str, RenderedExample], catalog: Catalogued
+) -> tuple[dict[str, RenderedExample], list[Diagnostic]]:
+    """Each box of the translated ``doc`` as checked in the source language, its title and
+    prose in the translation (the prose filled from the same data). A problem in the
+    translated prose is reported at its entry in the catalog."""
+    out: dict[str, RenderedExample] = {}
+    diags: list[Diagnostic] = []
+    for ex in doc.boxes:
+        rendered = checked.get(ex.id)
+        if rendered is None:
+            continue
+        context = _report_context(doc, ex) if ex.kind == SIMULATION_INFO else None
+        filled = ex if context is None else replace(ex, data=context, claims={})
+        prose, problems = render_prose(filled)
+        entry = catalog.entries.get(_source_text(ex, catalog))
+        at = entry.loc if entry is not None and entry.used else None
+        diags += [replace(d, loc=at or d.loc) for d in problems]
+        out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
+                             else rendered.prose)
+    return out, diags
+
+
+def _source_text(ex: Example, catalog: Catalogued) -> str:
+    """The msgid of ``ex``'s prose: the segment at its text's line."""
+    line = ex.line_of(("text",))
+    for seg in catalog.segments:
+        if seg.example == ex.id and seg.loc == line and seg.kind == "example prose":
+            return seg.text
+    return ""
+
+
+def _report_context(doc: Document, block: Example) -> dict[str, Any]:
+    """What a playtest report's prose sees: its summary's figures (checked already)."""
+    from rulepress.jail import read_regular
+    from rulepress.simulate.report import _summary_path, figures_in
+
+    try:
+        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return figures_in(summary)
+
+

@@ -1,0 +1,127 @@
+"""PO catalogs (Babel): the template of a game's segments, a language's catalog merged with it
+as msgmerge does, and a catalog read back as untrusted input, its errors at its own lines."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import PoFileError, read_po, write_po
+
+from rulepress.diagnostics import RulepressError, SourceLoc, not_utf8
+from rulepress.document.model import Document
+from rulepress.i18n.segments import Segment, reference, segments
+from rulepress.jail import Refused, read_regular
+
+LOCALES = "locales"
+_LANG = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
+
+
+def lang_problem(lang: str) -> str | None:
+    """What is wrong with a language code, or None ('de', 'pt_BR')."""
+    if not _LANG.match(lang):
+        return f"'{lang}' is not a language code like de or pt_BR"
+    try:
+        Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return f"'{lang}' is a language Babel does not know"
+    return None
+
+
+def pot_path(doc: Document) -> Path:
+    return doc.folder / LOCALES / f"{doc.slug}.pot"
+
+
+def po_path(doc: Document, lang: str) -> Path:
+    return doc.folder / LOCALES / f"{lang}.po"
+
+
+def _date() -> datetime:
+    """The template's date: SOURCE_DATE_EPOCH's, else a fixed one, so it is reproducible."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return datetime.fromtimestamp(int(epoch) if epoch.isdigit() else 0, UTC)
+
+
+def template(doc: Document, found: list[Segment] | None = None) -> Catalog:
+    """The game's template: every segment once, with all its references and what it is."""
+    pot = Catalog(project=doc.meta.title, version="", creation_date=_date(),
+                  revision_date=_date(), fuzzy=False)
+    for seg in segments(doc) if found is None else found:
+        known = pot.get(seg.text)
+        where = reference(seg, doc.folder)
+        if known is not None:
+            known.locations.append(where)
+            continue
+        pot.add(seg.text, locations=[where], auto_comments=[seg.kind])
+    return pot
+
+
+def dump(catalog: Catalog) -> bytes:
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, include_previous=True)
+    return buf.getvalue()
+
+
+def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
+    """``old`` updated to ``pot`` as msgmerge does: an unchanged segment keeps its translation,
+    a changed one is fuzzy with its old text kept (#| msgid), a gone one obsolete (#~)."""
+    if old is None:
+        old = Catalog(locale=lang, project=pot.project, version="",
+                      creation_date=pot.creation_date, revision_date=pot.creation_date,
+                      fuzzy=False)
+    old.update(pot, update_creation_date=False)
+    return old
+
+
+def load(path: Path, lang: str) -> Catalog:
+    """The catalog at ``path``; a RulepressError at its line if it is not a PO file."""
+    try:
+        raw = read_regular(path)
+    except OSError as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
+    except Refused as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulepressError.at(*not_utf8(path, exc)) from None
+    if "\0" in text:
+        raise RulepressError.at(SourceLoc(path, text[:text.index("\0")].count("\n") + 1),
+                                "a PO file holds text: this one holds a NUL byte")
+    try:
+        # Decoded by us (UTF-8, whatever its header says), so Babel gets it as text.
+        return read_po(io.StringIO(text.removeprefix("\ufeff")), locale=lang, abort_invalid=True)
+    except PoFileError as exc:
+        why = str(exc).rsplit(" on ", 1)[0]
+        raise RulepressError.at(SourceLoc(path, exc.lineno + 1),
+                                f"not a PO file: {why.lower()}") from None
+    except (ValueError, UnknownLocaleError) as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"not a PO file: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Updated:
+    pot: bytes
+    po: bytes
+    total: int
+    translated: int
+    fuzzy: int
+    obsolete: int
+
+
+def update(doc: Document, lang: str) -> Updated:
+    """The template and ``lang``'s catalog, merged; nothing written."""
+    pot = template(doc)
+    path = po_path(doc, lang)
+    old = load(path, lang) if path.exists() else None
+    po = merged(pot, old, lang)
+    messages = [m for m in po if m.id]
+    fuzzy = sum(m.fuzzy for m in messages)
+    translated = sum(bool(m.string) and not m.fuzzy for m in messages)
+    return Updated(dump(pot), dump(po), len(messages), translated, fuzzy, len(po.obsolete))
