@@ -36,8 +36,12 @@ def _parser() -> MarkdownIt:
     return make_parser()
 
 
+_WORDS = re.compile(r"(['\"])[^'\"\d]*\1")  # a string without digits: words to translate
+
+
 def _placeholders(text: str) -> Counter[str]:
-    return Counter(re.sub(r"\s+", "", m) for m in _PLACEHOLDER.findall(text))
+    """The expressions of ``text``, their words ("and" in join(" and ")) left to translate."""
+    return Counter(re.sub(r"\s+", "", _WORDS.sub('""', m)) for m in _PLACEHOLDER.findall(text))
 
 
 def _markup(text: str) -> Counter[str]:
@@ -113,6 +117,7 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
     names = {ex.id: set(_names(dict(ex.data, claims=ex.claims))) for ex in doc.boxes}
     glossary, found = read_glossary(doc.folder / LOCALES / f"{catalog.lang}-glossary")
     seen: set[str] = set()
+    quoted = re.compile(r'"[^"]*"|“[^”]*”')  # the original's words, quoted as written
     for seg in catalog.segments:
         entry = catalog.entries.get(seg.text)
         if seg.text in seen or entry is None or not entry.used:
@@ -120,7 +125,7 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
         seen.add(seg.text)
         found += check_entry(seg, entry, names.get(seg.example or "", set()))
         for term, words, line in glossary:
-            if (re.search(rf"\b{re.escape(term)}", seg.text, re.I)
+            if (re.search(rf"\b{re.escape(term)}", quoted.sub("", seg.text), re.I)
                     and not any(w.casefold() in entry.string.casefold() for w in words)):
                 found.append(warning(entry.loc, (
                     f"'{term}' is translated {' or '.join(repr(w) for w in words)} "
