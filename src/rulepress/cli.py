@@ -258,6 +258,11 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
         where.folders()
         docs = read_sources(where.sources, where.games)
         report = check_documents(docs, project=where.project.root)
+        if len(where.project.languages) > 1 and report.status is ExitStatus.OK:
+            from rulepress.i18n.books import BookOptions, check_translations
+
+            check_translations(report, BookOptions(where.project.languages[1:],
+                                                   where.project.languages[0]))
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
         return report.status
@@ -309,6 +314,13 @@ def build(
         where.folders(out, "build")
         target = out or where.project.path(where.project.build)
         source, others = where.languages(langs)
+        if others:
+            from rulepress.i18n.books import BookOptions
+            from rulepress.i18n.run import build_translations, precheck
+
+            options = BookOptions(others, where.project.languages[0], where.papers(paper),
+                                  where.editions(edition), not no_pdf, booklet, strict)
+            precheck(where, options)
         if source:
             built = build_rulebooks(
                 where.sources, target, games=where.games, papers=where.papers(paper),
@@ -318,11 +330,6 @@ def build(
             )
             reporter.done(built.summary())
         if others:
-            from rulepress.i18n.books import BookOptions
-            from rulepress.i18n.run import build_translations
-
-            options = BookOptions(others, where.project.languages[0], where.papers(paper),
-                                  where.editions(edition), not no_pdf, booklet, strict)
             reporter.done(build_translations(where, target, options, reporter, force))
         return ExitStatus.OK
 

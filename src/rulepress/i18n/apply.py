@@ -130,6 +130,8 @@ def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language) ->
             if string is None:
                 _mark(tokens, i, language.source)
                 continue
+            if string == key:  # as written: the source's own line breaks and all
+                continue
             parsed = md.parseInline(string)
             tok.content = string
             tok.children = parsed[0].children if parsed else []

@@ -11,15 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, Severity
+from rulepress.diagnostics import Diagnostic, RulepressError, Severity
 from rulepress.document.editions import PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
+from rulepress.i18n.catalog import po_path
 from rulepress.i18n.checks import check_catalog
-from rulepress.pipeline import Files, Unit
+from rulepress.pipeline import Files, Progress, Unit
 from rulepress.prose import render_prose
-from rulepress.validate.check import DocumentCheck
+from rulepress.validate.check import CheckReport, DocumentCheck
 from rulepress.validate.results import RenderedExample
 
 
@@ -50,14 +51,19 @@ class TranslatedBooks:
     name: str = "translated-books"
     notes: list[str] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    reporter: Progress | None = None
     _games: dict[str, _Game] = field(default_factory=dict)
 
     def check(self, game: DocumentCheck) -> list[Diagnostic]:
         doc = game.doc
         found = _Game({}, {}, {})
         diags: list[Diagnostic] = []
-        for lang in self.options.langs:
-            catalog = read_catalog(doc, lang)
+        for lang in languages_of(doc, self.options.langs):
+            try:
+                catalog = read_catalog(doc, lang)
+            except RulepressError as exc:
+                diags += exc.diagnostics
+                continue
             found.catalogs[lang] = catalog
             diags += check_catalog(doc, catalog)
             if self.options.strict:
@@ -73,13 +79,13 @@ class TranslatedBooks:
         return [d for d in diags if d.severity is Severity.ERROR]
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
-        from rulepress.build import PdfJob, _render_pdf, book_files
+        from rulepress.build import PdfJob, _typesettings, book_files
         from rulepress.render import FONTS, templates_dir
 
         slug = game.doc.slug
         found = self._games[slug]
         units: list[Unit] = []
-        for lang in self.options.langs:
+        for lang in found.docs:
             doc, examples = found.docs[lang], found.examples[lang]
             files = [replace(f, name=f"{slug}/{lang}/{f.name.split('/', 1)[1]}")
                      for f in book_files(slug, self.options.editions, self.options.papers,
@@ -91,27 +97,53 @@ class TranslatedBooks:
                 f"{slug} {lang} pages"))
             if not self.options.pdf:
                 continue
-            groups: dict[tuple[str, bool], list[Any]] = {}
-            for f in files:
-                if f.paper is not None:
-                    groups.setdefault((f.edition, f.booklet), []).append(f)
-            for (edition, booklet), group in groups.items():
-                for chunk in ([[f] for f in group] if booklet else [group]):
-                    job = PdfJob(slug, pages[edition], doc.folder,
-                                 (doc.folder.resolve(), templates_dir()), tuple(chunk), key)
-                    name = f"{slug}/{lang}/{edition}" + (f"-{chunk[0].paper}-booklet"
-                                                         if booklet else "-pdf")
-                    units.append(Unit(name, key, _pdfs(job, _render_pdf),
-                                      f"{slug} {lang} {edition} PDF"))
+            jobs = [PdfJob(slug, pages[group[0].edition], doc.folder,
+                           (doc.folder.resolve(), templates_dir()), tuple(group), key)
+                    for group in _typesettings(files)]
+            units.append(Unit(f"{slug}/{lang}/pdf", key, _pdfs(jobs, self.reporter),
+                              f"{slug} {lang} PDFs"))
         return units
+
+
+def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
+    """The languages of ``langs`` the game has a catalog of (a game no one has translated
+    into a language has no book in it)."""
+    return [lang for lang in langs
+            if po_path(doc, lang).exists() or po_path(doc, lang).is_symlink()]
+
+
+def check_translations(report: CheckReport, options: BookOptions) -> None:
+    """Add to each game ``report`` checked what ``rulepress check`` says of its translations."""
+    for game in report.documents:
+        books = TranslatedBooks(options)
+        game.diagnostics += books.check(game) + books.warnings
 
 
 def _const(files: Files) -> Any:
     return lambda: files
 
 
-def _pdfs(job: Any, render: Any) -> Any:
-    return lambda: {f.name: data for f, data in zip(job.files, render(job), strict=True)}
+def _pdfs(jobs: list[Any], reporter: Progress | None) -> Any:
+    """The PDFs of ``jobs``, typeset on every core as the source language's are."""
+    from rulepress.build import _typesetters
+
+    def make() -> Files:
+        made: dict[str, bytes | str] = {}
+        with _typesetters(0, len(jobs)) as typesetters:
+            typesetters.add(jobs)
+            for job, pdfs in typesetters.results(reporter or _Quiet()):
+                made |= {f.name: data for f, data in zip(job.files, pdfs, strict=True)}
+        return made
+
+    return make
+
+
+class _Quiet:
+    def progress(self, message: str) -> None:
+        pass
+
+    def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        pass
 
 
 def _page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,

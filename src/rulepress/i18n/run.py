@@ -14,13 +14,37 @@ if TYPE_CHECKING:
     from rulepress.cli import Where
 
 
+def precheck(where: Where, options: BookOptions) -> None:
+    """The catalogs read and checked before any book is written: a bad one stops the build
+    before the source language's books are written too."""
+    from rulepress.diagnostics import RulepressError, Severity
+    from rulepress.document.reader import read_sources
+    from rulepress.i18n.apply import read_catalog
+    from rulepress.i18n.books import languages_of
+    from rulepress.i18n.checks import check_catalog
+
+    problems = []
+    for doc in read_sources(where.sources, where.games):
+        for lang in languages_of(doc, options.langs):
+            try:
+                catalog = read_catalog(doc, lang)
+            except RulepressError as exc:
+                problems += exc.diagnostics
+                continue
+            problems += [d for d in check_catalog(doc, catalog) if d.severity is Severity.ERROR]
+            if options.strict:
+                problems += catalog.missing()
+    if problems:
+        raise RulepressError(problems)
+
+
 def build_translations(where: Where, out: Path, options: BookOptions, reporter: Progress,
                        force: bool = False) -> str:
     """Write the books of ``options.langs`` into ``out/<game>/<lang>/``; return the summary:
     what was written, and each language's count of translated segments."""
-    books = TranslatedBooks(options)
+    books = TranslatedBooks(options, reporter=reporter)
     built = run(Paths(where.sources, out, where.project.root), [books], reporter,
-                RunOptions(where.games, force))
+                RunOptions(where.games, force, draw=True))
     reporter.diagnostics(books.warnings)
     diags = built.report.diagnostics + books.warnings
     wrote = f"wrote {len(built.written)} file{'' if len(built.written) == 1 else 's'} to {out}"
