@@ -42,9 +42,17 @@ def build_translations(where: Where, out: Path, options: BookOptions, reporter: 
                        force: bool = False) -> str:
     """Write the books of ``options.langs`` into ``out/<game>/<lang>/``; return the summary:
     what was written, and each language's count of translated segments."""
+    return translate_books(where.sources, out, options, reporter, project=where.project.root,
+                           games=where.games, force=force)
+
+
+def translate_books(sources: Path, out: Path, options: BookOptions, reporter: Progress, *,
+                    project: Path | None = None, games: tuple[str, ...] = (),
+                    force: bool = False) -> str:
+    """build_translations for a sources folder of one's own (the tests)."""
     books = TranslatedBooks(options, reporter=reporter)
-    built = run(Paths(where.sources, out, where.project.root), [books], reporter,
-                RunOptions(where.games, force, draw=True))
+    built = run(Paths(sources, out, project), [books], reporter,
+                RunOptions(games, force, draw=True))
     reporter.diagnostics(books.warnings)
     diags = built.report.diagnostics + books.warnings
     wrote = f"wrote {len(built.written)} file{'' if len(built.written) == 1 else 's'} to {out}"
