@@ -4,7 +4,6 @@ as msgmerge does, and a catalog read back as untrusted input, its errors at its 
 from __future__ import annotations
 
 import io
-import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -12,7 +11,7 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po, write_po
+from babel.messages.pofile import PoFileError, denormalize, normalize, read_po, write_po
 
 from rulepress.diagnostics import RulepressError, SourceLoc, not_utf8
 from rulepress.document.model import Document
@@ -42,16 +41,22 @@ def po_path(doc: Document, lang: str) -> Path:
     return doc.folder / LOCALES / f"{lang}.po"
 
 
+HEADER = """\
+# The rules of PROJECT, segment by segment, for translators.
+# Made and merged by `rulepress translate`: translate each msgstr, keeping its {{ placeholders }},
+# markup and numbers. A fuzzy entry's source changed since it was translated (#| the old text)."""
+
+
 def _date() -> datetime:
-    """The template's date: SOURCE_DATE_EPOCH's, else a fixed one, so it is reproducible."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    return datetime.fromtimestamp(int(epoch) if epoch.isdigit() else 0, UTC)
+    """A fixed date: the catalogs are made from the sources alone, so a run on another day
+    writes the same bytes (a translator's tool sets PO-Revision-Date when it saves)."""
+    return datetime.fromtimestamp(0, UTC)
 
 
 def template(doc: Document, found: list[Segment] | None = None) -> Catalog:
     """The game's template: every segment once, with all its references and what it is."""
     pot = Catalog(project=doc.meta.title, version="", creation_date=_date(),
-                  revision_date=_date(), fuzzy=False)
+                  revision_date=_date(), fuzzy=False, header_comment=HEADER)
     for seg in segments(doc) if found is None else found:
         known = pot.get(seg.text)
         where = reference(seg, doc.folder)
@@ -62,10 +67,44 @@ def template(doc: Document, found: list[Segment] | None = None) -> Catalog:
     return pot
 
 
+WIDTH = 100
+
+
 def dump(catalog: Catalog) -> bytes:
+    """The catalog as a PO file. A fuzzy entry's old text is written as msgmerge does, one
+    '#|' line per line of it (Babel would wrap the quoted lines as one comment)."""
+    marks: dict[str, str] = {}
+    for n, message in enumerate(catalog):
+        if message.previous_id:
+            marks[f"@@previous-{n}@@"] = message.previous_id[0]
+            message.previous_id = [f"@@previous-{n}@@"]
     buf = io.BytesIO()
-    write_po(buf, catalog, width=100, include_previous=True)
-    return buf.getvalue()
+    try:
+        write_po(buf, catalog, width=WIDTH, include_previous=True)
+    finally:
+        for message in catalog:
+            if message.previous_id and message.previous_id[0] in marks:
+                message.previous_id = [marks[message.previous_id[0]]]
+    text = buf.getvalue().decode("utf-8")
+    for mark, previous in marks.items():
+        lines = f"msgid {normalize(previous, width=WIDTH)}".split("\n")
+        text = text.replace(f'#| msgid "{mark}"', "\n".join(f"#| {ln}" for ln in lines))
+    return text.encode("utf-8")
+
+
+def _previous(catalog: Catalog) -> Catalog:
+    """Babel reads a fuzzy entry's '#|' lines as comments: make them its old text again."""
+    for message in catalog:
+        kept = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
+        if kept and kept[0].startswith("msgid "):
+            message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+            quoted = [kept[0].removeprefix("msgid ").strip()]
+            quoted += [q for q in kept[1:] if q.startswith('"')]
+            try:
+                message.previous_id = [denormalize("\n".join(quoted))]
+            except ValueError:
+                message.previous_id = []
+    return catalog
 
 
 def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
@@ -74,7 +113,7 @@ def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
     if old is None:
         old = Catalog(locale=lang, project=pot.project, version="",
                       creation_date=pot.creation_date, revision_date=pot.creation_date,
-                      fuzzy=False)
+                      fuzzy=False, header_comment=HEADER)
     old.update(pot, update_creation_date=False)
     return old
 
@@ -96,7 +135,8 @@ def load(path: Path, lang: str) -> Catalog:
                                 "a PO file holds text: this one holds a NUL byte")
     try:
         # Decoded by us (UTF-8, whatever its header says), so Babel gets it as text.
-        return read_po(io.StringIO(text.removeprefix("\ufeff")), locale=lang, abort_invalid=True)
+        return _previous(read_po(io.StringIO(text.removeprefix("\ufeff")), locale=lang,
+                                 abort_invalid=True))
     except PoFileError as exc:
         why = str(exc).rsplit(" on ", 1)[0]
         raise RulepressError.at(SourceLoc(path, exc.lineno + 1),
