@@ -65,14 +65,16 @@ class TranslatedBooks:
                 diags += exc.diagnostics
                 continue
             found.catalogs[lang] = catalog
-            diags += check_catalog(doc, catalog)
+            checked = check_catalog(doc, catalog)
+            diags += checked
             if self.options.strict:
                 diags += catalog.missing()
             tdoc = translated(doc, catalog, self.options.source)
             found.docs[lang] = tdoc
             examples, prose_diags = translated_examples(tdoc, game.examples, catalog)
             found.examples[lang] = examples
-            diags += prose_diags
+            said = {d.loc for d in checked}  # one error an entry: its own check's
+            diags += [d for d in prose_diags if d.loc not in said]
             self.notes.append(f"{doc.slug} {catalog.summary()}")
         self._games[doc.slug] = found
         self.warnings += [d for d in diags if d.severity is Severity.WARNING]

@@ -19,6 +19,8 @@ from rulepress.i18n.segments import Segment, reference, segments
 from rulepress.jail import Refused, read_regular
 
 LOCALES = "locales"
+# A keyword or continuation line whose string does not end in an unescaped quote.
+_UNCLOSED = re.compile(r'^(?:#~\s*)?(?:[a-z_]+(?:\[\d+\])?\s+)?"(?:[^"\\]|\\.)*$')
 _LANG = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
 
 
@@ -120,6 +122,10 @@ def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
 
 def load(path: Path, lang: str) -> Catalog:
     """The catalog at ``path``; a RulepressError at its line if it is not a PO file."""
+    game = path.parent.parent
+    if not path.resolve().is_relative_to(game.resolve()):
+        raise RulepressError.at(SourceLoc(path, 1), "a link to a file outside the game's "
+                                                    "folder: a catalog is read from inside it")
     try:
         raw = read_regular(path)
     except OSError as exc:
@@ -133,6 +139,10 @@ def load(path: Path, lang: str) -> Catalog:
     if "\0" in text:
         raise RulepressError.at(SourceLoc(path, text[:text.index("\0")].count("\n") + 1),
                                 "a PO file holds text: this one holds a NUL byte")
+    for n, line in enumerate(text.split("\n"), 1):
+        if _UNCLOSED.match(line):  # Babel would take the line as if it were closed
+            raise RulepressError.at(SourceLoc(path, n), "not a PO file: a quoted string is not "
+                                                        "closed on its line")
     try:
         # Decoded by us (UTF-8, whatever its header says), so Babel gets it as text.
         return _previous(read_po(io.StringIO(text.removeprefix("\ufeff")), locale=lang,

@@ -85,20 +85,20 @@ def check_entry(seg: Segment, entry: Entry, names: set[str]) -> list[Diagnostic]
     """Errors in one translated segment, at its entry's line."""
     source, trans = seg.text, entry.string
     found: list[Diagnostic] = []
+    bare = None
+    if seg.kind == "example prose":
+        try:
+            bare = shows_a_number(trans)
+        except TemplateSyntaxError as exc:
+            return [error(entry.loc, f"the translated prose: {syntax_problem(exc)}")]
     for what, count in (("placeholders", _placeholders), ("markup", _markup),
                         ("numbers", _numbers)):
         problem = _differ(what, count(source), count(trans))
         if problem:
             found.append(error(entry.loc, problem))
-    if seg.kind == "example prose":
-        try:
-            bare = shows_a_number(trans)
-        except TemplateSyntaxError as exc:
-            found.append(error(entry.loc, f"the translated prose: {syntax_problem(exc)}"))
-            bare = None
-        if bare and not any("numbers" in d.message for d in found):
-            found.append(error(entry.loc, f"the translated prose shows the bare number {bare}; "
-                                          "take it from the data as the source does"))
+    if bare and not any("numbers" in d.message for d in found):
+        found.append(error(entry.loc, f"the translated prose shows the bare number {bare}; "
+                                      "take it from the data as the source does"))
     if names:
         said = {n for n in names if re.search(rf"\b{re.escape(n)}\b", source)}
         kept = {n for n in names if re.search(rf"\b{re.escape(n)}\b", trans)}
