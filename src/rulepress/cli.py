@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.status import Status
 
+    from rulepress.document.model import Document
     from rulepress.pipeline import Step
     from rulepress.project import Folder, Project
 
@@ -367,12 +368,13 @@ def build(
     help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
          "face once at 1:1 with its trim and safe-area lines.",
 )
+@lang_option
 @force_option
 @quiet_option
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    changed_since: str | None, proof: bool, force: bool,
+    changed_since: str | None, proof: bool, langs: tuple[str, ...], force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -383,12 +385,20 @@ def pnp(
         where.folders(out, "pnp")
         target = out or where.project.path(where.project.pnp)
         chosen = None if only is None else tuple(i.strip() for i in only.split(","))
-        built = build_kits(
-            where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
-            bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
-            sides=sides, ink=ink, only=chosen, force=force, changed_since=changed_since,
-        )
-        reporter.done(built.summary())
+        source, others = where.languages(langs)
+        kits = {"" if lang is None else lang: kit_translation(where, lang)
+                for lang in ([None] if source else []) + list(others)}
+        for lang, (games_of, translate) in kits.items():
+            if lang and not games_of:
+                continue
+            built = build_kits(
+                where.sources, target, games=games_of, papers=where.papers(paper),
+                duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
+                proof=proof, sides=sides, ink=ink, only=chosen, force=force,
+                changed_since=changed_since,
+                lang=lang or None, translate=translate,
+            )
+            reporter.done(built.summary())
         return ExitStatus.OK
 
     _run(action)
@@ -600,6 +610,26 @@ def simulate(
         return ExitStatus.OK
 
     _run(action)
+
+
+def kit_translation(where: Where, lang: str | None) -> tuple[tuple[str, ...], Any]:
+    """The games whose kits are drawn in ``lang`` (None: the source's), and how a game's
+    document is translated for them (those with a catalog of it, every one checked first)."""
+    if lang is None:
+        return where.games, None
+    from rulepress.document.reader import read_sources
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.i18n.books import BookOptions, languages_of
+    from rulepress.i18n.run import precheck
+
+    precheck(where, BookOptions((lang,), where.project.languages[0]))
+    docs = [d for d in read_sources(where.sources, where.games) if languages_of(d, (lang,))]
+    source = where.project.languages[0]
+
+    def translate(doc: Document) -> Document:
+        return translated(doc, read_catalog(doc, lang), source)
+
+    return tuple(d.slug for d in docs), translate
 
 
 def _shown(path: Path, where: Where) -> str:

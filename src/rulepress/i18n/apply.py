@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -146,3 +147,46 @@ def _mark(tokens: list[Token], i: int, source: str) -> None:
             opening.attrSet("lang", source)
             opening.attrSet("data-untranslated", "")
             return
+
+
+def translate_markdown(text: str, language: Language) -> str:
+    """``text`` (Markdown of the source) with each translated block's lines replaced by its
+    translation (a list item keeps its marker): what a kit prints of a section."""
+    tokens = _block_parser().parse(text)
+    lines: list[str | None] = list(text.split("\n"))
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline" or tok.map is None or tokens[i - 1].type in ("th_open", "td_open"):
+            continue
+        key = block_key(tokens, i)
+        string = language.strings.get(key) if key is not None else None
+        start, end = tok.map
+        first = lines[start]
+        if string is None or first is None:
+            continue
+        head = tok.content.split("\n")[0].strip()
+        at = first.find(head)
+        if at < 0:
+            continue
+        lines[start] = first[:at] + string
+        for n in range(start + 1, end):
+            lines[n] = None
+    return "\n".join(line for line in lines if line is not None)
+
+
+def translate_layout(raw: Any, language: Language) -> None:
+    """A kit layout's texts and table titles in the language, as its catalog gives them."""
+    def tr(value: Any) -> Any:
+        return language.strings.get(value.strip(), value) if isinstance(value, str) else value
+
+    for element in raw.elements.values():
+        for key, prop in list(element.props.items()):
+            if key == "text":
+                element.props[key] = replace(prop, value=tr(prop.value))
+            elif key == "titles" and isinstance(prop.value, list):
+                element.props[key] = replace(prop, value=[tr(v) for v in prop.value])
+
+
+def _block_parser() -> MarkdownIt:
+    from rulepress.document.markdown import make_parser
+
+    return make_parser()

@@ -77,6 +77,9 @@ def dump(catalog: Catalog) -> bytes:
     '#|' line per line of it (Babel would wrap the quoted lines as one comment)."""
     marks: dict[str, str] = {}
     for n, message in enumerate(catalog):
+        # Babel guesses these from a brace or a percent sign; a PO tool would then check the
+        # translation as Python's format strings, which a rule text is not.
+        message.flags -= {"python-format", "python-brace-format"}
         if message.previous_id:
             marks[f"@@previous-{n}@@"] = message.previous_id[0]
             message.previous_id = [f"@@previous-{n}@@"]
@@ -116,7 +119,11 @@ def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
         old = Catalog(locale=lang, project=pot.project, version="",
                       creation_date=pot.creation_date, revision_date=pot.creation_date,
                       fuzzy=False, header_comment=HEADER)
+    previous = {m.id: m.previous_id for m in old if m.id and m.fuzzy and m.previous_id}
     old.update(pot, update_creation_date=False)
+    for message in old:  # still fuzzy, unchanged since: keep the old text it was made from
+        if message.fuzzy and not message.previous_id and message.id in previous:
+            message.previous_id = previous[message.id]
     return old
 
 

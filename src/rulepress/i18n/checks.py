@@ -40,8 +40,11 @@ _WORDS = re.compile(r"(['\"])[^'\"\d]*\1")  # a string without digits: words to 
 
 
 def _placeholders(text: str) -> Counter[str]:
-    """The expressions of ``text``, their words ("and" in join(" and ")) left to translate."""
-    return Counter(re.sub(r"\s+", "", _WORDS.sub('""', m)) for m in _PLACEHOLDER.findall(text))
+    """What the expressions of ``text`` print, without their filters: a translation may join
+    with " und " or write an ordinal its language's way, never print another datum."""
+    return Counter(re.sub(r"\s+", "", _WORDS.sub('""', m)).split("|")[0].rstrip("}") + "}}"
+                   if m.startswith("{{") else re.sub(r"\s+", "", m)
+                   for m in _PLACEHOLDER.findall(text))
 
 
 def _markup(text: str) -> Counter[str]:

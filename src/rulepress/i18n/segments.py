@@ -111,12 +111,38 @@ def example_segments(doc: Document) -> list[Segment]:
     return found
 
 
+def layout_segments(doc: Document) -> list[Segment]:
+    """The words the kit's layouts print: each text element's text and each table's titles
+    (a layout that does not read is the kit's check's to report)."""
+    from rulepress.diagnostics import RulepressError
+    from rulepress.pnp.faces import is_layout
+    from rulepress.pnp.faces.layoutfile import read_layout
+
+    found: list[Segment] = []
+    for comp in doc.meta.components:
+        for side in ("front", "back"):
+            name = getattr(comp, side)
+            if name is None or not is_layout(name):
+                continue
+            try:
+                raw = read_layout(doc.folder, name, comp.keys.get(side, comp.loc))
+            except RulepressError:
+                continue
+            for element in raw.elements.values():
+                for key, prop in element.props.items():
+                    values = (prop.value if key == "titles" and isinstance(prop.value, list)
+                              else [prop.value] if key == "text" else [])
+                    found += [Segment(v.strip(), prop.loc, "kit text") for v in values
+                              if isinstance(v, str) and translatable(v)]
+    return found
+
+
 def segments(doc: Document) -> list[Segment]:
     """Every segment of ``doc``, in the order a reader meets them (front matter first)."""
     order = {part.path: n for n, part in enumerate(doc.parts)}
     body = sorted(body_segments(doc) + example_segments(doc),
                   key=lambda s: (order.get(s.loc.path, 0), s.loc.line))
-    return front_matter_segments(doc) + body
+    return front_matter_segments(doc) + body + layout_segments(doc)
 
 
 def reference(seg: Segment, folder: Path) -> tuple[str, int]:
