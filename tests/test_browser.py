@@ -13,8 +13,7 @@ from support import Quiet
 from rulepress.books import book_name
 from rulepress.build import build_rulebooks
 from rulepress.document.editions import EDITIONS
-from rulepress.i18n.books import BookOptions
-from rulepress.i18n.run import translate_books
+from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 from rulepress.render.figures import MIN_LABEL_PX
 
 SOURCES = Path(__file__).parents[1] / "sources"
@@ -31,9 +30,9 @@ WIDTHS = {"desktop": 1280, "phone": 375}
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    build_rulebooks(SOURCES, out, papers=(), reporter=Quiet())
     langs = tuple(sorted({p.stem for p in SOURCES.glob("*/locales/*.po")}))
-    translate_books(SOURCES, out, BookOptions(langs, papers=(), pdf=False), Quiet())
+    build_rulebooks(SOURCES, out, papers=(), reporter=Quiet(),
+                    also=[TranslatedBooks(TranslationOptions(langs, papers=()), pdf=False)])
     return out
 
 

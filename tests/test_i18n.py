@@ -18,9 +18,8 @@ from rulepress.build import build_rulebooks
 from rulepress.cli import main
 from rulepress.document.reader import read_document
 from rulepress.i18n.apply import read_catalog
-from rulepress.i18n.books import BookOptions
+from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 from rulepress.i18n.catalog import dump, load, template
-from rulepress.i18n.run import translate_books
 
 SOURCES = Path(__file__).parents[1] / "sources"
 
@@ -103,10 +102,9 @@ def test_a_round_trip_through_the_catalog_leaves_the_book_byte_identical(
             m.string = m.id
     path.write_bytes(dump(catalog))
     out = tmp_path / "out"
-    build_rulebooks(game.parent, out, papers=(), reporter=Quiet())
-    said = translate_books(game.parent, out, BookOptions(("en_GB",), papers=(), pdf=False),
-                           Quiet())
-    assert re.search(r"en_GB: (\d+)/\1 segments translated, 0 fuzzy", said)
+    books = TranslatedBooks(TranslationOptions(("en_GB",), papers=()), pdf=False)
+    build_rulebooks(game.parent, out, papers=(), reporter=Quiet(), also=[books])
+    assert re.search(r"en_GB: (\d+)/\1 segments translated, 0 fuzzy", books.notes[0])
     for name in ("pigeon-race.html", "pigeon-race-reference.html"):
         source = (out / "pigeon-race" / name).read_text()
         copy = (out / "pigeon-race" / "en_GB" / name).read_text()
@@ -167,10 +165,11 @@ def test_the_german_pigeon_race_is_complete_and_proven(tmp_path: Path) -> None:
     assert (SOURCES / "pigeon-race" / "locales" / "pigeon-race.pot").read_bytes() == dump(
         template(doc))
     out = tmp_path / "out"
-    said = translate_books(SOURCES, out, BookOptions(("de",), papers=("a4",)), Quiet(),
-                           games=("pigeon-race",))
-    assert "18 examples proven, 0 warnings, 0 errors" in said
-    assert f"pigeon-race de: {total}/{total} segments translated, 0 fuzzy" in said
+    books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
+    built = build_rulebooks(SOURCES, out, games=("pigeon-race",), papers=("a4",),
+                            reporter=Quiet(), source=False, also=[books])
+    assert "18 examples proven, 0 warnings, 0 errors" in built.summary()
+    assert books.notes == [f"pigeon-race de: {total}/{total} segments translated, 0 fuzzy"]
     page = (out / "pigeon-race" / "de" / "pigeon-race-reference.html").read_text()
     assert "data-untranslated" not in page and "Taubenrennen" in page
     assert "Zu dritt bekommt jede 2 Tauben ausgeteilt und wählt 1 weitere." in " ".join(

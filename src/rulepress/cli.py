@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.status import Status
 
-    from rulepress.document.model import Document
     from rulepress.pipeline import Step
     from rulepress.project import Folder, Project
 
@@ -260,10 +259,10 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
         docs = read_sources(where.sources, where.games)
         report = check_documents(docs, project=where.project.root)
         if len(where.project.languages) > 1 and report.status is ExitStatus.OK:
-            from rulepress.i18n.books import BookOptions, check_translations
+            from rulepress.i18n.books import TranslationOptions, check_translations
 
-            check_translations(report, BookOptions(where.project.languages[1:],
-                                                   where.project.languages[0]))
+            check_translations(report, TranslationOptions(where.project.languages[1:],
+                                                          where.project.languages[0]))
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
         return report.status
@@ -315,23 +314,24 @@ def build(
         where.folders(out, "build")
         target = out or where.project.path(where.project.build)
         source, others = where.languages(langs)
+        also = []
         if others:
-            from rulepress.i18n.books import BookOptions
-            from rulepress.i18n.run import build_translations, precheck
+            from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+            from rulepress.i18n.run import precheck
 
-            options = BookOptions(others, where.project.languages[0], where.papers(paper),
-                                  where.editions(edition), not no_pdf, booklet, strict)
+            options = TranslationOptions(others, where.project.languages[0],
+                                         where.papers(paper), where.editions(edition),
+                                         booklet, strict)
             precheck(where, options)
-        if source:
-            built = build_rulebooks(
-                where.sources, target, games=where.games, papers=where.papers(paper),
-                draft=draft, jobs=jobs, editions=where.editions(edition),
-                project=where.project.root, title=where.project.title, booklet=booklet,
-                reporter=reporter, pdf=not no_pdf, force=force, changelog_since=changelog_since,
-            )
-            reporter.done(built.summary())
-        if others:
-            reporter.done(build_translations(where, target, options, reporter, force))
+            also = [TranslatedBooks(options, pdf=not no_pdf)]
+        built = build_rulebooks(
+            where.sources, target, games=where.games, papers=where.papers(paper),
+            draft=draft, jobs=jobs, editions=where.editions(edition),
+            project=where.project.root, title=where.project.title, booklet=booklet,
+            reporter=reporter, pdf=not no_pdf, force=force, changelog_since=changelog_since,
+            source=source, also=also,
+        )
+        reporter.done("\n".join([built.summary(), *(n for g in also for n in g.notes)]))
         return ExitStatus.OK
 
     _run(action)
@@ -386,19 +386,23 @@ def pnp(
         target = out or where.project.path(where.project.pnp)
         chosen = None if only is None else tuple(i.strip() for i in only.split(","))
         source, others = where.languages(langs)
-        kits = {"" if lang is None else lang: kit_translation(where, lang)
-                for lang in ([None] if source else []) + list(others)}
-        for lang, (games_of, translate) in kits.items():
-            if lang and not games_of:
-                continue
-            built = build_kits(
-                where.sources, target, games=games_of, papers=where.papers(paper),
-                duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
-                proof=proof, sides=sides, ink=ink, only=chosen, force=force,
-                changed_since=changed_since,
-                lang=lang or None, translate=translate,
-            )
-            reporter.done(built.summary())
+        also = []
+        if others:
+            from rulepress.i18n.books import TranslationOptions
+            from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
+            from rulepress.i18n.run import precheck
+
+            precheck(where, TranslationOptions(others, where.project.languages[0]))
+            also = [TranslatedKits(TranslatedKitOptions(
+                where.papers(paper), duplex, bleed, proof, sides, ink, chosen,
+                langs=others, source=where.project.languages[0]))]
+        built = build_kits(
+            where.sources, target, games=where.games, papers=where.papers(paper),
+            duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
+            proof=proof, sides=sides, ink=ink, only=chosen, force=force,
+            changed_since=changed_since, source=source, also=also,
+        )
+        reporter.done(built.summary())
         return ExitStatus.OK
 
     _run(action)
@@ -610,26 +614,6 @@ def simulate(
         return ExitStatus.OK
 
     _run(action)
-
-
-def kit_translation(where: Where, lang: str | None) -> tuple[tuple[str, ...], Any]:
-    """The games whose kits are drawn in ``lang`` (None: the source's), and how a game's
-    document is translated for them (those with a catalog of it, every one checked first)."""
-    if lang is None:
-        return where.games, None
-    from rulepress.document.reader import read_sources
-    from rulepress.i18n.apply import read_catalog, translated
-    from rulepress.i18n.books import BookOptions, languages_of
-    from rulepress.i18n.run import precheck
-
-    precheck(where, BookOptions((lang,), where.project.languages[0]))
-    docs = [d for d in read_sources(where.sources, where.games) if languages_of(d, (lang,))]
-    source = where.project.languages[0]
-
-    def translate(doc: Document) -> Document:
-        return translated(doc, read_catalog(doc, lang), source)
-
-    return tuple(d.slug for d in docs), translate
 
 
 def _shown(path: Path, where: Where) -> str:

@@ -8,29 +8,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, RulepressError, Severity
+from rulepress.cache import Manifest, digest
+from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.document.editions import PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
 from rulepress.i18n.catalog import po_path
 from rulepress.i18n.checks import check_catalog
-from rulepress.pipeline import Files, Progress, Unit
+from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
 from rulepress.validate.check import CheckReport, DocumentCheck
 from rulepress.validate.results import RenderedExample
 
 
 @dataclass(frozen=True)
-class BookOptions:
+class TranslationOptions:
+    """What the translated books are made with: all of it goes in their key."""
+
     langs: tuple[str, ...]
     source: str = "en"
     papers: tuple[str, ...] = ("a4", "letter")
     editions: tuple[str, ...] = ("player", "reference")
-    pdf: bool = True
     booklet: bool = False
     strict: bool = False
 
@@ -42,17 +45,16 @@ class _Game:
     examples: dict[str, dict[str, RenderedExample]]
 
 
-@dataclass
-class TranslatedBooks:
-    """``options.langs``' books of every game. ``notes`` gathers what the summary says: each
-    language's count of translated segments, and the warnings (glossary)."""
+class TranslatedBooks(Base):
+    """``options.langs``' books of every game that has their catalogs. ``notes``: each
+    language's count of translated segments, for the summary. ``pdf=False``: the pages only."""
 
-    options: BookOptions
-    name: str = "translated-books"
-    notes: list[str] = field(default_factory=list)
-    warnings: list[Diagnostic] = field(default_factory=list)
-    reporter: Progress | None = None
-    _games: dict[str, _Game] = field(default_factory=dict)
+    name = "translated-books"
+
+    def __init__(self, options: TranslationOptions, *, pdf: bool = True) -> None:
+        self.options, self.pdf = options, pdf
+        self.notes: list[str] = []
+        self._games: dict[str, _Game] = {}
 
     def check(self, game: DocumentCheck) -> list[Diagnostic]:
         doc = game.doc
@@ -77,33 +79,43 @@ class TranslatedBooks:
             diags += [d for d in prose_diags if d.loc not in said]
             self.notes.append(f"{doc.slug} {catalog.summary()}")
         self._games[doc.slug] = found
-        self.warnings += [d for d in diags if d.severity is Severity.WARNING]
-        return [d for d in diags if d.severity is Severity.ERROR]
+        return diags
+
+    def files(self, doc: Document, lang: str) -> list[Any]:
+        from rulepress.books import book_files
+
+        o = self.options
+        return [replace(f, name=f"{doc.slug}/{lang}/{f.name.split('/', 1)[1]}")
+                for f in book_files(doc.slug, o.editions, o.papers, o.booklet)]
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        from rulepress.books import _typesettings
+
+        if not self.pdf:
+            return 0
+        return sum(len(_typesettings([f for f in self.files(doc, lang)
+                                      if not manifest.fresh(f.name, digest(key, f.name))]))
+                   for lang in languages_of(doc, self.options.langs))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
-        from rulepress.build import PdfJob, _typesettings, book_files
+        from rulepress.books import PdfJob, _page, _render_pdf, _typesettings
         from rulepress.render import FONTS, templates_dir
 
-        slug = game.doc.slug
-        found = self._games[slug]
+        found = self._games.get(game.doc.slug) or _Game({}, {}, {})
         units: list[Unit] = []
-        for lang in found.docs:
-            doc, examples = found.docs[lang], found.examples[lang]
-            files = [replace(f, name=f"{slug}/{lang}/{f.name.split('/', 1)[1]}")
-                     for f in book_files(slug, self.options.editions, self.options.papers,
-                                         self.options.booklet)]
-            pages = {e: _page(doc, examples, e, self.options, FONTS)
+        for lang, doc in found.docs.items():
+            files = self.files(doc, lang)
+            pages = {e: _book_page(doc, found.examples[lang], e, self.options, self.pdf, FONTS)
                      for e in self.options.editions}
-            units.append(Unit(f"{slug}/{lang}/html", key, _const(
-                {f.name: pages[f.edition] for f in files if f.paper is None}),
-                f"{slug} {lang} pages"))
-            if not self.options.pdf:
-                continue
-            jobs = [PdfJob(slug, pages[group[0].edition], doc.folder,
-                           (doc.folder.resolve(), templates_dir()), tuple(group), key)
-                    for group in _typesettings(files)]
-            units.append(Unit(f"{slug}/{lang}/pdf", key, _pdfs(jobs, self.reporter),
-                              f"{slug} {lang} PDFs"))
+            units += [Unit(f.name, key, partial(_page, f.name, pages[f.edition]),
+                           files=(f.name,)) for f in files if f.paper is None]
+            for group in _typesettings(files):
+                job = PdfJob(pages[group[0].edition], doc.folder,
+                             (doc.folder.resolve(), templates_dir()), tuple(group))
+                units.append(Unit(f"{lang} {job.label}", key, partial(_render_pdf, job),
+                                  f"{job.label} ({lang})", files=tuple(f.name for f in group),
+                                  pooled=True, weight=len(job.html) * (1 + len(group)),
+                                  wanted=self.pdf))
         return units
 
 
@@ -114,48 +126,22 @@ def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
             if po_path(doc, lang).exists() or po_path(doc, lang).is_symlink()]
 
 
-def check_translations(report: CheckReport, options: BookOptions) -> None:
+def check_translations(report: CheckReport, options: TranslationOptions) -> None:
     """Add to each game ``report`` checked what ``rulepress check`` says of its translations."""
     for game in report.documents:
-        books = TranslatedBooks(options)
-        game.diagnostics += books.check(game) + books.warnings
+        game.diagnostics += TranslatedBooks(options).check(game)
 
 
-def _const(files: Files) -> Any:
-    return lambda: files
 
 
-def _pdfs(jobs: list[Any], reporter: Progress | None) -> Any:
-    """The PDFs of ``jobs``, typeset on every core as the source language's are."""
-    from rulepress.build import _typesetters
-
-    def make() -> Files:
-        made: dict[str, bytes | str] = {}
-        with _typesetters(0, len(jobs)) as typesetters:
-            typesetters.add(jobs)
-            for job, pdfs in typesetters.results(reporter or _Quiet()):
-                made |= {f.name: data for f, data in zip(job.files, pdfs, strict=True)}
-        return made
-
-    return make
-
-
-class _Quiet:
-    def progress(self, message: str) -> None:
-        pass
-
-    def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
-        pass
-
-
-def _page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
-          options: BookOptions, fonts: str) -> str:
-    from rulepress.build import EDITION_NAMES, book_name, booklet_name, paper_name
+def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
+               options: TranslationOptions, pdf: bool, fonts: str) -> str:
+    from rulepress.books import EDITION_NAMES, book_name, booklet_name, paper_name
     from rulepress.render import render_html
 
     links = {f"PDF ({paper_name(p)})": book_name(doc.slug, edition, p) for p in options.papers
-             } if options.pdf else {}
-    if options.booklet and edition == PLAYER and options.pdf:
+             } if pdf else {}
+    if options.booklet and edition == PLAYER and pdf:
         links |= {f"Booklet ({paper_name(p)})": booklet_name(doc.slug, p)
                   for p in options.papers}
     links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
