@@ -179,4 +179,26 @@ def test_the_german_pigeon_race_is_complete_and_proven(tmp_path: Path) -> None:
     pdf = pdfium.PdfDocument(out / "pigeon-race" / "de" / "pigeon-race-a4.pdf")
     text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
     assert "Gespielt wird im Uhrzeigersinn." in text and "Play goes clockwise" not in text
-    assert 8 <= len(pdf) <= 12  # the player edition's 10 English pages, + 15 % at most
+    assert len(pdf) <= 11  # the player budget (10 A4 pages, test_book_pages.py) + 15 %
+
+
+def test_the_german_kit_prints_the_german_rules_and_texts(tmp_path: Path) -> None:
+    from rulepress.build import build_kits
+    from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
+
+    kits = TranslatedKits(TranslatedKitOptions(papers=("a4",), langs=("de",)))
+    built = build_kits(SOURCES, tmp_path, games=("pigeon-race",), papers=("a4",),
+                       reporter=Quiet(), source=False, also=[kits])
+    assert [p.relative_to(tmp_path).as_posix() for p in built.written] == [
+        "pigeon-race/de/pigeon-race-a4.pdf"]
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(tmp_path / "pigeon-race" / "de" / "pigeon-race-a4.pdf")
+    text = " ".join(" ".join(pdf[i].get_textpage().get_text_range().split())
+                    for i in range(len(pdf)))
+    # The slip's and scoring card's own words, and the Quick reference the player aid quotes.
+    for words in ("Mein geheimer Tipp", "1. Platz", "Zeilen: wohin du die Taube getippt hast.",
+                  "Dein Zug. 1. Spiele eine Karte auf eine Taube",
+                  "Das Ende. Das Rennen endet mit der dritten Taube im Ziel"):
+        assert words in text, words
+    assert "My secret order" not in text and "Your turn" not in text
