@@ -21,7 +21,8 @@ from rulepress.document import yamlines
 from rulepress.document.editions import heading_marker
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document
-from rulepress.jail import read_regular
+from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_LAYOUT_BYTES
 
 _BREAK = re.compile(r"[ \t]*\n[ \t]*")
 _FENCE = re.compile(r"^---\s*$", re.M)
@@ -112,28 +113,44 @@ def example_segments(doc: Document) -> list[Segment]:
 
 
 def layout_segments(doc: Document) -> list[Segment]:
-    """The words the kit's layouts print: each text element's text and each table's titles
-    (a layout that does not read is the kit's check's to report)."""
-    from rulepress.diagnostics import RulepressError
-    from rulepress.pnp.faces import is_layout
-    from rulepress.pnp.faces.layoutfile import read_layout
-
+    """The words the kit's layouts print: each text element's text and each table's titles,
+    in every layout file a component names and those they extend. Read here with the YAML
+    reader alone (the kit's drawing code is slow to import); a layout that does not read is
+    the kit's check's to report."""
     found: list[Segment] = []
-    for comp in doc.meta.components:
-        for side in ("front", "back"):
-            name = getattr(comp, side)
-            if name is None or not is_layout(name):
+    todo = [name for c in doc.meta.components for name in (c.front, c.back)
+            if name is not None and name.endswith((".yml", ".yaml"))]
+    seen: set[Path] = set()
+    folder = doc.folder.resolve()
+    while todo and len(seen) < 100:
+        path = (folder / todo.pop(0)).resolve()
+        if path in seen or not path.is_relative_to(folder) or not path.is_file():
+            continue
+        seen.add(path)
+        try:
+            text = read_regular(path, MAX_LAYOUT_BYTES).decode("utf-8")
+            data, lines = yamlines.load(text, first_line=1)
+        except (OSError, Refused, UnicodeDecodeError, yamlines.YamlError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        if isinstance(data.get("extends"), str):
+            todo.append(data["extends"])
+        elements = data.get("elements")
+        for name, element in (elements.items() if isinstance(elements, dict) else ()):
+            if not isinstance(element, dict):
                 continue
-            try:
-                raw = read_layout(doc.folder, name, comp.keys.get(side, comp.loc))
-            except RulepressError:
-                continue
-            for element in raw.elements.values():
-                for key, prop in element.props.items():
-                    values = (prop.value if key == "titles" and isinstance(prop.value, list)
-                              else [prop.value] if key == "text" else [])
-                    found += [Segment(v.strip(), prop.loc, "kit text") for v in values
-                              if isinstance(v, str) and translatable(v)]
+            for key in ("text", "titles"):
+                values = element.get(key)
+                for n, value in enumerate(values if isinstance(values, list) else [values]):
+                    if key == "titles" and not isinstance(values, list):
+                        break
+                    if isinstance(value, str) and translatable(value):
+                        where = ("elements", name, key) + ((n,) if key == "titles" else ())
+                        line = yamlines.closest_line(lines, where) or 1
+                        where_file = doc.folder / path.relative_to(folder)
+                        found.append(Segment(value.strip(), SourceLoc(where_file, line),
+                                             "kit text"))
     return found
 
 
