@@ -513,7 +513,8 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
         settings = Settings(where.sources.resolve(),
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
-                            where.project.title, where.project.path(where.project.pnp))
+                            where.project.title, where.project.path(where.project.pnp),
+                            where.project.languages)
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:

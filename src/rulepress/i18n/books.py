@@ -7,7 +7,7 @@ books go to ``<game>/<lang>/`` under the build folder, both editions, each paper
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -47,12 +47,14 @@ class _Game:
 
 class TranslatedBooks(Base):
     """``options.langs``' books of every game that has their catalogs. ``notes``: each
-    language's count of translated segments, for the summary. ``pdf=False``: the pages only."""
+    language's count of translated segments, for the summary. ``pdf=False``: the pages only;
+    ``only``: the files to make, by path in the output folder (serve's), as the books'."""
 
     name = "translated-books"
 
-    def __init__(self, options: TranslationOptions, *, pdf: bool = True) -> None:
-        self.options, self.pdf = options, pdf
+    def __init__(self, options: TranslationOptions, *, pdf: bool = True,
+                 only: Collection[str] | None = None) -> None:
+        self.options, self.pdf, self.only = options, pdf, only
         self.notes: list[str] = []
         self._games: dict[str, _Game] = {}
 
@@ -108,14 +110,16 @@ class TranslatedBooks(Base):
             pages = {e: _book_page(doc, found.examples[lang], e, self.options, self.pdf, FONTS)
                      for e in self.options.editions}
             units += [Unit(f.name, key, partial(_page, f.name, pages[f.edition]),
-                           files=(f.name,)) for f in files if f.paper is None]
+                           files=(f.name,), wanted=self.only is None or f.name in self.only)
+                      for f in files if f.paper is None]
             for group in _typesettings(files):
                 job = PdfJob(pages[group[0].edition], doc.folder,
                              (doc.folder.resolve(), templates_dir()), tuple(group))
                 units.append(Unit(f"{lang} {job.label}", key, partial(_render_pdf, job),
                                   f"{job.label} ({lang})", files=tuple(f.name for f in group),
                                   pooled=True, weight=len(job.html) * (1 + len(group)),
-                                  wanted=self.pdf))
+                                  wanted=self.pdf and (self.only is None or any(
+                                      f.name in self.only for f in group))))
         return units
 
 
