@@ -140,7 +140,7 @@ def check_translations(report: CheckReport, options: TranslationOptions) -> None
 
 def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
                options: TranslationOptions, pdf: bool, fonts: str) -> str:
-    from rulepress.books import EDITION_NAMES, book_name, booklet_name, paper_name
+    from rulepress.books import EDITION_NAMES, book_name, booklet_name, kit_links, paper_name
     from rulepress.render import render_html
 
     links = {f"PDF ({paper_name(p)})": book_name(doc.slug, edition, p) for p in options.papers
@@ -150,6 +150,11 @@ def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: 
                   for p in options.papers}
     links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
               for other in options.editions if other != edition}
+    # The kits `pnp` draws in this language: pnp/<game>/<lang>/, seen from build/<game>/<lang>/.
+    lang = doc.language.code if doc.language else ""
+    links |= {f"Print-and-play ({label})": "../../" + href.replace(
+        f"/{doc.slug}/", f"/{doc.slug}/{lang}/", 1) for label, href in kit_links(
+        doc, options.papers).items()}
     links[f"{options.source} (HTML)"] = f"../{book_name(doc.slug, edition)}"
     return render_html(doc, examples, edition=edition, links=links, fonts_href=f"../../{fonts}")
 
