@@ -4,7 +4,7 @@ printed in the source language, marked so (``lang`` and ``data-untranslated`` on
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -115,9 +115,11 @@ def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
                    language=Language(catalog.lang, source, strings))
 
 
-def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language) -> None:
+def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language,
+                     fill: Callable[[str], str] | None = None) -> None:
     """Replace each block's inline text by its translation, parsed as Markdown with the
-    language's quotation marks; mark a block left in the source language."""
+    language's quotation marks; mark a block left in the source language. ``fill``: what the
+    book does to every text after (the engine's numbers in, rule marks off)."""
     quotes = md.options.get("quotes")
     md.options["quotes"] = QUOTES.get(language.code.split("_")[0], quotes)
     try:
@@ -125,17 +127,16 @@ def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language) ->
             if tok.type != "inline" or tok.map is None:
                 continue
             key = block_key(tokens, i)
-            if key is None:
-                continue
-            string = language.strings.get(key)
-            if string is None:
+            string = language.strings.get(key) if key is not None else None
+            if key is not None and string is None:
                 _mark(tokens, i, language.source)
-                continue
-            if string == key:  # as written: the source's own line breaks and all
-                continue
-            parsed = md.parseInline(string)
-            tok.content = string
-            tok.children = parsed[0].children if parsed else []
+            # As written (the source's own line breaks) when it is the source's text.
+            text = string if string is not None and string != key else tok.content
+            text = fill(text) if fill is not None else text
+            if text != tok.content:
+                parsed = md.parseInline(text)
+                tok.content = text
+                tok.children = parsed[0].children if parsed else []
     finally:
         md.options["quotes"] = quotes
 

@@ -47,9 +47,13 @@ def _placeholders(text: str) -> Counter[str]:
                    for m in _PLACEHOLDER.findall(text))
 
 
+_RULE = re.compile(r"\]\{rule=([^}\n]*)\}")  # a rule mark, [words]{rule=id}: its id stays
+
+
 def _markup(text: str) -> Counter[str]:
-    """The inline markup of ``text``: each kind counted, each link with its target."""
-    found: Counter[str] = Counter()
+    """The inline markup of ``text``: each kind counted, each link with its target, each
+    rule mark with its id."""
+    found: Counter[str] = Counter(f"rule mark {m}" for m in _RULE.findall(text))
     for block in _parser().parse(_PLACEHOLDER.sub("x", text)):
         for child in block.children or ():
             if child.type in _MARKUP:

@@ -135,9 +135,7 @@ class RuleBook:
                 break
         lines = part.text.split("\n")
         first = head.loc.line - part.first_line + 1
-        body = "
-".join(lines[first:end_line - part.first_line]).strip("
-")
+        body = "\n".join(lines[first:end_line - part.first_line]).strip("\n")
         if self._doc.language is not None:  # translated as written, then filled
             from rulepress.i18n.apply import translate_markdown
 
