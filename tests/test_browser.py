@@ -13,11 +13,16 @@ from support import Quiet
 from rulepress.books import book_name
 from rulepress.build import build_rulebooks
 from rulepress.document.editions import EDITIONS
+from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 from rulepress.render.figures import MIN_LABEL_PX
 
 SOURCES = Path(__file__).parents[1] / "sources"
 GAMES = sorted(p.name for p in SOURCES.iterdir() if (p / "rules.md").is_file())
 PAGES = ["index.html", *(f"{game}/{book_name(game, e)}" for game in GAMES for e in EDITIONS)]
+# The shipped translations, in the language their folder names.
+TRANSLATED = [f"{p.parents[1].name}/{p.stem}/{book_name(p.parents[1].name, e)}"
+              for p in sorted(SOURCES.glob("*/locales/*.po")) for e in EDITIONS]
+PAGES += TRANSLATED
 WIDTHS = {"desktop": 1280, "phone": 375}
 
 
@@ -25,7 +30,9 @@ WIDTHS = {"desktop": 1280, "phone": 375}
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    build_rulebooks(SOURCES, out, papers=(), reporter=Quiet())
+    langs = tuple(sorted({p.stem for p in SOURCES.glob("*/locales/*.po")}))
+    build_rulebooks(SOURCES, out, papers=(), reporter=Quiet(),
+                    also=[TranslatedBooks(TranslationOptions(langs, papers=()), pdf=False)])
     return out
 
 
@@ -80,6 +87,7 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
         labels = page.evaluate(LABEL_SIZES)
         figures = page.evaluate(FIGURES)
         fonts = page.evaluate(FONTS)
+        lang = page.evaluate("document.documentElement.lang")
     finally:
         context.close()
 
@@ -95,5 +103,6 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
         assert fig["name"] in (f"{fig['title']}: {fig['caption']}", fig["title"]) or (
             not fig["caption"] and fig["name"].startswith(fig["title"] + ": figure ")), fig
     assert "Carlito" in fonts, f"the page's text is not in the bundled Carlito: {fonts}"
+    assert lang == (name.split("/")[1] if name in TRANSLATED else "en")
     if name != "index.html":
         assert figures and labels  # every bundled book has diagrams

@@ -10,7 +10,7 @@ from rulepress.books import BookOptions, Books
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
 from rulepress.media import PAPER_KEYS
-from rulepress.pipeline import Built, Paths, Progress, RunOptions, run
+from rulepress.pipeline import Built, Generator, Paths, Progress, RunOptions, run
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.project import DEFAULT_TITLE
 from rulepress.render import FALLBACK_EPOCH
@@ -33,6 +33,8 @@ def build_rulebooks(
     only: Collection[str] | None = None,
     force: bool = False,
     changelog_since: str | None = None,
+    source: bool = True,
+    also: Sequence[Generator] = (),
 ) -> Built:
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
     out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
@@ -42,7 +44,9 @@ def build_rulebooks(
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
     ``pdf=False``: the HTML pages only (their links to the PDFs stay). ``only``: the outputs,
     by path inside ``out``, to make; the others are left as they are. ``changelog_since``: a
-    revision or folder; the reference edition's changelog says what changed since it."""
+    revision or folder; the reference edition's changelog says what changed since it.
+    ``also``: more generators on the same check (the translations' books); ``source=False``:
+    those alone."""
     if booklet and PLAYER not in editions:
         raise RulepressError.at(None, "--booklet imposes the player edition: build it too "
                                       "(--edition player or both)")
@@ -57,7 +61,7 @@ def build_rulebooks(
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
                               os.environ["SOURCE_DATE_EPOCH"], changes),
                   pdf=pdf, only=only, title=title)
-    return run(Paths(sources, out, project), [books], reporter,
+    return run(Paths(sources, out, project), ([books] if source else []) + list(also), reporter,
                RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs))
 
 
@@ -77,8 +81,12 @@ def build_kits(
     only: Sequence[str] | None = None,
     force: bool = False,
     changed_since: str | None = None,
+    source: bool = True,
+    also: Sequence[Generator] = (),
 ) -> Built:
     """Check every game as build does, draw every kit, and only then write them all.
+    ``also``: more generators on the same check (the translations' kits); ``source=False``:
+    those alone.
     ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
     (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options. A game
     whose kit's inputs (and these options) are unchanged is skipped; ``force``: draw every kit.
@@ -97,5 +105,5 @@ def build_kits(
             reporter.progress(f"{slug}: no printed face changed since {label}: no kit")
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
                            None if only is None else tuple(only), since))
-    return run(Paths(sources, out, project), [kits], reporter,
+    return run(Paths(sources, out, project), ([kits] if source else []) + list(also), reporter,
                RunOptions(tuple(games), force=force))

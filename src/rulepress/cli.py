@@ -48,6 +48,11 @@ force_option = click.option(
     "--force", is_flag=True,
     help="Rebuild every output, even those whose inputs are unchanged since they were written.",
 )
+lang_option = click.option(
+    "--lang", "langs", multiple=True, metavar="LANG",
+    help="Only this language (repeat for more): the source's, or a translation from "
+         "locales/LANG.po. Default: the project's languages (rulepress.toml).",
+)
 paper_option = click.option(
     "--paper", type=click.Choice(list(PAPERS)), default=None,
     help="Paper size of the PDFs. Default: the project's papers (both).",
@@ -87,6 +92,18 @@ class Where:
         if key is not None:
             no_links_below(self.project.root, found[key])
         return found
+
+    def languages(self, langs: tuple[str, ...]) -> tuple[bool, tuple[str, ...]]:
+        """Whether the source language is wanted, and the translations (--lang, else the
+        project's languages)."""
+        from rulepress.i18n.catalog import lang_problem
+
+        wanted = langs or self.project.languages
+        for lang in wanted:
+            if lang_problem(lang):
+                raise RulepressError.at(None, f"--lang {lang}: {lang_problem(lang)}")
+        source = self.project.languages[0]
+        return source in wanted, tuple(dict.fromkeys(x for x in wanted if x != source))
 
     def papers(self, paper: str | None) -> tuple[str, ...]:
         return PAPERS[paper] if paper else self.project.papers
@@ -241,6 +258,11 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
         where.folders()
         docs = read_sources(where.sources, where.games)
         report = check_documents(docs, project=where.project.root)
+        if len(where.project.languages) > 1 and report.status is ExitStatus.OK:
+            from rulepress.i18n.books import TranslationOptions, check_translations
+
+            check_translations(report, TranslationOptions(where.project.languages[1:],
+                                                          where.project.languages[0]))
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
         return report.status
@@ -271,12 +293,17 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 @click.option("--jobs", "-j", type=int, default=0, help="Worker processes (0: one per core).")
 @click.option("--no-pdf", "no_pdf", is_flag=True,
               help="Only the HTML pages, for a quick look (their links to the PDFs stay).")
+@lang_option
+@click.option("--strict", is_flag=True,
+              help="A segment printed in the source language (untranslated or fuzzy) is an "
+                   "error at its catalog line, not a count in the summary.")
 @force_option
 @quiet_option
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, edition: str | None, booklet: bool, draft: bool,
-    changelog_since: str | None, jobs: int, no_pdf: bool, force: bool,
+    changelog_since: str | None, jobs: int, no_pdf: bool, langs: tuple[str, ...], strict: bool,
+    force: bool,
 ) -> None:
     """Build HTML and PDF rulebooks into the output folder."""
 
@@ -286,13 +313,25 @@ def build(
         where = Where.of(project, sources, games)
         where.folders(out, "build")
         target = out or where.project.path(where.project.build)
+        source, others = where.languages(langs)
+        also = []
+        if others:
+            from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+            from rulepress.i18n.run import precheck
+
+            options = TranslationOptions(others, where.project.languages[0],
+                                         where.papers(paper), where.editions(edition),
+                                         booklet, strict)
+            precheck(where, options)
+            also = [TranslatedBooks(options, pdf=not no_pdf)]
         built = build_rulebooks(
-            where.sources, target, games=where.games, papers=where.papers(paper), draft=draft,
-            jobs=jobs, editions=where.editions(edition), project=where.project.root,
-            title=where.project.title, booklet=booklet, reporter=reporter, pdf=not no_pdf,
-            force=force, changelog_since=changelog_since,
+            where.sources, target, games=where.games, papers=where.papers(paper),
+            draft=draft, jobs=jobs, editions=where.editions(edition),
+            project=where.project.root, title=where.project.title, booklet=booklet,
+            reporter=reporter, pdf=not no_pdf, force=force, changelog_since=changelog_since,
+            source=source, also=also,
         )
-        reporter.done(built.summary())
+        reporter.done("\n".join([built.summary(), *(n for g in also for n in g.notes)]))
         return ExitStatus.OK
 
     _run(action)
@@ -329,12 +368,13 @@ def build(
     help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
          "face once at 1:1 with its trim and safe-area lines.",
 )
+@lang_option
 @force_option
 @quiet_option
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    changed_since: str | None, proof: bool, force: bool,
+    changed_since: str | None, proof: bool, langs: tuple[str, ...], force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -345,10 +385,22 @@ def pnp(
         where.folders(out, "pnp")
         target = out or where.project.path(where.project.pnp)
         chosen = None if only is None else tuple(i.strip() for i in only.split(","))
+        source, others = where.languages(langs)
+        also = []
+        if others:
+            from rulepress.i18n.books import TranslationOptions
+            from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
+            from rulepress.i18n.run import precheck
+
+            precheck(where, TranslationOptions(others, where.project.languages[0]))
+            also = [TranslatedKits(TranslatedKitOptions(
+                where.papers(paper), duplex, bleed, proof, sides, ink, chosen,
+                langs=others, source=where.project.languages[0]))]
         built = build_kits(
-            where.sources, target, games=where.games, papers=where.papers(paper), duplex=duplex,
-            bleed_mm=bleed, project=where.project.root, reporter=reporter, proof=proof,
-            sides=sides, ink=ink, only=chosen, force=force, changed_since=changed_since,
+            where.sources, target, games=where.games, papers=where.papers(paper),
+            duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
+            proof=proof, sides=sides, ink=ink, only=chosen, force=force,
+            changed_since=changed_since, source=source, also=also,
         )
         reporter.done(built.summary())
         return ExitStatus.OK
@@ -461,7 +513,8 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
         settings = Settings(where.sources.resolve(),
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
-                            where.project.title, where.project.path(where.project.pnp))
+                            where.project.title, where.project.path(where.project.pnp),
+                            where.project.languages)
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:
@@ -469,6 +522,34 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
                 click.echo(line, err=True)
 
         run_server(settings, served, port, say, follow=not where.games)
+        return ExitStatus.OK
+
+    _run(action)
+
+
+@games_command
+@click.option("--lang", "langs", multiple=True, metavar="LANG",
+              help="A language to translate into (de, pt_BR); repeat for more. Default: the "
+                   "project's languages but the first (rulepress.toml's languages).")
+@quiet_option
+def translate(games: tuple[str, ...], project: Path | None, sources: Path | None,
+              langs: tuple[str, ...]) -> None:
+    """Write each game's translation template (locales/<game>.pot) and create or update its
+    catalogs (locales/LANG.po), merged as msgmerge does."""
+
+    def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.document.reader import read_sources
+        from rulepress.i18n.translate import translate as run
+
+        where = Where.of(project, sources, games)
+        where.folders()
+        wanted = langs or where.project.languages[1:]
+        if not wanted:
+            raise RulepressError.at(None, "name a language: --lang de (or list it in "
+                                          "rulepress.toml: languages = [\"en\", \"de\"])")
+        for doc in read_sources(where.sources, where.games):
+            for done in run(doc, wanted, where.project.languages[0]):
+                reporter.done(done.line())
         return ExitStatus.OK
 
     _run(action)

@@ -39,6 +39,7 @@ class Project:
     papers: tuple[str, ...] = PAPERS
     editions: tuple[str, ...] = EDITIONS
     games: tuple[str, ...] = ()  # the games a command takes when it names none (empty: all)
+    languages: tuple[str, ...] = ("en",)  # the first is the rules' own; the others translations
     # The folder keys set in rulepress.toml, each with its line (for messages only).
     lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     engine_seconds: float = ENGINE_SECONDS  # [limits]: the budget of engine code (limits.py)
@@ -172,6 +173,8 @@ _KEYS: Mapping[str, tuple[str, str]] = {
     "papers": ("papers", f"a list of papers: {', '.join(PAPERS)}"),
     "editions": ("editions", f"a list of editions: {', '.join(EDITIONS)}"),
     "games": ("games", "a list of game folder names"),
+    "languages": ("languages", "a list of language codes, the rules' own first "
+                               "(e.g. [\"en\", \"de\"])"),
     "limits": ("limits", "a table of engine_seconds (CPU seconds above 0, at most 3600) and "
                          "engine_memory_mb (a whole number of MB, 16 to 1048576)"),
 }
@@ -258,6 +261,12 @@ def _convert(kind: str, value: Any) -> Any:
         return value if isinstance(value, str) and value.strip() else None
     if kind == "path":
         return Path(value) if isinstance(value, str) and value.strip() else None
+    if kind == "languages":
+        from rulepress.i18n.catalog import lang_problem
+
+        ok = isinstance(value, list) and value and all(
+            isinstance(v, str) and lang_problem(v) is None for v in value)
+        return tuple(dict.fromkeys(value)) if ok else None
     choices = {"papers": PAPERS, "editions": EDITIONS}.get(kind)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return None

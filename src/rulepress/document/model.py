@@ -165,6 +165,15 @@ class Part:
 
 
 @dataclass(frozen=True)
+class Language:
+    """The language a Document is printed in, when it is a translation of its source."""
+
+    code: str  # 'de'
+    source: str  # the language the rules are written in: 'en'
+    strings: Mapping[str, str]  # segment text -> its translation; one missing prints as written
+
+
+@dataclass(frozen=True)
 class Document:
     """One game's rulebook, read and parsed."""
 
@@ -176,6 +185,7 @@ class Document:
     examples: tuple[Example, ...]
     spans: tuple[Span, ...] = ()  # what belongs to one edition only
     reports: tuple[Example, ...] = ()  # playtest reports (```simulation blocks)
+    language: Language | None = None  # None: as written
 
     @property
     def boxes(self) -> tuple[Example, ...]:

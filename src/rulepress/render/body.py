@@ -169,7 +169,13 @@ def parse_parts(doc: Document, edition: str) -> list[Token]:
     md = render_parser()
     tokens: list[Token] = []
     for part in doc.parts:
-        found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
+        if doc.language is None:
+            found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
+        else:  # a translation: looked up by the text as written, then filled
+            from rulepress.i18n.apply import translate_tokens
+
+            found = md.parse(part.text)
+            translate_tokens(md, found, doc.language, lambda text: fill(doc, text))
         for token in found:
             if token.map is not None:
                 token.meta["loc"] = part.loc(token.map[0])

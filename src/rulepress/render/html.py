@@ -195,7 +195,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     env = game_environment(doc.path.parent)
     page = run_templates(env, "rulebook.html.j2",
                          lambda: _page(env, doc, examples, edition, links or {}, fonts_href))
-    read = read_page(page)
+    read = read_page(page, 2 if doc.language else 1)  # a translation is in <game>/<lang>/
     if read.problems:  # a template override wrote it: the page must open offline and run nothing
         what, url = read.problems[0]
         raise RulepressError.at(refusal_loc(url, doc.path.parent), (
@@ -256,7 +256,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     changelog = tuple(reversed(doc.meta.versions)) if edition == REFERENCE else ()
     changelog_entry = (TocEntry(1, "Changelog", "rp-changelog"),) if changelog else ()
     return env.get_template("rulebook.html.j2").render(
-        lang="en",
+        lang=doc.language.code.replace("_", "-") if doc.language else "en",
         edition=edition,
         meta=doc.meta,
         title_anchor=body.title_anchor,

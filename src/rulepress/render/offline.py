@@ -34,9 +34,10 @@ _RESOURCE = frozenset({"src", "poster", "data", "background", "lowsrc", "dynsrc"
 _NAVIGATION = frozenset({"href", "action", "formaction", "cite", "longdesc", "xlink:href"})
 
 
-def _local(url: str) -> bool:
+def _local(url: str, up: int = 1) -> bool:
     """A relative path or a fragment (resolved next to the page) that stays in the output
-    folder, or inline data. The page is one folder down (<game>/), so one '..' is the most."""
+    folder, or inline data. The page is ``up`` folders down (<game>/, a translation's
+    <game>/<lang>/), so that many '..' are the most."""
     url = url.strip()
     if url.lower().startswith("data:"):
         return True
@@ -46,7 +47,7 @@ def _local(url: str) -> bool:
     depth = 0
     for step in unquote(parts.path).replace("\\", "/").split("/"):  # as a browser reads it
         depth += -1 if step == ".." else int(step not in ("", "."))
-        if depth < -1:
+        if depth < -up:
             return False
     return True
 
@@ -74,8 +75,9 @@ def css_urls(text: str) -> Iterator[str]:
 
 
 class _Page(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, up: int = 1) -> None:
         super().__init__(convert_charrefs=True)
+        self.up = up
         self.problems: list[tuple[str, str]] = []  # (what, the URL or element)
         self.bad_images: list[tuple[str, str]] = []  # (why, the data: URL)
         self._in_style = False
@@ -118,7 +120,7 @@ class _Page(HTMLParser):
 
     def _resources(self, urls: Iterable[str]) -> None:
         for url in urls:
-            if not _local(url):
+            if not _local(url, self.up):
                 self.problems.append(("a reference to another place", url))
             elif url.strip().lower().startswith("data:image/"):
                 self._image(url.strip())
@@ -140,10 +142,10 @@ def network_references(html: str) -> list[tuple[str, str]]:
     return read_page(html).problems
 
 
-def read_page(html: str) -> _Page:
+def read_page(html: str, up: int = 1) -> _Page:
     """``html`` parsed: its ``problems`` (see network_references) and ``bad_images``, the
-    data: images past the limits (why, the URL)."""
-    page = _Page()
+    data: images past the limits (why, the URL). ``up``: the page's depth in the output."""
+    page = _Page(up)
     page.feed(html)
     page.close()
     return page

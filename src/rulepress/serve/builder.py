@@ -19,6 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.signals import deferred
@@ -38,6 +39,7 @@ class Settings:
     editions: tuple[str, ...]
     title: str
     kits: Path | None = None  # the project's kits' folder, which the books link to
+    languages: tuple[str, ...] = ()  # the project's: the source's first, then translations
 
 
 @dataclass
@@ -79,16 +81,28 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
     start = time.perf_counter()
     reporter = _Silent()
     try:
+        also = _translations(settings, only)
         built = build_rulebooks(
             settings.sources, settings.out, games=[game], papers=settings.papers,
             editions=settings.editions, project=settings.project, title=settings.title,
-            reporter=reporter, pdf=only is not None, only=only, jobs=1)
+            reporter=reporter, pdf=only is not None, only=only, jobs=1, also=also)
     except RulepressError as exc:
         return Outcome(game, False, _text(exc.diagnostics, settings.project),
                        seconds=time.perf_counter() - start)
     return Outcome(game, True, _text(reporter.shown, settings.project),
                    [p.relative_to(settings.out).as_posix() for p in built.written],
                    time.perf_counter() - start)
+
+
+def _translations(settings: Settings, only: frozenset[str] | None) -> list[Any]:
+    """The translated books' generator, for a project with more than one language."""
+    if len(settings.languages) < 2:
+        return []
+    from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+
+    options = TranslationOptions(settings.languages[1:], settings.languages[0],
+                                 settings.papers, settings.editions)
+    return [TranslatedBooks(options, pdf=only is not None, only=only)]
 
 
 def _worker_started() -> None:

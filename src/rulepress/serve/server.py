@@ -118,6 +118,9 @@ class Preview:
         name = path.relative_to(self.site.out).as_posix()
         names = {f.name for f in book_files(game, self.settings.editions, self.settings.papers,
                                             booklet=False)}
+        # A translation's PDFs are its game's, one folder down: <game>/<lang>/<file>.
+        names |= {f"{game}/{lang}/{n.split('/', 1)[1]}" for n in names
+                  for lang in self.settings.languages[1:]}
         if name not in names:
             return None
         with self._locks_lock:

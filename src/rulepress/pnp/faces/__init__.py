@@ -145,8 +145,12 @@ class Art:
             name = comp.back if back else comp.front
             assert name is not None and comp.size is not None
             loc = comp.keys.get("back" if back else "front", comp.loc)
-            layout = compile_layout(read_layout(self.doc.folder, name, loc), comp.size.width,
-                                    comp.size.height)
+            raw = read_layout(self.doc.folder, name, loc)
+            if self.doc.language is not None:
+                from rulepress.i18n.apply import translate_layout
+
+                translate_layout(raw, self.doc.language)
+            layout = compile_layout(raw, comp.size.width, comp.size.height)
             shared = back and not comp.back_varies
             rows = () if shared else self.rows(comp)
             self._sides[key] = Side(comp, back, layout, rows, self)

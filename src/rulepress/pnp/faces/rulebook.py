@@ -27,6 +27,7 @@ class Section:
     anchor: str
     title: str
     text: str  # Markdown, without its heading
+    source: str = ""  # the text as written, when ``text`` is its translation
 
     TEMPLATE_METHODS: ClassVar[frozenset[str]] = frozenset({"table", "part"})
 
@@ -70,19 +71,12 @@ class Section:
 
     @cached_property
     def parts(self) -> dict[str, str]:
-        lines = self.text.split("\n")
-        starts: list[tuple[str, int]] = []
-        for i, tok in enumerate(self._tokens):
-            if tok.type == "paragraph_open" and tok.level == 0 and tok.map:
-                m = _LEAD.match(self._tokens[i + 1].content)
-                if m:
-                    starts.append((m.group(1).strip(), tok.map[0]))
-        out = {}
-        for k, (lead, start) in enumerate(starts):
-            end = starts[k + 1][1] if k + 1 < len(starts) else len(lines)
-            body = "\n".join(lines[start:end]).strip()
-            out[lead] = _LEAD.sub("", body, count=1)
-        return out
+        """Each bold-led part by its lead; a translation's by the source's leads, in order."""
+        mine = _parts(self.text, self._tokens)
+        if not self.source:
+            return mine
+        leads = list(_parts(self.source, list(make_parser().parse(self.source))))
+        return dict(zip(leads, mine.values(), strict=False)) if len(leads) == len(mine) else mine
 
     def part(self, lead: str) -> str:
         if lead not in self.parts:
@@ -90,6 +84,23 @@ class Section:
             raise LookupError(f"section '{self.anchor}' has no part '{lead}'"
                               f"{suggest(lead, list(self.parts))}; its bold-led parts: {known}")
         return self.parts[lead]
+
+
+def _parts(text: str, tokens: list[Any]) -> dict[str, str]:
+    """The bold-led parts of ``text`` (parsed as ``tokens``), by lead, in order."""
+    lines = text.split("\n")
+    starts: list[tuple[str, int]] = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "paragraph_open" and tok.level == 0 and tok.map:
+            m = _LEAD.match(tokens[i + 1].content)
+            if m:
+                starts.append((m.group(1).strip(), tok.map[0]))
+    out = {}
+    for k, (lead, start) in enumerate(starts):
+        end = starts[k + 1][1] if k + 1 < len(starts) else len(lines)
+        body = "\n".join(lines[start:end]).strip()
+        out[lead] = _LEAD.sub("", body, count=1)
+    return out
 
 
 class RuleBook:
@@ -124,5 +135,11 @@ class RuleBook:
                 break
         lines = part.text.split("\n")
         first = head.loc.line - part.first_line + 1
-        body = "\n".join(lines[first:end_line - part.first_line])
-        return Section(anchor, head.text, fill(self._doc, body.strip("\n"), self._named))
+        body = "\n".join(lines[first:end_line - part.first_line]).strip("\n")
+        if self._doc.language is not None:  # translated as written, then filled
+            from rulepress.i18n.apply import translate_markdown
+
+            text = translate_markdown(body, self._doc.language)
+            return Section(anchor, head.text, fill(self._doc, text, self._named),
+                           fill(self._doc, body, self._named))
+        return Section(anchor, head.text, fill(self._doc, body, self._named))

@@ -1,0 +1,193 @@
+"""A game's Document in another language: its catalog read, each segment replaced by its
+translation, and a segment without one (untranslated, or fuzzy: its source changed since)
+printed in the source language, marked so (``lang`` and ``data-untranslated`` on its block)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.document.model import Component, Document, Example, Language
+from rulepress.i18n.catalog import load, po_path
+from rulepress.i18n.segments import Segment, block_key, normal, segments
+
+# Quotation marks as the typographer prints them ("..." in the source): primary, then inner.
+QUOTES = {"de": "„“‚‘", "en": "“”‘’", "fr": "«»‹›", "es": "«»“”", "it": "«»“”", "nl": "“”‘’",
+          "pl": "„”‚’", "pt": "“”‘’", "sv": "””’’", "da": "»«›‹", "cs": "„“‚‘", "fi": "””’’"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One message of a catalog as the build reads it."""
+
+    text: str  # the msgid: the segment's source text
+    string: str  # the msgstr ('' untranslated)
+    fuzzy: bool
+    loc: SourceLoc  # the msgid's line in the PO file
+
+    @property
+    def used(self) -> bool:
+        return bool(self.string) and not self.fuzzy
+
+
+@dataclass(frozen=True)
+class Catalogued:
+    """A language's catalog of one game, against the game's segments as they are now."""
+
+    lang: str
+    path: Path
+    entries: Mapping[str, Entry]  # by msgid, the catalog's current (not obsolete) messages
+    segments: tuple[Segment, ...]
+
+    def strings(self) -> dict[str, str]:
+        return {k: e.string for k, e in self.entries.items() if e.used}
+
+    def counts(self) -> tuple[int, int, int]:
+        """(segments, translated, fuzzy), each segment text once."""
+        texts = {s.text for s in self.segments}
+        used = sum(1 for t in texts if t in self.entries and self.entries[t].used)
+        fuzzy = sum(1 for t in texts if t in self.entries and self.entries[t].fuzzy)
+        return len(texts), used, fuzzy
+
+    def summary(self) -> str:
+        total, used, fuzzy = self.counts()
+        return f"{self.lang}: {used}/{total} segments translated, {fuzzy} fuzzy"
+
+    def missing(self) -> list[Diagnostic]:
+        """An error for each segment printed in the source language (--strict)."""
+        found: list[Diagnostic] = []
+        seen: set[str] = set()
+        for seg in self.segments:
+            if seg.text in seen:
+                continue
+            seen.add(seg.text)
+            entry = self.entries.get(seg.text)
+            if entry is None:
+                found.append(error(seg.loc, f"{self.lang}: this {seg.kind} is not in "
+                                            f"{self.path.name}: run rulepress translate"))
+            elif not entry.used:
+                why = "fuzzy (its source changed)" if entry.fuzzy else "untranslated"
+                found.append(error(entry.loc, f"{self.lang}: {why}: {seg.kind} at "
+                                              f"{seg.loc.path.name}:{seg.loc.line}"))
+        return found
+
+
+def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = None) -> Catalogued:
+    """``lang``'s catalog of ``doc`` (no file: every segment untranslated). RulepressError at
+    the PO file's line when it is not one."""
+    path = po_path(doc, lang)
+    entries: dict[str, Entry] = {}
+    if path.exists() or path.is_symlink():
+        for m in load(path, lang):
+            if m.id and isinstance(m.id, str) and isinstance(m.string, str):
+                entries[m.id] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
+    return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found))
+
+
+def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
+    """``doc`` in the catalog's language: headings, examples and front matter replaced here;
+    the body's blocks when they are rendered (translate_tokens)."""
+    strings = catalog.strings()
+
+    def tr(text: str) -> str:
+        return strings.get(normal(text), text) if text else text
+
+    def component(c: Component) -> Component:
+        return replace(c, name=tr(c.name), note=tr(c.note))
+
+    def example(e: Example) -> Example:
+        return replace(e, title=tr(e.title), text=strings.get(e.text.strip(), e.text))
+
+    meta = replace(doc.meta, title=tr(doc.meta.title), subtitle=tr(doc.meta.subtitle),
+                   duration=tr(doc.meta.duration), ages=tr(doc.meta.ages),
+                   credits=tuple(tr(c) for c in doc.meta.credits),
+                   components=tuple(component(c) for c in doc.meta.components))
+    headings = tuple(replace(h, text=tr(h.text)) for h in doc.headings)
+    return replace(doc, meta=meta, headings=headings,
+                   examples=tuple(example(e) for e in doc.examples),
+                   reports=tuple(example(e) for e in doc.reports),
+                   language=Language(catalog.lang, source, strings))
+
+
+def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language,
+                     fill: Callable[[str], str] | None = None) -> None:
+    """Replace each block's inline text by its translation, parsed as Markdown with the
+    language's quotation marks; mark a block left in the source language. ``fill``: what the
+    book does to every text after (the engine's numbers in, rule marks off)."""
+    quotes = md.options.get("quotes")
+    md.options["quotes"] = QUOTES.get(language.code.split("_")[0], quotes)
+    try:
+        for i, tok in enumerate(tokens):
+            if tok.type != "inline" or tok.map is None:
+                continue
+            key = block_key(tokens, i)
+            string = language.strings.get(key) if key is not None else None
+            if key is not None and string is None:
+                _mark(tokens, i, language.source)
+            # As written (the source's own line breaks) when it is the source's text.
+            text = string if string is not None and string != key else tok.content
+            text = fill(text) if fill is not None else text
+            if text != tok.content:
+                parsed = md.parseInline(text)
+                tok.content = text
+                tok.children = parsed[0].children if parsed else []
+    finally:
+        md.options["quotes"] = quotes
+
+
+def _mark(tokens: list[Token], i: int, source: str) -> None:
+    for j in range(i - 1, -1, -1):
+        opening = tokens[j]
+        if opening.nesting == 1 and not opening.hidden:
+            opening.attrSet("lang", source)
+            opening.attrSet("data-untranslated", "")
+            return
+
+
+def translate_markdown(text: str, language: Language) -> str:
+    """``text`` (Markdown of the source) with each translated block's lines replaced by its
+    translation (a list item keeps its marker): what a kit prints of a section."""
+    tokens = _block_parser().parse(text)
+    lines: list[str | None] = list(text.split("\n"))
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline" or tok.map is None or tokens[i - 1].type in ("th_open", "td_open"):
+            continue
+        key = block_key(tokens, i)
+        string = language.strings.get(key) if key is not None else None
+        start, end = tok.map
+        first = lines[start]
+        if string is None or first is None:
+            continue
+        head = tok.content.split("\n")[0].strip()
+        at = first.find(head)
+        if at < 0:
+            continue
+        lines[start] = first[:at] + string
+        for n in range(start + 1, end):
+            lines[n] = None
+    return "\n".join(line for line in lines if line is not None)
+
+
+def translate_layout(raw: Any, language: Language) -> None:
+    """A kit layout's texts and table titles in the language, as its catalog gives them."""
+    def tr(value: Any) -> Any:
+        return language.strings.get(value.strip(), value) if isinstance(value, str) else value
+
+    for element in raw.elements.values():
+        for key, prop in list(element.props.items()):
+            if key == "text":
+                element.props[key] = replace(prop, value=tr(prop.value))
+            elif key == "titles" and isinstance(prop.value, list):
+                element.props[key] = replace(prop, value=[tr(v) for v in prop.value])
+
+
+def _block_parser() -> MarkdownIt:
+    from rulepress.document.markdown import make_parser
+
+    return make_parser()

@@ -1,0 +1,205 @@
+"""The rulebooks in every language but the source's: a generator on the shared pipeline.
+
+A game is checked once, in its own language (the engine replays its examples there); each
+translation then re-fills the examples' prose from the same data and replays nothing. Its
+books go to ``<game>/<lang>/`` under the build folder, both editions, each paper."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from rulepress.cache import Manifest, digest
+from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.document.editions import PLAYER
+from rulepress.document.model import Document, Example
+from rulepress.document.reader import SIMULATION_INFO
+from rulepress.i18n.apply import Catalogued, read_catalog, translated
+from rulepress.i18n.catalog import po_path
+from rulepress.i18n.checks import check_catalog
+from rulepress.pipeline import Base, Unit
+from rulepress.prose import render_prose
+from rulepress.validate.check import CheckReport, DocumentCheck
+from rulepress.validate.results import RenderedExample
+
+
+@dataclass(frozen=True)
+class TranslationOptions:
+    """What the translated books are made with: all of it goes in their key."""
+
+    langs: tuple[str, ...]
+    source: str = "en"
+    papers: tuple[str, ...] = ("a4", "letter")
+    editions: tuple[str, ...] = ("player", "reference")
+    booklet: bool = False
+    strict: bool = False
+
+
+@dataclass
+class _Game:
+    catalogs: dict[str, Catalogued]
+    docs: dict[str, Document]
+    examples: dict[str, dict[str, RenderedExample]]
+
+
+class TranslatedBooks(Base):
+    """``options.langs``' books of every game that has their catalogs. ``notes``: each
+    language's count of translated segments, for the summary. ``pdf=False``: the pages only;
+    ``only``: the files to make, by path in the output folder (serve's), as the books'."""
+
+    name = "translated-books"
+
+    def __init__(self, options: TranslationOptions, *, pdf: bool = True,
+                 only: Collection[str] | None = None) -> None:
+        self.options, self.pdf, self.only = options, pdf, only
+        self.notes: list[str] = []
+        self._games: dict[str, _Game] = {}
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        doc = game.doc
+        found = _Game({}, {}, {})
+        diags: list[Diagnostic] = []
+        for lang in languages_of(doc, self.options.langs):
+            try:
+                catalog = read_catalog(doc, lang)
+            except RulepressError as exc:
+                diags += exc.diagnostics
+                continue
+            found.catalogs[lang] = catalog
+            checked = check_catalog(doc, catalog)
+            diags += checked
+            if self.options.strict:
+                diags += catalog.missing()
+            tdoc = translated(doc, catalog, self.options.source)
+            found.docs[lang] = tdoc
+            examples, prose_diags = translated_examples(tdoc, game.examples, catalog)
+            found.examples[lang] = examples
+            said = {d.loc for d in checked}  # one error an entry: its own check's
+            diags += [d for d in prose_diags if d.loc not in said]
+            self.notes.append(f"{doc.slug} {catalog.summary()}")
+        self._games[doc.slug] = found
+        return diags
+
+    def files(self, doc: Document, lang: str) -> list[Any]:
+        from rulepress.books import book_files
+
+        o = self.options
+        return [replace(f, name=f"{doc.slug}/{lang}/{f.name.split('/', 1)[1]}")
+                for f in book_files(doc.slug, o.editions, o.papers, o.booklet)]
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        from rulepress.books import _typesettings
+
+        if not self.pdf:
+            return 0
+        return sum(len(_typesettings([f for f in self.files(doc, lang)
+                                      if not manifest.fresh(f.name, digest(key, f.name))]))
+                   for lang in languages_of(doc, self.options.langs))
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        from rulepress.books import PdfJob, _page, _render_pdf, _typesettings
+        from rulepress.render import FONTS, templates_dir
+
+        found = self._games.get(game.doc.slug) or _Game({}, {}, {})
+        units: list[Unit] = []
+        for lang, doc in found.docs.items():
+            files = self.files(doc, lang)
+            pages = {e: _book_page(doc, found.examples[lang], e, self.options, self.pdf, FONTS)
+                     for e in self.options.editions}
+            units += [Unit(f.name, key, partial(_page, f.name, pages[f.edition]),
+                           files=(f.name,), wanted=self.only is None or f.name in self.only)
+                      for f in files if f.paper is None]
+            for group in _typesettings(files):
+                job = PdfJob(pages[group[0].edition], doc.folder,
+                             (doc.folder.resolve(), templates_dir()), tuple(group))
+                units.append(Unit(f"{lang} {job.label}", key, partial(_render_pdf, job),
+                                  f"{job.label} ({lang})", files=tuple(f.name for f in group),
+                                  pooled=True, weight=len(job.html) * (1 + len(group)),
+                                  wanted=self.pdf and (self.only is None or any(
+                                      f.name in self.only for f in group))))
+        return units
+
+
+def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
+    """The languages of ``langs`` the game has a catalog of (a game no one has translated
+    into a language has no book in it)."""
+    return [lang for lang in langs
+            if po_path(doc, lang).exists() or po_path(doc, lang).is_symlink()]
+
+
+def check_translations(report: CheckReport, options: TranslationOptions) -> None:
+    """Add to each game ``report`` checked what ``rulepress check`` says of its translations."""
+    for game in report.documents:
+        game.diagnostics += TranslatedBooks(options).check(game)
+
+
+
+
+def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
+               options: TranslationOptions, pdf: bool, fonts: str) -> str:
+    from rulepress.books import EDITION_NAMES, book_name, booklet_name, kit_links, paper_name
+    from rulepress.render import render_html
+
+    links = {f"PDF ({paper_name(p)})": book_name(doc.slug, edition, p) for p in options.papers
+             } if pdf else {}
+    if options.booklet and edition == PLAYER and pdf:
+        links |= {f"Booklet ({paper_name(p)})": booklet_name(doc.slug, p)
+                  for p in options.papers}
+    links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+              for other in options.editions if other != edition}
+    # The kits `pnp` draws in this language: pnp/<game>/<lang>/, seen from build/<game>/<lang>/.
+    lang = doc.language.code if doc.language else ""
+    links |= {f"Print-and-play ({label})": "../../" + href.replace(
+        f"/{doc.slug}/", f"/{doc.slug}/{lang}/", 1) for label, href in kit_links(
+        doc, options.papers).items()}
+    links[f"{options.source} (HTML)"] = f"../{book_name(doc.slug, edition)}"
+    return render_html(doc, examples, edition=edition, links=links, fonts_href=f"../../{fonts}")
+
+
+def translated_examples(
+    doc: Document, checked: Mapping[str, RenderedExample], catalog: Catalogued
+) -> tuple[dict[str, RenderedExample], list[Diagnostic]]:
+    """Each box of the translated ``doc`` as checked in the source language, its title and
+    prose in the translation (the prose filled from the same data). A problem in the
+    translated prose is reported at its entry in the catalog."""
+    out: dict[str, RenderedExample] = {}
+    diags: list[Diagnostic] = []
+    for ex in doc.boxes:
+        rendered = checked.get(ex.id)
+        if rendered is None:
+            continue
+        context = _report_context(doc, ex) if ex.kind == SIMULATION_INFO else None
+        filled = ex if context is None else replace(ex, data=context, claims={})
+        prose, problems = render_prose(filled)
+        entry = catalog.entries.get(_source_text(ex, catalog))
+        at = entry.loc if entry is not None and entry.used else None
+        diags += [replace(d, loc=at or d.loc) for d in problems]
+        out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
+                             else rendered.prose)
+    return out, diags
+
+
+def _source_text(ex: Example, catalog: Catalogued) -> str:
+    """The msgid of ``ex``'s prose: the segment at its text's line."""
+    line = ex.line_of(("text",))
+    for seg in catalog.segments:
+        if seg.example == ex.id and seg.loc == line and seg.kind == "example prose":
+            return seg.text
+    return ""
+
+
+def _report_context(doc: Document, block: Example) -> dict[str, Any]:
+    """What a playtest report's prose sees: its summary's figures (checked already)."""
+    from rulepress.jail import read_regular
+    from rulepress.simulate.report import _summary_path, figures_in
+
+    try:
+        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return figures_in(summary)
+
+

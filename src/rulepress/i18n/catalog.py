@@ -1,0 +1,184 @@
+"""PO catalogs (Babel): the template of a game's segments, a language's catalog merged with it
+as msgmerge does, and a catalog read back as untrusted input, its errors at its own lines."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import PoFileError, denormalize, normalize, read_po, write_po
+
+from rulepress.diagnostics import RulepressError, SourceLoc, not_utf8
+from rulepress.document.model import Document
+from rulepress.i18n.segments import Segment, reference, segments
+from rulepress.jail import Refused, read_regular
+
+LOCALES = "locales"
+# A keyword or continuation line whose string does not end in an unescaped quote.
+_UNCLOSED = re.compile(r'^(?:#~\s*)?(?:[a-z_]+(?:\[\d+\])?\s+)?"(?:[^"\\]|\\.)*$')
+_LANG = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
+
+
+def lang_problem(lang: str) -> str | None:
+    """What is wrong with a language code, or None ('de', 'pt_BR')."""
+    if not _LANG.match(lang):
+        return f"'{lang}' is not a language code like de or pt_BR"
+    try:
+        Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return f"'{lang}' is a language Babel does not know"
+    return None
+
+
+def pot_path(doc: Document) -> Path:
+    return doc.folder / LOCALES / f"{doc.slug}.pot"
+
+
+def po_path(doc: Document, lang: str) -> Path:
+    return doc.folder / LOCALES / f"{lang}.po"
+
+
+HEADER = """\
+# The rules of PROJECT, segment by segment, for translators.
+# Made and merged by `rulepress translate`: translate each msgstr, keeping its {{ placeholders }},
+# markup and numbers. A fuzzy entry's source changed since it was translated (#| the old text)."""
+
+
+def _date() -> datetime:
+    """A fixed date: the catalogs are made from the sources alone, so a run on another day
+    writes the same bytes (a translator's tool sets PO-Revision-Date when it saves)."""
+    return datetime.fromtimestamp(0, UTC)
+
+
+def template(doc: Document, found: list[Segment] | None = None) -> Catalog:
+    """The game's template: every segment once, with all its references and what it is."""
+    pot = Catalog(project=doc.meta.title, version="", creation_date=_date(),
+                  revision_date=_date(), fuzzy=False, header_comment=HEADER)
+    for seg in segments(doc) if found is None else found:
+        known = pot.get(seg.text)
+        where = reference(seg, doc.folder)
+        if known is not None:
+            known.locations.append(where)
+            continue
+        pot.add(seg.text, locations=[where], auto_comments=[seg.kind])
+    return pot
+
+
+WIDTH = 100
+
+
+def dump(catalog: Catalog) -> bytes:
+    """The catalog as a PO file. A fuzzy entry's old text is written as msgmerge does, one
+    '#|' line per line of it (Babel would wrap the quoted lines as one comment)."""
+    marks: dict[str, str] = {}
+    for n, message in enumerate(catalog):
+        # Babel guesses these from a brace or a percent sign; a PO tool would then check the
+        # translation as Python's format strings, which a rule text is not.
+        message.flags -= {"python-format", "python-brace-format"}
+        if message.previous_id:
+            marks[f"@@previous-{n}@@"] = message.previous_id[0]
+            message.previous_id = [f"@@previous-{n}@@"]
+    buf = io.BytesIO()
+    try:
+        write_po(buf, catalog, width=WIDTH, include_previous=True)
+    finally:
+        for message in catalog:
+            if message.previous_id and message.previous_id[0] in marks:
+                message.previous_id = [marks[message.previous_id[0]]]
+    text = buf.getvalue().decode("utf-8")
+    for mark, previous in marks.items():
+        lines = f"msgid {normalize(previous, width=WIDTH)}".split("\n")
+        text = text.replace(f'#| msgid "{mark}"', "\n".join(f"#| {ln}" for ln in lines))
+    return text.encode("utf-8")
+
+
+def _previous(catalog: Catalog) -> Catalog:
+    """Babel reads a fuzzy entry's '#|' lines as comments: make them its old text again."""
+    for message in catalog:
+        kept = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
+        if kept and kept[0].startswith("msgid "):
+            message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+            quoted = [kept[0].removeprefix("msgid ").strip()]
+            quoted += [q for q in kept[1:] if q.startswith('"')]
+            try:
+                message.previous_id = [denormalize("\n".join(quoted))]
+            except ValueError:
+                message.previous_id = []
+    return catalog
+
+
+def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
+    """``old`` updated to ``pot`` as msgmerge does: an unchanged segment keeps its translation,
+    a changed one is fuzzy with its old text kept (#| msgid), a gone one obsolete (#~)."""
+    if old is None:
+        old = Catalog(locale=lang, project=pot.project, version="",
+                      creation_date=pot.creation_date, revision_date=pot.creation_date,
+                      fuzzy=False, header_comment=HEADER)
+    previous = {m.id: m.previous_id for m in old if m.id and m.fuzzy and m.previous_id}
+    old.update(pot, update_creation_date=False)
+    for message in old:  # still fuzzy, unchanged since: keep the old text it was made from
+        if message.fuzzy and not message.previous_id and message.id in previous:
+            message.previous_id = previous[message.id]
+    return old
+
+
+def load(path: Path, lang: str) -> Catalog:
+    """The catalog at ``path``; a RulepressError at its line if it is not a PO file."""
+    game = path.parent.parent
+    if not path.resolve().is_relative_to(game.resolve()):
+        raise RulepressError.at(SourceLoc(path, 1), "a link to a file outside the game's "
+                                                    "folder: a catalog is read from inside it")
+    try:
+        raw = read_regular(path)
+    except OSError as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
+    except Refused as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulepressError.at(*not_utf8(path, exc)) from None
+    if "\0" in text:
+        raise RulepressError.at(SourceLoc(path, text[:text.index("\0")].count("\n") + 1),
+                                "a PO file holds text: this one holds a NUL byte")
+    for n, line in enumerate(text.split("\n"), 1):
+        if _UNCLOSED.match(line):  # Babel would take the line as if it were closed
+            raise RulepressError.at(SourceLoc(path, n), "not a PO file: a quoted string is not "
+                                                        "closed on its line")
+    try:
+        # Decoded by us (UTF-8, whatever its header says), so Babel gets it as text.
+        return _previous(read_po(io.StringIO(text.removeprefix("\ufeff")), locale=lang,
+                                 abort_invalid=True))
+    except PoFileError as exc:
+        why = str(exc).rsplit(" on ", 1)[0]
+        raise RulepressError.at(SourceLoc(path, exc.lineno + 1),
+                                f"not a PO file: {why.lower()}") from None
+    except (ValueError, UnknownLocaleError) as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"not a PO file: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Updated:
+    pot: bytes
+    po: bytes
+    total: int
+    translated: int
+    fuzzy: int
+    obsolete: int
+
+
+def update(doc: Document, lang: str) -> Updated:
+    """The template and ``lang``'s catalog, merged; nothing written."""
+    pot = template(doc)
+    path = po_path(doc, lang)
+    old = load(path, lang) if path.exists() else None
+    po = merged(pot, old, lang)
+    messages = [m for m in po if m.id]
+    fuzzy = sum(m.fuzzy for m in messages)
+    translated = sum(bool(m.string) and not m.fuzzy for m in messages)
+    return Updated(dump(pot), dump(po), len(messages), translated, fuzzy, len(po.obsolete))

@@ -1,0 +1,168 @@
+"""What a translation must keep of its source, checked at the catalog's own lines: the
+placeholders, the markup, the numbers, the names an example's data holds, the glossary's words
+and the font's characters. A translated example may say it in other words, never other facts."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import TemplateSyntaxError
+from markdown_it import MarkdownIt
+
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
+from rulepress.document.markdown import make_parser
+from rulepress.document.model import Document
+from rulepress.i18n.apply import Catalogued, Entry
+from rulepress.i18n.catalog import LOCALES
+from rulepress.i18n.segments import Segment
+from rulepress.jail import Refused, read_regular
+from rulepress.prose import shows_a_number
+from rulepress.render.glyphs import _describe, uncovered
+from rulepress.sandbox import syntax_problem
+
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_MARKUP = {"strong_open": "bold", "em_open": "italics", "code_inline": "code",
+           "link_open": "link", "image": "image", "s_open": "strikethrough"}
+
+
+@cache
+def _parser() -> MarkdownIt:
+    return make_parser()
+
+
+_WORDS = re.compile(r"(['\"])[^'\"\d]*\1")  # a string without digits: words to translate
+
+
+def _placeholders(text: str) -> Counter[str]:
+    """What the expressions of ``text`` print, without their filters: a translation may join
+    with " und " or write an ordinal its language's way, never print another datum."""
+    return Counter(re.sub(r"\s+", "", _WORDS.sub('""', m)).split("|")[0].rstrip("}") + "}}"
+                   if m.startswith("{{") else re.sub(r"\s+", "", m)
+                   for m in _PLACEHOLDER.findall(text))
+
+
+_RULE = re.compile(r"\]\{rule=([^}\n]*)\}")  # a rule mark, [words]{rule=id}: its id stays
+
+
+def _markup(text: str) -> Counter[str]:
+    """The inline markup of ``text``: each kind counted, each link with its target, each
+    rule mark with its id."""
+    found: Counter[str] = Counter(f"rule mark {m}" for m in _RULE.findall(text))
+    for block in _parser().parse(_PLACEHOLDER.sub("x", text)):
+        for child in block.children or ():
+            if child.type in _MARKUP:
+                target = child.attrGet("href") if child.type == "link_open" else None
+                found[_MARKUP[child.type] + (f" to {target}" if target else "")] += 1
+    return found
+
+
+def _numbers(text: str) -> Counter[str]:
+    return Counter(_NUMBER.findall(_PLACEHOLDER.sub(" ", text)))
+
+
+def _names(data: Any) -> Iterator[str]:
+    """The words an example's data holds that prose could print as written: names."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from _names(key)
+            yield from _names(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _names(value)
+    elif isinstance(data, str) and re.fullmatch(r"[A-Z][\w'-]+", data):
+        yield data
+
+
+def _differ(what: str, source: Counter[str], trans: Counter[str]) -> str | None:
+    lost, added = source - trans, trans - source
+    if not lost and not added:
+        return None
+    parts = ([f"drops {', '.join(sorted(lost))}"] if lost else []) + (
+        [f"adds {', '.join(sorted(added))}"] if added else [])
+    return f"the translation {' and '.join(parts)} ({what} must stay as in the source)"
+
+
+def check_entry(seg: Segment, entry: Entry, names: set[str]) -> list[Diagnostic]:
+    """Errors in one translated segment, at its entry's line."""
+    source, trans = seg.text, entry.string
+    found: list[Diagnostic] = []
+    bare = None
+    if seg.kind == "example prose":
+        try:
+            bare = shows_a_number(trans)
+        except TemplateSyntaxError as exc:
+            return [error(entry.loc, f"the translated prose: {syntax_problem(exc)}")]
+    for what, count in (("placeholders", _placeholders), ("markup", _markup),
+                        ("numbers", _numbers)):
+        problem = _differ(what, count(source), count(trans))
+        if problem:
+            found.append(error(entry.loc, problem))
+    if bare and not any("numbers" in d.message for d in found):
+        found.append(error(entry.loc, f"the translated prose shows the bare number {bare}; "
+                                      "take it from the data as the source does"))
+    if names:
+        said = {n for n in names if re.search(rf"\b{re.escape(n)}\b", source)}
+        kept = {n for n in names if re.search(rf"\b{re.escape(n)}\b", trans)}
+        problem = _differ("the names the example's data holds", Counter(said), Counter(kept))
+        if problem:
+            found.append(error(entry.loc, problem))
+    missing = uncovered(trans)
+    if missing:
+        found.append(error(entry.loc, f"the font has no {_describe(missing)}"))
+    return found
+
+
+def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
+    """Every translated segment checked against its source (errors), and against the
+    language's glossary (warnings); a broken glossary is an error at its line."""
+    names = {ex.id: set(_names(dict(ex.data, claims=ex.claims))) for ex in doc.boxes}
+    glossary, found = read_glossary(doc.folder / LOCALES / f"{catalog.lang}-glossary")
+    seen: set[str] = set()
+    quoted = re.compile(r'"[^"]*"|“[^”]*”')  # the original's words, quoted as written
+    for seg in catalog.segments:
+        entry = catalog.entries.get(seg.text)
+        if seg.text in seen or entry is None or not entry.used:
+            continue
+        seen.add(seg.text)
+        found += check_entry(seg, entry, names.get(seg.example or "", set()))
+        for term, words, line in glossary:
+            if (re.search(rf"\b{re.escape(term)}", quoted.sub("", seg.text), re.I)
+                    and not any(w.casefold() in entry.string.casefold() for w in words)):
+                found.append(warning(entry.loc, (
+                    f"'{term}' is translated {' or '.join(repr(w) for w in words)} "
+                    f"({catalog.lang}-glossary:{line}); this translation uses another word")))
+    return found
+
+
+Glossary = list[tuple[str, tuple[str, ...], int]]
+
+
+def read_glossary(path: Path) -> tuple[Glossary, list[Diagnostic]]:
+    """``term = Wort | Wörter`` a line ('#' starts a comment): each defined term and the words
+    its translation may take. No file: no glossary."""
+    if not path.exists() and not path.is_symlink():
+        return [], []
+    try:
+        text = read_regular(path).decode("utf-8")
+    except (OSError, Refused, UnicodeDecodeError) as exc:
+        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: {exc}")]
+    terms: Glossary = []
+    problems: list[Diagnostic] = []
+    for n, line in enumerate(text.split("\n"), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        term, sep, words = line.partition("=")
+        choices = tuple(w.strip() for w in words.split("|") if w.strip())
+        if not sep or not term.strip() or not choices:
+            problems.append(error(SourceLoc(path, n), "a glossary line reads 'term = "
+                                                      "translation' (alternatives: 'a | b')"))
+            continue
+        terms.append((term.strip(), choices, n))
+    return terms, problems

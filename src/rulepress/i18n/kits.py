@@ -1,0 +1,52 @@
+"""The print-and-play kits in every language but the source's: the kits generator, each game's
+document translated before it is drawn (layout texts, the sections a card prints), its files
+in ``<game>/<lang>/``. Drawn where the source's kit is (in the engine's worker)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+
+from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.i18n.apply import read_catalog, translated
+from rulepress.i18n.books import languages_of
+from rulepress.pipeline import Files, Unit
+from rulepress.pnp.generator import KitOptions, Kits
+from rulepress.validate.check import DocumentCheck
+
+
+@dataclass(frozen=True)
+class TranslatedKitOptions(KitOptions):
+    langs: tuple[str, ...] = ()
+    source: str = "en"
+
+
+class TranslatedKits(Kits):
+    name = "translated-kits"
+    options: TranslatedKitOptions
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        found: list[Diagnostic] = []
+        for lang in languages_of(game.doc, self.options.langs):
+            try:
+                read_catalog(game.doc, lang)
+            except RulepressError as exc:
+                found += exc.diagnostics
+        return found
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        made: list[Unit] = []
+        for unit in super().units(game, key):
+            for lang in languages_of(game.doc, self.options.langs):
+                made.append(replace(unit, name=f"{unit.name}/{lang}",
+                                    make=partial(self._translated, game, lang),
+                                    label=f"{unit.label} ({lang})"))
+        return made
+
+    def _translated(self, game: DocumentCheck, lang: str) -> Files | list[Diagnostic]:
+        doc = translated(game.doc, read_catalog(game.doc, lang), self.options.source)
+        files = self._draw(replace(game, doc=doc))
+        if isinstance(files, list):
+            return files
+        return {f"{name.split('/', 1)[0]}/{lang}/{name.split('/', 1)[1]}": data
+                for name, data in files.items()}

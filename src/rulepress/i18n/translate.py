@@ -1,0 +1,75 @@
+"""``rulepress translate``: write a game's template and update its languages' catalogs.
+
+The catalogs live in the sources (a translator edits them), so they are not an output folder's
+set: each file is written beside itself and renamed over the old one, after every catalog has
+been read and merged, so a bad catalog leaves every file as it was."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulepress.diagnostics import RulepressError, SourceLoc, error
+from rulepress.document.model import Document
+from rulepress.i18n.catalog import LOCALES, Updated, lang_problem, po_path, pot_path, update
+from rulepress.jail import Refused, read_regular
+
+
+@dataclass(frozen=True)
+class Translated:
+    doc: Document
+    lang: str
+    updated: Updated
+
+    def line(self) -> str:
+        u = self.updated
+        return (f"{self.doc.slug} {self.lang}: {u.translated}/{u.total} segments translated, "
+                f"{u.fuzzy} fuzzy, {u.obsolete} obsolete ({po_path(self.doc, self.lang)})")
+
+
+def translate(doc: Document, langs: Sequence[str], source_lang: str = "en") -> list[Translated]:
+    """Merge every language's catalog with the game's segments, then write them all."""
+    problems = [error(None, f"--lang {lang}: {lang_problem(lang)}") for lang in langs
+                if lang_problem(lang)]
+    problems += [error(None, f"--lang {lang}: {lang} is the language the rules are written in")
+                 for lang in langs if lang == source_lang]
+    if problems:
+        raise RulepressError(problems)
+    done = [Translated(doc, lang, update(doc, lang)) for lang in langs]
+    folder = doc.folder / LOCALES
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise RulepressError.at(SourceLoc(folder, 1), "locales must be a folder of the game's "
+                                                      "own, not a link or a file")
+    folder.mkdir(exist_ok=True)
+    _replace(pot_path(doc), done[0].updated.pot if done else _pot(doc))
+    for t in done:
+        _replace(po_path(doc, t.lang), t.updated.po)
+    return done
+
+
+def _pot(doc: Document) -> bytes:
+    from rulepress.i18n.catalog import dump, template
+
+    return dump(template(doc))
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (a link in its place is replaced, never followed)."""
+    try:
+        if not path.is_symlink() and path.is_file() and read_regular(path) == data:
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except Refused as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc}") from None
+    except OSError as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc.strerror}") from None
