@@ -146,8 +146,9 @@ def test_negative_jobs_are_refused_as_simulate_refuses_them(tmp_path: Path) -> N
 def test_one_pdf_asked_for_is_typeset_alone(tmp_path: Path) -> None:
     """serve asks for the one PDF a reader opened: its paper is typeset, not the other's (and
     not nothing, as when the papers sharing a typesetting were made only all together)."""
-    from rulepress.build import build_rulebooks
     from support import Quiet
+
+    from rulepress.build import build_rulebooks
 
     out = tmp_path / "out"
     built = build_rulebooks(ROOTS / "good", out, reporter=Quiet(), jobs=1,
