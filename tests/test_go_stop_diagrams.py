@@ -18,6 +18,7 @@ from rulepress.games.go_stop.cards import parse_card
 from rulepress.games.go_stop.diagrams import MARGIN, MAX_WIDTH, Stage, stages
 from rulepress.games.go_stop.examples import replay
 from rulepress.games.go_stop.style import CLASS_STYLE, PLAYER_STYLES
+from rulepress.plugin import figures_of
 from rulepress.render.figures import MIN_LABEL_PX, legible_width
 
 SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
@@ -56,7 +57,7 @@ def test_the_draw_onto_your_new_column_makes_three_cards_and_carries_your_token(
     draw = steps[-1]
     assert cards("06Da", "06B", "06C") in draw.places
     assert draw.owners[5] == 0
-    root = ET.fromstring(ENGINE.diagrams(EXAMPLES["column-formed"])[0].svg)
+    root = ET.fromstring(figures_of(ENGINE, EXAMPLES["column-formed"])[0].svg)
     hue = PLAYER_STYLES[0][0]
     assert any(path.get("fill") == hue for path in root.iter(f"{NS}path"))
 
@@ -87,7 +88,7 @@ def test_a_drawn_card_with_two_to_choose_from_goes_below_the_one_named() -> None
 
 @pytest.mark.parametrize("example", sorted(EXAMPLES))
 def test_every_figure_is_cheap_legible_and_told_without_notation(example: str) -> None:
-    (figure,) = ENGINE.diagrams(EXAMPLES[example])
+    (figure,) = figures_of(ENGINE, EXAMPLES[example])
     root = ET.fromstring(figure.svg)
     assert sum(1 for _ in root.iter()) <= MOST_ELEMENTS
     width = float(root.attrib["viewBox"].split()[2])
@@ -99,7 +100,7 @@ def test_every_figure_is_cheap_legible_and_told_without_notation(example: str) -
 
 def test_a_card_prints_its_number_and_value_on_its_band_colour() -> None:
     data: dict[str, Any] = {"setup": {"storage": {1: ["12A", "08B+", "04C-", "11D+"]}}}
-    root = ET.fromstring(ENGINE.diagrams(data)[0].svg)
+    root = ET.fromstring(figures_of(ENGINE, data)[0].svg)
     bold = {t.get("fill"): t.text or "" for t in root.iter(f"{NS}text")
             if t.get("font-weight") == "bold"}
     printed = "".join(bold.values())
@@ -112,6 +113,6 @@ def test_a_card_prints_its_number_and_value_on_its_band_colour() -> None:
 
 
 def test_storages_sort_by_kind_and_show_reserve_and_point_cards() -> None:
-    (figure,) = ENGINE.diagrams(EXAMPLES["whole-storage"])
+    (figure,) = figures_of(ENGINE, EXAMPLES["whole-storage"])
     assert "with 1 reserve card and 1 additional point card" in figure.caption
     assert "×2" in figure.svg and "+1" in figure.svg

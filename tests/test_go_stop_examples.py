@@ -11,6 +11,7 @@ import pytest
 from rulepress.document.reader import read_document
 from rulepress.games.base import ExampleDataError
 from rulepress.games.go_stop import ENGINE
+from rulepress.plugin import facts_of, figures_of
 from rulepress.validate.check import compare
 
 SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
@@ -32,13 +33,13 @@ def test_the_rules_have_the_promised_examples() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_example_is_proven(example: Any) -> None:
-    facts = ENGINE.evaluate(example.data)
+    facts = facts_of(ENGINE, example.data)
     assert compare(example.claims, facts) == []
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_example_diagrams_are_self_contained_svg(example: Any) -> None:
-    figures = ENGINE.diagrams(example.data)
+    figures = figures_of(ENGINE, example.data)
     assert figures
     for fig in figures:
         root = ET.fromstring(fig.svg)
@@ -60,7 +61,7 @@ def test_component_counts_match_the_front_matter() -> None:
 
 
 def test_seeded_example_replays_a_real_deal() -> None:
-    facts = ENGINE.evaluate({"seed": 3, "players": 3, "moves": []})
+    facts = facts_of(ENGINE, {"seed": 3, "players": 3, "moves": []})
     assert sum(len(h) for h in facts["hands"].values()) == 21
     assert len(facts["row"]) == 6 and facts["stock_left"] == 21
 
@@ -84,12 +85,12 @@ def test_seeded_example_replays_a_real_deal() -> None:
 )
 def test_bad_example_data_names_its_key(data: dict[str, Any], path: tuple[Any, ...]) -> None:
     with pytest.raises(ExampleDataError) as info:
-        ENGINE.evaluate(data)
+        facts_of(ENGINE, data)
     assert info.value.path == path
 
 
 def test_illegal_move_is_a_fact_not_an_error() -> None:
-    facts = ENGINE.evaluate({"setup": {"hands": {1: ["08A"]}, "row": ["01Da"]},
+    facts = facts_of(ENGINE, {"setup": {"hands": {1: ["08A"]}, "row": ["01Da"]},
                              "moves": ["05B"]})
     assert facts["legal"] is False
     assert facts["illegal_move"] == "05B"

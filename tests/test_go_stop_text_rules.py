@@ -108,13 +108,13 @@ def test_quick_reference_rewards_match_the_engine() -> None:
 
 
 def test_four_of_a_number_counts_the_hands_it_scores() -> None:
-    from rulepress.games.go_stop.examples import evaluate
+    from rulepress.games.go_stop.examples import facts, replay
 
-    facts = evaluate({"setup": {
+    found = facts(replay({"setup": {
         "deal": True,
         "hands": {1: ["03A", "03C+", "03Da", "03Db", "01A", "08A"],
                   2: ["02B+", "04B+", "08B+", "12B", "05B"]},
-    }})
-    assert facts["result"] == "four of a number"
-    assert facts["counts"]["1"]["A"] == 3 and facts["points"]["1"]["A"] == 3
-    assert facts["counts"]["2"]["animals"] == 5 and facts["points"]["2"]["B"] == 1
+    }}))
+    assert found["result"] == "four of a number"
+    assert found["counts"]["1"]["A"] == 3 and found["points"]["1"]["A"] == 3
+    assert found["counts"]["2"]["animals"] == 5 and found["points"]["2"]["B"] == 1

@@ -17,6 +17,7 @@ from rulepress.games.pigeon_race import ENGINE
 from rulepress.games.pigeon_race.examples import replay
 from rulepress.games.pigeon_race.rules import PIGEONS, SQUARES
 from rulepress.games.pigeon_race.style import INK, PIGEON_STYLES
+from rulepress.plugin import figures_of
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
 EXAMPLES = [ex for ex in read_document(SOURCE).examples if "setup" in ex.data]
@@ -37,7 +38,7 @@ TWO_CROSS: dict[str, Any] = {  # pigeon 6 crosses second and pushes pigeon 5 hom
 
 
 def boards(data: dict[str, Any]) -> list[ET.Element]:
-    return [ET.fromstring(fig.svg) for fig in ENGINE.diagrams(data)]
+    return [ET.fromstring(fig.svg) for fig in figures_of(ENGINE, data)]
 
 
 def only_board(data: dict[str, Any]) -> ET.Element:
@@ -99,7 +100,7 @@ def in_box(point: tuple[float, float], box: tuple[float, float, float, float]) -
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda ex: ex.id)
 def test_every_example_draws_the_whole_printed_board_once_per_play(example: Any) -> None:
-    figures = ENGINE.diagrams(example.data)
+    figures = figures_of(ENGINE, example.data)
     assert len(figures) == max(1, len(replay(example.data).moves))
     for fig in figures:
         root = ET.fromstring(fig.svg)
@@ -166,11 +167,11 @@ def test_pigeons_crossing_the_line_turn_into_the_home_box_of_their_place() -> No
 
 
 def test_the_board_says_in_words_what_it_shows_without_notation() -> None:
-    (fig,) = ENGINE.diagrams(SIX_OF_HEARTS)
+    (fig,) = figures_of(ENGINE, SIX_OF_HEARTS)
     title = ET.fromstring(fig.svg).find(f"{NS}title")
     assert title is not None and title.text is not None
     assert "After the six of hearts on pigeon 6" in title.text
     assert "pigeon 6 on square 11" in title.text and "Pigeon 1 on the start line" in title.text
     assert "6H" not in title.text
-    (fig,) = ENGINE.diagrams(TWO_CROSS)
+    (fig,) = figures_of(ENGINE, TWO_CROSS)
     assert "pigeon 6 home in 2nd place" in fig.svg

@@ -17,6 +17,7 @@ from rulepress.document.schema import is_layout
 from rulepress.games import load_engine
 from rulepress.games.base import ExampleDataError
 from rulepress.games.pigeon_race import ENGINE
+from rulepress.plugin import facts_of, figures_of
 from rulepress.validate.check import check_document, check_example, flatten
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
@@ -92,7 +93,7 @@ def test_every_changed_claim_fails_inside_the_example(example_id: str) -> None:
 @pytest.mark.parametrize("example_id", sorted(EXAMPLES))
 def test_diagrams_are_self_contained_svg(example_id: str) -> None:
     example = EXAMPLES[example_id]
-    figures = ENGINE.diagrams(example.data)
+    figures = figures_of(ENGINE, example.data)
     if "setup" in example.data:
         assert len(figures) >= 1
     for fig in figures:
@@ -121,12 +122,12 @@ def test_diagrams_are_self_contained_svg(example_id: str) -> None:
 )
 def test_bad_example_data_names_its_key(data: dict[str, Any], path: tuple[Any, ...]) -> None:
     with pytest.raises(ExampleDataError) as exc:
-        ENGINE.evaluate(data)
+        facts_of(ENGINE, data)
     assert exc.value.path == path
 
 
 def test_unknown_hands_take_the_played_cards() -> None:
-    facts = ENGINE.evaluate({
+    facts = facts_of(ENGINE, {
         "setup": {"players": ["A", "B"], "trump": "S", "hands": {"B": ["2C", "3C"]}},
         "moves": ["6H>6", "2C>1", "7D>3", "3C>2"],
     })
@@ -143,7 +144,7 @@ def test_component_counts_match_the_source() -> None:
 
 
 def test_an_allotment_dealing_every_pigeon_to_one_player_is_illegal_not_a_crash() -> None:
-    facts = ENGINE.evaluate(
+    facts = facts_of(ENGINE,
         {"allotment": {"players": ["A", "B"], "dealt": {"A": [1, 2, 3, 4, 5, 6], "B": []}}}
     )
     assert facts["legal"] is False and facts["set_aside"] == []
@@ -153,11 +154,11 @@ def test_a_trump_suit_with_every_card_placed_elsewhere_is_bad_data() -> None:
     clubs = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"]
     hands = {"P1": clubs[:5], "P2": clubs[5:10], "P3": clubs[10:]}
     with pytest.raises(ExampleDataError) as exc:
-        ENGINE.evaluate({"setup": {"players": ["P1", "P2", "P3"], "trump": "C", "hands": hands}})
+        facts_of(ENGINE, {"setup": {"players": ["P1", "P2", "P3"], "trump": "C", "hands": hands}})
     assert exc.value.path == ("setup", "trump")
 
 
 def test_a_card_turned_up_twice_in_the_first_draw_is_bad_data() -> None:
     with pytest.raises(ExampleDataError) as exc:
-        ENGINE.evaluate({"first_draw": {"A": ["QH", "4C"], "B": ["QH", "9S"]}})
+        facts_of(ENGINE, {"first_draw": {"A": ["QH", "4C"], "B": ["QH", "9S"]}})
     assert exc.value.path == ("first_draw", "B", 0)

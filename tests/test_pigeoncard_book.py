@@ -14,6 +14,7 @@ from support import Quiet
 from rulepress.build import build_rulebooks
 from rulepress.document.reader import read_document
 from rulepress.games.pigeon import ENGINE
+from rulepress.plugin import figures_of
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = read_document(ROOT / "sources" / "pigeon" / "rules.md")
@@ -54,7 +55,7 @@ def test_no_example_box_is_cut_between_its_title_and_its_figure(book: Path, pape
     pages = [squeezed(p.text) for p in blank_shares(book / f"pigeon-{paper}.pdf")]
     cut = []
     for ex in PLAYER_EXAMPLES:
-        (figure,) = ENGINE.diagrams(ex.data)
+        (figure,) = figures_of(ENGINE, ex.data)
         title = [n for n, text in enumerate(pages) if squeezed(ex.title) in text]
         caption = [n for n, text in enumerate(pages) if squeezed(figure.caption)[:60] in text]
         assert title and caption, ex.id

@@ -12,12 +12,12 @@ import pytest
 
 from rulepress.document.reader import read_document
 from rulepress.document.schema import is_layout
-from rulepress.games.base import DIAGRAM_FONT, ExampleDataError
 from rulepress.games.pigeon import ENGINE, suits
 from rulepress.games.pigeon.cards import DECK, parse_cards
 from rulepress.games.pigeon.diagrams import PileView, cards_words, stages
 from rulepress.games.pigeon.examples import replay
 from rulepress.games.pigeon.rules import Reason
+from rulepress.plugin import DIAGRAM_FONT, ExampleDataError, facts_of, figures_of
 from rulepress.validate.check import compare
 
 SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
@@ -66,13 +66,13 @@ def test_the_rulebook_has_every_example_the_issue_asks_for() -> None:
 
 @pytest.mark.parametrize("ex", EXAMPLES)
 def test_example_claims_hold(ex: Any) -> None:
-    facts = ENGINE.evaluate(ex.data)
+    facts = facts_of(ENGINE, ex.data)
     assert compare(ex.claims, facts) == []
 
 
 @pytest.mark.parametrize("ex", EXAMPLES)
 def test_changing_any_claim_breaks_it(ex: Any) -> None:
-    facts = ENGINE.evaluate(ex.data)
+    facts = facts_of(ENGINE, ex.data)
     for path in leaves(ex.claims):
         node = ex.claims
         for k in path:
@@ -98,7 +98,7 @@ def test_changing_any_claim_breaks_it(ex: Any) -> None:
 
 @pytest.mark.parametrize("ex", EXAMPLES)
 def test_example_diagram_is_self_contained_svg(ex: Any) -> None:
-    figures = ENGINE.diagrams(ex.data)
+    figures = figures_of(ENGINE, ex.data)
     assert figures
     for fig in figures:
         root = ET.fromstring(fig.svg)
@@ -115,7 +115,7 @@ def example(name: str) -> Any:
 
 def drawing(name: str) -> tuple[str, ET.Element]:
     """(caption, the SVG parsed) of an example's one figure."""
-    (fig,) = ENGINE.diagrams(example(name).data)
+    (fig,) = figures_of(ENGINE, example(name).data)
     return fig.caption, ET.fromstring(fig.svg)
 
 
@@ -131,14 +131,14 @@ def letters(svg: ET.Element) -> str:
 
 @pytest.mark.parametrize("ex", EXAMPLES)
 def test_every_figure_is_named_in_words_not_notation(ex: Any) -> None:
-    (fig,) = ENGINE.diagrams(ex.data)
+    (fig,) = figures_of(ENGINE, ex.data)
     assert fig.caption.endswith(".") and len(fig.caption.split()) >= 6
     assert not re.search(r"\b(10|[2-9AJQK])[CDHS]\b|>", fig.caption), fig.caption
 
 
 @pytest.mark.parametrize("ex", EXAMPLES)
 def test_each_kind_of_mark_is_one_element_however_many_cards(ex: Any) -> None:
-    (fig,) = ENGINE.diagrams(ex.data)
+    (fig,) = figures_of(ENGINE, ex.data)
     root = ET.fromstring(fig.svg)
     kinds = [(e.tag, e.get("fill"), e.get("stroke"), e.get("stroke-dasharray"),
               e.get("font-weight"), e.get("font-size")) for e in root]
@@ -199,12 +199,12 @@ def test_only_the_stage_right_after_a_play_marks_its_cards() -> None:
 )
 def test_bad_example_data_names_its_key(data: dict[str, Any], path: tuple[Any, ...]) -> None:
     with pytest.raises(ExampleDataError) as exc:
-        ENGINE.evaluate(data)
+        facts_of(ENGINE, data)
     assert exc.value.path == path
 
 
 def test_a_seeded_example_replays_the_deal() -> None:
-    facts = ENGINE.evaluate({"seed": 5})
+    facts = facts_of(ENGINE, {"seed": 5})
     assert facts["phase"] == "opening" and facts["hand_sizes"] == {"1": 5, "2": 5}
     assert facts["decks"] == {"1": 21, "2": 21}
 
@@ -258,5 +258,5 @@ def test_a_new_pile_with_every_letter_taken_is_bad_data_at_its_move() -> None:
     piles = {chr(ord("A") + i): str(cards[i]) for i in range(26)}
     setup = {"piles": piles, "hands": {1: "7H", 2: 1}, "decks": {1: 1, 2: 1}}
     with pytest.raises(ExampleDataError) as exc:
-        ENGINE.evaluate({"setup": setup, "moves": ["7H > new"]})
+        facts_of(ENGINE, {"setup": setup, "moves": ["7H > new"]})
     assert exc.value.path == ("moves", 0)

@@ -26,6 +26,7 @@ from rulepress.games.worm_derby.diagrams import (
 )
 from rulepress.games.worm_derby.examples import replay
 from rulepress.games.worm_derby.grid import parse_xy
+from rulepress.plugin import facts_of, figures_of
 from rulepress.render.figures import MIN_LABEL_PX, legible_width
 
 SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
@@ -38,7 +39,7 @@ Point = tuple[float, float]
 
 
 def figure(data: dict[str, Any]) -> ET.Element:
-    (fig,) = ENGINE.diagrams(data)
+    (fig,) = figures_of(ENGINE, data)
     return ET.fromstring(fig.svg)
 
 
@@ -85,7 +86,7 @@ def rings(root: ET.Element, suit: str) -> list[Point]:
 @pytest.mark.parametrize("example_id", sorted(EXAMPLES))
 def test_every_example_is_one_figure_of_the_whole_course(example_id: str) -> None:
     data = EXAMPLES[example_id].data
-    (fig,) = ENGINE.diagrams(data)
+    (fig,) = figures_of(ENGINE, data)
     assert fig.caption == ""  # the prose above says what the figure shows
     root = ET.fromstring(fig.svg)
     grid = replay(data).after.grid
@@ -111,7 +112,7 @@ def test_the_race_runs_left_to_right_with_column_a_at_the_top() -> None:
 def test_obstacles_are_the_kits_tile_backs_one_square_each() -> None:
     data = EXAMPLES["course-basic"].data
     (backs,) = paths(figure(data), fill=BACK)
-    assert backs.get("d", "").count("z") == ENGINE.evaluate(data)["obstacle_count"]
+    assert backs.get("d", "").count("z") == facts_of(ENGINE, data)["obstacle_count"]
     assert pnp.BACK.hexval() == "0x" + BACK[1:]
     assert {suit: colour.hexval() for suit, colour in pnp.SUIT_COLOUR.items()} == \
         {suit: "0x" + colour[1:] for suit, colour in SUIT_COLOUR.items()}
@@ -181,7 +182,7 @@ def test_slalom_tiles_show_the_side_to_pass_them() -> None:
 
 
 def test_the_figure_says_in_words_what_it_shows_without_notation() -> None:
-    (fig,) = ENGINE.diagrams(EXAMPLES["bite"].data)
+    (fig,) = figures_of(ENGINE, EXAMPLES["bite"].data)
     title = ET.fromstring(fig.svg).find(f"{NS}title")
     assert title is not None and title.text is not None
     assert "Moons worm from i11 to l12" in title.text and "obstacles at c8, i13" in title.text

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from rulepress.document.reader import read_document
-from rulepress.games.base import DIAGRAM_FONT, ExampleDataError
 from rulepress.games.worm_derby import ENGINE
+from rulepress.plugin import DIAGRAM_FONT, ExampleDataError, facts_of, figures_of
 from rulepress.validate.check import compare
 
 SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
@@ -22,12 +22,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.mark.parametrize("example_id", sorted(EXAMPLES))
 def test_example_claims_hold(example_id: str) -> None:
     ex = EXAMPLES[example_id]
-    assert compare(ex.claims, ENGINE.evaluate(ex.data)) == []
+    assert compare(ex.claims, facts_of(ENGINE, ex.data)) == []
 
 
 @pytest.mark.parametrize("example_id", sorted(EXAMPLES))
 def test_example_diagrams_are_self_contained_svg(example_id: str) -> None:
-    figures = ENGINE.diagrams(EXAMPLES[example_id].data)
+    figures = figures_of(ENGINE, EXAMPLES[example_id].data)
     assert figures
     for fig in figures:
         root = ET.fromstring(fig.svg)
@@ -54,7 +54,7 @@ def test_the_issue_s_examples_are_all_there() -> None:
 def test_bad_data_points_at_its_key(change: dict[str, Any], path: tuple[Any, ...]) -> None:
     data = {**EXAMPLES["three-steps"].data, **change}
     with pytest.raises(ExampleDataError) as err:
-        ENGINE.evaluate(data)
+        facts_of(ENGINE, data)
     assert err.value.path == path
 
 
@@ -65,7 +65,7 @@ def test_bad_setups_are_data_errors() -> None:
                   {**base["setup"], "turn": "arms"},
                   {**base["setup"], "colour": "red"}):
         with pytest.raises(ExampleDataError):
-            ENGINE.evaluate({**base, "setup": setup})
+            facts_of(ENGINE, {**base, "setup": setup})
 
 
 @pytest.mark.parametrize(("standard", "path"), [
@@ -78,5 +78,5 @@ def test_bad_setups_are_data_errors() -> None:
 def test_bad_standard_set_ups_are_data_errors(standard: dict[str, Any],
                                               path: tuple[Any, ...]) -> None:
     with pytest.raises(ExampleDataError) as err:
-        ENGINE.evaluate({"setup": {"standard": standard}})
+        facts_of(ENGINE, {"setup": {"standard": standard}})
     assert err.value.path == path

@@ -26,6 +26,7 @@ from rulepress.games.worm_derby.moves import (
     parse_worm,
 )
 from rulepress.games.worm_derby.rules import RULES, Options, Phase, State, Worm
+from rulepress.plugin import facts_of
 
 COURSE = {"size": "12x20", "start": ["c3", "i3"], "pylon": "f15"}
 
@@ -34,7 +35,7 @@ def run(worms: dict[str, Any], rolls: list[Any], moves: list[str], **setup: Any)
     course = dict(COURSE, **setup.pop("course", {}))
     example = {"setup": {"course": course, "worms": worms, **setup}, "rolls": rolls,
                "moves": moves}
-    return dict(ENGINE.evaluate(example))
+    return dict(facts_of(ENGINE, example))
 
 
 def state(worms: dict[str, Any], **setup: Any) -> State:

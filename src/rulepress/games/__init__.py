@@ -101,9 +101,15 @@ def _load(spec: str, project: Path | None) -> GameEngine:
         engine = found.load()
     except BaseException as exc:  # noqa: BLE001 - the plug-in's own error (sys.exit too), at its line
         raise _failed_to_load(f"the entry point '{spec}' ({found.value})", exc) from None
-    if not hasattr(engine, "evaluate"):
+    if not _is_engine(engine):
         raise UnknownEngine(f"the entry point '{spec}' ({found.value}) is not a game engine")
     return engine  # type: ignore[no-any-return]
+
+
+def _is_engine(value: object) -> bool:
+    """An Engine, or an object with an engine's name and parts (a plug-in's own class)."""
+    parts = ("rules", "replay", "component_counts", "drawers", "tables", "agents")
+    return isinstance(getattr(value, "name", None), str) and any(hasattr(value, p) for p in parts)
 
 
 def _unknown(spec: str) -> str:
@@ -146,9 +152,9 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
         raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
     attr = m["attr"] or "ENGINE"
     engine = getattr(module, attr, None)
-    if engine is None or not hasattr(engine, "evaluate"):
+    if engine is None or not _is_engine(engine):
         found = sorted(k for k, v in vars(module).items()  # engine objects, not classes
-                       if hasattr(v, "evaluate") and not isinstance(v, type))
+                       if _is_engine(v) and not isinstance(v, type))
         hint = suggest(attr, found) + (f"; its engines: {', '.join(found)}" if found else "")
         raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'{hint}")
     return engine  # type: ignore[no-any-return]

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure, derive
 from rulepress.games.go_stop.cards import (
     MONTH_MASK,
     VALUES,
@@ -47,6 +46,7 @@ from rulepress.games.go_stop.rules import (
     step,
 )
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, LINE, PAPER, PLAYER_STYLES
+from rulepress.plugin import DIAGRAM_FONT, Figure, derive
 
 CW, CH, RADIUS = 30, 47, 3  # a card, px: the kit's hwatu card (33 x 54 mm) in small
 STRIP = 15  # the top of a card covered in a column: its number and value

@@ -24,8 +24,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure
-from rulepress.games.cards import FACE_WORDS, SUIT_NAMES
 from rulepress.games.pigeon import suits
 from rulepress.games.pigeon.cards import ACE, KING, Card
 from rulepress.games.pigeon.examples import Replay, Step
@@ -41,6 +39,7 @@ from rulepress.games.pigeon.rules import (
     Sweep,
     play_kind,
 )
+from rulepress.plugin import DIAGRAM_FONT, FACE_WORDS, SUIT_NAMES, Figure
 
 CARD_W, CARD_H, CORNER = 40, 56, 3.5
 STRIP = 24  # the visible top of a covered card: its index
@@ -93,7 +92,7 @@ def _advances(bold: bool) -> dict[str, float]:
     """Advance widths, in em, of the bundled Carlito: the drawing places every letter itself."""
     from fontTools.ttLib import TTFont
 
-    from rulepress.paths import fonts_dir
+    from rulepress.plugin import fonts_dir
 
     font = TTFont(fonts_dir() / f"Carlito-{'Bold' if bold else 'Regular'}.ttf", lazy=True)
     # unitsPerEm, read raw: decoding the head table warns about Carlito's creation date.

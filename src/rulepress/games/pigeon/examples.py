@@ -31,7 +31,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError, IllegalMove, NotationError
 from rulepress.games.pigeon.cards import DECK, Card, parse_cards
 from rulepress.games.pigeon.rules import (
     HAND_LIMIT,
@@ -49,6 +48,7 @@ from rulepress.games.pigeon.rules import (
     play_kind,
     seeded_deal,
 )
+from rulepress.plugin import ExampleDataError, IllegalMove, NotationError
 
 Path = tuple[str | int, ...]
 DEFAULT_DECK = 10
@@ -327,10 +327,11 @@ def facts(r: Replay) -> dict[str, Any]:
     }
 
 
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
+def checked_replay(example: Mapping[str, Any]) -> Replay:
+    """The example replayed, once its keys are all known ones."""
     for key in example:
         if key not in DATA_KEYS:
             raise ExampleDataError(
                 f"unknown example key '{key}' (known: {', '.join(sorted(DATA_KEYS))})", (key,)
             )
-    return facts(replay(example))
+    return replay(example)

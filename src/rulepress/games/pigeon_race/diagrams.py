@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.pigeon_race.examples import Replay
 from rulepress.games.pigeon_race.rules import HOME, PIGEONS, SQUARES, START, Move, State, Step
 from rulepress.games.pigeon_race.style import (
@@ -29,6 +28,7 @@ from rulepress.games.pigeon_race.style import (
     TRACK,
     TRACK_ALT,
 )
+from rulepress.plugin import DIAGRAM_FONT, Figure
 
 CELL = 20  # px per square
 LANE_W = 16  # lane numbers

@@ -37,8 +37,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError, IllegalMove, NotationError
-from rulepress.games.cards import SUITS
 from rulepress.games.pigeon_race.cards import DECK, Card
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
@@ -62,6 +60,7 @@ from rulepress.games.pigeon_race.rules import (
     half,
     tie_broken,
 )
+from rulepress.plugin import SUITS, ExampleDataError, IllegalMove, NotationError
 
 Path = tuple[str | int, ...]
 _PIGEON_TEXT = {str(p) for p in PIGEONS}
@@ -147,7 +146,16 @@ def _per_player(value: Any, names: Sequence[str], path: Path) -> dict[int, tuple
 # --- facts -------------------------------------------------------------------------------
 
 
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Played:
+    """An example replayed once: the facts of its allotment and first draw, and its race (None
+    when it has no setup)."""
+
+    facts: dict[str, Any]
+    race: Replay | None
+
+
+def replay_example(example: Mapping[str, Any]) -> Played:
     unknown = sorted(str(k) for k in example if k not in KNOWN_KEYS)
     if unknown:
         raise ExampleDataError(
@@ -158,6 +166,7 @@ def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
     if not any(k in example for k in KNOWN_KEYS):
         raise ExampleDataError("the example has no data: give allotment, first_draw or setup")
     facts: dict[str, Any] = {}
+    race = None
     if "allotment" in example:
         facts.update(allotment_facts(example["allotment"]))
     if "first_draw" in example:
@@ -168,8 +177,14 @@ def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
         if "allotment" in example:
             # Both kinds report legality; keep them apart rather than let one hide the other.
             raise ExampleDataError("give allotment or setup in an example, not both", ("setup",))
-        facts.update(race_facts(replay(example)))
-    return facts
+        race = replay(example)
+    return Played(facts, race)
+
+
+def played_facts(played: Played) -> dict[str, Any]:
+    if played.race is None:
+        return played.facts
+    return {**played.facts, **race_facts(played.race)}
 
 
 def allotment_facts(data: Any) -> dict[str, Any]:

@@ -24,11 +24,11 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.worm_derby.examples import Replay
 from rulepress.games.worm_derby.grid import TILE, Grid, xy_name
 from rulepress.games.worm_derby.moves import Move, Place, ShiftTile, Steps, parse_move
 from rulepress.games.worm_derby.rules import State
+from rulepress.plugin import DIAGRAM_FONT, Figure
 
 SUIT_COLOUR = {"suns": "#c0392b", "moons": "#222222", "crowns": "#2e7d32", "arms": "#1f5fbf"}
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}

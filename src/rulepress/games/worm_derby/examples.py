@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError, IllegalMove, NotationError, derive
 from rulepress.games.worm_derby.course import (
     STANDARD_LENGTH,
     WORM_LENGTH,
@@ -54,6 +53,7 @@ from rulepress.games.worm_derby.rules import (
     Worm,
     deal,
 )
+from rulepress.plugin import ExampleDataError, IllegalMove, NotationError, derive
 
 SETUP_KEYS = {"course", "variant", "worms", "rounded", "eaten", "retreat", "turn", "standard"}
 COURSE_KEYS = {"size", "start", "pylon", "obstacles", "red", "blue"}
@@ -363,7 +363,3 @@ def _retreat_cell(s: State, p: int) -> str | None:
     if r is None or worm is None:
         return None
     return s.grid.name(worm.end(r))
-
-
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
-    return facts(replay(example))
