@@ -84,7 +84,7 @@ class Marks:
     def path(self, kind: str, d: str) -> None:
         self.paths[kind].append(d)
 
-    def svg(self, styles: Mapping[str, str]) -> list[str]:
+    def elements(self, styles: Mapping[str, str]) -> list[str]:
         """One ``<path>`` per kind that has marks, in the order of ``styles`` (kind: its
         attributes)."""
         return [f'<path d="{" ".join(self.paths[k])}" {a}/>' for k, a in styles.items()
