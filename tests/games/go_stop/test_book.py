@@ -23,7 +23,7 @@ from booktext import (
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
-SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
 TEACHING_ORDER = [
     "The game in brief", "What you need", "The cards", "Setting up", "Playing a turn",

@@ -19,7 +19,7 @@ from rulepress.games.pigeon_race.rules import PIGEONS, SQUARES
 from rulepress.games.pigeon_race.style import INK, PIGEON_STYLES
 from rulepress.plugin import figures_of
 
-SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "pigeon-race" / "rules.md"
 EXAMPLES = [ex for ex in read_document(SOURCE).examples if "setup" in ex.data]
 NS = "{http://www.w3.org/2000/svg}"
 FILL = {style.fill: p for p, style in PIGEON_STYLES.items()}

@@ -17,7 +17,7 @@ from rulepress.games.base import CHANCE, chance_move, derive, random_agent
 from rulepress.games.worm_derby.player import GoalPlayer
 from rulepress.games.worm_derby.rules import RULES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "worm_derby" / "replay.json"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "worm_derby" / "replay.json"
 # (variant, players, seed, agent): random play covers every phase; the goal player reaches
 # finishes, bites and regrowth that random play hardly does.
 GAMES = [

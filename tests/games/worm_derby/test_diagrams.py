@@ -29,7 +29,7 @@ from rulepress.games.worm_derby.grid import parse_xy
 from rulepress.plugin import facts_of, figures_of
 from rulepress.render.figures import MIN_LABEL_PX, legible_width
 
-SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "worm-derby" / "rules.md"
 EXAMPLES = {ex.id: ex for ex in read_document(SOURCE).examples}
 NS = "{http://www.w3.org/2000/svg}"
 MOST_ELEMENTS = 30  # what one figure may cost WeasyPrint, moves included

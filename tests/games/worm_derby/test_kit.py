@@ -16,7 +16,7 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit
 
-SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "worm-derby" / "rules.md"
 DOC = read_document(SOURCE)
 PT_PER_MM = 72 / 25.4
 INCH = 25.4

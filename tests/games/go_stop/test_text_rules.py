@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_go_stop_helpers import m, play, two
+from games.go_stop.test_helpers import m, play, two
 
 from rulepress.games.go_stop.cards import BRIGHTS, cards_in, mask_of, parse_card, points_of
 from rulepress.games.go_stop.rules import (
@@ -68,7 +68,7 @@ def test_final_score_doubles_once_per_reserve_card() -> None:
 
 # --- the book's quick reference against the engine ----------------------------------------------
 
-SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 
 
 def quick_reference() -> dict[str, str]:

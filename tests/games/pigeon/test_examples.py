@@ -20,7 +20,7 @@ from rulepress.games.pigeon.rules import Reason
 from rulepress.plugin import DIAGRAM_FONT, ExampleDataError, facts_of, figures_of
 from rulepress.validate.check import compare
 
-SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "pigeon" / "rules.md"
 DOC = read_document(SOURCE)
 EXAMPLES = [pytest.param(ex, id=ex.id) for ex in DOC.examples]
 

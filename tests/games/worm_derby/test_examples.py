@@ -13,7 +13,7 @@ from rulepress.games.worm_derby import ENGINE
 from rulepress.plugin import DIAGRAM_FONT, ExampleDataError, facts_of, figures_of
 from rulepress.validate.check import compare
 
-SOURCE = Path(__file__).parents[1] / "sources" / "worm-derby" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "worm-derby" / "rules.md"
 DOC = read_document(SOURCE)
 EXAMPLES = {ex.id: ex for ex in DOC.examples}
 SVG = "{http://www.w3.org/2000/svg}"

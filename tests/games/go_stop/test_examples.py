@@ -14,7 +14,7 @@ from rulepress.games.go_stop import ENGINE
 from rulepress.plugin import facts_of, figures_of
 from rulepress.validate.check import compare
 
-SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
 EXAMPLES = [pytest.param(ex, id=ex.id) for ex in DOC.examples]
 

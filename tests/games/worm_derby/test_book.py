@@ -27,7 +27,7 @@ from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SOURCE = ROOT / "sources" / "worm-derby" / "rules.md"
 DOC = read_document(SOURCE)
 TEACHING_ORDER = [

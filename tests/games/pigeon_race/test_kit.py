@@ -15,7 +15,7 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit
 
-SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "pigeon-race" / "rules.md"
 DOC = read_document(SOURCE)
 COMPONENTS = {c.id: c for c in DOC.meta.components}
 PT = 72 / 25.4  # points per mm

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from games.go_stop.test_helpers import m, play, two
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_go_stop_helpers import m, play, two
 
 from rulepress.games.base import AmbiguousMove, IllegalMove, derive, play_out
 from rulepress.games.go_stop.cards import (

@@ -18,7 +18,7 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit, with_variant
 
-SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
 PT = 72 / 25.4
 BLEED = 3 * PT

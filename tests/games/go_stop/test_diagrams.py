@@ -21,7 +21,7 @@ from rulepress.games.go_stop.style import CLASS_STYLE, PLAYER_STYLES
 from rulepress.plugin import figures_of
 from rulepress.render.figures import MIN_LABEL_PX, legible_width
 
-SOURCE = Path(__file__).parents[1] / "sources" / "go-stop" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 EXAMPLES = {ex.id: ex.data for ex in read_document(SOURCE).examples}
 NS = "{http://www.w3.org/2000/svg}"
 MOST_ELEMENTS = 30  # what one figure may cost WeasyPrint, however many stages

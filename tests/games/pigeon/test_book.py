@@ -16,7 +16,7 @@ from rulepress.document.reader import read_document
 from rulepress.games.pigeon import ENGINE
 from rulepress.plugin import figures_of
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 DOC = read_document(ROOT / "sources" / "pigeon" / "rules.md")
 PLAYER_EXAMPLES = [ex for ex in DOC.examples if ex.edition != "reference"]
 NOTATION = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|>|\bforce [0-9AJQK]|\bsweep [AK]")

@@ -22,7 +22,7 @@ from booktext import (
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
-SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "pigeon-race" / "rules.md"
 TEACHING_ORDER = [
     "What you need", "The aim", "Setting up", "Playing a turn", "The end of the race",
     "Scoring", "Quick reference", "Rulings", "Credits and licence",

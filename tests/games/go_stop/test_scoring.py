@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from games.go_stop.test_helpers import m as pile
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_go_stop_helpers import m as pile
 
 from rulepress.games.base import NotationError, derive
 from rulepress.games.go_stop.cards import (

@@ -20,7 +20,7 @@ from rulepress.games.pigeon_race import ENGINE
 from rulepress.plugin import facts_of, figures_of
 from rulepress.validate.check import check_document, check_example, flatten
 
-SOURCE = Path(__file__).parents[1] / "sources" / "pigeon-race" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "pigeon-race" / "rules.md"
 DOC = read_document(SOURCE)
 EXAMPLES = {ex.id: ex for ex in DOC.examples}
 REQUIRED = {

@@ -16,7 +16,7 @@ from rulepress.games.pigeon.cards import DECK
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 
-SOURCE = Path(__file__).parents[1] / "sources" / "pigeon" / "rules.md"
+SOURCE = Path(__file__).parents[3] / "sources" / "pigeon" / "rules.md"
 DOC = read_document(SOURCE)
 COMPONENTS = {c.id: c for c in DOC.meta.components}
 PT = 72 / 25.4
