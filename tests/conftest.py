@@ -50,7 +50,7 @@ def bundled() -> dict[str, tuple[Any, Any]]:
 
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project made by `rulepress new pig-dice` (its engine: engines/pig_dice.py)."""
+    """A project made by `rulepress new pig-dice` (its engine: the package engines/pig_dice/)."""
     parent = tmp_path_factory.mktemp("projects")
     before = Path.cwd()
     os.chdir(parent)

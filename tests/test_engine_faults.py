@@ -34,16 +34,17 @@ def run(*args: str) -> tuple[int, str]:
 
 def changed_engine(scaffolded: Path, tmp_path: Path, after: str, added: str) -> tuple[Path, int]:
     """A copy of the project whose engine runs ``added`` (indented as the line ``after``)
-    right after that line; the copy and the added line's number."""
+    right after that line; the module changed and the added line's number."""
     project = tmp_path / "p"
     shutil.copytree(scaffolded, project)
-    engine = project / "engines" / "pig_dice.py"
+    engine = next(p for p in sorted((project / "engines" / "pig_dice").glob("*.py"))
+                  if after in (t.strip() for t in p.read_text().splitlines()))
     lines = engine.read_text().splitlines()
     at = next(n for n, text in enumerate(lines) if text.strip() == after)
     indent = re.match(r"\s*", lines[at])[0]  # type: ignore[index]
     lines.insert(at + 1, indent + added)
     engine.write_text("\n".join(lines) + "\n")
-    return project, at + 2
+    return engine, at + 2
 
 
 @pytest.mark.parametrize(("text", "line", "said"), [
@@ -68,9 +69,9 @@ def test_an_engine_that_fails_to_load_is_an_error_at_its_line(
 
 def test_an_engine_raising_on_an_example_is_an_error_at_its_line_for_each_example(
         scaffolded: Path, tmp_path: Path) -> None:
-    project, line = changed_engine(scaffolded, tmp_path, "state = State(tuple(banked))",
-                                   "1 / 0")
-    engine = (project / "engines" / "pig_dice.py").resolve()
+    engine, line = changed_engine(scaffolded, tmp_path, "state = State(tuple(banked))",
+                                  "1 / 0")
+    project, engine = tmp_path / "p", engine.resolve()
     rules = project / "sources" / "pig-dice" / "rules.md"
     code, err = run("check", "--project", str(project))
     assert code == 2, err
@@ -88,10 +89,10 @@ def test_an_engine_raising_on_an_example_is_an_error_at_its_line_for_each_exampl
 
 def test_an_engine_raising_in_a_simulated_game_is_an_error_at_its_line(
         scaffolded: Path, tmp_path: Path) -> None:
-    project, line = changed_engine(
+    engine, line = changed_engine(
         scaffolded, tmp_path, '"""Keep rolling until the turn total reaches 20 (or would win), '
         'then hold."""', "assert state.turn() < 3, 'a bug'")
-    engine = (project / "engines" / "pig_dice.py").resolve()
+    project, engine = tmp_path / "p", engine.resolve()
     for jobs in ("1", "2"):
         code, err = run("simulate", "pig-dice", "--project", str(project), "-n", "20",
                         "-a", "hold-at-20", "--jobs", jobs, "-q")
@@ -291,7 +292,7 @@ def test_an_engine_value_of_the_wrong_shape_is_an_error_at_its_def(
     command, added, method, said = MALFORMED[case]
     project = tmp_path / "p"
     shutil.copytree(scaffolded, project)
-    engine = project / "engines" / "pig_dice.py"
+    engine = project / "engines" / "pig_dice" / "__init__.py"
     places = placed(added)
     engine.write_text(engine.read_text() + BROKEN.format(**places))
     lines = engine.read_text().splitlines()
@@ -333,7 +334,7 @@ def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_
                     "--jobs", "1", "--out", str(game / "playtest"))
     assert code == 0, err
     (game / "rules.md").write_text((game / "rules.md").read_text() + REPORT)
-    engine = project / "engines" / "pig_dice.py"
+    engine = project / "engines" / "pig_dice" / "__init__.py"
     places = placed(added)
     engine.write_text(engine.read_text() + BROKEN.format(**places))
     line = max(n for n, text in enumerate(engine.read_text().splitlines(), 1)
@@ -357,7 +358,7 @@ def test_a_search_on_a_game_that_misdeclares_hidden_information_is_an_error_at_i
         scaffolded: Path, tmp_path: Path, added: dict[str, str], owner: str, said: str) -> None:
     project = tmp_path / "p"
     shutil.copytree(scaffolded, project)
-    engine = project / "engines" / "pig_dice.py"
+    engine = project / "engines" / "pig_dice" / "__init__.py"
     places = placed(added)
     engine.write_text(engine.read_text() + BROKEN.format(**places))
     line = engine.read_text().splitlines().index(f"class {owner}(" + (

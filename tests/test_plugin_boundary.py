@@ -61,9 +61,13 @@ def test_a_bundled_game_imports_only_the_plugin_module(game: str) -> None:
 
 
 def test_the_scaffolded_engine_imports_only_the_plugin_module() -> None:
-    text = (files("rulepress.scaffold") / "engine.py.tmpl").read_text("utf-8")
-    assert "from rulepress.plugin import" in text
-    assert internals(text.replace("$", "_"), "") == []
+    modules = {t.name: t.read_text("utf-8") for t in files("rulepress.scaffold").iterdir()
+               if t.name.endswith(".py.tmpl")}
+    assert sorted(modules) == ["__init__.py.tmpl", "agents.py.tmpl", "examples.py.tmpl",
+                               "rules.py.tmpl"]  # the bundled games' shape
+    assert "Engine(" in modules["__init__.py.tmpl"]
+    assert {name: internals(text.replace("$", "_"), "") for name, text in modules.items()} == {
+        name: [] for name in modules}
 
 
 def test_the_walk_finds_an_internal_import_anywhere() -> None:

@@ -28,6 +28,7 @@ from rulepress.suggest import suggest
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
 # A module file inside the project, and the attribute holding the engine (ENGINE by default).
+PACKAGE = "__init__.py"  # a project's engine may be a package: engines/pig/__init__.py:ENGINE
 MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?\Z")
 
 
@@ -138,8 +139,9 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     except OSError as exc:
         raise UnknownEngine(f"engine module '{m['path']}' cannot be read: {exc.strerror}") from None
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    name = f"rulepress_project_{path.stem}_{digest}"
-    module_spec = importlib.util.spec_from_file_location(name, path)
+    stem = path.parent.name if path.name == PACKAGE else path.stem
+    name = f"rulepress_project_{stem}_{digest}"
+    module_spec = _spec(name, path)
     if module_spec is None or module_spec.loader is None:
         raise UnknownEngine(f"engine module '{m['path']}' cannot be imported")
     stat = path.stat()
@@ -158,6 +160,15 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
         hint = suggest(attr, found) + (f"; its engines: {', '.join(found)}" if found else "")
         raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'{hint}")
     return engine  # type: ignore[no-any-return]
+
+
+def _spec(name: str, path: Path) -> ModuleSpec | None:
+    """How to import the module file ``path``: a package's ``__init__.py`` as a package, so
+    its modules import one another (``from .rules import RULES``), as a bundled game's do."""
+    if path.name == PACKAGE:
+        return importlib.util.spec_from_file_location(
+            name, path, submodule_search_locations=[str(path.parent)])
+    return importlib.util.spec_from_file_location(name, path)
 
 
 def _imported(module_spec: ModuleSpec) -> ModuleType:
@@ -180,7 +191,7 @@ def _tried(name: str, path: Path, version: tuple[int, int]) -> str | None:
     file's ``version`` (date, size): a failed load is asked again in the same command."""
 
     def load() -> None:
-        module_spec = importlib.util.spec_from_file_location(name, path)
+        module_spec = _spec(name, path)
         assert module_spec is not None
         _imported(module_spec)
 
