@@ -10,7 +10,8 @@ without breaking a game.
   :class:`NotationError`, :class:`IllegalMove`, :class:`AmbiguousMove`), and :func:`derive`.
 - Reading an example's data: :class:`ExampleDataError` (naming the key at fault), the readers
   :func:`mapping` and :func:`listed`; and :func:`facts_of` / :func:`figures_of`, an example
-  replayed as ``rulepress check`` replays it, for a game's own tests.
+  replayed as ``rulepress check`` replays it, for a game's own tests; :func:`game_data`, the
+  rows of a component's data as rulepress read them (``Engine.data`` for a declared engine).
 - The SVG figure kit: :data:`DIAGRAM_FONT`, :func:`text_width`, :class:`Lettering`,
   :class:`Marks`, with the bundled font's widths read from its TTF.
 - Print-and-play drawing: :class:`Face`, :func:`fonts` (the bundled faces, registered),
@@ -72,6 +73,7 @@ from rulepress.games.cards import (
     parse_card,
 )
 from rulepress.games.contract import facts_of, figures_of
+from rulepress.games.data import game_data
 from rulepress.paths import fonts_dir
 from rulepress.units import POINTS_PER_MM
 from rulepress.words import ordinal
@@ -117,12 +119,12 @@ def listed(value: Any, path: Path) -> Sequence[Any]:
 
 __all__ = [
     "CHANCE", "DIAGRAM_FONT", "FACES", "FACE_WORDS", "IMPERFECT", "IMPERFECT_INFORMATION",
-    "PERFECT", "PERFECT_INFORMATION", "POINTS_PER_MM", "RED_SUITS", "SUITS", "SUIT_NAMES",
-    "Agent", "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError", "Face",
-    "Figure", "GameState", "GameType", "History", "IllegalMove", "Lettering", "Marks", "Move",
-    "NotationError", "Outcome", "Path", "Question", "Rules", "RulesError", "Variant",
-    "advances", "card_name", "card_text", "chance_move", "colour", "derive", "face",
-    "facts_of", "figures_of", "fill_bleed", "fit_text", "fonts", "fonts_dir", "is_red",
-    "listed", "mapping", "misplaced", "notation_table", "ordinal", "parse_card",
-    "random_agent", "saved", "shade", "text_width", "tint",
+    "PERFECT", "PERFECT_INFORMATION", "POINTS_PER_MM", "RED_SUITS", "SUITS", "SUIT_NAMES", "Agent",
+    "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError", "Face", "Figure",
+    "GameState", "GameType", "History", "IllegalMove", "Lettering", "Marks", "Move",
+    "NotationError", "Outcome", "Path", "Question", "Rules", "RulesError", "Variant", "advances",
+    "card_name", "card_text", "chance_move", "colour", "derive", "face", "facts_of", "figures_of",
+    "fill_bleed", "fit_text", "fonts", "fonts_dir", "game_data", "is_red", "listed", "mapping",
+    "misplaced", "notation_table", "ordinal", "parse_card", "random_agent", "saved", "shade",
+    "text_width", "tint",
 ]
