@@ -50,7 +50,7 @@ def bundled() -> dict[str, tuple[Any, Any]]:
 
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project made by `rulepress new pig-dice` (its engine: engines/pig_dice.py)."""
+    """A project made by `rulepress new pig-dice` (its engine: the package engines/pig_dice/)."""
     parent = tmp_path_factory.mktemp("projects")
     before = Path.cwd()
     os.chdir(parent)
@@ -88,6 +88,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true",
                      help="Write the golden files (tests/golden/) from this run's outputs "
                           "instead of comparing them: for a change of output made on purpose.")
+    parser.addoption("--update-snapshots", action="store_true", default=False,
+                     help="Write the games' diagrams as their golden SVG files "
+                          "(tests/games/<game>/snapshots/) instead of comparing them: for a "
+                          "change of a diagram made on purpose.")
 
 
 @pytest.fixture()

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulepress.cli import main
-from rulepress.games.base import Engine
 from rulepress.games.data import game_data
+from rulepress.plugin import Engine
 
 BASE = Path(__file__).parent / "designer" / "base"
 
@@ -53,10 +53,7 @@ def test_the_rules_print_the_engines_number_and_drop_the_rule_mark(project: Path
 
 
 def test_data_asked_for_outside_a_run_says_when_it_can_be() -> None:
-    class Lonely(Engine):
-        name = "lonely"
-
     with pytest.raises(LookupError, match="while rulepress runs the engine for a game"):
-        Lonely().data("cards")
+        Engine(name="lonely").data("cards")
     with pytest.raises(LookupError, match="not as its module is imported"):
         game_data(object(), "cards")

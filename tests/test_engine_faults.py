@@ -34,16 +34,17 @@ def run(*args: str) -> tuple[int, str]:
 
 def changed_engine(scaffolded: Path, tmp_path: Path, after: str, added: str) -> tuple[Path, int]:
     """A copy of the project whose engine runs ``added`` (indented as the line ``after``)
-    right after that line; the copy and the added line's number."""
+    right after that line; the module changed and the added line's number."""
     project = tmp_path / "p"
     shutil.copytree(scaffolded, project)
-    engine = project / "engines" / "pig_dice.py"
+    engine = next(p for p in sorted((project / "engines" / "pig_dice").glob("*.py"))
+                  if after in (t.strip() for t in p.read_text().splitlines()))
     lines = engine.read_text().splitlines()
     at = next(n for n, text in enumerate(lines) if text.strip() == after)
     indent = re.match(r"\s*", lines[at])[0]  # type: ignore[index]
     lines.insert(at + 1, indent + added)
     engine.write_text("\n".join(lines) + "\n")
-    return project, at + 2
+    return engine, at + 2
 
 
 @pytest.mark.parametrize(("text", "line", "said"), [
@@ -68,9 +69,9 @@ def test_an_engine_that_fails_to_load_is_an_error_at_its_line(
 
 def test_an_engine_raising_on_an_example_is_an_error_at_its_line_for_each_example(
         scaffolded: Path, tmp_path: Path) -> None:
-    project, line = changed_engine(scaffolded, tmp_path, "state = State(tuple(banked))",
-                                   "1 / 0")
-    engine = (project / "engines" / "pig_dice.py").resolve()
+    engine, line = changed_engine(scaffolded, tmp_path, "state = State(tuple(banked))",
+                                  "1 / 0")
+    project, engine = tmp_path / "p", engine.resolve()
     rules = project / "sources" / "pig-dice" / "rules.md"
     code, err = run("check", "--project", str(project))
     assert code == 2, err
@@ -88,10 +89,10 @@ def test_an_engine_raising_on_an_example_is_an_error_at_its_line_for_each_exampl
 
 def test_an_engine_raising_in_a_simulated_game_is_an_error_at_its_line(
         scaffolded: Path, tmp_path: Path) -> None:
-    project, line = changed_engine(
+    engine, line = changed_engine(
         scaffolded, tmp_path, '"""Keep rolling until the turn total reaches 20 (or would win), '
         'then hold."""', "assert state.turn() < 3, 'a bug'")
-    engine = (project / "engines" / "pig_dice.py").resolve()
+    project, engine = tmp_path / "p", engine.resolve()
     for jobs in ("1", "2"):
         code, err = run("simulate", "pig-dice", "--project", str(project), "-n", "20",
                         "-a", "hold-at-20", "--jobs", jobs, "-q")
@@ -131,6 +132,7 @@ def test_the_line_blamed_is_the_engines_own_not_a_library_nor_rulepress(tmp_path
 # module: methods of its engine, rules or states (BadEngine, BadRules, BadState), and functions.
 BROKEN = '''
 
+import dataclasses as _dataclasses
 {module}
 
 
@@ -145,60 +147,66 @@ class BadRules(Rules):
 {rules}
 
 
-class BadEngine(PigEngine):
-    def rules(self):
-        return BadRules()
+def _bad_rules():
+    return BadRules()
+
+
+_BEFORE = dict(globals())
 {engine}
 
 
-ENGINE = BadEngine()
+_PARTS = ("rules", "replay", "facts", "figures", "component_counts", "drawers", "tables",
+          "agents", "questions")
+ENGINE = _dataclasses.replace(ENGINE, **{{"rules": _bad_rules, **{{
+    name: part for name, part in globals().items()
+    if name in _PARTS and part is not _BEFORE.get(name)}}}})
 '''
 
 CHECK, BUILD, PNP = ("check",), ("build", "--jobs", "1"), ("pnp",)
 SIMULATE = ("simulate", "pig-dice", "-n", "20", "--jobs", "1", "-q")
 COUNTS = "component_counts() must return a mapping of component id to a whole number; it returned"
 STATE = "must return a game state, with current_player(), legal_moves(), chance_outcomes()"
-FIGURES = "diagrams() must return a list of Figure(caption, svg), both text"
+FIGURES = "figures() must return a list of Figure(caption, svg), both text"
 QUESTIONS = "questions() must return a list of Question(name, text, ask, kind)"
 # name: (command, code by place, the def to blame, what follows "the pig_dice engine's", "…"
 # standing for any text)
 MALFORMED = {
     "a count as text": (
-        CHECK, {"engine": "def component_counts(self):\n    return {'die': 'one'}"},
+        CHECK, {"engine": "def component_counts():\n    return {'die': 'one'}"},
         "component_counts",
         f"{COUNTS} {{'die': 'one'}}, whose 'die' is 'one', while counting its components"),
     "counts as a list": (
-        CHECK, {"engine": "def component_counts(self):\n    return ['die']"},
+        CHECK, {"engine": "def component_counts():\n    return ['die']"},
         "component_counts", f"{COUNTS} ['die'], while counting its components"),
     "a drawer not a function": (
-        CHECK, {"engine": "def drawers(self):\n    return {'pad': 3}"},
+        CHECK, {"engine": "def drawers():\n    return {'pad': 3}"},
         "drawers", "drawers() must return a mapping of drawer name to a function drawing a "
                    "face; it returned {'pad': 3}, whose 'pad' is 3, while drawing its kit"),
     "a drawer not a function, printing the kit": (
-        PNP, {"engine": "def drawers(self):\n    return {'pad': 3}"},
+        PNP, {"engine": "def drawers():\n    return {'pad': 3}"},
         "drawers", "drawers() must return a mapping of drawer name to a function"),
     "a table of numbers": (
-        CHECK, {"engine": "def tables(self):\n    return {'scores': [1, 2]}"},
+        CHECK, {"engine": "def tables():\n    return {'scores': [1, 2]}"},
         "tables", "tables() must return a mapping of table name to a list of rows, each a "
                   "mapping of field to value; it returned {'scores': [1, 2]}"),
     "facts as a list": (
-        CHECK, {"engine": "def evaluate(self, example):\n    return [1, 2]"},
-        "evaluate", "evaluate() must return a mapping of fact name to value; it returned "
+        CHECK, {"engine": "def facts(state):\n    return [1, 2]"},
+        "facts", "facts() must return a mapping of fact name to value; it returned "
                     "[1, 2], while replaying bank-after-two"),
     "no facts": (
-        CHECK, {"engine": "def evaluate(self, example):\n    return None"},
-        "evaluate", "evaluate() must return a mapping of fact name to value; it returned None, "
+        CHECK, {"engine": "def facts(state):\n    return None"},
+        "facts", "facts() must return a mapping of fact name to value; it returned None, "
                     "while replaying bank-after-two"),
     "figures as text": (
-        BUILD, {"engine": "def diagrams(self, example):\n    return ['<svg/>']"},
-        "diagrams", f"{FIGURES}…it returned ['<svg/>'], whose [0] is '<svg/>', while drawing "
+        BUILD, {"engine": "def figures(replay, example):\n    return ['<svg/>']"},
+        "figures", f"{FIGURES}…it returned ['<svg/>'], whose [0] is '<svg/>', while drawing "
                     "bank-after-two"),
     "a figure's svg not text": (
-        BUILD, {"module": "from rulepress.games.base import Figure",
-                "engine": "def diagrams(self, example):\n    return [Figure('a die', 3)]"},
-        "diagrams", f"{FIGURES}…whose [0] is Figure(caption='a die', svg=3)"),
+        BUILD, {"module": "from rulepress.plugin import Figure",
+                "engine": "def figures(replay, example):\n    return [Figure('a die', 3)]"},
+        "figures", f"{FIGURES}…whose [0] is Figure(caption='a die', svg=3)"),
     "rules without new_game": (
-        SIMULATE, {"engine": "def rules(self):\n    return object()"},
+        SIMULATE, {"engine": "def rules():\n    return object()"},
         "rules", "rules() must return None or the game's Rules…which has no new_game()"),
     "no variant": (
         SIMULATE, {"rules": "def variants(self):\n    return []"},
@@ -207,21 +215,21 @@ MALFORMED = {
         SIMULATE, {"rules": "def new_game(self, players, seed, variant=None):\n    return None"},
         "new_game", f"BadRules.new_game() {STATE}…it returned None"),
     "an agent not a pair": (
-        SIMULATE, {"engine": "def agents(self):\n    return {'hold': hold_at_20}"},
+        SIMULATE, {"engine": "def agents():\n    return {'hold': hold_at_20}"},
         "agents", "agents() must return a mapping of agent name to (a line saying how it "
                   "plays, the agent function); it returned {'hold': <function hold_at_20"),
     "a question as text": (
-        SIMULATE, {"engine": "def questions(self):\n    return ['how often?']"},
+        SIMULATE, {"engine": "def questions():\n    return ['how often?']"},
         "questions", f"{QUESTIONS}…it returned ['how often?']"),
     "a question of no kind": (
-        SIMULATE, {"module": "from rulepress.games.base import Question",
-                   "engine": "def questions(self):\n"
+        SIMULATE, {"module": "from rulepress.plugin import Question",
+                   "engine": "def questions():\n"
                              "    return [Question('q', 'Who?', lambda moves, end: 1, 'median')]"},
         "questions", f"{QUESTIONS}…whose [0] is of kind 'median'"),
     "an answer as text": (
-        SIMULATE, {"module": "from rulepress.games.base import Question\n\n\n"
+        SIMULATE, {"module": "from rulepress.plugin import Question\n\n\n"
                              "def ask(moves, end):\n    return 'yes'",
-                   "engine": "def questions(self):\n    return [Question('q', 'Who?', ask)]"},
+                   "engine": "def questions():\n    return [Question('q', 'Who?', ask)]"},
         "ask", "question 'q' must answer True, False, a number or None…it answered 'yes'"),
     "legal moves as an iterator": (
         SIMULATE, {"state": "def legal_moves(self):\n    return iter(super().legal_moves())"},
@@ -243,7 +251,7 @@ MALFORMED = {
         SIMULATE, {"state": "def outcome(self):\n    return None"},
         "outcome", "BadState.outcome() must return an Outcome once is_over()…it returned None"),
     "a winner out of range": (
-        SIMULATE, {"module": "from rulepress.games.base import Outcome",
+        SIMULATE, {"module": "from rulepress.plugin import Outcome",
                    "state": "def outcome(self):\n    end = super().outcome()\n"
                             "    return end and Outcome((-1,), end.scores, end.reason)"},
         "outcome", "BadState.outcome() must return an Outcome once is_over(), None before: "
@@ -258,7 +266,7 @@ MALFORMED = {
     "an agent's move not a legal one": (
         SIMULATE + ("-a", "jumper"),
         {"module": "def jumper(state, rng):\n    return 'hold'",
-         "engine": "def agents(self):\n    return {'jumper': ('holds', jumper)}"},
+         "engine": "def agents():\n    return {'jumper': ('holds', jumper)}"},
         "jumper", "agent 'jumper' must return one of state.legal_moves(); it returned 'hold'; "
                   "the legal moves were (Move.parse('roll'), Move.parse('hold'))"),
     "an invariant not a sentence": (
@@ -266,6 +274,12 @@ MALFORMED = {
         {"rules": "def invariants(self, state):\n    return [1] if state.turns > 2 else []"},
         "invariants", "BadRules.invariants() must return a list of sentences…it returned [1]"),
 }
+
+
+def placed(added: dict[str, str]) -> dict[str, str]:
+    """The code of each place; methods of a class indented, functions of the module not."""
+    return {place: textwrap.indent(added.get(place, ""), "    " if place in ("state", "rules")
+                                   else "") for place in ("module", "state", "rules", "engine")}
 
 
 def files(folder: Path) -> set[Path]:
@@ -278,9 +292,8 @@ def test_an_engine_value_of_the_wrong_shape_is_an_error_at_its_def(
     command, added, method, said = MALFORMED[case]
     project = tmp_path / "p"
     shutil.copytree(scaffolded, project)
-    engine = project / "engines" / "pig_dice.py"
-    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
-              for place in ("module", "state", "rules", "engine")}
+    engine = project / "engines" / "pig_dice" / "__init__.py"
+    places = placed(added)
     engine.write_text(engine.read_text() + BROKEN.format(**places))
     lines = engine.read_text().splitlines()
     line = max(n for n, text in enumerate(lines, 1) if text.strip().startswith(f"def {method}("))
@@ -308,7 +321,7 @@ text: Played.
 
 
 @pytest.mark.parametrize(("added", "method"), [
-    ({"engine": "def agents(self):\n    return ['hold']"}, "agents"),
+    ({"engine": "def agents():\n    return ['hold']"}, "agents"),
     ({"state": "def legal_moves(self):\n    return ()"}, "legal_moves"),
 ], ids=["planning the run", "replaying its games"])
 def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_its_def(
@@ -321,9 +334,8 @@ def test_a_playtest_report_of_an_engine_value_of_the_wrong_shape_is_an_error_at_
                     "--jobs", "1", "--out", str(game / "playtest"))
     assert code == 0, err
     (game / "rules.md").write_text((game / "rules.md").read_text() + REPORT)
-    engine = project / "engines" / "pig_dice.py"
-    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
-              for place in ("module", "state", "rules", "engine")}
+    engine = project / "engines" / "pig_dice" / "__init__.py"
+    places = placed(added)
     engine.write_text(engine.read_text() + BROKEN.format(**places))
     line = max(n for n, text in enumerate(engine.read_text().splitlines(), 1)
                if text.strip().startswith(f"def {method}("))
@@ -346,9 +358,8 @@ def test_a_search_on_a_game_that_misdeclares_hidden_information_is_an_error_at_i
         scaffolded: Path, tmp_path: Path, added: dict[str, str], owner: str, said: str) -> None:
     project = tmp_path / "p"
     shutil.copytree(scaffolded, project)
-    engine = project / "engines" / "pig_dice.py"
-    places = {place: textwrap.indent(added.get(place, ""), "" if place == "module" else "    ")
-              for place in ("module", "state", "rules", "engine")}
+    engine = project / "engines" / "pig_dice" / "__init__.py"
+    places = placed(added)
     engine.write_text(engine.read_text() + BROKEN.format(**places))
     line = engine.read_text().splitlines().index(f"class {owner}(" + (
         "State):" if owner == "BadState" else "Rules):")) + 1

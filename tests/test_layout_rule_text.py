@@ -6,6 +6,7 @@ the rulebook or the engine's table changes the printed card.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import shutil
 from collections.abc import Mapping, Sequence
@@ -135,7 +136,7 @@ def test_changing_the_engines_table_changes_the_card(
     target = next(r for r in tables[table] if r.get("place") == row) if isinstance(row, str) \
         else tables[table][row]
     target[field] = value
-    monkeypatch.setattr(type(engine), "tables", lambda self: tables)
+    engine = dataclasses.replace(engine, tables=lambda: tables)
     printed = " ".join(lines(card(doc_of(game), cid, engine.tables())))
     before = " ".join(lines(card(doc_of(game), cid, original)))
     assert seen in printed and seen not in before

@@ -13,7 +13,7 @@ import pytest
 from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
 
 from rulepress.diagnostics import RulepressError
-from rulepress.pnp.kit import Kit, build_kit, count_drawn, draw_kits, kit_diagnostics
+from rulepress.pnp.kit import Kit, Options, build_kit, count_drawn, draw_kits, kit_diagnostics
 from rulepress.pnp.layout import PAPERS
 from rulepress.units import Size, mm
 from rulepress.write import write_set
@@ -297,7 +297,7 @@ def test_each_back_lies_behind_its_front_long_edge(pdf: Any) -> None:
 
 
 def test_short_edge_backs_mirror_y() -> None:
-    kit = build_kit(G.standard(), G.DRAWERS, "a4", duplex="short")
+    kit = build_kit(G.standard(), G.DRAWERS, "a4", options=Options(duplex="short"))
     pdf = pdfplumber.open(io.BytesIO(kit.pdf))
     pairs = _pairs(pdf)
     assert pairs
@@ -404,7 +404,7 @@ def test_a_different_count_drawn_fails_at_the_declaration(monkeypatch: pytest.Mo
 
 def test_zero_bleed_butts_faces_and_still_marks_every_edge() -> None:
     doc = G.document(replace(G.standard().meta.components[0], count=9))
-    kit = build_kit(doc, G.DRAWERS, "a4", bleed_mm=0)
+    kit = build_kit(doc, G.DRAWERS, "a4", options=Options(bleed_mm=0))
     pdf = pdfplumber.open(io.BytesIO(kit.pdf))
     page = pdf.pages[2]
     xs, ys = cuts(page)

@@ -286,7 +286,7 @@ def test_a_project_made_by_rulepress_new_simulates_its_own_engine(
                                   "-q"])
     assert result.exit_code == 0, result.output
     data = summary(tmp_path / "pig" / "build" / "pig" / "simulation")
-    assert data["engine"] == "engines/pig.py:ENGINE"
+    assert data["engine"] == "engines/pig/__init__.py:ENGINE"
     assert data["agents"]["hold-at-20"] == "rolls until the turn total reaches 20, then holds"
     table = data["tables"][0]
     assert table["ends"]["reached 100"]["count"] == 200

@@ -52,11 +52,11 @@ def test_an_unreadable_engine_module_is_an_error_at_the_engine_line(scaffolded: 
                                                                     tmp_path: Path) -> None:
     project = tmp_path / "pig-dice"
     shutil.copytree(scaffolded, project)
-    (project / "engines" / "pig_dice.py").chmod(0)
+    (project / "engines" / "pig_dice" / "__init__.py").chmod(0)
     code, err = rulepress(project, "check")
     assert code == 2, err
     rules = project / "sources" / "pig-dice" / "rules.md"
-    assert (f"{rules}:7:1: error: engine module 'engines/pig_dice.py' cannot be read: "
+    assert (f"{rules}:7:1: error: engine module 'engines/pig_dice/__init__.py' cannot be read: "
             "Permission denied") in err, err
 
 

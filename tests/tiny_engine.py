@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Drawer, ExampleDataError, Figure
+from rulepress.plugin import Drawer, ExampleDataError, Figure
 
 GOAL = 10
 
@@ -16,7 +16,7 @@ GOAL = 10
 class TinyRace:
     name = "tiny_race"
 
-    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
+    def replay(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         setup = example.get("setup", {})
         if not isinstance(setup, dict) or not isinstance(setup.get("at"), int):
             raise ExampleDataError("setup needs 'at', a square number", ("setup",))
@@ -33,7 +33,7 @@ class TinyRace:
             at += step
         return {"at": at, "legal": True, "won": at == GOAL, "track": {"start": 0, "goal": GOAL}}
 
-    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
+    def figures(self, replay: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
         svg = (
             '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20" '
             'viewBox="0 0 100 20"><rect width="100" height="20" fill="#ddd"/></svg>'

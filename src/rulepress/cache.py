@@ -203,7 +203,7 @@ def module_files(dotted: str) -> list[Path]:
 
 def engine_files(spec: str | None, project: Path | None) -> list[Path]:
     """The module files of the engine a game names (an entry point or a project module)."""
-    from rulepress.games import MODULE, entry_point_module
+    from rulepress.games import MODULE, PACKAGE, entry_point_module
 
     if not spec:
         return []
@@ -212,6 +212,8 @@ def engine_files(spec: str | None, project: Path | None) -> list[Path]:
         if project is None:
             return []
         path = (project.resolve() / m["path"]).resolve()
+        if path.name == PACKAGE and path.is_file():  # a package: every module of it
+            return sorted(p for p in path.parent.rglob("*.py") if "__pycache__" not in p.parts)
         return [path] if path.is_file() else []
     module = entry_point_module(spec)
     return module_files(module) if module is not None else []

@@ -237,7 +237,7 @@ def new(name: str) -> None:
         folder = new_project(name, Path.cwd())
         reporter.done(
             f"created {folder}: a project with the game '{name}' (sources/{name}/rules.md) and "
-            f"its engine (engines/{name.replace('-', '_')}.py).\n"
+            f"its engine (engines/{name.replace('-', '_')}/).\n"
             f"next: cd {name} && rulepress check && rulepress build && rulepress pnp"
         )
         return ExitStatus.OK

@@ -28,6 +28,7 @@ from rulepress.suggest import suggest
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
 # A module file inside the project, and the attribute holding the engine (ENGINE by default).
+PACKAGE = "__init__.py"  # a project's engine may be a package: engines/pig/__init__.py:ENGINE
 MODULE = re.compile(r"^(?P<path>[^:]+\.py)(?::(?P<attr>[A-Za-z_][A-Za-z0-9_]*))?\Z")
 
 
@@ -101,9 +102,15 @@ def _load(spec: str, project: Path | None) -> GameEngine:
         engine = found.load()
     except BaseException as exc:  # noqa: BLE001 - the plug-in's own error (sys.exit too), at its line
         raise _failed_to_load(f"the entry point '{spec}' ({found.value})", exc) from None
-    if not hasattr(engine, "evaluate"):
+    if not _is_engine(engine):
         raise UnknownEngine(f"the entry point '{spec}' ({found.value}) is not a game engine")
     return engine  # type: ignore[no-any-return]
+
+
+def _is_engine(value: object) -> bool:
+    """An Engine, or an object with an engine's name and parts (a plug-in's own class)."""
+    parts = ("rules", "replay", "component_counts", "drawers", "tables", "agents")
+    return isinstance(getattr(value, "name", None), str) and any(hasattr(value, p) for p in parts)
 
 
 def _unknown(spec: str) -> str:
@@ -132,8 +139,9 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     except OSError as exc:
         raise UnknownEngine(f"engine module '{m['path']}' cannot be read: {exc.strerror}") from None
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    name = f"rulepress_project_{path.stem}_{digest}"
-    module_spec = importlib.util.spec_from_file_location(name, path)
+    stem = path.parent.name if path.name == PACKAGE else path.stem
+    name = f"rulepress_project_{stem}_{digest}"
+    module_spec = _spec(name, path)
     if module_spec is None or module_spec.loader is None:
         raise UnknownEngine(f"engine module '{m['path']}' cannot be imported")
     stat = path.stat()
@@ -146,12 +154,21 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
         raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
     attr = m["attr"] or "ENGINE"
     engine = getattr(module, attr, None)
-    if engine is None or not hasattr(engine, "evaluate"):
+    if engine is None or not _is_engine(engine):
         found = sorted(k for k, v in vars(module).items()  # engine objects, not classes
-                       if hasattr(v, "evaluate") and not isinstance(v, type))
+                       if _is_engine(v) and not isinstance(v, type))
         hint = suggest(attr, found) + (f"; its engines: {', '.join(found)}" if found else "")
         raise UnknownEngine(f"engine module '{m['path']}' has no game engine '{attr}'{hint}")
     return engine  # type: ignore[no-any-return]
+
+
+def _spec(name: str, path: Path) -> ModuleSpec | None:
+    """How to import the module file ``path``: a package's ``__init__.py`` as a package, so
+    its modules import one another (``from .rules import RULES``), as a bundled game's do."""
+    if path.name == PACKAGE:
+        return importlib.util.spec_from_file_location(
+            name, path, submodule_search_locations=[str(path.parent)])
+    return importlib.util.spec_from_file_location(name, path)
 
 
 def _imported(module_spec: ModuleSpec) -> ModuleType:
@@ -174,7 +191,7 @@ def _tried(name: str, path: Path, version: tuple[int, int]) -> str | None:
     file's ``version`` (date, size): a failed load is asked again in the same command."""
 
     def load() -> None:
-        module_spec = importlib.util.spec_from_file_location(name, path)
+        module_spec = _spec(name, path)
         assert module_spec is not None
         _imported(module_spec)
 

@@ -1,14 +1,14 @@
 """The contract between rulepress and a game: the rules protocol and the plug-in's parts.
 
-A game plug-in is an object following :class:`GameEngine` (subclass :class:`Engine` to get a
-default for every part). Every part is optional:
+A game plug-in is an :class:`Engine`, declared as data (or any object with the same
+attributes, :class:`GameEngine`). Every part is optional:
 
 - ``rules()``: the game's :class:`Rules`, following the protocol below. Simulation and the
   shared random-game test use nothing else.
-- ``evaluate(example)``: replay an example's data and return *facts*; the compiler compares each
-  claim with the fact of the same name (nested mappings key by key; a claim with no fact is an
-  error, never a silent pass).
-- ``diagrams(example)``: SVG figures drawn from the example's states.
+- ``replay(example)``: replay an example's data, once; ``facts(replay)`` gives the *facts* the
+  compiler compares each claim with (nested mappings key by key; a claim with no fact is an
+  error, never a silent pass), and ``figures(replay, example)`` the SVG figures drawn from the
+  example's states.
 - ``component_counts()``: counts the rules rely on, cross-checked with the declared components.
 - ``drawers()``: print-and-play drawers for art that needs code.
 - ``tables()``: the engine's own data as tables (lists of rows), for printed parts drawn from
@@ -360,11 +360,6 @@ def play_out(
 
 # --- the plug-in --------------------------------------------------------------------------------
 
-# The font stack diagrams name: the bundled Carlito, then the bundled symbol fallback, so a PDF
-# never borrows a glyph from whatever fonts the machine has.
-DIAGRAM_FONT = "Carlito, RPSymbols, sans-serif"
-
-
 @dataclass(frozen=True)
 class Figure:
     """A diagram of an example: a caption and a self-contained SVG document (no external refs)."""
@@ -396,18 +391,27 @@ class Question:
 
 
 class GameEngine(Protocol):
-    """What rulepress asks of a game plug-in. Subclass :class:`Engine` for the defaults."""
+    """What rulepress asks of a game plug-in: :class:`Engine` declares one. Each set-up part is
+    a function of no argument, called when a command needs that part (so a game's kit code is
+    imported only by a command that draws), timed, and blamed at its own line when it fails."""
 
     name: str
 
     def rules(self) -> Rules | None: ...
 
-    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Replay an example and return the facts computed. Raise ExampleDataError on bad data."""
+    @property
+    def replay(self) -> Callable[[Mapping[str, Any]], Any] | None:
+        """Replays an example's data once (ExampleDataError on bad data); None: no examples."""
         ...
 
-    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
-        """Figures drawn from the example's own states (may be empty)."""
+    @property
+    def facts(self) -> Callable[[Any], Mapping[str, Any]] | None:
+        """The facts of a replay, which claims are compared with (None: the replay is them)."""
+        ...
+
+    @property
+    def figures(self) -> Callable[[Any, Mapping[str, Any]], Sequence[Figure]] | None:
+        """Figures drawn from a replay and its example's data (None: no figures)."""
         ...
 
     def component_counts(self) -> Mapping[str, int]:
@@ -431,34 +435,37 @@ class GameEngine(Protocol):
         ...
 
 
+def _none() -> None:
+    return None
+
+
+def _empty() -> Mapping[str, Any]:
+    return {}
+
+
+def _no_questions() -> Sequence[Question]:
+    return ()
+
+
+@dataclass(frozen=True)
 class Engine:
-    """A plug-in with every part empty: override the parts the game has."""
+    """A game plug-in declared as data: every part is optional.
 
-    name = "engine"
+    ``replay(example)`` replays an example's data once; ``facts(replay)`` and
+    ``figures(replay, example)`` are read from that one replay (without ``facts``, the replay's
+    value is the facts; without ``figures``, the example has none). The other parts are
+    functions of no argument returning the part, called when a command needs it."""
 
-    def rules(self) -> Rules | None:
-        return None
-
-    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
-        raise ExampleDataError(f"the {self.name} engine does not replay examples")
-
-    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
-        return ()
-
-    def component_counts(self) -> Mapping[str, int]:
-        return {}
-
-    def drawers(self) -> Mapping[str, Drawer]:
-        return {}
-
-    def agents(self) -> Mapping[str, tuple[str, Agent]]:
-        return {}
-
-    def questions(self) -> Sequence[Question]:
-        return ()
-
-    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
-        return {}
+    name: str
+    rules: Callable[[], Rules | None] = _none
+    replay: Callable[[Mapping[str, Any]], Any] | None = None
+    facts: Callable[[Any], Mapping[str, Any]] | None = None
+    figures: Callable[[Any, Mapping[str, Any]], Sequence[Figure]] | None = None
+    component_counts: Callable[[], Mapping[str, int]] = _empty
+    drawers: Callable[[], Mapping[str, Drawer]] = _empty
+    tables: Callable[[], Mapping[str, Sequence[Mapping[str, Any]]]] = _empty
+    agents: Callable[[], Mapping[str, tuple[str, Agent]]] = _empty
+    questions: Callable[[], Sequence[Question]] = _no_questions
 
     def data(self, component: str) -> tuple[dict[str, Any], ...]:
         """The data rows of the game's component ``component``, as rulepress read them for

@@ -28,6 +28,7 @@ from rulepress.games.base import (
     CHANCE,
     Agent,
     Drawer,
+    ExampleDataError,
     Figure,
     GameEngine,
     GameState,
@@ -179,24 +180,28 @@ def _chance(pair: Any) -> bool:
 
 
 def component_counts(engine: GameEngine) -> Mapping[str, int]:
-    value = engine.component_counts()
+    method = getattr(engine, "component_counts", None)
+    if method is None:
+        return {}
+    value = method()
     _expect(value, lambda v: _mapping(v, _is_whole), _engines(engine, "component_counts"),
-            engine.component_counts, engine, "a mapping of component id to a whole number")
-    return value
+            method, engine, "a mapping of component id to a whole number")
+    return value  # type: ignore[no-any-return]
 
 
 def drawers(engine: GameEngine | None) -> Mapping[str, Drawer]:
-    if engine is None:
+    method = getattr(engine, "drawers", None)
+    if engine is None or method is None:
         return {}
-    value = engine.drawers()
+    value = method()
     _expect(value, lambda v: _mapping(v, callable), _engines(engine, "drawers"),
-            engine.drawers, engine, "a mapping of drawer name to a function drawing a face")
-    return value
+            method, engine, "a mapping of drawer name to a function drawing a face")
+    return value  # type: ignore[no-any-return]
 
 
 def tables(engine: GameEngine | None) -> Mapping[str, Sequence[Mapping[str, Any]]]:
-    """The engine's tables; none for a game without an engine, or a plug-in written before
-    engines had tables (the part is optional)."""
+    """The engine's tables; none for a game without an engine, or one that has none (every
+    part is optional)."""
     method = getattr(engine, "tables", None)
     if engine is None or method is None:
         return {}
@@ -206,20 +211,44 @@ def tables(engine: GameEngine | None) -> Mapping[str, Sequence[Mapping[str, Any]
     return value  # type: ignore[no-any-return]
 
 
-def facts(engine: GameEngine, example: Mapping[str, Any]) -> Mapping[str, Any]:
-    value = engine.evaluate(example)
+def replayed(engine: GameEngine, example: Mapping[str, Any]) -> Any:
+    """The engine's one replay of ``example``, which facts and figures are read from."""
+    replay = getattr(engine, "replay", None)
+    if replay is None:
+        raise ExampleDataError(f"the {engine.name} engine does not replay examples")
+    return replay(example)
+
+
+def facts(engine: GameEngine, replay: Any) -> Mapping[str, Any]:
+    """The facts of ``replay`` (the replay itself when the engine declares no ``facts``)."""
+    read = getattr(engine, "facts", None)
+    value = replay if read is None else read(replay)
     if not isinstance(value, Mapping):  # its keys are compared as text: any will do
-        _fail(_engines(engine, "evaluate"), engine.evaluate, engine,
+        method = "replay" if read is None else "facts"
+        _fail(_engines(engine, method), read or getattr(engine, "replay", None), engine,
               "a mapping of fact name to value", value)
     return value
 
 
-def figures(engine: GameEngine, example: Mapping[str, Any]) -> Sequence[Figure]:
-    value = engine.diagrams(example)
-    _expect(value, lambda v: _sequence(v, _figure), _engines(engine, "diagrams"),
-            engine.diagrams, engine, "a list of Figure(caption, svg), both text (svg: an SVG "
-            "document)")
+def figures(engine: GameEngine, replay: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    """The figures drawn from ``replay`` (none when the engine declares no ``figures``)."""
+    draw = getattr(engine, "figures", None)
+    if draw is None:
+        return ()
+    value: Sequence[Figure] = draw(replay, example)
+    _expect(value, lambda v: _sequence(v, _figure), _engines(engine, "figures"), draw, engine,
+            "a list of Figure(caption, svg), both text (svg: an SVG document)")
     return value
+
+
+def facts_of(engine: GameEngine, example: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The facts of ``example``, replayed as ``rulepress check`` does (for a game's tests)."""
+    return facts(engine, replayed(engine, example))
+
+
+def figures_of(engine: GameEngine, example: Mapping[str, Any]) -> Sequence[Figure]:
+    """The figures of ``example``, replayed and drawn as a rulebook does (for a game's tests)."""
+    return figures(engine, replayed(engine, example), example)
 
 
 # --- the parts simulation uses ----------------------------------------------------------------

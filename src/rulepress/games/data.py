@@ -35,7 +35,7 @@ def game_data(engine: object, component: str) -> Rows:
     tables = _ROWS.get(spec) if spec is not None else None
     if tables is None:
         raise LookupError("no game's data is known to this engine yet: ask for it while "
-                          "rulepress runs the engine for a game (in tables(), evaluate(), "
+                          "rulepress runs the engine for a game (in tables(), replay(), "
                           "rules() ...), not as its module is imported")
     if component not in tables:
         known = ", ".join(sorted(tables)) or "none"

@@ -466,15 +466,13 @@ def build_kit(
     drawers: Mapping[str, Drawer],
     paper: str,
     *,
-    bleed_mm: float = DEFAULT_BLEED_MM,
-    duplex: str = "long",
     tables: Tables | None = None,
     options: Options | None = None,
 ) -> Kit:
-    """Draw one game's kit on one paper ("a4" or "letter"). ``options`` says how (sides, ink,
-    only); ``bleed_mm`` and ``duplex`` are kept for callers that set only those."""
+    """Draw one game's kit on one paper ("a4" or "letter"); ``options`` says how (sides, ink,
+    duplex, bleed, only)."""
     p = layout.paper(paper)
-    opts = options or Options(duplex=duplex, bleed_mm=bleed_mm)
+    opts = options or Options()
     jobs, printed = _prepared(doc, drawers, tables, p, opts)
     try:  # for the cover: how many sheets the other mode takes
         other_printed: list[Printed] | None = plan_kit(doc, p, replace(

@@ -1,5 +1,6 @@
 """``rulepress new NAME``: a project folder with one game, a proven example, a printed component
-drawn from a layout file, and a tiny engine beside it, to start from."""
+drawn from a layout file, and a tiny engine beside it (a package shaped as the bundled games
+are), to start from."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ FILES = {
     "rulepress.toml.tmpl": "rulepress.toml",
     "gitignore.tmpl": ".gitignore",
     "rules.md.tmpl": "sources/$name/rules.md",
-    "engine.py.tmpl": "engines/$module.py",
+    "__init__.py.tmpl": "engines/$module/__init__.py",  # the engine, shaped as the bundled games
+    "rules.py.tmpl": "engines/$module/rules.py",
+    "examples.py.tmpl": "engines/$module/examples.py",
+    "agents.py.tmpl": "engines/$module/agents.py",
     "score-pad.yml.tmpl": "sources/$name/layouts/score-pad.yml",
 }
 

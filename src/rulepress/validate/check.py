@@ -423,7 +423,8 @@ def replay(example: Example, engine: GameEngine, *, draw: bool = False) -> Repla
     diags: list[Diagnostic] = []
     figures: Sequence[Figure] = ()
     try:
-        facts = contract.facts(engine, example.data)
+        replayed = contract.replayed(engine, example.data)  # once: facts and figures read it
+        facts = contract.facts(engine, replayed)
     except ExampleDataError as exc:
         diags.append(error(example.line_of(exc.path), f"{example.id}: {exc.message}"))
     except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too), at its line
@@ -432,7 +433,7 @@ def replay(example: Example, engine: GameEngine, *, draw: bool = False) -> Repla
         diags += _claim_errors(example, engine.name, facts)
         if draw and not diags:
             try:
-                figures = contract.figures(engine, example.data)
+                figures = contract.figures(engine, replayed, example.data)
             except BaseException as exc:  # noqa: BLE001
                 diags.append(engine_raised(exc, engine, f"drawing {example.id}", example.loc))
     return diags, figures

@@ -10,9 +10,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rulepress.games.base import Agent
 from rulepress.games.go_stop.cards import MONTH_MASK, VALUES, card_points, value_of
 from rulepress.games.go_stop.rules import DECIDE, DRAW, Move, State
+from rulepress.plugin import Agent
 
 # A card given up to the row: junk first, brights last.
 _KEEP = {v: i for i, v in enumerate(reversed(VALUES))}

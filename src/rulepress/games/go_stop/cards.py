@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulepress.games.base import NotationError
+from rulepress.plugin import NotationError
 
 # Month by month, slot by slot: the standard hwatu deck in the seed's value letters.
 DECK_TABLE: tuple[tuple[str, str, str, str], ...] = (

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure, derive
 from rulepress.games.go_stop.cards import (
     MONTH_MASK,
     VALUES,
@@ -47,6 +46,7 @@ from rulepress.games.go_stop.rules import (
     step,
 )
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, LINE, PAPER, PLAYER_STYLES
+from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, Marks, derive, text_width
 
 CW, CH, RADIUS = 30, 47, 3  # a card, px: the kit's hwatu card (33 x 54 mm) in small
 STRIP = 15  # the top of a card covered in a column: its number and value
@@ -66,9 +66,7 @@ MARGIN = 6
 NUMBER_SIZE, VALUE_SIZE, WORD_SIZE = 11, 9, 10
 RING = "#1f5f6b"  # the ring around the cards just placed
 RESERVE_HUE, POINT_HUE = "#5b2c83", "#1f6f5c"  # the kit's reserve and additional point cards
-# Carlito Bold advances (em) of what a card prints: tabular digits, the value letters.
-ADVANCE = {**dict.fromkeys("0123456789", 0.507), "A": 0.606, "B": 0.561, "C": 0.529,
-           "D": 0.63, "+": 0.498, "-": 0.306, "×": 0.498}
+
 
 # Every kind of mark is one <path>, drawn in this order.
 PATH_STYLES = {
@@ -86,21 +84,20 @@ PATH_STYLES = {
 WHITE, QUIET = "#ffffff", "#5f594f"
 
 
-class Ink:
+class Ink(Marks):
     """A figure's marks gathered by kind: each path kind, and each colour of card lettering,
     becomes one SVG element; the few words are a text element each."""
 
     def __init__(self) -> None:
-        self.paths: dict[str, list[str]] = defaultdict(list)
-        self.letters: dict[str, list[tuple[float, float, str]]] = defaultdict(list)
+        super().__init__()
+        self.letters: dict[str, Lettering] = {}
         self.words: list[str] = []
-
-    def path(self, kind: str, d: str) -> None:
-        self.paths[kind].append(d)
 
     def letter(self, x: float, y: float, s: str, fill: str) -> None:
         """Card lettering (numbers, values) in bold, its baseline starting at (x, y)."""
-        self.letters[fill].append((x, y, s))
+        if fill not in self.letters:
+            self.letters[fill] = Lettering(VALUE_SIZE, bold=True)
+        self.letters[fill].add(x, y, s, size=_size(s))
 
     def word(self, x: float, y: float, s: str, fill: str = INK, anchor: str = "start") -> None:
         at = "" if anchor == "start" else f' text-anchor="{anchor}"'
@@ -108,19 +105,9 @@ class Ink:
                           f'fill="{fill}"{at}>{escape(s)}</text>')
 
     def svg(self, width: float, height: float) -> str:
-        body = [f'<path d="{" ".join(self.paths[k])}" {a}/>'
-                for k, a in PATH_STYLES.items() if self.paths[k]]
-        for fill, runs in self.letters.items():
-            xs: list[str] = []
-            ys: list[str] = []
-            for x, y, s in runs:
-                for ch in s:
-                    xs.append(f"{x:.1f}")
-                    ys.append(f"{y:.1f}")
-                    x += ADVANCE[ch] * _size(s)
-            text = "".join(s for _, _, s in runs)
-            body.append(f'<text x="{" ".join(xs)}" y="{" ".join(ys)}" font-weight="bold" '
-                        f'font-size="{VALUE_SIZE}" fill="{fill}">{escape(text)}</text>')
+        body = self.elements(PATH_STYLES)
+        body += [lettering.svg(f'font-weight="bold" font-size="{VALUE_SIZE}" fill="{fill}"')
+                 for fill, lettering in self.letters.items()]
         body += self.words
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
                 f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -133,7 +120,7 @@ def _size(s: str) -> float:
 
 
 def lettering_width(s: str, size: float) -> float:
-    return sum(ADVANCE[ch] for ch in s) * size
+    return text_width(s, size, bold=True)
 
 
 def word_width(s: str) -> float:

@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import AmbiguousMove, ExampleDataError, IllegalMove, NotationError, derive
 from rulepress.games.go_stop.cards import (
     ANIMALS,
     DOUBLE_JUNK,
@@ -67,6 +66,7 @@ from rulepress.games.go_stop.rules import (
     start,
     step,
 )
+from rulepress.plugin import AmbiguousMove, ExampleDataError, IllegalMove, NotationError, derive
 
 BONUS_EVENTS = (SHAKE, BOMB, THREE_FOR_ONE, OWN_COLUMN, OTHER_COLUMN, EMPTY_ROW, ANIMAL_RESERVE)
 SETUP_KEYS = {
@@ -95,10 +95,6 @@ class Replay:
     moves: tuple[Move, ...]  # the moves applied (up to the illegal one)
     events: tuple[tuple[int, str, Any], ...]
     illegal: tuple[str, str] | None  # (move as written, reason)
-
-
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
-    return facts(replay(example))
 
 
 def replay(example: Mapping[str, Any]) -> Replay:

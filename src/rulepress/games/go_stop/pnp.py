@@ -15,11 +15,9 @@ from collections.abc import Callable
 from reportlab.lib.colors import Color, white
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.games.base import Drawer
 from rulepress.games.go_stop.cards import CARD_SUBJECTS, CARDS, DECK_TABLE, MONTH_NAMES, value_of
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, MONTH_COLOURS, PAPER, PLAYER_STYLES
-from rulepress.pnp.api import Face
-from rulepress.pnp.draw import colour, fill_bleed, fit_text, fonts, saved, shade, tint
+from rulepress.plugin import Drawer, Face, colour, fill_bleed, fit_text, fonts, saved, shade, tint
 
 # --- the twelve plants ------------------------------------------------------------------------
 

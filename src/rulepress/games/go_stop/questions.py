@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulepress.games.base import GameState, History, Question
+from rulepress.plugin import GameState, History, Question
 
 
 def _callers(moves: History) -> list[int]:

@@ -18,15 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import (
-    IMPERFECT_INFORMATION,
-    AmbiguousMove,
-    IllegalMove,
-    NotationError,
-    Outcome,
-    Variant,
-    derive,
-)
 from rulepress.games.go_stop.cards import (
     ALL,
     ANIMALS,
@@ -40,6 +31,15 @@ from rulepress.games.go_stop.cards import (
     cards_in,
     mask_of,
     parse_card,
+)
+from rulepress.plugin import (
+    IMPERFECT_INFORMATION,
+    AmbiguousMove,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Variant,
+    derive,
 )
 
 PLAY, DRAW, DECIDE, OVER = 0, 1, 2, 3

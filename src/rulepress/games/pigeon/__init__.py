@@ -1,8 +1,9 @@
 """Pigeon, the two-player card game (Zumzu.dev, CC BY-NC-SA 4.0).
 
-``ENGINE`` is what rulepress uses: the rules (:mod:`.rules`, following the protocol of
-:mod:`rulepress.games.base`), the example schema and replay (:mod:`.examples`), the diagrams
-(:mod:`.diagrams`), the print-and-play art (:mod:`.pnp`) and heuristic players (:mod:`.agents`).
+``ENGINE`` is what rulepress uses, declared as data: the rules (:mod:`.rules`, following the
+protocol of :mod:`rulepress.plugin`), the example schema and replay (:mod:`.examples`), the
+diagrams (:mod:`.diagrams`), the print-and-play art (:mod:`.pnp`) and heuristic players
+(:mod:`.agents`).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.pigeon.cards import DECK
 from rulepress.games.pigeon.rules import HAND_LIMIT, PENALTY_LIMIT, RULES, PigeonRules
+from rulepress.plugin import Agent, Drawer, Engine, Figure, Question
 
 # Component ids as sources/pigeon/rules.md declares them.
 COMPONENTS = {
@@ -23,46 +24,59 @@ COMPONENTS = {
 }
 
 
-class PigeonEngine(Engine):
-    name = "pigeon"
-
-    def rules(self) -> PigeonRules:
-        return RULES
-
-    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
-        from rulepress.games.pigeon.examples import evaluate
-
-        return evaluate(example)
-
-    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
-        from rulepress.games.pigeon.diagrams import figures
-        from rulepress.games.pigeon.examples import replay
-
-        return figures(replay(example))
-
-    def component_counts(self) -> Mapping[str, int]:
-        return dict(COMPONENTS)
-
-    def drawers(self) -> Mapping[str, Drawer]:
-        from rulepress.games.pigeon.pnp import DRAWERS
-
-        return DRAWERS
-
-    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
-        """The hand limits the reference card shows (it marks each player's limit)."""
-        return {"hand_limit": [{"usual": HAND_LIMIT, "lowered": PENALTY_LIMIT}]}
-
-    def agents(self) -> Mapping[str, tuple[str, Agent]]:
-        from rulepress.games.pigeon.agents import AGENTS
-
-        return AGENTS
-
-    def questions(self) -> Sequence[Question]:
-        from rulepress.games.pigeon.questions import QUESTIONS
-
-        return QUESTIONS
+def _rules() -> PigeonRules:
+    return RULES
 
 
-ENGINE = PigeonEngine()
+def _replay(example: Mapping[str, Any]) -> Any:
+    from rulepress.games.pigeon.examples import checked_replay
 
-__all__ = ["ENGINE", "PigeonEngine"]
+    return checked_replay(example)
+
+
+def _facts(replayed: Any) -> Mapping[str, Any]:
+    from rulepress.games.pigeon.examples import facts
+
+    return facts(replayed)
+
+
+def _figures(replayed: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    from rulepress.games.pigeon.diagrams import figures
+
+    return figures(replayed)
+
+
+def _counts() -> Mapping[str, int]:
+    return dict(COMPONENTS)
+
+
+def _drawers() -> Mapping[str, Drawer]:
+    from rulepress.games.pigeon.pnp import DRAWERS
+
+    return DRAWERS
+
+
+def _tables() -> Mapping[str, Sequence[Mapping[str, Any]]]:
+    """The hand limits the reference card shows (it marks each player's limit)."""
+    return {"hand_limit": [{"usual": HAND_LIMIT, "lowered": PENALTY_LIMIT}]}
+
+
+def _agents() -> Mapping[str, tuple[str, Agent]]:
+    from rulepress.games.pigeon.agents import AGENTS
+
+    return AGENTS
+
+
+def _questions() -> Sequence[Question]:
+    from rulepress.games.pigeon.questions import QUESTIONS
+
+    return QUESTIONS
+
+
+ENGINE = Engine(
+    name="pigeon", rules=_rules, replay=_replay, facts=_facts, figures=_figures,
+    component_counts=_counts, drawers=_drawers, tables=_tables, agents=_agents,
+    questions=_questions,
+)
+
+__all__ = ["ENGINE"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulepress.games.base import GameState
 from rulepress.games.pigeon.cards import ACE, KING
 from rulepress.games.pigeon.rules import DiscardPigeon, Move, Play, Sweep
+from rulepress.plugin import GameState
 
 # A card played is a card drawn back: the race to the bottom of one's deck. Finishing a pile
 # wins the Pigeon, a spare limit of five; a Forceplay costs a card a turn until it is undone.

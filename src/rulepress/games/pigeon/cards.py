@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulepress.games.cards import RED_SUITS, SUITS, card_text, face, notation_table, parse_card
+from rulepress.plugin import RED_SUITS, SUITS, card_text, face, notation_table, parse_card
 
 ACE, KING = 1, 13
 

@@ -17,15 +17,10 @@ is one SVG element however many cards there are, and the words are in the captio
 
 from __future__ import annotations
 
-import struct
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure
-from rulepress.games.cards import FACE_WORDS, SUIT_NAMES
 from rulepress.games.pigeon import suits
 from rulepress.games.pigeon.cards import ACE, KING, Card
 from rulepress.games.pigeon.examples import Replay, Step
@@ -41,6 +36,8 @@ from rulepress.games.pigeon.rules import (
     Sweep,
     play_kind,
 )
+from rulepress.plugin import DIAGRAM_FONT, FACE_WORDS, SUIT_NAMES, Figure, Lettering, Marks
+from rulepress.plugin import text_width as plugin_text_width
 
 CARD_W, CARD_H, CORNER = 40, 56, 3.5
 STRIP = 24  # the visible top of a covered card: its index
@@ -88,68 +85,32 @@ STRONG = TextStyle(12, True, INK)
 QUIET = TextStyle(12, False, MUTED)
 
 
-@cache
-def _advances(bold: bool) -> dict[str, float]:
-    """Advance widths, in em, of the bundled Carlito: the drawing places every letter itself."""
-    from fontTools.ttLib import TTFont
-
-    from rulepress.paths import fonts_dir
-
-    font = TTFont(fonts_dir() / f"Carlito-{'Bold' if bold else 'Regular'}.ttf", lazy=True)
-    # unitsPerEm, read raw: decoding the head table warns about Carlito's creation date.
-    (per_em,) = struct.unpack(">H", font.reader["head"][18:20])
-    metrics = font["hmtx"]
-    return {chr(code): metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
-
-
 def text_width(s: str, style: TextStyle) -> float:
-    advances = _advances(style.bold)
-    return sum(advances.get(ch, 0.55) for ch in s) * style.size
+    return plugin_text_width(s, style.size, style.bold)
 
 
-class Ink:
+class Ink(Marks):
     """A figure's marks, gathered by kind: each kind becomes one SVG element."""
 
     def __init__(self) -> None:
-        self.paths: dict[str, list[str]] = defaultdict(list)
-        self.texts: dict[TextStyle, list[tuple[float, float, str]]] = defaultdict(list)
-
-    def path(self, kind: str, d: str) -> None:
-        self.paths[kind].append(d)
+        super().__init__()
+        self.texts: dict[TextStyle, Lettering] = {}
 
     def text(self, x: float, y: float, s: str, style: TextStyle) -> float:
         """Write ``s`` with its baseline starting at (x, y); returns its width."""
-        self.texts[style].append((x, y, s))
-        return text_width(s, style)
+        if style not in self.texts:
+            self.texts[style] = Lettering(style.size, style.bold)
+        return self.texts[style].add(x, y, s)
 
     def svg(self, width: float, height: float) -> str:
-        body = [f'<path d="{" ".join(self.paths[k])}" {a}/>' for k, a in PATH_STYLES.items()
-                if self.paths[k]]
-        body += [self._text(style, runs) for style, runs in self.texts.items()]
+        body = self.elements(PATH_STYLES)
+        body += [lettering.svg(
+            f'font-family="{DIAGRAM_FONT}" font-size="{style.size}" '
+            f'font-weight="{"bold" if style.bold else "normal"}" fill="{style.fill}"')
+            for style, lettering in self.texts.items()]
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
             f'viewBox="0 0 {width:.0f} {height:.0f}" role="img">{"".join(body)}</svg>'
-        )
-
-    @staticmethod
-    def _text(style: TextStyle, runs: list[tuple[float, float, str]]) -> str:
-        """All runs of one style as one <text>, every letter placed (spaces only move on)."""
-        advances = _advances(style.bold)
-        xs: list[str] = []
-        ys: list[str] = []
-        letters: list[str] = []
-        for x, y, s in runs:
-            for ch in s:
-                if not ch.isspace():
-                    xs.append(f"{x:.1f}")
-                    ys.append(f"{y:.1f}")
-                    letters.append(ch)
-                x += advances.get(ch, 0.55) * style.size
-        weight = "bold" if style.bold else "normal"
-        return (
-            f'<text x="{" ".join(xs)}" y="{" ".join(ys)}" font-family="{DIAGRAM_FONT}" '
-            f'font-size="{style.size}" font-weight="{weight}" fill="{style.fill}">'
-            f"{escape(''.join(letters))}</text>"
         )
 
 

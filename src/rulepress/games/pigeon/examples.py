@@ -31,7 +31,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError, IllegalMove, NotationError
 from rulepress.games.pigeon.cards import DECK, Card, parse_cards
 from rulepress.games.pigeon.rules import (
     HAND_LIMIT,
@@ -49,6 +48,7 @@ from rulepress.games.pigeon.rules import (
     play_kind,
     seeded_deal,
 )
+from rulepress.plugin import ExampleDataError, IllegalMove, NotationError, mapping
 
 Path = tuple[str | int, ...]
 DEFAULT_DECK = 10
@@ -88,13 +88,6 @@ class Replay:
 # --- reading the data -------------------------------------------------------------------------
 
 
-def _mapping(value: Any, path: Path) -> Mapping[Any, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ExampleDataError("expected a mapping", path)
-    return value
-
 
 def _player(value: Any, path: Path) -> int:
     if str(value) not in ("1", "2"):
@@ -104,7 +97,7 @@ def _player(value: Any, path: Path) -> int:
 
 def _per_player(value: Any, path: Path) -> dict[int, tuple[Any, Path]]:
     out: dict[int, tuple[Any, Path]] = {}
-    for key, item in _mapping(value, path).items():
+    for key, item in mapping(value, path, optional=True).items():
         out[_player(key, (*path, key))] = (item, (*path, key))
     return out
 
@@ -148,7 +141,7 @@ class _Cards:
 
 def build_state(setup_value: Any) -> State:
     base: Path = ("setup",)
-    setup = _mapping(setup_value, base)
+    setup = mapping(setup_value, base, optional=True)
     for key in setup:
         if key not in SETUP_KEYS:
             raise ExampleDataError(
@@ -161,7 +154,7 @@ def build_state(setup_value: Any) -> State:
     deal = _Cards()
 
     piles: list[Pile] = []
-    for label, value in _mapping(setup.get("piles"), (*base, "piles")).items():
+    for label, value in mapping(setup.get("piles"), (*base, "piles"), optional=True).items():
         path = (*base, "piles", label)
         name = str(label)
         if len(name) != 1 or name not in PILE_LABELS:
@@ -327,10 +320,11 @@ def facts(r: Replay) -> dict[str, Any]:
     }
 
 
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
+def checked_replay(example: Mapping[str, Any]) -> Replay:
+    """The example replayed, once its keys are all known ones."""
     for key in example:
         if key not in DATA_KEYS:
             raise ExampleDataError(
                 f"unknown example key '{key}' (known: {', '.join(sorted(DATA_KEYS))})", (key,)
             )
-    return facts(replay(example))
+    return replay(example)

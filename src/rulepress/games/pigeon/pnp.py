@@ -13,15 +13,14 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor, white
 
-from rulepress.games.base import Drawer
 from rulepress.games.pigeon import suits
 from rulepress.games.pigeon.cards import DECK, Card
-from rulepress.pnp.draw import fill_bleed, fonts, saved
+from rulepress.plugin import Drawer, fill_bleed, fonts, saved
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-    from rulepress.pnp.api import Face
+    from rulepress.plugin import Face
 
 PAPER = HexColor("#fffdf8")
 INK = HexColor(suits.BLACK)  # black suits and everyday text

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulepress.games.base import GameState, History, Question
 from rulepress.games.pigeon.rules import Phase, Play, State
+from rulepress.plugin import GameState, History, Question
 
 
 def _only_forceplays(state: GameState[Any]) -> bool:

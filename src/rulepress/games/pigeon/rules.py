@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, overload
 
-from rulepress.games.base import (
+from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, parse_cards
+from rulepress.plugin import (
     IMPERFECT_INFORMATION,
     GameState,
     IllegalMove,
@@ -36,9 +37,8 @@ from rulepress.games.base import (
     Outcome,
     Variant,
     derive,
+    misplaced,
 )
-from rulepress.games.cards import misplaced
-from rulepress.games.pigeon.cards import ACE, DECK, KING, Card, parse_cards
 
 HAND_LIMIT = 5
 PENALTY_LIMIT = 4

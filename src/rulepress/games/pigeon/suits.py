@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from rulepress.games.cards import is_red
+from rulepress.plugin import is_red
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

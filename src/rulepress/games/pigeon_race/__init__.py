@@ -1,7 +1,7 @@
 """Pigeon Race (Panu Kinnari): a card-driven race of six pigeons for 2 to 6 players.
 
-``ENGINE`` is what rulepress uses: the rules (:mod:`.rules`, following the protocol of
-:mod:`rulepress.games.base`), the examples' replay (:mod:`.examples`), their diagrams
+``ENGINE`` is what rulepress uses, declared as data: the rules (:mod:`.rules`, following the
+protocol of :mod:`rulepress.plugin`), the examples' replay (:mod:`.examples`), their diagrams
 (:mod:`.diagrams`), the print-and-play art (:mod:`.pnp`) and heuristic players (:mod:`.agents`).
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.base import Agent, Drawer, Engine, Figure, Question
 from rulepress.games.pigeon_race.cards import DECK
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
@@ -21,64 +20,76 @@ from rulepress.games.pigeon_race.rules import (
     PigeonRaceRules,
 )
 from rulepress.games.pigeon_race.style import PIGEON_STYLES
-from rulepress.pnp.faces.templates import ordinal as place
+from rulepress.plugin import Agent, Drawer, Engine, Figure, Question
+from rulepress.plugin import ordinal as place
 
 
-class PigeonRaceEngine(Engine):
-    name = "pigeon_race"
-
-    def rules(self) -> PigeonRaceRules:
-        return RULES
-
-    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
-        from rulepress.games.pigeon_race.examples import evaluate
-
-        return evaluate(example)
-
-    def diagrams(self, example: Mapping[str, Any]) -> Sequence[Figure]:
-        from rulepress.games.pigeon_race.diagrams import figures
-        from rulepress.games.pigeon_race.examples import replay
-
-        if "setup" not in example:
-            return []
-        return figures(replay(example))
-
-    def component_counts(self) -> Mapping[str, int]:
-        return {
-            "board": 1,
-            "pigeons": len(PIGEONS),
-            "deck": len(DECK),
-            "order-slips": MAX_PLAYERS,
-        }
-
-    def drawers(self) -> Mapping[str, Drawer]:
-        from rulepress.games.pigeon_race.pnp import DRAWERS
-
-        return DRAWERS
-
-    def tables(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
-        """What the printed parts show, from the rules themselves: the scoring table (a row per
-        place written on a slip, a column per place finished), how many pigeons each player
-        writes down, and the six pigeons' colours."""
-        scores = [{"place": place(t), **{place(a): SCORE_TABLE[t - 1][a - 1] for a in PIGEONS}}
-                  for t in PIGEONS]
-        allotment = [{"players": n, "dealt": dealt, "chosen": chosen, "write": dealt + chosen}
-                     for n, (dealt, chosen) in ALLOTMENT.items()]
-        pigeons = [{"number": p, "colour": PIGEON_STYLES[p].fill, "ink": PIGEON_STYLES[p].ink,
-                    "name": PIGEON_STYLES[p].name} for p in PIGEONS]
-        return {"scores": scores, "allotment": allotment, "pigeons": pigeons}
-
-    def agents(self) -> Mapping[str, tuple[str, Agent]]:
-        from rulepress.games.pigeon_race.agents import AGENTS
-
-        return AGENTS
-
-    def questions(self) -> Sequence[Question]:
-        from rulepress.games.pigeon_race.questions import QUESTIONS
-
-        return QUESTIONS
+def _rules() -> PigeonRaceRules:
+    return RULES
 
 
-ENGINE = PigeonRaceEngine()
+def _replay(example: Mapping[str, Any]) -> Any:
+    from rulepress.games.pigeon_race.examples import replay_example
 
-__all__ = ["ENGINE", "PigeonRaceEngine"]
+    return replay_example(example)
+
+
+def _facts(replayed: Any) -> Mapping[str, Any]:
+    from rulepress.games.pigeon_race.examples import played_facts
+
+    return played_facts(replayed)
+
+
+def _figures(replayed: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    from rulepress.games.pigeon_race.diagrams import figures
+
+    return figures(replayed.race) if replayed.race is not None else []
+
+
+def _counts() -> Mapping[str, int]:
+    return {
+        "board": 1,
+        "pigeons": len(PIGEONS),
+        "deck": len(DECK),
+        "order-slips": MAX_PLAYERS,
+    }
+
+
+def _drawers() -> Mapping[str, Drawer]:
+    from rulepress.games.pigeon_race.pnp import DRAWERS
+
+    return DRAWERS
+
+
+def _tables() -> Mapping[str, Sequence[Mapping[str, Any]]]:
+    """What the printed parts show, from the rules themselves: the scoring table (a row per
+    place written on a slip, a column per place finished), how many pigeons each player
+    writes down, and the six pigeons' colours."""
+    scores = [{"place": place(t), **{place(a): SCORE_TABLE[t - 1][a - 1] for a in PIGEONS}}
+              for t in PIGEONS]
+    allotment = [{"players": n, "dealt": dealt, "chosen": chosen, "write": dealt + chosen}
+                 for n, (dealt, chosen) in ALLOTMENT.items()]
+    pigeons = [{"number": p, "colour": PIGEON_STYLES[p].fill, "ink": PIGEON_STYLES[p].ink,
+                "name": PIGEON_STYLES[p].name} for p in PIGEONS]
+    return {"scores": scores, "allotment": allotment, "pigeons": pigeons}
+
+
+def _agents() -> Mapping[str, tuple[str, Agent]]:
+    from rulepress.games.pigeon_race.agents import AGENTS
+
+    return AGENTS
+
+
+def _questions() -> Sequence[Question]:
+    from rulepress.games.pigeon_race.questions import QUESTIONS
+
+    return QUESTIONS
+
+
+ENGINE = Engine(
+    name="pigeon_race", rules=_rules, replay=_replay, facts=_facts, figures=_figures,
+    component_counts=_counts, drawers=_drawers, tables=_tables, agents=_agents,
+    questions=_questions,
+)
+
+__all__ = ["ENGINE"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulepress.games.base import GameState
 from rulepress.games.pigeon_race.rules import Move, State, score
+from rulepress.plugin import GameState
 
 
 def greedy(state: GameState[Any], rng: random.Random) -> Move:

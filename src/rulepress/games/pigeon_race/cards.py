@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rulepress.games.cards import RED_SUITS, SUITS, card_name, card_text, notation_table, parse_card
+from rulepress.plugin import RED_SUITS, SUITS, card_name, card_text, notation_table, parse_card
 
 
 class Card(NamedTuple):

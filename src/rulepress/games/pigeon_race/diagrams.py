@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.pigeon_race.examples import Replay
 from rulepress.games.pigeon_race.rules import HOME, PIGEONS, SQUARES, START, Move, State, Step
 from rulepress.games.pigeon_race.style import (
@@ -29,6 +28,7 @@ from rulepress.games.pigeon_race.style import (
     TRACK,
     TRACK_ALT,
 )
+from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering
 
 CELL = 20  # px per square
 LANE_W = 16  # lane numbers
@@ -46,7 +46,6 @@ BOTTOM = HEAD + len(PIGEONS) * CELL
 
 LABEL_SIZE = 11  # the smallest text: square numbers, START, HOME, places
 NUMBER_SIZE = 12  # pigeon numbers
-DIGIT = 0.507  # Carlito's digits are all this wide (em), so numbers are centred by hand
 RADIUS = CELL * 0.38
 HEAD_LENGTH = 5  # of an arrow
 HOME_DISC_X = HOME_X + 27
@@ -225,18 +224,11 @@ def _pigeons(state: State) -> list[str]:
 def _text(labels: Iterable[tuple[float, float, str]], size: float, fill: str,
           bold: bool = False) -> str:
     """Numbers centred on their points, all in one text element: one x and y per digit."""
-    xs: list[str] = []
-    ys: list[str] = []
-    chars = ""
+    lettering = Lettering(size, bold, places=2)
     for cx, cy, digits in labels:
-        left = cx - len(digits) * DIGIT * size / 2
-        for i, ch in enumerate(digits):
-            xs.append(f"{left + i * DIGIT * size:.2f}")
-            ys.append(f"{_baseline(cy, size):.2f}")
-            chars += ch
+        lettering.add(cx, _baseline(cy, size), digits, centre=True)
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{" ".join(xs)}" y="{" ".join(ys)}" font-size="{size}"{weight} '
-            f'fill="{fill}">{chars}</text>')
+    return lettering.svg(f'font-size="{size}"{weight} fill="{fill}"')
 
 
 def _baseline(cy: float, size: float) -> float:

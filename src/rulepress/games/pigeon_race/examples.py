@@ -37,8 +37,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError, IllegalMove, NotationError
-from rulepress.games.cards import SUITS
 from rulepress.games.pigeon_race.cards import DECK, Card
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
@@ -62,6 +60,7 @@ from rulepress.games.pigeon_race.rules import (
     half,
     tie_broken,
 )
+from rulepress.plugin import SUITS, ExampleDataError, IllegalMove, NotationError, listed, mapping
 
 Path = tuple[str | int, ...]
 _PIGEON_TEXT = {str(p) for p in PIGEONS}
@@ -84,16 +83,6 @@ class Replay:
 # --- small readers that name the offending key ----------------------------------------------
 
 
-def _mapping(value: Any, path: Path) -> Mapping[Any, Any]:
-    if not isinstance(value, Mapping):
-        raise ExampleDataError("expected a mapping", path)
-    return value
-
-
-def _list(value: Any, path: Path) -> Sequence[Any]:
-    if not isinstance(value, list | tuple):
-        raise ExampleDataError("expected a list", path)
-    return value
 
 
 def _pigeon(value: Any, path: Path) -> int:
@@ -103,7 +92,7 @@ def _pigeon(value: Any, path: Path) -> int:
 
 
 def _pigeons(value: Any, path: Path) -> tuple[int, ...]:
-    items = _list(value, path)
+    items = listed(value, path)
     out = tuple(_pigeon(v, (*path, i)) for i, v in enumerate(items))
     if len(set(out)) != len(out):
         raise ExampleDataError("a pigeon is listed twice", path)
@@ -121,7 +110,7 @@ def _names(value: Any, path: Path) -> tuple[str, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         names = tuple(f"Player {i + 1}" for i in range(value))
     else:
-        names = tuple(str(v) for v in _list(value, path))
+        names = tuple(str(v) for v in listed(value, path))
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise ExampleDataError(
             f"Pigeon Race is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}", path
@@ -139,7 +128,7 @@ def _seat(names: Sequence[str], value: Any, path: Path) -> int:
 
 def _per_player(value: Any, names: Sequence[str], path: Path) -> dict[int, tuple[Any, Path]]:
     out: dict[int, tuple[Any, Path]] = {}
-    for key, item in _mapping(value, path).items():
+    for key, item in mapping(value, path).items():
         out[_seat(names, key, (*path, key))] = (item, (*path, key))
     return out
 
@@ -147,7 +136,16 @@ def _per_player(value: Any, names: Sequence[str], path: Path) -> dict[int, tuple
 # --- facts -------------------------------------------------------------------------------
 
 
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Played:
+    """An example replayed once: the facts of its allotment and first draw, and its race (None
+    when it has no setup)."""
+
+    facts: dict[str, Any]
+    race: Replay | None
+
+
+def replay_example(example: Mapping[str, Any]) -> Played:
     unknown = sorted(str(k) for k in example if k not in KNOWN_KEYS)
     if unknown:
         raise ExampleDataError(
@@ -158,6 +156,7 @@ def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
     if not any(k in example for k in KNOWN_KEYS):
         raise ExampleDataError("the example has no data: give allotment, first_draw or setup")
     facts: dict[str, Any] = {}
+    race = None
     if "allotment" in example:
         facts.update(allotment_facts(example["allotment"]))
     if "first_draw" in example:
@@ -168,13 +167,19 @@ def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
         if "allotment" in example:
             # Both kinds report legality; keep them apart rather than let one hide the other.
             raise ExampleDataError("give allotment or setup in an example, not both", ("setup",))
-        facts.update(race_facts(replay(example)))
-    return facts
+        race = replay(example)
+    return Played(facts, race)
+
+
+def played_facts(played: Played) -> dict[str, Any]:
+    if played.race is None:
+        return played.facts
+    return {**played.facts, **race_facts(played.race)}
 
 
 def allotment_facts(data: Any) -> dict[str, Any]:
     base: Path = ("allotment",)
-    data = _mapping(data, base)
+    data = mapping(data, base)
     for key in data:
         if key not in {"players", "dealt", "picks", "orders"}:
             raise ExampleDataError(f"unknown allotment key '{key}'", (*base, key))
@@ -222,10 +227,10 @@ def allotment_facts(data: Any) -> dict[str, Any]:
 
 def first_draw_facts(data: Any) -> dict[str, Any]:
     base: Path = ("first_draw",)
-    data = _mapping(data, base)
+    data = mapping(data, base)
     names = _names(list(data), base)
     draws = [
-        tuple(_card(c, (*base, name, i)) for i, c in enumerate(_list(data[name], (*base, name))))
+        tuple(_card(c, (*base, name, i)) for i, c in enumerate(listed(data[name], (*base, name))))
         for name in data
     ]
     seen: set[Card] = set()
@@ -298,7 +303,7 @@ def _moved(steps: Sequence[Sequence[Step]]) -> dict[int, int]:
 
 
 def replay(example: Mapping[str, Any]) -> Replay:
-    setup = _mapping(example.get("setup"), ("setup",))
+    setup = mapping(example.get("setup"), ("setup",))
     for key in setup:
         if key not in SETUP_KEYS:
             raise ExampleDataError(
@@ -322,7 +327,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
 
 def _parse_moves(value: Any) -> list[Move]:
     out = []
-    for i, text in enumerate(_list(value, ("moves",))):
+    for i, text in enumerate(listed(value, ("moves",))):
         try:
             out.append(Move.parse(str(text)))
         except NotationError as exc:
@@ -344,7 +349,7 @@ def _build_state(setup: Mapping[Any, Any], moves: Sequence[Move]) -> tuple[tuple
     positions = [START] * len(PIGEONS)
     for p in finished:
         positions[p - 1] = HOME
-    for key, value in _mapping(setup.get("positions", {}), ("setup", "positions")).items():
+    for key, value in mapping(setup.get("positions", {}), ("setup", "positions")).items():
         path: Path = ("setup", "positions", key)
         p = _pigeon(key, path)
         if p in finished:
@@ -394,7 +399,7 @@ def _build_state(setup: Mapping[Any, Any], moves: Sequence[Move]) -> tuple[tuple
     for seat, (value, path) in _per_player(
         setup.get("hands", {}), names, ("setup", "hands")
     ).items():
-        cards = _list(value, path)
+        cards = listed(value, path)
         if len(cards) > HAND_SIZE:
             raise ExampleDataError(f"a hand holds {HAND_SIZE} cards", path)
         hands[seat] = [known(_card(c, (*path, i)), (*path, i)) for i, c in enumerate(cards)]

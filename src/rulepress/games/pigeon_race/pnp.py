@@ -11,7 +11,6 @@ from __future__ import annotations
 from reportlab.lib.colors import Color, white
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.games.base import Drawer
 from rulepress.games.pigeon_race.rules import PIGEONS, SQUARES
 from rulepress.games.pigeon_race.style import (
     FINISH_COLOUR,
@@ -23,10 +22,8 @@ from rulepress.games.pigeon_race.style import (
     TRACK,
     TRACK_ALT,
 )
-from rulepress.pnp.api import Face
-from rulepress.pnp.draw import colour, fill_bleed, fonts, saved, shade, tint
-from rulepress.pnp.faces.templates import ordinal
-from rulepress.units import POINTS_PER_MM as MM
+from rulepress.plugin import POINTS_PER_MM as MM
+from rulepress.plugin import Drawer, Face, colour, fill_bleed, fonts, ordinal, saved, shade, tint
 
 
 def pattern(c: Canvas, kind: str, x: float, y: float, w: float, h: float, ink: Color,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulepress.games.base import GameState, History, Question
 from rulepress.games.pigeon_race.rules import END_DECK_EMPTY, State, tie_broken
+from rulepress.plugin import GameState, History, Question
 
 
 def _tie_break(moves: History, end: GameState[Any]) -> bool:

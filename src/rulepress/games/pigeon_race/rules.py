@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rulepress.games.base import (
+from rulepress.games.pigeon_race.cards import DECK, Card
+from rulepress.plugin import (
     IMPERFECT_INFORMATION,
     GameState,
     IllegalMove,
@@ -27,9 +28,8 @@ from rulepress.games.base import (
     Outcome,
     Variant,
     derive,
+    misplaced,
 )
-from rulepress.games.cards import misplaced
-from rulepress.games.pigeon_race.cards import DECK, Card
 
 PIGEONS = (1, 2, 3, 4, 5, 6)
 SQUARES = 30  # squares 1..30 of each lane; 0 is the start line

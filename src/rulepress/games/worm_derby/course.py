@@ -17,13 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from rulepress.games.base import NotationError
 from rulepress.games.worm_derby.grid import (
     TILE,
     Grid,
     cells_from_feet,
     cells_from_tiles,
 )
+from rulepress.plugin import NotationError
 
 Mark = tuple[int, ...]  # (pylon count, then per Slalom tile: right-side count, wrong-side count)
 SETUP_ZONE = 3 * TILE  # obstacles keep three tile widths from the start line and the pylon

@@ -24,11 +24,11 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
-from rulepress.games.base import DIAGRAM_FONT, Figure
 from rulepress.games.worm_derby.examples import Replay
 from rulepress.games.worm_derby.grid import TILE, Grid, xy_name
 from rulepress.games.worm_derby.moves import Move, Place, ShiftTile, Steps, parse_move
 from rulepress.games.worm_derby.rules import State
+from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering
 
 SUIT_COLOUR = {"suns": "#c0392b", "moons": "#222222", "crowns": "#2e7d32", "arms": "#1f5fbf"}
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
@@ -49,11 +49,7 @@ BIG, SMALL = 12, 6  # units per cell: a practice course, a full-size course
 WIDE = 14  # a course wider than this many columns is full-size
 LEFT, TOP, EDGE = 12, 13, 4  # margins: column letters, row numbers, room for arrowheads
 DISC = 0.375  # a coin's radius, in cells (a 3/4 in coin in a 1 in cell)
-# Carlito's advance widths (em), to centre labels by hand.
-WIDTHS = dict(zip("abcdefghijklmnopqrstuvwxyz", (
-    0.479, 0.525, 0.423, 0.525, 0.498, 0.305, 0.471, 0.525, 0.229, 0.239, 0.455, 0.229, 0.799,
-    0.525, 0.527, 0.525, 0.525, 0.349, 0.391, 0.335, 0.525, 0.452, 0.715, 0.433, 0.453, 0.395),
-    strict=True)) | dict.fromkeys("0123456789", 0.507)
+
 
 Point = tuple[float, float]
 
@@ -398,18 +394,10 @@ def _head(track: Sequence[Point]) -> str:
 
 def _text(labels: Iterable[tuple[float, float, str]], fill: str) -> str:
     """Labels centred on their x, in one text element with one position per character."""
-    xs: list[str] = []
-    ys: list[str] = []
-    chars = ""
+    lettering = Lettering(LABEL_SIZE)
     for cx, y, word in labels:
-        x = cx - sum(WIDTHS[ch] for ch in word) * LABEL_SIZE / 2
-        for ch in word:
-            xs.append(f"{x:.1f}")
-            ys.append(f"{y:.1f}")
-            chars += ch
-            x += WIDTHS[ch] * LABEL_SIZE
-    return (f'<text x="{" ".join(xs)}" y="{" ".join(ys)}" font-size="{LABEL_SIZE}" '
-            f'fill="{fill}">{escape(chars)}</text>')
+        lettering.add(cx, y, word, centre=True)
+    return lettering.svg(f'font-size="{LABEL_SIZE}" fill="{fill}"')
 
 
 def _words(s: State, worms: Mapping[str, Sequence[int]]) -> str:

@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import ExampleDataError, IllegalMove, NotationError, derive
 from rulepress.games.worm_derby.course import (
     STANDARD_LENGTH,
     WORM_LENGTH,
@@ -54,6 +53,7 @@ from rulepress.games.worm_derby.rules import (
     Worm,
     deal,
 )
+from rulepress.plugin import ExampleDataError, IllegalMove, NotationError, derive, mapping
 
 SETUP_KEYS = {"course", "variant", "worms", "rounded", "eaten", "retreat", "turn", "standard"}
 COURSE_KEYS = {"size", "start", "pylon", "obstacles", "red", "blue"}
@@ -74,13 +74,6 @@ class Replay:
     initial: State  # before any set-up move
     aside: int  # obstacle tiles put aside at the deal
 
-
-def _mapping(value: object, path: tuple[str | int, ...]) -> Mapping[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ExampleDataError("expected a mapping", path)
-    return value
 
 
 def _course(data: Mapping[str, Any]) -> Layout:
@@ -123,7 +116,7 @@ def _worm(state: State, cells: tuple[int, ...], path: tuple[str | int, ...]) -> 
 
 
 def _race_state(setup: Mapping[str, Any]) -> State:
-    layout = _course(_mapping(setup.get("course"), ("setup", "course")))
+    layout = _course(mapping(setup.get("course"), ("setup", "course"), optional=True))
     grid = layout.grid
     variant = str(setup.get("variant", "basic"))
     if variant not in GAMES:
@@ -131,7 +124,7 @@ def _race_state(setup: Mapping[str, Any]) -> State:
     if ("slalom" in variant) != layout.slalom:
         raise ExampleDataError("a Slalom course has red and blue tiles, other courses none",
                                ("setup", "variant"))
-    worms_in = _mapping(setup.get("worms"), ("setup", "worms"))
+    worms_in = mapping(setup.get("worms"), ("setup", "worms"), optional=True)
     players = tuple(str(k) for k in worms_in)
     if not 2 <= len(players) <= 4 or any(p not in SUITS for p in players):
         raise ExampleDataError(f"2 to 4 worms, named by suit: {', '.join(SUITS)}",
@@ -173,14 +166,14 @@ def _race_state(setup: Mapping[str, Any]) -> State:
         if footprint & seen:
             raise ExampleDataError("an obstacle lies on a worm", ("setup", "course", "obstacles"))
     eaten = [0] * n
-    for name, k in _mapping(setup.get("eaten"), ("setup", "eaten")).items():
+    for name, k in mapping(setup.get("eaten"), ("setup", "eaten"), optional=True).items():
         if name not in players or not isinstance(k, int) or k < 0 or \
                 k + len(worms[players.index(name)].cells) > WORM_LENGTH:  # type: ignore[union-attr]
             raise ExampleDataError("eaten: disks per worm, up to six disks in all",
                                    ("setup", "eaten"))
         eaten[players.index(name)] = k
     retreat: list[int | None] = [None] * n
-    for name, cell in _mapping(setup.get("retreat"), ("setup", "retreat")).items():
+    for name, cell in mapping(setup.get("retreat"), ("setup", "retreat"), optional=True).items():
         path = ("setup", "retreat", str(name))
         worm = worms[players.index(name)] if name in players else None
         try:
@@ -221,7 +214,7 @@ def _standard_state(data: Mapping[str, Any]) -> tuple[State, random.Random, int]
 
 
 def replay(example: Mapping[str, Any]) -> Replay:
-    setup = _mapping(example.get("setup"), ("setup",))
+    setup = mapping(example.get("setup"), ("setup",), optional=True)
     unknown = set(setup) - SETUP_KEYS
     if unknown:
         raise ExampleDataError(f"unknown setup keys: {', '.join(sorted(unknown))}", ("setup",))
@@ -232,7 +225,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
     auto: random.Random | None = None
     aside = 0
     if "standard" in setup:
-        data = _mapping(setup["standard"], ("setup", "standard"))
+        data = mapping(setup["standard"], ("setup", "standard"), optional=True)
         state, rng, aside = _standard_state(data)
         if not moves:
             auto = rng
@@ -363,7 +356,3 @@ def _retreat_cell(s: State, p: int) -> str | None:
     if r is None or worm is None:
         return None
     return s.grid.name(worm.end(r))
-
-
-def evaluate(example: Mapping[str, Any]) -> dict[str, Any]:
-    return facts(replay(example))

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulepress.games.base import NotationError
+from rulepress.plugin import NotationError
 
 TILE = 2  # cells per tile side: a 2 in tile over 1 in cells
 CELL_INCHES = 1.0  # physical size of a cell, for the rulebook's conversions

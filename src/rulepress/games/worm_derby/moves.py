@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rulepress.games.base import NotationError
 from rulepress.games.worm_derby.grid import parse_xy, xy_name
+from rulepress.plugin import NotationError
 
 XY = tuple[int, int]
 

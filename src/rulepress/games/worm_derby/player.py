@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rulepress.games.base import Agent
 from rulepress.games.worm_derby.course import Layout, Mark
 from rulepress.games.worm_derby.moves import ACE, Build, Move, Pass, Place, Regrow, Steps
 from rulepress.games.worm_derby.rules import Phase, State
+from rulepress.plugin import Agent
 
 FAR = 1 << 20
 VARIANTS = ("basic", "slalom", "cannibal", "slalom+cannibal")

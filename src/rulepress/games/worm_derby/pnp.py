@@ -14,11 +14,9 @@ import math
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.games.base import Drawer
 from rulepress.games.worm_derby import diagrams
 from rulepress.games.worm_derby.rules import SUITS
-from rulepress.pnp.api import Face
-from rulepress.pnp.draw import fill_bleed, fonts, saved
+from rulepress.plugin import Drawer, Face, fill_bleed, fonts, saved
 
 RANKS = ("null", "ace", "2", "3", "4", "5")
 INK = HexColor("#2b2620")

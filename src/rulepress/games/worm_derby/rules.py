@@ -17,14 +17,6 @@ from enum import Enum
 from functools import cached_property, lru_cache
 from typing import Any
 
-from rulepress.games.base import (
-    CHANCE,
-    PERFECT_INFORMATION,
-    IllegalMove,
-    Outcome,
-    Variant,
-    derive,
-)
 from rulepress.games.worm_derby.course import (
     STANDARD_LENGTH,
     WORM_LENGTH,
@@ -49,6 +41,7 @@ from rulepress.games.worm_derby.moves import (
     face_name,
     parse_move,
 )
+from rulepress.plugin import CHANCE, PERFECT_INFORMATION, IllegalMove, Outcome, Variant, derive
 
 SUITS = ("suns", "moons", "crowns", "arms")
 OBSTACLE_TILES = 21  # a piecepack's 24 tiles less the two start tiles and the pylon

@@ -18,15 +18,9 @@ from rulepress.limits import LAYOUT_SECONDS, MAX_LAYOUT_RANGE
 from rulepress.pnp.faces.errors import LayoutError
 from rulepress.sandbox import Sandbox, Timeout, Unknown, deadline, runtime_problem, syntax_problem
 from rulepress.suggest import suggest
+from rulepress.words import ordinal
 
 _JINJA = re.compile(r"\{\{|\{%")
-
-
-def ordinal(n: Any) -> str:
-    """1 -> 1st, 2 -> 2nd, 11 -> 11th."""
-    k = int(n)
-    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
 
 
 @cache

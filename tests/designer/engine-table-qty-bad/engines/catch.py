@@ -15,9 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulepress.games.base import (
+from rulepress.plugin import (
     CHANCE,
-    Engine,
     ExampleDataError,
     IllegalMove,
     NotationError,
@@ -25,6 +24,7 @@ from rulepress.games.base import (
     RulesError,
     Variant,
     derive,
+    game_data,
 )
 
 GOAL = 100
@@ -145,13 +145,13 @@ def hold_at_20(state: State, rng: random.Random) -> Move:
     return HOLD if state.total >= enough else ROLL
 
 
-class PigEngine(Engine):
+class PigEngine:
     name = "catch"
 
     def rules(self) -> Rules:
         return RULES
 
-    def evaluate(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
+    def replay(self, example: Mapping[str, Any]) -> Mapping[str, Any]:
         """Replay ``setup.banked`` and the moves (``roll 4`` is a roll that shows a 4)."""
         setup = example.get("setup", {})
         banked = setup.get("banked") if isinstance(setup, dict) else None
@@ -179,7 +179,7 @@ class PigEngine(Engine):
         return {"die": 1}
 
     def tables(self) -> Mapping[str, Any]:
-        rows = self.data("catch")
+        rows = game_data(self, "catch")
         return {"suits": [{"suit": s, "qty": "two"} for s in sorted({r["suit"] for r in rows})],
                 "scoring": [{"goal": GOAL}]}
 

@@ -3,7 +3,7 @@
 import os
 from dataclasses import dataclass
 
-from rulepress.games.base import Engine, Outcome, Variant
+from rulepress.plugin import Outcome, Variant
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Rules:
         return State()
 
 
-class CountEngine(Engine):
+class CountEngine:
     name = "count"
 
     def rules(self):
@@ -51,7 +51,7 @@ class CountEngine(Engine):
     def component_counts(self):
         return {"counter": 1}
 
-    def evaluate(self, example):
+    def replay(self, example):
         os._exit(0)
 
 

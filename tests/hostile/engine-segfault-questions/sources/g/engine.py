@@ -3,7 +3,7 @@
 import ctypes
 from dataclasses import dataclass
 
-from rulepress.games.base import Engine, Outcome, Variant
+from rulepress.plugin import Outcome, Variant
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Rules:
         return State()
 
 
-class CountEngine(Engine):
+class CountEngine:
     name = "count"
 
     def rules(self):
@@ -54,7 +54,7 @@ class CountEngine(Engine):
     def questions(self):
         return [ctypes.string_at(0)]
 
-    def evaluate(self, example):
+    def replay(self, example):
         return {"at": example["setup"]["at"] + 1}
 
 
