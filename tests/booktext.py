@@ -26,7 +26,7 @@ def section(page: str, anchor: str) -> str:
 
 
 def rulings(page: str) -> list[str]:
-    return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
+    return re.findall(r"<li[^>]*>(.*?)</li>", section(page, "rulings"), flags=re.S)
 
 
 def chapter_titles(page: str) -> list[str]:

@@ -1,0 +1,149 @@
+"""The body's look-up apparatus: term definitions as anchored ``<dfn>``, every later mention of a
+term linked to it, rulings numbered with their anchors, and cross-references filled in.
+
+An internal link gets the class ``xref`` (print adds its page: "Ruling 17 (p. 12)"); an empty
+one, ``[](#ruling-card-values)``, takes its text from its target ("Ruling 1", an example's or
+a heading's title), so no number is ever typed by hand.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+
+from rulepress.diagnostics import SourceLoc
+from rulepress.document.markdown import DFN
+from rulepress.document.model import Document, Term
+from rulepress.render.references import example_anchor
+
+XREF, TERM_LINK = "xref", "term-link"
+
+
+def render_dfn(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
+               env: MutableMapping[str, Any]) -> str:
+    token = tokens[idx]
+    anchor = token.attrGet("id")
+    at = f' id="{html.escape(str(anchor))}"' if anchor else ""
+    return f'<dfn class="term"{at}>{html.escape(token.content)}</dfn>'
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What an edition's page can point to: terms to link, and the text of empty links."""
+
+    terms: tuple[Term, ...]
+    titles: Mapping[str, str]  # anchor -> what an empty link to it prints
+
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        """Any term, as a whole word, with a plural ending; a term written in lower case
+        matches a capital first letter too."""
+        if not self.terms:
+            return None
+        alts = []
+        for term in sorted(self.terms, key=lambda t: -len(t.text)):
+            body = r"\s+".join(re.escape(w) for w in term.text.split())
+            if term.text[:1].islower():
+                body = f"[{body[0]}{body[0].upper()}]{body[1:]}"
+            alts.append(f"{body}(?:e?s)?")
+        return re.compile(r"(?<![\w-])(?:" + "|".join(alts) + r")(?![\w-])")
+
+    def term_of(self, mention: str) -> Term | None:
+        words = " ".join(mention.split()).casefold()
+        for term in self.terms:
+            t = term.text.casefold()
+            if words in (t, t + "s", t + "es"):
+                return term
+        return None
+
+
+def lookup(doc: Document, edition: str) -> Lookup:
+    kept = [t for t in doc.terms if doc.keeps(edition, t.loc)]
+    titles = {h.anchor: h.text for h in doc.headings}
+    titles |= {example_anchor(e.id): e.title for e in doc.boxes}
+    titles |= {t.anchor: t.text for t in doc.terms}
+    titles |= {r.anchor: f"Ruling {r.number}" for r in doc.rulings}
+    return Lookup(tuple(kept), titles)
+
+
+def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
+    """Mark up ``tokens`` (one edition's body) in place."""
+    found = lookup(doc, edition)
+    anchors = {t.loc: t.anchor for t in doc.terms}
+    rulings = {r.loc: r for r in doc.rulings}
+    lists: list[Token] = []
+    heading = False
+    for token in tokens:
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            lists.append(token)
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            opened = lists.pop()
+            token.tag = opened.tag
+        elif token.type == "list_item_open" and token.meta.get("loc") in rulings:
+            ruling = rulings[token.meta["loc"]]
+            token.attrs.update({"id": ruling.anchor, "class": "ruling",
+                                "value": str(ruling.number)})
+            lists[-1].tag = "ol"  # rulings are numbered, whatever list the source wrote
+        elif token.type in ("heading_open", "heading_close"):
+            heading = token.type == "heading_open"
+        elif token.type == "inline":
+            loc = token.meta.get("loc")
+            line = 0
+            for child in token.children or ():
+                line += child.type in ("softbreak", "hardbreak")
+                at = None if loc is None else SourceLoc(loc.path, loc.line + line)
+                if child.type == DFN and at in anchors:
+                    child.attrSet("id", anchors[at])
+            link_inline(token, found, mentions=not heading)
+
+
+def link_inline(token: Token, found: Lookup, *, mentions: bool = True) -> None:
+    """Fill in empty internal links, class them ``xref``, and link term mentions (outside
+    links, code and definitions) to the definition."""
+    pattern = found.pattern if mentions else None
+    out: list[Token] = []
+    children = token.children or []
+    depth = 0
+    for n, child in enumerate(children):
+        if child.type == "link_open":
+            depth += 1
+            target = str(child.attrGet("href") or "")
+            if target.startswith("#"):
+                child.attrSet("class", XREF)
+                after = children[n + 1] if n + 1 < len(children) else None
+                if after is not None and after.type == "link_close":
+                    text = Token("text", "", 0, content=found.titles.get(target[1:], target[1:]))
+                    out += [child, text]
+                    continue
+        elif child.type == "link_close":
+            depth -= 1
+        if child.type == "text" and depth == 0 and pattern is not None:
+            out += _linked(child.content, pattern, found)
+        else:
+            out.append(child)
+    token.children = out
+
+
+def _linked(text: str, pattern: re.Pattern[str], found: Lookup) -> list[Token]:
+    out: list[Token] = []
+    pos = 0
+    for m in pattern.finditer(text):
+        term = found.term_of(m[0])
+        if term is None:
+            continue
+        if m.start() > pos:
+            out.append(Token("text", "", 0, content=text[pos:m.start()]))
+        opening = Token("link_open", "a", 1)
+        opening.attrs = {"href": f"#{term.anchor}", "class": TERM_LINK}
+        out += [opening, Token("text", "", 0, content=m[0]), Token("link_close", "a", -1)]
+        pos = m.end()
+    if pos < len(text):
+        out.append(Token("text", "", 0, content=text[pos:]))
+    return out
