@@ -17,6 +17,7 @@ from markdown_it.token import Token
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.document import yamlines
 from rulepress.document.editions import (
+    BOX,
     CONTAINER,
     EDITIONS,
     NEW_PAGE,
@@ -264,6 +265,8 @@ def _block_marks(tokens: list[Token], part: Part) -> tuple[list[Mark], list[Diag
         opened.append(tok)
         if tok.map is not None:
             name = tok.info.strip()
+            if name == BOX:
+                continue
             problem = marker_problem(name) if name else "a ':::' block needs an edition name"
             if problem:
                 diags.append(error(_loc(tok, part), problem))

@@ -16,7 +16,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from rulepress.diagnostics import RulepressError, SourceLoc
-from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
+from rulepress.document.editions import BOX, CONTAINER, REFERENCE, heading_marker
 from rulepress.document.markdown import DFN, make_parser, too_deep
 from rulepress.document.model import Document, Example
 from rulepress.document.numbers import fill
@@ -80,9 +80,18 @@ def _table_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options:
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
-def _nothing(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-             env: MutableMapping[str, Any]) -> str:
-    return ""  # a ::: edition block that is kept prints its content and nothing of its own
+def _container_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
+                    options: OptionsDict, env: MutableMapping[str, Any]) -> str:
+    # A ::: edition block that is kept prints its content and nothing of its own; a box frames.
+    box = tokens[idx].info.strip() == BOX
+    env.setdefault("rp_blocks", []).append(box)
+    return '<aside class="box">\n' if box else ""
+
+
+def _container_close(self: RendererHTML, tokens: Sequence[Token], idx: int,
+                     options: OptionsDict, env: MutableMapping[str, Any]) -> str:
+    blocks = env.get("rp_blocks") or [False]
+    return "</aside>\n" if blocks.pop() else ""
 
 
 def _raw(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
@@ -100,8 +109,8 @@ def render_parser() -> MarkdownIt:
     md.add_render_rule("table_close", _table_close)
     md.add_render_rule("rp_raw", _raw)
     md.add_render_rule(DFN, render_dfn)
-    md.add_render_rule(f"container_{CONTAINER}_open", _nothing)
-    md.add_render_rule(f"container_{CONTAINER}_close", _nothing)
+    md.add_render_rule(f"container_{CONTAINER}_open", _container_open)
+    md.add_render_rule(f"container_{CONTAINER}_close", _container_close)
     return md
 
 

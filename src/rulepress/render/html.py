@@ -291,7 +291,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     glossary = sorted((_Entry(t.text, t.anchor, t.definition) for t in found.terms),
                       key=lambda e: e.text.casefold())
     index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
-                    *(_Entry(r.title, r.anchor, f"Ruling {r.number}") for r in doc.rulings
+                    *(_Entry(_indexed(r.title), r.anchor, f"Ruling {r.number}") for r in doc.rulings
                       if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
                    ) if proof else []
     back = [(NOTATION_TITLE, "rp-notation", notation), (GLOSSARY_TITLE, "rp-glossary", glossary),
@@ -313,6 +313,13 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         fonts_href=fonts_href,
         font_faces=FONT_FACES,
     )
+
+
+def _indexed(title: str) -> str:
+    """A ruling's title as an index lists it: by its first word that matters ("bomb", not "A
+    bomb"), so it sorts beside the term of that name."""
+    bare = re.sub(r"^(?:an?|the)\s+(?=\w)", "", title, flags=re.I)
+    return bare[:1].upper() + bare[1:] if bare != title else title
 
 
 @dataclass(frozen=True)
