@@ -294,7 +294,11 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
                     *(_Entry(_indexed(r.title), r.anchor, f"Ruling {r.number}") for r in doc.rulings
                       if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
                    ) if proof else []
-    back = [(NOTATION_TITLE, "rp-notation", notation), (GLOSSARY_TITLE, "rp-glossary", glossary),
+    # The reference edition's glossary is at the back; the player edition's, short, is on the
+    # page of the contents.
+    front = [TocEntry(1, GLOSSARY_TITLE, "rp-glossary")] if glossary and not proof else []
+    back = [(NOTATION_TITLE, "rp-notation", notation),
+            (GLOSSARY_TITLE, "rp-glossary", glossary if proof else []),
             (INDEX_TITLE, "rp-index", index)]
     toc_back = [TocEntry(1, title, anchor) for title, anchor, items in back if items]
     return env.get_template("rulebook.html.j2").render(
@@ -303,7 +307,8 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         meta=doc.meta,
         title_anchor=body.title_anchor,
         links=[(label, href(path)) for label, path in links.items()],
-        toc=_nest((*body.toc, *toc_back, *changelog_entry, TocEntry(1, credits_title, "rp-credits"))),
+        toc=_nest((*front, *body.toc, *toc_back, *changelog_entry,
+                   TocEntry(1, credits_title, "rp-credits"))),
         changelog=changelog,
         notation=notation,
         glossary=glossary,
