@@ -76,7 +76,7 @@ def lookup(doc: Document, edition: str) -> Lookup:
 def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
     """Mark up ``tokens`` (one edition's body) in place."""
     found = lookup(doc, edition)
-    anchors = {t.loc: t.anchor for t in doc.terms}
+    anchors = {(t.loc, t.text): t.anchor for t in doc.terms}
     rulings = {r.loc: r for r in doc.rulings}
     lists: list[Token] = []
     heading = False
@@ -99,8 +99,8 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
             for child in token.children or ():
                 line += child.type in ("softbreak", "hardbreak")
                 at = None if loc is None else SourceLoc(loc.path, loc.line + line)
-                if child.type == DFN and at in anchors:
-                    child.attrSet("id", anchors[at])
+                if child.type == DFN and (at, child.content) in anchors:
+                    child.attrSet("id", anchors[at, child.content])
             link_inline(token, found, mentions=not heading)
 
 
