@@ -98,9 +98,10 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
             line = 0
             for child in token.children or ():
                 line += child.type in ("softbreak", "hardbreak")
-                at = None if loc is None else SourceLoc(loc.path, loc.line + line)
-                if child.type == DFN and (at, child.content) in anchors:
-                    child.attrSet("id", anchors[at, child.content])
+                if child.type == DFN and loc is not None:
+                    at = (SourceLoc(loc.path, loc.line + line), child.content)
+                    if at in anchors:
+                        child.attrSet("id", anchors[at])
             link_inline(token, found, mentions=not heading)
 
 
