@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from markdown_it.token import Token
 
-from rulepress.diagnostics import Diagnostic, error
+from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.editions import heading_marker
 from rulepress.document.markdown import DFN
 from rulepress.document.model import Part, Ruling, Term
@@ -53,6 +53,13 @@ def _sentence(inline: Token, target: Token) -> str:
     return text[start:].strip()
 
 
+def _at(part: Part, line: int, needle: str) -> SourceLoc:
+    """Line ``line`` (0-based) of ``part``, at the column where ``needle`` starts on it."""
+    lines = part.text.split("\n")
+    found = lines[line].find(needle) if 0 <= line < len(lines) else -1
+    return part.loc(line, found + 1 if found >= 0 else 1)
+
+
 def _inline_text(inline: Token) -> str:
     return "".join(c.content for c in inline.children or () if c.type in ("text", "code_inline"))
 
@@ -69,7 +76,7 @@ def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],
             for child, offset in _children(token):
                 if child.type != DFN:
                     continue
-                loc = part.loc(token.map[0] + offset)
+                loc = _at(part, token.map[0] + offset, child.markup + child.content.split()[0])
                 known = first.get(child.content.casefold())
                 if known is not None:
                     diags.append(error(loc, (
@@ -137,7 +144,7 @@ def typed_numbers(parsed: Sequence[tuple[Part, list[Token]]], rulings: Sequence[
                     continue
                 known = by_number.get(int(m[1]))
                 fix = f"[](#{known.anchor})" if known else "[](#ruling-...)"
-                diags.append(error(part.loc(token.map[0] + offset), (
+                diags.append(error(_at(part, token.map[0] + offset, m[0]), (
                     f"'{m[0]}' is a ruling number typed by hand: cite it as {fix}, which prints "
                     "its number and page and follows it when the rulings are renumbered")))
     return diags

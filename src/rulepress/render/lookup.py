@@ -18,7 +18,6 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from rulepress.diagnostics import SourceLoc
 from rulepress.document.markdown import DFN
 from rulepress.document.model import Document, Term
 from rulepress.render.references import example_anchor
@@ -76,7 +75,7 @@ def lookup(doc: Document, edition: str) -> Lookup:
 def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
     """Mark up ``tokens`` (one edition's body) in place."""
     found = lookup(doc, edition)
-    anchors = {(t.loc, t.text): t.anchor for t in doc.terms}
+    anchors = {(t.loc.path, t.loc.line, t.text): t.anchor for t in doc.terms}
     rulings = {r.loc: r for r in doc.rulings}
     lists: list[Token] = []
     heading = False
@@ -99,7 +98,7 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
             for child in token.children or ():
                 line += child.type in ("softbreak", "hardbreak")
                 if child.type == DFN and loc is not None:
-                    at = (SourceLoc(loc.path, loc.line + line), child.content)
+                    at = (loc.path, loc.line + line, child.content)
                     if at in anchors:
                         child.attrSet("id", anchors[at])
             link_inline(token, found, mentions=not heading)

@@ -107,7 +107,8 @@ def link_reason(url: str, anchors: frozenset[str]) -> str | None:
     """Why a hyperlink may not be used, or None."""
     if url.startswith("#"):
         target = unquote(url[1:])
-        return None if target in anchors else f"no heading or example has the anchor '#{target}'"
+        return None if target in anchors else (
+            f"no heading, example, ruling or term has the anchor '#{target}'")
     scheme = urlsplit(url).scheme.lower()
     if scheme in LINK_SCHEMES:
         return None
