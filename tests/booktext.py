@@ -31,7 +31,8 @@ def rulings(page: str) -> list[str]:
 
 def chapter_titles(page: str) -> list[str]:
     """The titles of the page's chapters (its first-rank headings), in order."""
-    return re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', page)
+    after = page[page.index("</nav>"):] if "</nav>" in page else page  # not the glossary
+    return re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', after)
 
 
 def starts_a_page(page: str, anchor: str) -> bool:
