@@ -7,6 +7,7 @@ a ruling number typed by hand ("see ruling 12") is an error, as it would go stal
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 
@@ -20,6 +21,7 @@ from rulepress.document.slug import slugify, unique
 
 RULINGS_TITLE = "rulings"  # a heading of this title (any level, any case) holds the rulings
 TERM_PREFIX, RULING_PREFIX = "term-", "ruling-"
+MAX_TERM_WORDS = 6  # a term is a few words; its mentions are looked up word by word
 _TYPED = re.compile(r"\b[Rr]ulings? (\d+)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(*])")
 
@@ -35,22 +37,22 @@ def _children(inline: Token) -> Iterator[tuple[Token, int]]:
             line += child.content.count("\n")
 
 
-def _sentence(inline: Token, target: Token) -> str:
-    """The sentence of ``inline`` that holds ``target``, as plain text on one line."""
-    text, at = "", 0
+def _sentences(inline: Token) -> dict[int, str]:
+    """The sentence holding each child of ``inline`` (by its index), as plain text on one line;
+    the paragraph is read once, however many terms it defines."""
+    text, starts = "", []
     for child, _ in _children(inline):
-        if child is target:
-            at = len(text)
+        starts.append(len(text))
         if child.type in ("text", "code_inline", DFN):
             text += child.content
         elif child.type in ("softbreak", "hardbreak"):
             text += " "
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        if m.start() >= at:
-            return text[start:m.start()].strip()
-        start = m.end()
-    return text[start:].strip()
+    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text) + 1]
+    out: dict[int, str] = {}
+    for n, at in enumerate(starts):
+        k = bisect.bisect_right(bounds, at) - 1
+        out[n] = text[bounds[k]:bounds[k + 1]].strip()
+    return out
 
 
 def _at(part: Part, line: int, needle: str) -> SourceLoc:
@@ -73,10 +75,16 @@ def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],
         for token in tokens:
             if token.type != "inline" or token.map is None:
                 continue
-            for child, offset in _children(token):
+            sentences: dict[int, str] | None = None
+            for n, (child, offset) in enumerate(_children(token)):
                 if child.type != DFN:
                     continue
                 loc = _at(part, token.map[0] + offset, child.markup + child.content.split()[0])
+                if len(child.content.split()) > MAX_TERM_WORDS:
+                    diags.append(error(loc, (
+                        f"the term '{child.content[:60]}' is more than {MAX_TERM_WORDS} words: "
+                        "mark the term, and let the sentence around it define it")))
+                    continue
                 known = first.get(child.content.casefold())
                 if known is not None:
                     diags.append(error(loc, (
@@ -85,7 +93,8 @@ def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],
                         "where the rules define it")))
                     continue
                 anchor = unique(TERM_PREFIX + slugify(child.content), taken)
-                term = Term(child.content, anchor, _sentence(token, child), loc)
+                sentences = sentences if sentences is not None else _sentences(token)
+                term = Term(child.content, anchor, sentences[n], loc)
                 first[child.content.casefold()] = term
                 terms.append(term)
     return terms, diags
@@ -123,7 +132,7 @@ def _ruling(tokens: list[Token], at: int, part: Part, number: int, taken: set[st
         close = next((n for n, k in enumerate(kids) if k.type == "strong_close"), len(kids))
         title = " ".join(k.content if k.type != "softbreak" else " " for k in kids[1:close])
     else:
-        title = " ".join((_sentence(inline, kids[0]) if inline and kids else "").split()[:8])
+        title = " ".join((_sentences(inline)[0] if inline and kids else "").split()[:8])
     title = " ".join(title.split()).rstrip(".:;, ") or f"Ruling {number}"
     anchor = unique(RULING_PREFIX + slugify(title), taken)
     return Ruling(number, title, anchor, part.loc(where[0] if where else 0))

@@ -85,13 +85,13 @@ def _container_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
     # A ::: edition block that is kept prints its content and nothing of its own; a box frames.
     box = tokens[idx].info.strip() == BOX
     env.setdefault("rp_blocks", []).append(box)
-    return '<aside class="box">\n' if box else ""
+    return '<div class="box" role="note">\n' if box else ""
 
 
 def _container_close(self: RendererHTML, tokens: Sequence[Token], idx: int,
                      options: OptionsDict, env: MutableMapping[str, Any]) -> str:
     blocks = env.get("rp_blocks") or [False]
-    return "</aside>\n" if blocks.pop() else ""
+    return "</div>\n" if blocks.pop() else ""
 
 
 def _raw(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,

@@ -12,12 +12,14 @@ import html
 import re
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from rulepress.document.lookup import MAX_TERM_WORDS
 from rulepress.document.markdown import DFN
 from rulepress.document.model import Document, Term
 from rulepress.render.references import example_anchor
@@ -40,27 +42,44 @@ class Lookup:
     terms: tuple[Term, ...]
     titles: Mapping[str, str]  # anchor -> what an empty link to it prints
 
-    @property
-    def pattern(self) -> re.Pattern[str] | None:
-        """Any term, as a whole word, with a plural ending; a term written in lower case
-        matches a capital first letter too."""
-        if not self.terms:
-            return None
-        alts = []
-        for term in sorted(self.terms, key=lambda t: -len(t.text)):
-            body = r"\s+".join(re.escape(w) for w in term.text.split())
-            if term.text[:1].islower():
-                body = f"[{body[0]}{body[0].upper()}]{body[1:]}"
-            alts.append(f"{body}(?:e?s)?")
-        return re.compile(r"(?<![\w-])(?:" + "|".join(alts) + r")(?![\w-])")
-
-    def term_of(self, mention: str) -> Term | None:
-        words = " ".join(mention.split()).casefold()
+    @cached_property
+    def forms(self) -> dict[tuple[str, ...], Term]:
+        """Each term's words, and with a plural ending (s, es) on its last word, casefolded."""
+        found: dict[tuple[str, ...], Term] = {}
         for term in self.terms:
-            t = term.text.casefold()
-            if words in (t, t + "s", t + "es"):
-                return term
-        return None
+            words = tuple(term.text.casefold().split())
+            for end in ("", "s", "es"):
+                found.setdefault((*words[:-1], words[-1] + end), term)
+        return found
+
+    def mentions(self, text: str) -> list[tuple[int, int, Term]]:
+        """Where ``text`` mentions a term, as whole words, the longest first: (start, end,
+        term). A term written in lower case matches a capital first letter too; one written
+        with a capital matches only as written. Word by word, so any number of terms costs
+        the same."""
+        if not self.terms:
+            return []
+        words = list(_WORD.finditer(text))
+        folded = [w[0].casefold() for w in words]
+        found: list[tuple[int, int, Term]] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(MAX_TERM_WORDS, len(words) - i), 0, -1):
+                term = self.forms.get(tuple(folded[i:i + n]))
+                last = words[i + n - 1]
+                if term is None or not all(text[words[k].end():words[k + 1].start()].isspace()
+                                           for k in range(i, i + n - 1)):
+                    continue
+                if term.text[:1].isupper() and not words[i][0].startswith(term.text.split()[0]):
+                    continue
+                found.append((words[i].start(), last.end(), term))
+                i += n - 1
+                break
+            i += 1
+        return found
+
+
+_WORD = re.compile(r"[\w’'-]+")
 
 
 def lookup(doc: Document, edition: str) -> Lookup:
@@ -107,7 +126,6 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
 def link_inline(token: Token, found: Lookup, *, mentions: bool = True) -> None:
     """Fill in empty internal links, class them ``xref``, and link term mentions (outside
     links, code and definitions) to the definition."""
-    pattern = found.pattern if mentions else None
     out: list[Token] = []
     children = token.children or []
     depth = 0
@@ -124,26 +142,24 @@ def link_inline(token: Token, found: Lookup, *, mentions: bool = True) -> None:
                     continue
         elif child.type == "link_close":
             depth -= 1
-        if child.type == "text" and depth == 0 and pattern is not None:
-            out += _linked(child.content, pattern, found)
+        if child.type == "text" and depth == 0 and mentions:
+            out += _linked(child.content, found)
         else:
             out.append(child)
     token.children = out
 
 
-def _linked(text: str, pattern: re.Pattern[str], found: Lookup) -> list[Token]:
+def _linked(text: str, found: Lookup) -> list[Token]:
     out: list[Token] = []
     pos = 0
-    for m in pattern.finditer(text):
-        term = found.term_of(m[0])
-        if term is None:
-            continue
-        if m.start() > pos:
-            out.append(Token("text", "", 0, content=text[pos:m.start()]))
+    for start, end, term in found.mentions(text):
+        if start > pos:
+            out.append(Token("text", "", 0, content=text[pos:start]))
         opening = Token("link_open", "a", 1)
         opening.attrs = {"href": f"#{term.anchor}", "class": TERM_LINK}
-        out += [opening, Token("text", "", 0, content=m[0]), Token("link_close", "a", -1)]
-        pos = m.end()
+        shown = Token("text", "", 0, content=text[start:end])
+        out += [opening, shown, Token("link_close", "a", -1)]
+        pos = end
     if pos < len(text):
         out.append(Token("text", "", 0, content=text[pos:]))
     return out
