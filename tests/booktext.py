@@ -26,12 +26,13 @@ def section(page: str, anchor: str) -> str:
 
 
 def rulings(page: str) -> list[str]:
-    return re.findall(r"<li>(.*?)</li>", section(page, "rulings"), flags=re.S)
+    return re.findall(r"<li[^>]*>(.*?)</li>", section(page, "rulings"), flags=re.S)
 
 
 def chapter_titles(page: str) -> list[str]:
     """The titles of the page's chapters (its first-rank headings), in order."""
-    return re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', page)
+    after = page[page.index("</nav>"):] if "</nav>" in page else page  # not the glossary
+    return re.findall(r'<h2 [^>]*class="rank-1[^"]*"[^>]*>([^<]*)</h2>', after)
 
 
 def starts_a_page(page: str, anchor: str) -> bool:

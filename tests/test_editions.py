@@ -143,7 +143,8 @@ def test_each_edition_lists_its_own_contents_and_links_the_other(books: dict[str
 
     assert "clarifications" not in contents(books["tiny"])
     assert "quick-reference" in contents(books["tiny"])
-    assert contents(books["tiny-reference"])[-2:] == ["how-the-goal-was-chosen", "rp-credits"]
+    assert contents(books["tiny-reference"])[-4:] == [
+        "how-the-goal-was-chosen", "rp-notation", "rp-index", "rp-credits"]
     assert 'href="tiny-reference.html"' in books["tiny"]
     assert 'href="tiny.html"' in books["tiny-reference"]
 

@@ -94,8 +94,8 @@ def test_bookmarks_follow_the_headings(pdfs: dict[str, bytes], doc: Document) ->
     reader = PdfReader(io.BytesIO(pdfs["a4"]))
     titles = _titles(reader.outline)
     assert titles[:2] == ["Lantern Walk", "Contents"]
-    assert [h.text for h in doc.headings if h.level in (2, 3)] == titles[2:-1]
-    assert titles[-1] == "Credits and licence"
+    assert [h.text for h in doc.headings if h.level in (2, 3)] == titles[2:-2]
+    assert titles[-2:] == ["Appendix: the examples in engine notation", "Credits and licence"]
     top = [item.title for item in reader.outline if not isinstance(item, list)]
     assert "Setup" in top and "Variant: a longer walk" not in top  # h3 nested under h2
 
@@ -107,7 +107,8 @@ def test_internal_links_and_destinations(pdfs: dict[str, bytes], doc: Document) 
     assert {f"example-{e.id}" for e in doc.examples} <= dests
     toc_links = [a.get_object() for a in reader.pages[1].get("/Annots", [])]
     targets = {str(a["/Dest"]) for a in toc_links if a.get("/Subtype") == "/Link" and "/Dest" in a}
-    assert {h.anchor for h in doc.headings if h.level in (2, 3)} | {"rp-credits"} == targets
+    assert {h.anchor for h in doc.headings if h.level in (2, 3)} | {"rp-notation", "rp-credits"} \
+        == targets
     assert targets <= dests
 
 
@@ -139,9 +140,9 @@ def test_examples_are_never_split(pdfs: dict[str, bytes], doc: Document) -> None
         pages = _body_lines(pdf)
     for example in doc.examples:
         start = next(n for n, lines in enumerate(pages) if any(example.title in ln for ln in lines))
-        # the box ends with its claims line, on the page where its title is
+        # the box ends with its link to its notation, on the page where its title is
         after = pages[start][[i for i, ln in enumerate(pages[start]) if example.title in ln][0]:]
-        assert any(ln.startswith("Claims") for ln in after), example.id
+        assert any(ln.startswith("Its moves and claims") for ln in after), example.id
 
 
 def test_two_renders_are_byte_identical(pdfs: dict[str, bytes], doc: Document, html: str,

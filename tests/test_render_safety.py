@@ -52,7 +52,7 @@ def test_each_refused_reference_is_reported_at_its_line(game: Path) -> None:
         (line["127.0.0.1"], "refused image 'http://127.0.0.1:9/probe.png'"),
         (line["../../"], "refused image '../../etc/passwd.png'"),
         (line["attachment"], "raw HTML is not allowed in rules"),
-        (line["no-such"], "no heading or example has the anchor '#no-such-anchor'"),
+        (line["no-such"], "no heading, example, ruling or term has the anchor '#no-such-anchor'"),
         (line["no-such"], "refused image 'missing.png'"),
     ]
     for where, message in expected:

@@ -24,6 +24,7 @@ PLAYER, REFERENCE = "player", "reference"
 EDITIONS = (PLAYER, REFERENCE)
 NEW_PAGE = "new-page"  # a heading class: its section starts on a fresh page in print
 CONTAINER = "block"  # the markdown-it container plugin's name: container_block_open tokens
+BOX = "box"  # ``::: box`` ... ``:::`` sets blocks apart in a framed box, in both editions
 _HEADING_MARK = re.compile(r"\s*\{((?:\s*\.[^{}\s]*)+)\s*\}\s*$")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
@@ -24,7 +25,29 @@ def make_parser(*, detect_html: bool = False) -> MarkdownIt:
     # ours is checked first (too_deep), so the parser must go just past it.
     md.options["maxNesting"] = MAX_MARKDOWN_NESTING + 2
     container_plugin(md, CONTAINER, validate=lambda params, *rest: True)
+    md.inline.ruler.before("link", DFN, _dfn)
     return md
+
+
+DFN = "dfn"  # ``:dfn[three-card column]`` marks where a term is defined (a token of this type)
+_DFN_OPEN = ":dfn["
+
+
+def _dfn(state: StateInline, silent: bool) -> bool:
+    """``:dfn[term]``: the term, without brackets, code or emphasis inside."""
+    start = state.pos
+    if not state.src.startswith(_DFN_OPEN, start):
+        return False
+    end = state.src.find("]", start)
+    term = state.src[start + len(_DFN_OPEN):end] if end > 0 else ""
+    if not term.strip() or any(c in term for c in "[`*_"):
+        return False
+    if not silent:
+        token = state.push(DFN, "dfn", 0)
+        token.content = " ".join(term.split())
+        token.markup = _DFN_OPEN
+    state.pos = end + 1
+    return True
 
 
 def too_deep(tokens: Iterable[Token]) -> tuple[int, str] | None:

@@ -151,6 +151,26 @@ class Heading:
 
 
 @dataclass(frozen=True)
+class Term:
+    """A term, marked ``:dfn[term]`` where the rules define it."""
+
+    text: str  # as marked
+    anchor: str  # term-<slug>
+    definition: str  # the sentence that defines it, as plain text (the glossary's line)
+    loc: SourceLoc
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """An item of the Rulings chapter's list: numbered in order, anchored by its bold lead."""
+
+    number: int
+    title: str  # the bold lead, without its closing punctuation
+    anchor: str  # ruling-<slug of the title>
+    loc: SourceLoc
+
+
+@dataclass(frozen=True)
 class Part:
     """One Markdown file of a rulebook's body: rules.md after its front matter, then each file
     its ``files:`` key names, in that order."""
@@ -186,6 +206,8 @@ class Document:
     spans: tuple[Span, ...] = ()  # what belongs to one edition only
     reports: tuple[Example, ...] = ()  # playtest reports (```simulation blocks)
     language: Language | None = None  # None: as written
+    terms: tuple[Term, ...] = ()  # in reading order
+    rulings: tuple[Ruling, ...] = ()
 
     @property
     def boxes(self) -> tuple[Example, ...]:

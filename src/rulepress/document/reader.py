@@ -17,6 +17,7 @@ from markdown_it.token import Token
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.document import yamlines
 from rulepress.document.editions import (
+    BOX,
     CONTAINER,
     EDITIONS,
     NEW_PAGE,
@@ -27,6 +28,7 @@ from rulepress.document.editions import (
     marker_problem,
     section_spans,
 )
+from rulepress.document.lookup import find_rulings, find_terms, typed_numbers
 from rulepress.document.markdown import make_parser, too_deep
 from rulepress.document.model import Document, Example, Heading, Part
 from rulepress.document.rows import QTY
@@ -122,8 +124,10 @@ def read_document(path: Path, slug: str | None = None) -> Document:
     marks: list[Mark] = []
     taken: set[str] = set()
     ids: set[str] = set()
+    parsed = []
     for part in parts:
         tokens = _parser().parse(part.text)
+        parsed.append((part, tokens))
         found_headings, heading_diags = _headings(tokens, part, taken)
         headings += found_headings
         diagnostics += heading_diags
@@ -137,6 +141,9 @@ def read_document(path: Path, slug: str | None = None) -> Document:
         block_marks, mark_diags = _block_marks(tokens, part)
         marks += block_marks
         diagnostics += mark_diags
+    terms, term_diags = find_terms(parsed, taken)
+    rulings = find_rulings(parsed, taken)
+    diagnostics += term_diags + typed_numbers(parsed, rulings)
     for h in headings:
         if h.edition is not None:
             marks.append(Mark(h.loc, h.edition, h.level, 0))
@@ -156,7 +163,8 @@ def read_document(path: Path, slug: str | None = None) -> Document:
                               for c in meta.components if c.data is not None and c.data.rows})
     return Document(slug, path, meta, tuple(parts), tuple(headings),
                     tuple(e for e in examples if e.kind == EXAMPLE_INFO), tuple(spans),
-                    tuple(e for e in examples if e.kind == SIMULATION_INFO))
+                    tuple(e for e in examples if e.kind == SIMULATION_INFO), tuple(terms),
+                    tuple(rulings))
 
 
 def _more_parts(
@@ -257,6 +265,8 @@ def _block_marks(tokens: list[Token], part: Part) -> tuple[list[Mark], list[Diag
         opened.append(tok)
         if tok.map is not None:
             name = tok.info.strip()
+            if name == BOX:
+                continue
             problem = marker_problem(name) if name else "a ':::' block needs an edition name"
             if problem:
                 diags.append(error(_loc(tok, part), problem))

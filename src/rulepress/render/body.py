@@ -16,14 +16,15 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from rulepress.diagnostics import RulepressError, SourceLoc
-from rulepress.document.editions import CONTAINER, REFERENCE, heading_marker
-from rulepress.document.markdown import make_parser, too_deep
+from rulepress.document.editions import BOX, CONTAINER, REFERENCE, heading_marker
+from rulepress.document.markdown import DFN, make_parser, too_deep
 from rulepress.document.model import Document, Example
 from rulepress.document.numbers import fill
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
 from rulepress.images import BadImage
 from rulepress.jail import Refused
+from rulepress.render.lookup import Lookup, annotate, link_inline, render_dfn
 from rulepress.render.references import known_anchors, load_image
 
 # A section with one of these titles is where the components table goes (at its end) ...
@@ -79,9 +80,18 @@ def _table_close(self: RendererHTML, tokens: Sequence[Token], idx: int, options:
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
-def _nothing(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
-             env: MutableMapping[str, Any]) -> str:
-    return ""  # a ::: edition block that is kept prints its content and nothing of its own
+def _container_open(self: RendererHTML, tokens: Sequence[Token], idx: int,
+                    options: OptionsDict, env: MutableMapping[str, Any]) -> str:
+    # A ::: edition block that is kept prints its content and nothing of its own; a box frames.
+    box = tokens[idx].info.strip() == BOX
+    env.setdefault("rp_blocks", []).append(box)
+    return '<div class="box" role="note">\n' if box else ""
+
+
+def _container_close(self: RendererHTML, tokens: Sequence[Token], idx: int,
+                     options: OptionsDict, env: MutableMapping[str, Any]) -> str:
+    blocks = env.get("rp_blocks") or [False]
+    return "</div>\n" if blocks.pop() else ""
 
 
 def _raw(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict,
@@ -98,8 +108,9 @@ def render_parser() -> MarkdownIt:
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
     md.add_render_rule("rp_raw", _raw)
-    md.add_render_rule(f"container_{CONTAINER}_open", _nothing)
-    md.add_render_rule(f"container_{CONTAINER}_close", _nothing)
+    md.add_render_rule(DFN, render_dfn)
+    md.add_render_rule(f"container_{CONTAINER}_open", _container_open)
+    md.add_render_rule(f"container_{CONTAINER}_close", _container_close)
     return md
 
 
@@ -140,14 +151,19 @@ def _inline_images(tokens: Sequence[Token], folder: Path, path: Path, first_line
                 line += 1
 
 
-def render_markdown(markdown: str, folder: Path, path: Path, first_line: int) -> str:
-    """Markdown (an example's prose) to HTML, images inlined; headings get no anchors."""
+def render_markdown(markdown: str, folder: Path, path: Path, first_line: int,
+                    found: Lookup | None = None) -> str:
+    """Markdown (an example's prose) to HTML, images inlined; headings get no anchors.
+    ``found``: the page's terms and cross-references, linked as in the body."""
     md = render_parser()
     tokens = md.parse(markdown)
     deep = too_deep(tokens)
     if deep is not None:
         raise RulepressError.at(SourceLoc(path, first_line + deep[0]), deep[1])
     _inline_images(tokens, folder, path, first_line)
+    for token in tokens:
+        if token.type == "inline" and found is not None:
+            link_inline(token, found)
     return str(md.renderer.render(tokens, md.options, {}))
 
 
@@ -220,6 +236,7 @@ def render_body(
     first one), and a leading ``# <title>`` dropped in favour of the cover."""
     md = render_parser()
     tokens = parse_parts(doc, edition)
+    annotate(doc, tokens, edition)
     by_loc = {h.loc: h for h in doc.headings}
     examples_at: Mapping[SourceLoc, Example] = {e.loc: e for e in doc.boxes}
 

@@ -18,12 +18,16 @@ from rulepress.limits import MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
+from rulepress.render.lookup import lookup
 from rulepress.render.offline import read_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
 
 CREDITS_TITLE = "Credits and licence"
+NOTATION_TITLE = "Appendix: the examples in engine notation"
+GLOSSARY_TITLE = "Glossary"
+INDEX_TITLE = "Index"
 COLOPHON_TITLE = "Colophon"
 
 
@@ -157,8 +161,29 @@ class _Box:
     status_label: str
     prose: Markup
     figures: tuple[_Fig, ...]
-    moves: tuple[str, ...]  # empty in the player edition: it explains no notation
-    claims: tuple[tuple[str, str], ...]  # empty in the player edition
+    moves: tuple[str, ...]  # empty: the notation is in the reference edition's appendix
+    claims: tuple[tuple[str, str], ...]  # empty, likewise
+    notation: str = ""  # the anchor of its entry in that appendix, if any
+
+
+@dataclass(frozen=True)
+class _Notation:
+    """An example's engine notation, in the reference edition's appendix."""
+
+    anchor: str
+    example: str  # the example box's anchor
+    title: str
+    moves: tuple[str, ...]
+    claims: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A line of the glossary or index: its text, what it adds, where it points."""
+
+    text: str
+    anchor: str
+    note: str = ""  # the glossary's definition; the index's "Ruling 17"
 
 
 def _component_row(c: Component) -> dict[str, str]:
@@ -223,25 +248,33 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
             "template: example.html.j2 must define the macro example_box(ex), which draws "
             "one worked example (see the bundled example.html.j2)"))
 
+    found = lookup(doc, edition)
+    notation: list[_Notation] = []
+
     def example_box(example: Example) -> str:
         rendered = examples.get(example.id)
         if rendered is None:
             raise RulepressError.at(example.loc, f"example '{example.id}' has no checked rendering")
         status_class, status_label = STATUS[rendered.status]
+        anchor = example_anchor(example.id)
+        if proof and (rendered.moves or rendered.claims):
+            notation.append(_Notation(f"rp-notation-{example.id}", anchor, rendered.title,
+                                      rendered.moves, rendered.claims))
         if not proof and rendered.status is Status.PROVEN:
             status_label = ""  # the player edition shows no proof machinery
         box = _Box(
-            anchor=example_anchor(example.id),
+            anchor=anchor,
             kicker=KICKERS[example.kind][0],
             kind_class=KICKERS[example.kind][1],
             title=rendered.title,
             status_class=status_class,
             status_label=status_label,
             prose=Markup(render_markdown(rendered.prose, folder, example.loc.path,
-                                         prose_line(example))),
+                                         prose_line(example), found)),
             figures=_figures(example, rendered),
-            moves=rendered.moves if proof else (),
-            claims=rendered.claims if proof else (),
+            moves=(),
+            claims=(),
+            notation=notation[-1].anchor if notation and notation[-1].example == anchor else "",
         )
         return str(box_macro(box))
 
@@ -255,19 +288,43 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     # The reference edition lists the printings, newest first, from the front matter's versions.
     changelog = tuple(reversed(doc.meta.versions)) if edition == REFERENCE else ()
     changelog_entry = (TocEntry(1, "Changelog", "rp-changelog"),) if changelog else ()
+    glossary = sorted((_Entry(t.text, t.anchor, t.definition) for t in found.terms),
+                      key=lambda e: e.text.casefold())
+    index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
+                    *(_Entry(_indexed(r.title), r.anchor, f"Ruling {r.number}") for r in doc.rulings
+                      if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
+                   ) if proof else []
+    # The reference edition's glossary is at the back; the player edition's, short, is on the
+    # page of the contents.
+    front = [TocEntry(1, GLOSSARY_TITLE, "rp-glossary")] if glossary and not proof else []
+    back = [(NOTATION_TITLE, "rp-notation", notation),
+            (GLOSSARY_TITLE, "rp-glossary", glossary if proof else []),
+            (INDEX_TITLE, "rp-index", index)]
+    toc_back = [TocEntry(1, title, anchor) for title, anchor, items in back if items]
     return env.get_template("rulebook.html.j2").render(
         lang=doc.language.code.replace("_", "-") if doc.language else "en",
         edition=edition,
         meta=doc.meta,
         title_anchor=body.title_anchor,
         links=[(label, href(path)) for label, path in links.items()],
-        toc=_nest((*body.toc, *changelog_entry, TocEntry(1, credits_title, "rp-credits"))),
+        toc=_nest((*front, *body.toc, *toc_back, *changelog_entry,
+                   TocEntry(1, credits_title, "rp-credits"))),
         changelog=changelog,
+        notation=notation,
+        glossary=glossary,
+        index=index,
         credits_title=credits_title,
         body=Markup(body.html),
         fonts_href=fonts_href,
         font_faces=FONT_FACES,
     )
+
+
+def _indexed(title: str) -> str:
+    """A ruling's title as an index lists it: by its first word that matters ("bomb", not "A
+    bomb"), so it sorts beside the term of that name."""
+    bare = re.sub(r"^(?:an?|the)\s+(?=\w)", "", title, flags=re.I)
+    return bare[:1].upper() + bare[1:] if bare != title else title
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from rulepress.limits import MAX_IMAGE_BYTES
 
 # Ids the renderer itself puts on the page.
 RESERVED_IDS = frozenset({"rp-cover", "rp-contents", "rp-contents-title", "rp-components",
-                          "rp-credits"})
+                          "rp-credits", "rp-glossary", "rp-index", "rp-notation"})
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 
 
@@ -107,7 +107,8 @@ def link_reason(url: str, anchors: frozenset[str]) -> str | None:
     """Why a hyperlink may not be used, or None."""
     if url.startswith("#"):
         target = unquote(url[1:])
-        return None if target in anchors else f"no heading or example has the anchor '#{target}'"
+        return None if target in anchors else (
+            f"no heading, example, ruling or term has the anchor '#{target}'")
     scheme = urlsplit(url).scheme.lower()
     if scheme in LINK_SCHEMES:
         return None
@@ -136,7 +137,9 @@ def known_anchors(doc: Document, edition: str | None = None) -> frozenset[str]:
     """The anchors of the page of ``edition`` (None: of either edition)."""
     examples = {example_anchor(e.id) for e in doc.boxes
                 if edition is None or doc.has_example(e, edition)}
-    headings = {h.anchor for h in doc.headings if edition is None or doc.keeps(edition, h.loc)}
+    marked = [(h.anchor, h.loc) for h in doc.headings] + [(t.anchor, t.loc) for t in doc.terms]
+    marked += [(r.anchor, r.loc) for r in doc.rulings]
+    headings = {anchor for anchor, loc in marked if edition is None or doc.keeps(edition, loc)}
     return frozenset(headings | examples | RESERVED_IDS)
 
 

@@ -7,11 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from booktext import words
+from booktext import both_editions, words
 from pagefill import blank_shares
 from support import Quiet
 
 from rulepress.build import build_rulebooks
+from rulepress.document.editions import REFERENCE
 from rulepress.document.reader import read_document
 from rulepress.games.pigeon import ENGINE
 from rulepress.plugin import figures_of
@@ -42,12 +43,16 @@ def test_the_player_edition_prints_no_move_notation(book: Path) -> None:
     assert not found
 
 
-def test_the_reference_edition_keeps_the_notation_and_explains_it() -> None:
-    source = (ROOT / "sources" / "pigeon" / "rules.md").read_text()
-    explained = source.index("## How the examples are written {.reference}")
-    first_example = source.index("```example")
-    assert explained < first_example
-    assert "`8H 9H > A`" in source[explained:first_example]
+def test_the_reference_edition_keeps_the_notation_in_an_appendix_and_explains_it() -> None:
+    """The notation is explained just before the appendix that holds it, and nowhere used
+    before."""
+    page = both_editions(read_document(ROOT / "sources" / "pigeon" / "rules.md"))[REFERENCE]
+    explained = page.index('id="how-the-examples-are-written"')
+    appendix = page.index('id="rp-notation"')
+    assert explained < appendix
+    assert "<code>8H 9H &gt; A</code>" in page[explained:appendix]
+    assert not NOTATION.search(words(page[page.index("<main"):explained]))
+    assert NOTATION.search(words(page[appendix:]))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -71,7 +71,8 @@ def test_the_player_edition_shows_no_proof_machinery_notation_or_internal_names(
         assert machinery not in text
     first_cell = CELL.search(text)
     assert first_cell is not None
-    assert text[first_cell.start():].startswith("e7 is the cell in column e, row 7")
+    assert text[first_cell.start():].startswith(
+        "e7 is the cell level with letter e, under number 7")
 
 
 def test_the_reference_edition_keeps_every_example_and_explains_notation_first(

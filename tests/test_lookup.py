@@ -1,0 +1,205 @@
+"""The reference edition is a book to look things up in: terms marked where they are defined,
+numbered rulings cited by reference, a glossary and an index whose page numbers the typesetter
+computes, and the engine notation in an appendix. Read back from the pages and PDFs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from support import Quiet
+
+from rulepress.build import build_rulebooks
+from rulepress.diagnostics import RulepressError
+from rulepress.document.editions import PLAYER, REFERENCE
+from rulepress.document.model import Document
+from rulepress.document.reader import read_document, read_sources
+from rulepress.render import render_html
+from rulepress.validate.check import check_document
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("go-stop", "pigeon", "pigeon-race", "worm-derby")
+
+FRONT = """---
+title: Tiny
+designer: Someone
+players: {min: 2, max: 2}
+duration: 5 minutes
+licence: {name: CC0, url: "https://creativecommons.org/publicdomain/zero/1.0/"}
+provenance: [{title: Written for the tests, source: tests/test_lookup.py}]
+components: [{id: card, name: Card, count: 8}]
+---
+
+# Tiny
+
+## Play
+
+Lay a card in the :dfn[row]. A :dfn[column] is two cards of a number; Rows grow,
+a column never shrinks. See [](#ruling-card-values) and [](#rulings).
+
+## Rulings
+
+- **Card values.** Aces are high.
+- **The row.** It never wraps ([](#ruling-card-values)).
+- Cards in a column stay there for good.
+"""
+
+
+def line(needle: str, text: str = FRONT) -> int:
+    return next(n for n, each in enumerate(text.split("\n"), 1) if needle in each)
+
+
+def tiny(tmp_path: Path, text: str = FRONT) -> Document:
+    folder = tmp_path / "tiny"
+    folder.mkdir(exist_ok=True)
+    (folder / "rules.md").write_text(text, encoding="utf-8")
+    return read_document(folder / "rules.md")
+
+
+def page(doc: Document, edition: str = REFERENCE) -> str:
+    checked = check_document(doc)
+    assert not checked.diagnostics
+    return render_html(doc, checked.examples, edition=edition)
+
+
+def test_terms_and_rulings_are_read_with_their_anchors_and_lines(tmp_path: Path) -> None:
+    doc = tiny(tmp_path)
+    at = line(":dfn[row]")
+    assert [(t.text, t.anchor, t.loc.line) for t in doc.terms] == [
+        ("row", "term-row", at), ("column", "term-column", at)]
+    assert doc.terms[1].definition == (
+        "A column is two cards of a number; Rows grow, a column never shrinks.")
+    assert [(r.number, r.title, r.anchor) for r in doc.rulings] == [
+        (1, "Card values", "ruling-card-values"), (2, "The row", "ruling-the-row"),
+        (3, "Cards in a column stay there for good",
+         "ruling-cards-in-a-column-stay-there-for-good")]
+
+
+def test_a_ruling_is_cited_by_reference_and_numbered_in_place(tmp_path: Path) -> None:
+    html = page(tiny(tmp_path))
+    assert '<a href="#ruling-card-values" class="xref">Ruling 1</a>' in html
+    assert '<a href="#rulings" class="xref">Rulings</a>' in html
+    # a bulleted Rulings list is numbered, each item anchored
+    assert re.search(r'<ol>\s*<li id="ruling-card-values" class="ruling" value="1">', html)
+    assert '<li id="ruling-cards-in-a-column-stay-there-for-good" class="ruling" value="3">' in html
+
+
+def test_a_term_is_anchored_where_defined_and_every_later_mention_links_to_it(
+    tmp_path: Path,
+) -> None:
+    html = page(tiny(tmp_path), PLAYER)
+    assert '<dfn class="term" id="term-row">row</dfn>' in html
+    assert '<a href="#term-row" class="term-link">Rows</a> grow' in html
+    assert 'a <a href="#term-column" class="term-link">column</a> never shrinks' in html
+    # the ruling "The row." mentions the term too; a heading never links
+    assert '<a href="#term-row" class="term-link">row</a>' in html.split('id="rulings"')[1]
+    assert '<h2 id="play"' in html and ">Play</h2>" in html
+    # the player edition has a short glossary, and no index nor notation appendix
+    assert 'id="rp-glossary"' in html and 'id="rp-index"' not in html
+    assert 'id="rp-notation"' not in html
+
+
+def test_the_reference_edition_lists_glossary_and_index(tmp_path: Path) -> None:
+    html = page(tiny(tmp_path))
+    glossary = html.split('id="rp-glossary"')[1].split("</section>")[0]
+    assert re.findall(r'<dt><a class="page-ref" href="#([^"]+)">', glossary) == [
+        "term-column", "term-row"]
+    index = html.split('id="rp-index"')[1].split("</section>")[0]
+    assert re.findall(r'href="#([^"]+)">([^<]+)', index) == [
+        ("ruling-card-values", "Card values "), ("ruling-cards-in-a-column-stay-there-for-good",
+                                                 "Cards in a column stay there for good "),
+        ("term-column", "column"), ("term-row", "row"), ("ruling-the-row", "Row ")]
+
+
+def test_a_ruling_number_typed_by_hand_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = FRONT.replace("See [](#ruling-card-values)", "See ruling 1")
+    with pytest.raises(RulepressError) as caught:
+        tiny(tmp_path, text)
+    (found,) = caught.value.diagnostics
+    assert (found.loc.line if found.loc else 0) == line("See ruling 1", text)
+    assert "'ruling 1' is a ruling number typed by hand: cite it as [](#ruling-card-values)" \
+        in found.message
+
+
+def test_a_term_defined_twice_is_an_error_at_the_second(tmp_path: Path) -> None:
+    text = FRONT.replace("- **The row.** It never wraps", "- **The row.** A :dfn[Row] never wraps")
+    with pytest.raises(RulepressError) as caught:
+        tiny(tmp_path, text)
+    (found,) = caught.value.diagnostics
+    assert (found.loc.line if found.loc else 0) == line(":dfn[Row]", text)
+    assert f"the term 'Row' is defined twice (first at rules.md:{line(':dfn[row]')})" \
+        in found.message
+
+
+@pytest.fixture(scope="module")
+def references(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("references")
+    build_rulebooks(ROOT / "sources", out, papers=("a4",), editions=("reference",), project=ROOT,
+                    reporter=Quiet())
+    return out
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _starting(pages: list[str], title: str, after: int) -> int:
+    """The first page after ``after`` whose running head or first heading is ``title``."""
+    return next(n for n, text in enumerate(pages) if n > after and title in text.split()[:12])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_index_and_glossary_entry_names_a_page_that_holds_it(
+    references: Path, game: str,
+) -> None:
+    (doc,) = read_sources(ROOT / "sources", [game])
+    html = (references / game / f"{game}-reference.html").read_text(encoding="utf-8")
+    pages = [_flat(p.extract_text()) for p in
+             PdfReader(references / game / f"{game}-reference-a4.pdf").pages]
+    glossary = re.findall(r'<dt><a class="page-ref" href="#[^"]+">([^<]+)</a>',
+                          html.split('id="rp-glossary"')[1].split("</section>")[0])
+    index = re.findall(r'<li><a class="page-ref" href="#[^"]+">([^<]+?)\s?(?:<span|</a>)',
+                       html.split('id="rp-index"')[1].split("</section>")[0])
+    assert len(glossary) == len(doc.terms) >= 5
+    assert len(index) == len(doc.terms) + len(doc.rulings)
+    start = _starting(pages, "glossary", len(pages) // 2)
+    back = " ".join(pages[start:])
+    cited: list[tuple[str, int]] = []
+    for term in glossary:
+        m = re.search(re.escape(_flat(term)) + r" \(p\. (\d+)\)", back)
+        assert m, f"{game}: glossary entry '{term}' has no page"
+        cited.append((term, int(m[1])))
+    listed, pos = " ".join(pages[_starting(pages, "index", start):]), 0
+    for entry in index:
+        pattern = r"\s?".join(re.escape(w) for w in _flat(entry).split())
+        m = re.search(pattern + r"(?: \(ruling \d+\))? ?[.\s]*(\d+)", listed[pos:])
+        assert m, f"{game}: index entry '{entry}' has no page"
+        pos += m.end()
+        cited.append((entry, int(m[1])))
+    for entry, number in cited:
+        assert number - 1 < start, f"{game}: '{entry}' cites page {number}, in the back matter"
+        assert _flat(entry) in pages[number - 1], f"{game}: '{entry}' is not on page {number}"
+
+
+def test_a_ruling_cited_in_the_text_is_on_the_page_the_citation_names(references: Path) -> None:
+    (doc,) = read_sources(ROOT / "sources", ["go-stop"])
+    pages = [_flat(p.extract_text()) for p in
+             PdfReader(references / "go-stop" / "go-stop-reference-a4.pdf").pages]
+    titles = {r.number: _flat(r.title) for r in doc.rulings}
+    found = [(int(n), int(p)) for text in pages
+             for n, p in re.findall(r"ruling (\d+) \(p\. (\d+)\)", text)]
+    assert len(found) >= 5
+    for number, at in found:
+        assert titles[number] in pages[at - 1], f"Ruling {number} is not on page {at}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engine_notation_is_in_the_appendix_not_in_the_boxes(
+    references: Path, game: str,
+) -> None:
+    html = (references / game / f"{game}-reference.html").read_text(encoding="utf-8")
+    body, appendix = html.split('id="rp-notation"')
+    assert 'class="claims"' not in body and 'class="moves"' not in body.split("<main")[1]
+    assert appendix.count('class="notation-entry"') == body.count("Its moves and claims") >= 10
