@@ -163,8 +163,8 @@ def read_document(path: Path, slug: str | None = None) -> Document:
                               for c in meta.components if c.data is not None and c.data.rows})
     return Document(slug, path, meta, tuple(parts), tuple(headings),
                     tuple(e for e in examples if e.kind == EXAMPLE_INFO), tuple(spans),
-                    tuple(e for e in examples if e.kind == SIMULATION_INFO), tuple(terms),
-                    tuple(rulings))
+                    tuple(e for e in examples if e.kind == SIMULATION_INFO),
+                    terms=tuple(terms), rulings=tuple(rulings))
 
 
 def _more_parts(
