@@ -257,6 +257,13 @@ def sample_of(rules: Rules, view: Hashable, rng: random.Random) -> GameState[Any
     return cast(HiddenRules, rules).sample(view, rng)
 
 
+def standing_of(state: GameState[Any]) -> tuple[float, ...] | None:
+    """The running scores of a game in progress: each seat's points if it ended now, from the
+    state's optional ``standing()`` (a game with no running score has none: None)."""
+    standing = getattr(state, "standing", None)
+    return None if standing is None else tuple(standing())
+
+
 # --- deriving states ------------------------------------------------------------------------------
 
 T = TypeVar("T")

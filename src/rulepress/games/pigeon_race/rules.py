@@ -214,6 +214,11 @@ class State:
         (in an example's position, the cards placed nowhere else count as played)."""
         return len(self.discard)
 
+    def standing(self) -> tuple[int, ...]:
+        """The running scores (optional protocol): each player's points if the race ended now,
+        by the pigeons' places and the player's secret order."""
+        return self.scores()
+
     # -- places and points --
 
     def ranking(self) -> tuple[int, ...]:
