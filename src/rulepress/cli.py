@@ -503,12 +503,19 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 @click.option("--duplicate", is_flag=True,
               help="Play each of the GAMES deals once per rotation of the agents over the "
                    "seats, with the same chance: intervals over deals, on equal luck.")
+@click.option("--ladder", default=None, metavar="AGENTS",
+              help="Rank these agents (e.g. random,greedy,ismcts:100): every pair plays the "
+                   "same deals head to head, duplicate; Elo with intervals, levels, luck "
+                   "share, and the strongest's seat balance.")
+@click.option("--until", default=None, metavar="±X%",
+              help="Stop once the first player's win rate is known to ±X% (at most GAMES "
+                   "games); with --ladder, for the strongest agent's seat balance.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(
     game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
     players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
     scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool,
-    duplicate: bool, quiet: bool,
+    duplicate: bool, ladder: str | None, until: str | None, quiet: bool,
 ) -> None:
     """Play GAME many times and write statistics and plots: how long games last, how they
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
@@ -527,7 +534,7 @@ def simulate(
         no_links_below(where.sources if _within(target, where.sources) else where.project.root,
                        chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
-                          check, duplicate)
+                          check, duplicate, ladder, until)
         done = simulate_game(game, where.sources, where.project.root, options, target,
                              jobs=jobs, scheduler=scheduler, quiet=quiet)
         reporter.done(done)

@@ -8,7 +8,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
-from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
+from rulepress.simulate.execute import Progress, SchedulerError, StopRule, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
@@ -56,6 +56,8 @@ class Options:
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     check: bool = False
     duplicate: bool = False
+    ladder: str | None = None  # agents to rank head to head (simulate/ladder.py)
+    until: str | None = None  # "±1%": stop once the first player's interval is this narrow
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,10 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
         options.duplicate,
     )
+    if options.until is not None:
+        from rulepress.simulate.ladder import parse_until
+
+        spec = replace(spec, until=parse_until(options.until))
     if spec.duplicate:
         check_duplicate(spec.agents, spec.players)
     for table in spec.tables:
@@ -226,6 +232,11 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     if jobs < 0:
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
+    if options.ladder is not None:
+        from rulepress.simulate.ladder import simulate_ladder
+
+        return simulate_ladder(game, sources, project, options, out, jobs=jobs,
+                               scheduler=scheduler, quiet=quiet)
     chosen = plan(game, sources, project, options)
     total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
     start = time.perf_counter()
@@ -238,6 +249,7 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
                              if exc.bad_input else ExitStatus.CHECK_FAILED) from None
     seconds = time.perf_counter() - start
+    total = sum(t.games for t in tallies)  # fewer than planned when --until stopped early
     summary = summarize(chosen, tallies)
     written = write(out, outputs(summary))
     workers = jobs or os.cpu_count() or 1
@@ -259,9 +271,14 @@ def _narrower(summary: Mapping[str, Any]) -> str:
 def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
          progress: Progress = lambda n: None) -> list[Tally]:
     """Every game of the run, on local processes or the Dask scheduler at ``scheduler``."""
+    stop = None
+    if plan.spec.until is not None:
+        from rulepress.simulate.ladder import until_enough
+
+        stop = StopRule(until_enough(plan.spec.until))
     if scheduler is not None:
-        return run_dask(plan.spec, scheduler, progress)
-    return run_local(plan.spec, jobs, progress)
+        return run_dask(plan.spec, scheduler, progress, stop)
+    return run_local(plan.spec, jobs, progress, stop)
 
 
 def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:

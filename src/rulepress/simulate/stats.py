@@ -164,7 +164,7 @@ def _r(x: float) -> float:
     return round(x, 6)
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a rate of ``k`` in ``n`` (n > 0)."""
     p = k / n
     z2 = z * z
@@ -174,7 +174,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(k: int, n: int) -> dict[str, Any]:
+def rate(k: float, n: int) -> dict[str, Any]:
     """``k`` of ``n`` as a rate with its interval (None when n is 0)."""
     if n == 0:
         return {"count": k, "of": 0, "rate": None, "ci": None}

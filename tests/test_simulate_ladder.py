@@ -1,0 +1,140 @@
+"""rulepress simulate --ladder and --until: a round robin on equal luck, a Bradley-Terry fit
+with intervals, the levels it tells apart and the luck share; a run that stops once its
+interval is narrow enough, at the same game whatever the jobs. Played on Coin Race
+(tests/fixtures/simulate)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rulepress.cli import main
+from rulepress.simulate.ladder import ELO, fit, parse_until
+from rulepress.simulate.spec import SpecError
+from rulepress.simulate.stats import wilson
+
+FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
+COIN = ["simulate", "coin-race", "--project", str(FIXTURE), "-q"]
+
+
+def simulate(out: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, [*COIN, "--out", str(out), *args])
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def summary(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "summary.json").read_text())
+    return data
+
+
+def test_the_fit_recovers_known_strengths_within_its_intervals() -> None:
+    truth = [0.0, 150.0, 400.0]
+    rng = random.Random(5)
+    pairs = []
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        p = 1 / (1 + 10 ** ((truth[j] - truth[i]) / 400))
+        n = 4000
+        pairs.append((i, j, float(sum(rng.random() < p for _ in range(n))), float(n), 1.0))
+    theta, cov = fit(["a", "b", "c"], pairs)
+    assert theta[0] == 0.0 and cov[0] == [0.0, 0.0, 0.0]
+    for k in (1, 2):
+        half = 1.96 * ELO * math.sqrt(cov[k][k])
+        assert 10 < half < 40  # some 4,000 games a pair: tens of Elo, not hundreds
+        assert abs(ELO * theta[k] - truth[k]) < half
+    # a pair won every time still fits (the virtual draw), far above the other
+    theta, _ = fit(["a", "b"], [(0, 1, 0.0, 200.0, 1.0)])
+    assert 700 < ELO * theta[1] < 1200
+
+
+def test_a_smaller_design_effect_narrows_the_elo_interval() -> None:
+    counts = [(0, 1, 60.0, 200.0, 1.0)]
+    _, plain = fit(["a", "b"], counts)
+    _, paired = fit(["a", "b"], [(0, 1, 60.0, 200.0, 0.25)])
+    assert paired[1][1] == pytest.approx(plain[1][1] / 4, rel=1e-6)
+
+
+def test_a_ladder_ranks_the_agents_the_same_whatever_the_jobs(tmp_path: Path) -> None:
+    run = ("-n", "120", "--ladder", "random,cautious,flat:8", "--until", "±20%")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    assert sorted(files(tmp_path / "one")) == ["ladder.svg", "summary.json"]
+    data = summary(tmp_path / "one")
+    ladder = data["ladder"]
+    assert data["command"].endswith("--ladder random,cautious,flat:8 --seed 1 --max-turns "
+                                    "1000 --seconds-per-turn 30 --until '±20%'")
+    assert ladder["sentence"] in one.stderr
+    assert [p["agents"] for p in ladder["pairs"]] == [
+        ["random", "cautious"], ["random", "flat:8"], ["cautious", "flat:8"]]
+    for pair, table in zip(ladder["pairs"], data["tables"], strict=False):
+        assert table["games"] == 240  # every deal once per seat
+        low, high = wilson(pair["count"], pair["of"])
+        assert pair["ci"] == [round(low, 6), round(high, 6)]
+    # Elo from the first agent; the ranking follows it; the levels partition the agents
+    elo = ladder["elo"]
+    assert elo["random"] == {"elo": 0.0, "ci": [0.0, 0.0]}
+    assert ladder["ranking"] == sorted(elo, key=lambda n: -elo[n]["elo"])
+    assert sorted(n for level in ladder["levels"] for n in level) == sorted(elo)
+    # a search of 8 playouts beats random at Coin Race: it is above it, by an interval
+    assert elo["flat:8"]["ci"][0] > 0
+    shares = ladder["shares"]
+    assert all(0 <= v <= 1 for v in shares.values())
+    assert sum(shares.values()) == pytest.approx(1, abs=1e-5)
+    # the seat balance is the strongest's, stopped at ±20% or at the cap
+    seat = ladder["seat_balance"]
+    assert seat["agent"] == ladder["ranking"][0]
+    low, high = seat["first_player"]["ci"]
+    assert seat["reached"] == ((high - low) / 2 <= 0.2)
+    assert seat["games"] < 120 if seat["reached"] else seat["games"] == 120
+    svg = (tmp_path / "one" / "ladder.svg").read_text()
+    assert svg.count("<path") > 20 and "<script" not in svg
+
+
+def test_until_stops_once_the_first_player_is_known_that_well(tmp_path: Path) -> None:
+    run = ("-n", "4000", "-a", "random", "--until", "±2%")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    table = summary(tmp_path / "one")["tables"][0]
+    played = table["games"]
+    assert played < 4000 and played % 250 == 0  # whole rounds (16 of 250 games)
+    first = table["first_player"]
+    low, high = first["ci"]
+    assert (high - low) / 2 <= 0.02
+    # a round fewer would not have been enough (at about the rate it found)
+    assert played > 250
+    p, n = first["rate"], played - 250
+    assert 1.96 * math.sqrt(p * (1 - p) / n) > 0.019
+    assert summary(tmp_path / "one")["run"]["until"] == 0.02
+    assert f"played {played} games" in CliRunner().invoke(
+        main, [*COIN[:-1], "--out", str(tmp_path / "three"), *run]).stderr
+
+
+@pytest.mark.parametrize(("text", "value"), [("±1%", 0.01), ("1%", 0.01), ("+-0.5%", 0.005),
+                                             ("0.02", 0.02)])
+def test_until_reads_a_half_width(text: str, value: float) -> None:
+    assert parse_until(text) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["±0%", "60%", "soon", "-1%"])
+def test_until_refuses_what_is_no_half_width(text: str) -> None:
+    with pytest.raises(SpecError, match="--until"):
+        parse_until(text)
+
+
+def test_a_ladder_needs_two_player_tables(tmp_path: Path) -> None:
+    result = simulate(tmp_path / "out", "-n", "4", "-p", "3", "--ladder", "random,cautious")
+    assert result.exit_code == 2
+    assert "--ladder plays agents head to head: it needs two-player games" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
