@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 
 from rulepress.cli import main
 from rulepress.simulate.ladder import ELO, fit, parse_until
-from rulepress.simulate.spec import SpecError
+from rulepress.simulate.spec import SpecError, game_seed
 from rulepress.simulate.stats import wilson
 
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
@@ -138,3 +138,29 @@ def test_a_ladder_needs_two_player_tables(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "--ladder plays agents head to head: it needs two-player games" in result.stderr
     assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_games_stopped_by_the_turn_cap_are_named_with_their_seed_and_loop(
+    tmp_path: Path,
+) -> None:
+    run = ("-n", "40", "-a", "cautious", "--variant", "circle,short", "--max-turns", "30")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    circle, short = summary(tmp_path / "one")["tables"]
+    assert "stalls" not in short  # every short race ends
+    assert [s["game"] for s in circle["stalls"]] == list(range(10))  # the first ten
+    # two pawns going round three squares: after six steps the first state is back
+    assert {s["found"] for s in circle["stalls"]} == {
+        "loop: move 6 returns to the state after move 0"}
+    assert circle["stalls"][0]["setup_seed"] == game_seed(1, 0)
+    said = CliRunner().invoke(main, [*COIN[:-1], "--out", str(tmp_path / "three"), *run])
+    assert ("40 games stopped by the turn cap at 2-circle (game 0: loop: move 6 returns to "
+            "the state after move 0)") in said.stderr
+    # a game that counts its turns never repeats a state: capped, but no loop
+    endless = simulate(tmp_path / "endless", "-n", "3", "--variant", "endless",
+                       "--max-turns", "5")
+    assert endless.exit_code == 0, endless.output
+    (table,) = summary(tmp_path / "endless")["tables"]
+    assert {s["found"] for s in table["stalls"]} == {"no repeated state"}

@@ -22,6 +22,7 @@ from rulepress.simulate.execute import Progress, SchedulerError, StopRule, run_d
 from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
+    CAPPED,
     DEFAULT_MAX_TURNS,
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SEED,
@@ -255,7 +256,8 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     workers = jobs or os.cpu_count() or 1
     where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
     return (f"played {total} games of {game} in {seconds:.1f} s {where} "
-            f"({total / seconds:.0f} games/s){_narrower(summary)}; wrote {len(written)} files "
+            f"({total / seconds:.0f} games/s){_narrower(summary)}{_stalled(summary)}; wrote "
+            f"{len(written)} files "
             f"to {out}")
 
 
@@ -266,6 +268,15 @@ def _narrower(summary: Mapping[str, Any]) -> str:
              for t in summary["tables"] if "duplicate" in t
              for n in [t["duplicate"]["narrower"]] if None not in n.values()]
     return f"; over deals, {', '.join(gains)}" if gains else ""
+
+
+def _stalled(summary: Mapping[str, Any]) -> str:
+    """Games the turn cap stopped, a possible rules problem: ``; 3 games stopped by the turn
+    cap at 2-standard (game 0: loop: move 6 returns to the state after move 0)``."""
+    said = [f"{t['ends'][CAPPED]['count']} game{'s' * (t['ends'][CAPPED]['count'] > 1)} "
+            f"stopped by the turn cap at {t['key']} (game {t['stalls'][0]['game']}: "
+            f"{t['stalls'][0]['found']})" for t in summary["tables"] if t.get("stalls")]
+    return f"; {', '.join(said)}" if said else ""
 
 
 def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,

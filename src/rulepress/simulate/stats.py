@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 SAMPLE = 4  # each table's first games, replayed by every check to spot a stale summary
+STALLS = 10  # capped games a batch names (the run keeps the first STALLS by number)
 QUANTILES = {"p5": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 BIN = 100  # values are counted in bins of 1/BIN
 METHOD = {
@@ -82,6 +83,8 @@ class Tally:
     # duplicate play: each deal one unit, counted by its (wins, games) for each agent and seat
     agent_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
     seat_units: dict[int, Counter[tuple[int, int]]] = field(default_factory=dict)
+    # capped game -> the seed it was set up from, and the loop it is in, if any
+    stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, players: int, kinds: Mapping[str, str]) -> Tally:
@@ -146,6 +149,8 @@ class Tally:
         self.draws += other.draws
         self.shared += other.shared
         self.sample.update(other.sample)
+        merged = {**self.stalls, **other.stalls}
+        self.stalls = {i: merged[i] for i in sorted(merged)[:STALLS]}
 
     def _counters(self, other: Tally) -> Iterable[tuple[Counter[Any], Counter[Any]]]:
         yield from ((self.turns, other.turns), (self.ends, other.ends),
@@ -269,6 +274,9 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                       for name in tally.kinds},
         "sample": sample_digest(tally.sample),
         **({"duplicate": duplicate_figures(tally, agents)} if tally.seat_units else {}),
+        **({"stalls": [{"game": i, "setup_seed": tally.stalls[i][0],
+                        "found": tally.stalls[i][1]} for i in sorted(tally.stalls)]}
+           if tally.stalls else {}),
     }
 
 
