@@ -164,3 +164,48 @@ def test_games_stopped_by_the_turn_cap_are_named_with_their_seed_and_loop(
     assert endless.exit_code == 0, endless.output
     (table,) = summary(tmp_path / "endless")["tables"]
     assert {s["found"] for s in table["stalls"]} == {"no repeated state"}
+
+
+def test_compensate_finds_the_head_start_that_evens_the_first_player(tmp_path: Path) -> None:
+    run = ("-n", "400", "--compensate")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    data = summary(tmp_path / "one")
+    found = data["compensation"]
+    tried = {t["value"]: t["first_player"]["rate"] for t in found["tried"]}
+    assert 0 in tried and 9 in tried  # both ends, then halves: 0, 9, 4, 2, 1
+    assert len(tried) <= 2 + math.ceil(math.log2(9))
+    best = found["suggested"]
+    # the two values that straddle one half are neighbours, and the nearer is suggested
+    above = max(v for v, r in tried.items() if r > 0.5)
+    below = min(v for v, r in tried.items() if r <= 0.5)
+    assert below == above + 1 and best in (above, below)
+    assert abs(tried[best] - 0.5) <= abs(tried[above + below - best] - 0.5)
+    # the summary is the run at that value: its command plays it again
+    assert data["run"]["handicap"] == best
+    assert data["command"].endswith(f"--handicap {best}")
+    assert data["tables"][0]["first_player"]["rate"] == tried[best]
+    assert found["sentence"] in one.stderr
+
+
+def test_a_handicap_outside_the_rules_range_is_bad_input(tmp_path: Path) -> None:
+    result = simulate(tmp_path / "out", "-n", "4", "--handicap", "10")
+    assert result.exit_code == 2
+    assert ("--handicap 10: the handicap (squares of head start for every player but the "
+            "first) takes 0 to 9") in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_pigeon_race_gives_its_handicap_in_points_that_every_view_shows() -> None:
+    from rulepress.games.base import handicapped, sample_of, view_of
+    from rulepress.games.pigeon_race.rules import RULES
+
+    state = RULES.new_game(2, 3)
+    given = handicapped(RULES, state, 4)
+    first = state.current_player()
+    assert given.scores() == tuple(s + 4 * (seat != first)
+                                   for seat, s in enumerate(state.scores()))
+    view = view_of(RULES, given, 1 - first)
+    assert sample_of(RULES, view, random.Random(1)).bonus == given.bonus  # type: ignore[attr-defined]

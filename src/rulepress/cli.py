@@ -510,12 +510,19 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 @click.option("--until", default=None, metavar="±X%",
               help="Stop once the first player's win rate is known to ±X% (at most GAMES "
                    "games); with --ladder, for the strongest agent's seat balance.")
+@click.option("--handicap", type=int, default=None,
+              help="Play with the game's numeric handicap at this value (e.g. Pigeon Race: "
+                   "points to every player but the first).")
+@click.option("--compensate", is_flag=True,
+              help="Find the handicap value that evens the first player's chances, by "
+                   "bisection (GAMES games a value tried).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(
     game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
     players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
     scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool,
-    duplicate: bool, ladder: str | None, until: str | None, quiet: bool,
+    duplicate: bool, ladder: str | None, until: str | None, handicap: int | None,
+    compensate: bool, quiet: bool,
 ) -> None:
     """Play GAME many times and write statistics and plots: how long games last, how they
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
@@ -534,7 +541,7 @@ def simulate(
         no_links_below(where.sources if _within(target, where.sources) else where.project.root,
                        chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
-                          check, duplicate, ladder, until)
+                          check, duplicate, ladder, until, handicap, compensate)
         done = simulate_game(game, where.sources, where.project.root, options, target,
                              jobs=jobs, scheduler=scheduler, quiet=quiet)
         reporter.done(done)

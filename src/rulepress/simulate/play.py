@@ -23,6 +23,7 @@ from rulepress.games.base import (
     Rules,
     RulesError,
     chance_move,
+    handicapped,
 )
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
@@ -145,6 +146,8 @@ def play_game(
     ``trace`` sees every state the game passes through, the first included."""
     deal = spec.deal(index, table.players)
     start = state = rules.new_game(table.players, game_seed(spec.seed, deal), table.variant)
+    if spec.handicap is not None:
+        start = state = handicapped(rules, state, spec.handicap)
     # By seat number, not position: a seat out of range fails here (negative ones too).
     seats = dict(enumerate(agents[name] for name in lineup))
     if spec.duplicate:

@@ -15,7 +15,7 @@ from typing import Any
 from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
-from rulepress.games.base import GameEngine, Question
+from rulepress.games.base import GameEngine, Question, Rules, handicap_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
 from rulepress.simulate.execute import Progress, SchedulerError, StopRule, run_dask, run_local
@@ -59,6 +59,8 @@ class Options:
     duplicate: bool = False
     ladder: str | None = None  # agents to rank head to head (simulate/ladder.py)
     until: str | None = None  # "±1%": stop once the first player's interval is this narrow
+    handicap: int | None = None  # the rules' numeric handicap at this value
+    compensate: bool = False  # look for the handicap that evens the seats (compensate.py)
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,8 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         from rulepress.simulate.ladder import parse_until
 
         spec = replace(spec, until=parse_until(options.until))
+    if options.handicap is not None or options.compensate:
+        spec = replace(spec, handicap=_handicap(rules, options, engine.name))
     if spec.duplicate:
         check_duplicate(spec.agents, spec.players)
     for table in spec.tables:
@@ -225,6 +229,19 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
     return spec
 
 
+def _handicap(rules: Rules, options: Options, engine: str) -> int | None:
+    offered = handicap_of(rules)
+    if offered is None:
+        what = "--compensate" if options.compensate else f"--handicap {options.handicap}"
+        raise SpecError(f"{what}: the {engine} engine offers no numeric handicap "
+                        "(Rules.handicap)")
+    value = options.handicap
+    if value is not None and not offered.low <= value <= offered.high:
+        raise SpecError(f"--handicap {value}: the handicap ({offered.text}) takes "
+                        f"{offered.low} to {offered.high}")
+    return value
+
+
 def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
                   *, jobs: int = 0, scheduler: str | None = None, quiet: bool = False) -> str:
     """The whole run: plan, play, summarize, draw, write. Returns what to tell the user."""
@@ -233,6 +250,11 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     if jobs < 0:
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
+    if options.compensate:
+        from rulepress.simulate.compensate import simulate_compensation
+
+        return simulate_compensation(game, sources, project, options, out, jobs=jobs,
+                                     scheduler=scheduler, quiet=quiet)
     if options.ladder is not None:
         from rulepress.simulate.ladder import simulate_ladder
 

@@ -71,6 +71,7 @@ class RunSpec:
     check: bool = False  # check the game's invariants on every state
     duplicate: bool = False
     until: float | None = None  # stop once the first player's interval is this narrow
+    handicap: int | None = None  # the rules' numeric handicap (Rules.handicap), if given
 
     @property
     def tables(self) -> tuple[Table, ...]:
@@ -109,6 +110,7 @@ class RunSpec:
             # only when asked: the summaries of ordinary runs keep their bytes
             **({"duplicate": True} if self.duplicate else {}),
             **({"until": self.until} if self.until is not None else {}),
+            **({"handicap": self.handicap} if self.handicap is not None else {}),
         }
 
     def command(self) -> str:
@@ -125,6 +127,7 @@ class RunSpec:
             "--seconds-per-turn", f"{self.seconds_per_turn:g}",
             *(["--duplicate"] if self.duplicate else []),
             *(["--until", f"±{self.until * 100:g}%"] if self.until is not None else []),
+            *(["--handicap", str(self.handicap)] if self.handicap is not None else []),
         ]
         return shlex.join(words)
 
