@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,43 @@ def test_pigeon_race_gives_its_handicap_in_points_that_every_view_shows() -> Non
                                    for seat, s in enumerate(state.scores()))
     view = view_of(RULES, given, 1 - first)
     assert sample_of(RULES, view, random.Random(1)).bonus == given.bonus  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Scored:
+    points: tuple[int, int]
+
+    def standing(self) -> tuple[int, int]:
+        return self.points
+
+
+def test_lead_changes_count_a_new_sole_leader_and_comebacks_the_seats_behind() -> None:
+    from rulepress.simulate.tension import tension
+
+    game = [Scored(p) for p in [(0, 0), (1, 0), (1, 1), (1, 2), (3, 2), (3, 3), (3, 5),
+                                (4, 5), (6, 5)]]
+    # leaders: -, 0, (tie), 1, 0, (tie), 1, 1, 0: four changes of hands
+    changes, behind = tension(game)  # type: ignore[misc, arg-type]
+    assert changes == 4
+    # checkpoints at turns 2, 4 and 6 of 8: a tie (nobody behind), seat 1, seat 0
+    assert behind == ((), (1,), (0,))
+    assert tension([object()]) is None  # type: ignore[list-item]
+
+
+def test_tension_is_counted_for_pigeon_race_and_refused_without_running_scores(
+    tmp_path: Path,
+) -> None:
+    result = CliRunner().invoke(main, ["simulate", "pigeon-race", "-n", "24", "-a", "greedy",
+                                       "--tension", "-q", "--out", str(tmp_path / "pr")])
+    assert result.exit_code == 0, result.output
+    data = summary(tmp_path / "pr")
+    assert data["command"].endswith(" --tension")
+    tense = data["tables"][0]["tension"]
+    assert tense["lead_changes"]["n"] == 24
+    for name in ("quarter", "half", "three_quarters"):
+        comeback = tense["comebacks"][name]
+        assert 0 < comeback["of"] <= 24 and 0 <= comeback["count"] <= comeback["of"]
+    refused = simulate(tmp_path / "coin", "-n", "4", "--tension")
+    assert refused.exit_code == 2
+    assert ("--tension follows running scores, and the coin_race engine keeps none"
+            in refused.stderr)

@@ -516,13 +516,15 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 @click.option("--compensate", is_flag=True,
               help="Find the handicap value that evens the first player's chances, by "
                    "bisection (GAMES games a value tried).")
+@click.option("--tension", is_flag=True,
+              help="Count lead changes and comebacks (for a game with running scores).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(
     game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
     players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
     scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool,
     duplicate: bool, ladder: str | None, until: str | None, handicap: int | None,
-    compensate: bool, quiet: bool,
+    compensate: bool, tension: bool, quiet: bool,
 ) -> None:
     """Play GAME many times and write statistics and plots: how long games last, how they
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
@@ -541,7 +543,7 @@ def simulate(
         no_links_below(where.sources if _within(target, where.sources) else where.project.root,
                        chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
-                          check, duplicate, ladder, until, handicap, compensate)
+                          check, duplicate, ladder, until, handicap, compensate, tension)
         done = simulate_game(game, where.sources, where.project.root, options, target,
                              jobs=jobs, scheduler=scheduler, quiet=quiet)
         reporter.done(done)

@@ -39,6 +39,7 @@ from rulepress.simulate.spec import (
     game_seed,
 )
 from rulepress.simulate.stats import STALLS, Tally
+from rulepress.simulate.tension import tension
 from rulepress.workers import Stopped, unit
 
 MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times this many moves
@@ -75,6 +76,9 @@ class Game:
     scores: tuple[float, ...]  # empty when capped
     first: int | None  # the seat that made the first decision
     answers: Mapping[str, bool | float | None]
+    # --tension: times the lead changed hands, and the seats behind at each checkpoint
+    lead_changes: int | None = None
+    behind: tuple[tuple[int, ...], ...] = ()
 
     def line(self) -> str:
         """The game in a line of text: a report's sample compares these."""
@@ -162,6 +166,7 @@ def play_game(
         rngs = {seat: agent_random(spec.seed, index, seat) if getattr(agent, "own_random", False)
                 else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
+    turn_ends: list[GameState[Any]] | None = [state] if spec.tension else None
     first: int | None = None
     moves = 0
     cap = spec.max_turns * MOVES_PER_TURN
@@ -189,6 +194,8 @@ def play_game(
                 raise agents_fault or _refused(spec, table, index, moves, lineup, seat, move,
                                                exc) from None
             moves += 1
+            if turn_ends is not None and state.turn() != turn_ends[-1].turn():
+                turn_ends.append(state)
         if spec.check:
             _check(spec, rules, table, index, state, moves, engine)
         outcome = contract.outcome(engine, state, table.players)
@@ -204,8 +211,10 @@ def play_game(
         if found is None:  # the engine's own code raised (the caller blames it), or ours
             raise
         raise found from None
+    tense = tension(turn_ends) if turn_ends is not None else None
     return Game(index, lineup, state.turn(), outcome.reason, tuple(outcome.winners),
-                tuple(outcome.scores), first, answers)
+                tuple(outcome.scores), first, answers,
+                *((tense[0], tense[1]) if tense is not None else ()))
 
 
 def _loop(spec: RunSpec, rules: Rules, table: Table, index: int, lineup: tuple[str, ...],

@@ -15,7 +15,7 @@ from typing import Any
 from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
-from rulepress.games.base import GameEngine, Question, Rules, handicap_of
+from rulepress.games.base import GameEngine, Question, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
 from rulepress.simulate.execute import Progress, SchedulerError, StopRule, run_dask, run_local
@@ -61,6 +61,7 @@ class Options:
     until: str | None = None  # "±1%": stop once the first player's interval is this narrow
     handicap: int | None = None  # the rules' numeric handicap at this value
     compensate: bool = False  # look for the handicap that evens the seats (compensate.py)
+    tension: bool = False  # lead changes and comebacks (tension.py)
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,12 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         from rulepress.simulate.ladder import parse_until
 
         spec = replace(spec, until=parse_until(options.until))
+    if options.tension:
+        _at(rules.new_game, rules)
+        if standing_of(rules.new_game(spec.players[0], 0, spec.variants[0])) is None:
+            raise SpecError(f"--tension follows running scores, and the {engine.name} engine "
+                            "keeps none (a state's standing())")
+        spec = replace(spec, tension=True)
     if options.handicap is not None or options.compensate:
         spec = replace(spec, handicap=_handicap(rules, options, engine.name))
     if spec.duplicate:

@@ -72,6 +72,7 @@ class RunSpec:
     duplicate: bool = False
     until: float | None = None  # stop once the first player's interval is this narrow
     handicap: int | None = None  # the rules' numeric handicap (Rules.handicap), if given
+    tension: bool = False  # lead changes and comebacks, from running scores (tension.py)
 
     @property
     def tables(self) -> tuple[Table, ...]:
@@ -111,6 +112,7 @@ class RunSpec:
             **({"duplicate": True} if self.duplicate else {}),
             **({"until": self.until} if self.until is not None else {}),
             **({"handicap": self.handicap} if self.handicap is not None else {}),
+            **({"tension": True} if self.tension else {}),
         }
 
     def command(self) -> str:
@@ -128,6 +130,7 @@ class RunSpec:
             *(["--duplicate"] if self.duplicate else []),
             *(["--until", f"±{self.until * 100:g}%"] if self.until is not None else []),
             *(["--handicap", str(self.handicap)] if self.handicap is not None else []),
+            *(["--tension"] if self.tension else []),
         ]
         return shlex.join(words)
 

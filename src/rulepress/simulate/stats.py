@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepress.simulate.spec import CAPPED
+from rulepress.simulate.tension import CHECKPOINTS
 
 if TYPE_CHECKING:
     from rulepress.simulate.play import Game
@@ -85,6 +86,9 @@ class Tally:
     seat_units: dict[int, Counter[tuple[int, int]]] = field(default_factory=dict)
     # capped game -> the seed it was set up from, and the loop it is in, if any
     stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # --tension: games by lead changes; by checkpoint, seats behind there and how many won
+    lead_changes: Counter[float] = field(default_factory=Counter)
+    comebacks: dict[str, Counter[str]] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, players: int, kinds: Mapping[str, str]) -> Tally:
@@ -114,6 +118,12 @@ class Tally:
         self.winning[bin_value(ranked[0])] += 1
         if len(ranked) > 1:
             self.margins[bin_value(ranked[0] - ranked[1])] += 1
+        if game.lead_changes is not None:
+            self.lead_changes[game.lead_changes] += 1
+            for name, seats in zip(CHECKPOINTS, game.behind, strict=True):
+                counts = self.comebacks.setdefault(name, Counter())
+                counts["behind"] += len(seats)
+                counts["won"] += sum(seat in game.winners for seat in seats)
         for name, answer in game.answers.items():
             if answer is not None:
                 rate = self.kinds[name] == "rate"
@@ -149,6 +159,9 @@ class Tally:
         self.draws += other.draws
         self.shared += other.shared
         self.sample.update(other.sample)
+        self.lead_changes.update(other.lead_changes)
+        for name, seen in other.comebacks.items():
+            self.comebacks.setdefault(name, Counter()).update(seen)
         merged = {**self.stalls, **other.stalls}
         self.stalls = {i: merged[i] for i in sorted(merged)[:STALLS]}
 
@@ -274,6 +287,12 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                       for name in tally.kinds},
         "sample": sample_digest(tally.sample),
         **({"duplicate": duplicate_figures(tally, agents)} if tally.seat_units else {}),
+        **({"tension": {
+            "lead_changes": distribution(tally.lead_changes),
+            "comebacks": {name: rate(tally.comebacks.get(name, Counter())["won"],
+                                     tally.comebacks.get(name, Counter())["behind"])
+                          for name in CHECKPOINTS},
+        }} if tally.lead_changes else {}),
         **({"stalls": [{"game": i, "setup_seed": tally.stalls[i][0],
                         "found": tally.stalls[i][1]} for i in sorted(tally.stalls)]}
            if tally.stalls else {}),
