@@ -584,12 +584,28 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
 @click.option("--duplicate", is_flag=True,
               help="Play each of the GAMES deals once per rotation of the agents over the "
                    "seats, with the same chance: intervals over deals, on equal luck.")
+@click.option("--ladder", default=None, metavar="AGENTS",
+              help="Rank these agents (e.g. random,greedy,ismcts:100): every pair plays the "
+                   "same deals head to head, duplicate; Elo with intervals, levels, luck "
+                   "share, and the strongest's seat balance.")
+@click.option("--until", default=None, metavar="±X%",
+              help="Stop once the first player's win rate is known to ±X% (at most GAMES "
+                   "games); with --ladder, for the strongest agent's seat balance.")
+@click.option("--handicap", type=int, default=None,
+              help="Play with the game's numeric handicap at this value (e.g. Pigeon Race: "
+                   "points to every player but the first).")
+@click.option("--compensate", is_flag=True,
+              help="Find the handicap value that evens the first player's chances, by "
+                   "bisection (GAMES games a value tried).")
+@click.option("--tension", is_flag=True,
+              help="Count lead changes and comebacks (for a game with running scores).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 def simulate(
     game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
     players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
     scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool,
-    duplicate: bool, quiet: bool,
+    duplicate: bool, ladder: str | None, until: str | None, handicap: int | None,
+    compensate: bool, tension: bool, quiet: bool,
 ) -> None:
     """Play GAME many times and write statistics and plots: how long games last, how they
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
@@ -608,7 +624,7 @@ def simulate(
         no_links_below(where.sources if _within(target, where.sources) else where.project.root,
                        chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
-                          check, duplicate)
+                          check, duplicate, ladder, until, handicap, compensate, tension)
         done = simulate_game(game, where.sources, where.project.root, options, target,
                              jobs=jobs, scheduler=scheduler, quiet=quiet)
         reporter.done(done)

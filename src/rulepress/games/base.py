@@ -257,6 +257,35 @@ def sample_of(rules: Rules, view: Hashable, rng: random.Random) -> GameState[Any
     return cast(HiddenRules, rules).sample(view, rng)
 
 
+@dataclass(frozen=True)
+class Handicap:
+    """A numeric handicap the rules offer (``Rules.handicap``, with ``Rules.handicapped(state,
+    value)`` giving it to a game just set up): what it gives, to whom, and the whole numbers
+    from ``low`` (none) to ``high`` it takes. ``simulate --compensate`` looks for the value
+    that evens the first player's chances."""
+
+    text: str  # "points added at the end to the second player's score"
+    low: int
+    high: int
+
+
+def handicap_of(rules: Rules) -> Handicap | None:
+    declared = getattr(rules, "handicap", None)
+    return declared if isinstance(declared, Handicap) else None
+
+
+def handicapped(rules: Rules, state: GameState[Any], value: int) -> GameState[Any]:
+    """``state`` (a game just set up) with the rules' handicap at ``value``."""
+    return cast(GameState[Any], cast(Any, rules).handicapped(state, value))
+
+
+def standing_of(state: GameState[Any]) -> tuple[float, ...] | None:
+    """The running scores of a game in progress: each seat's points if it ended now, from the
+    state's optional ``standing()`` (a game with no running score has none: None)."""
+    standing = getattr(state, "standing", None)
+    return None if standing is None else tuple(standing())
+
+
 # --- deriving states ------------------------------------------------------------------------------
 
 T = TypeVar("T")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -37,6 +38,18 @@ class Batch:
     table: int  # index into spec.tables
     start: int
     stop: int
+    run: int = 0  # index into the runs played together (a ladder's pairs)
+    round: int = 0  # a run that may stop early (StopRule) stops between rounds only
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """Stop a run early: after each round of ``rounds`` batches a table, in order, ``enough``
+    is asked about the totals of the rounds done; a batch of a later round that finished
+    meanwhile is dropped, so where the run stops depends on the run alone."""
+
+    enough: Callable[[list[Tally]], bool]
+    rounds: int = 16
 
 
 def batch_size(games: int) -> int:
@@ -44,23 +57,34 @@ def batch_size(games: int) -> int:
     return max(1, min(MAX_BATCH, math.ceil(games / 16)))
 
 
-def batches(spec: RunSpec) -> Iterator[Batch]:
-    """Whole deals a batch: duplicate play tallies a deal's rotations together."""
+def batches(spec: RunSpec, run: int = 0, rounds: int = 0) -> Iterator[Batch]:
+    """Whole deals a batch: duplicate play tallies a deal's rotations together. ``rounds``:
+    the batches of every table go in that many rounds, round by round (0: table by table)."""
+    sized: list[list[Batch]] = []
     for t, table in enumerate(spec.tables):
         size = batch_size(spec.games) * spec.rotations(table.players)
         total = spec.plays(table.players)
-        for start in range(0, total, size):
-            yield Batch(t, start, min(start + size, total))
+        sized.append([Batch(t, start, min(start + size, total), run)
+                      for start in range(0, total, size)])
+    if not rounds:
+        yield from (b for listed in sized for b in listed)
+        return
+    per = max(1, math.ceil(max(map(len, sized)) / rounds))
+    for r in range(rounds):
+        for listed in sized:
+            for b in listed[r * per:(r + 1) * per]:
+                yield Batch(b.table, b.start, b.stop, run, r)
 
 
-def _play(spec: RunSpec, batch: Batch) -> Tally:
+def _play(specs: tuple[RunSpec, ...], batch: Batch) -> Tally:
+    spec = specs[batch.run]
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
 
 
-def _played(spec: RunSpec, batch: Batch) -> Tally | SimulationFailure:
+def _played(specs: tuple[RunSpec, ...], batch: Batch) -> Tally | SimulationFailure:
     """In a local worker: the failure returned, so the collector can pick the earliest."""
     try:
-        return _play(spec, batch)
+        return _play(specs, batch)
     except SimulationFailure as exc:
         return exc
 
@@ -70,15 +94,34 @@ class _Collector:
     hands out no more batches and keeps the earliest game's, so the error names the same game
     whatever finished first."""
 
-    def __init__(self, spec: RunSpec, progress: Progress) -> None:
-        kinds = {q.name: q.kind for q in contract.questions(engine_of(spec))}
-        self.totals = [Tally.empty(t.players, kinds) for t in spec.tables]
-        self.todo = batches(spec)
+    def __init__(self, specs: tuple[RunSpec, ...], progress: Progress,
+                 stop: StopRule | None = None) -> None:
+        kinds = {q.name: q.kind for q in contract.questions(engine_of(specs[0]))}
+        self.totals = [[Tally.empty(t.players, kinds) for t in spec.tables] for spec in specs]
+        rounds = stop.rounds if stop else 0
+        self.todo = (b for r, spec in enumerate(specs) for b in batches(spec, r, rounds))
         self.progress = progress
         self.failure: SimulationFailure | None = None
+        self.stop = stop
+        # a stopping run: batches sent per round, and each round's finished tallies
+        self.sent: Counter[int] = Counter()
+        self.held: dict[int, list[Batch | Tally]] = {}
+        self.folded = 0  # rounds merged into the totals
+        self.stopped = False
+        self.exhausted = False
+        assert stop is None or len(specs) == 1, "one run stops early at a time"
 
     def next(self) -> Batch | None:
-        return None if self.failure else next(self.todo, None)
+        if self.failure or self.stopped:
+            return None
+        batch = next(self.todo, None)
+        if batch is None:
+            self.exhausted = True
+            if self.stop is not None:
+                self._fold(self.stop)  # the last round may be whole already
+        else:
+            self.sent[batch.round] += 1
+        return batch
 
     def done(self, batch: Batch, result: Callable[[], Tally]) -> None:
         try:
@@ -87,22 +130,47 @@ class _Collector:
             if self.failure is None or exc.order < self.failure.order:
                 self.failure = exc
             return
-        self.totals[batch.table].merge(tally)
-        self.progress(batch.stop - batch.start)
+        if self.stop is None:
+            self.totals[batch.run][batch.table].merge(tally)
+            self.progress(batch.stop - batch.start)
+            return
+        self.held.setdefault(batch.round, []).extend((batch, tally))
+        self._fold(self.stop)
 
-    def finish(self) -> list[Tally]:
+    def _fold(self, stop: StopRule) -> None:
+        """Merge each round as it and those before it are whole, and ask whether to stop."""
+        while not self.stopped and self.held.get(self.folded) is not None \
+                and len(self.held[self.folded]) == 2 * self.sent[self.folded] \
+                and (self.folded + 1 in self.sent or self.exhausted):
+            done = self.held.pop(self.folded)
+            for batch, tally in zip(done[::2], done[1::2], strict=True):
+                assert isinstance(batch, Batch) and isinstance(tally, Tally)
+                self.totals[batch.run][batch.table].merge(tally)
+                self.progress(batch.stop - batch.start)
+            self.folded += 1
+            self.stopped = stop.enough([t for run in self.totals for t in run])
+
+    def finish(self) -> list[list[Tally]]:
         if self.failure is not None:
             raise self.failure
         return self.totals
 
 
-def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
+def run_local(spec: RunSpec, jobs: int, progress: Progress,
+              stop: StopRule | None = None) -> list[Tally]:
     """On ``jobs`` worker processes (0: one per core), each game within the engine's budget
     (workers.py): even one job plays in a worker, so an engine that exits or crashes is
     reported, never taken for the end of the run."""
+    return run_many((spec,), jobs, progress, stop)[0]
+
+
+def run_many(specs: Sequence[RunSpec], jobs: int, progress: Progress,
+             stop: StopRule | None = None) -> list[list[Tally]]:
+    """Several runs of one game on one pool (a ladder's pairs): no core waits for the last
+    batch of one run while the next has batches to play."""
     jobs = jobs or os.cpu_count() or 1
-    collector = _Collector(spec, progress)
-    with Workers(partial(_played, spec), jobs) as pool:
+    collector = _Collector(tuple(specs), progress, stop)
+    with Workers(partial(_played, tuple(specs)), jobs) as pool:
 
         def submit(count: int) -> None:
             for _ in range(count):
@@ -113,26 +181,35 @@ def run_local(spec: RunSpec, jobs: int, progress: Progress) -> list[Tally]:
 
         submit(jobs)  # the next is sent as one finishes: none waits once the run has failed
         for batch, value in pool.results():
-            collector.done(batch, partial(_outcome, spec, batch, value))
+            collector.done(batch, partial(_outcome, tuple(specs), batch, value))
             submit(1)
     return collector.finish()
 
 
-def _outcome(spec: RunSpec, batch: Batch, value: Tally | Stopped | SimulationFailure) -> Tally:
+def _outcome(specs: tuple[RunSpec, ...], batch: Batch,
+             value: Tally | Stopped | SimulationFailure) -> Tally:
     if isinstance(value, Stopped):
+        spec = specs[batch.run]
         raise stopped(spec, spec.tables[batch.table], batch.start, value)
     if isinstance(value, SimulationFailure):
         raise value
     return value
 
 
-def run_dask(spec: RunSpec, address: str, progress: Progress) -> list[Tally]:
+def run_dask(spec: RunSpec, address: str, progress: Progress,
+             stop: StopRule | None = None) -> list[Tally]:
     """On the Dask cluster whose scheduler is at ``address``; the same batches as locally."""
+    return run_dask_many((spec,), address, progress, stop)[0]
+
+
+def run_dask_many(specs: Sequence[RunSpec], address: str, progress: Progress,
+                  stop: StopRule | None = None) -> list[list[Tally]]:
+    """As :func:`run_many`, on the Dask cluster at ``address``."""
     client = connect(address)
     try:
         from distributed import as_completed
 
-        collector = _Collector(spec, progress)
+        collector = _Collector(tuple(specs), progress, stop)
         pending: dict[str, Batch] = {}
         queue = as_completed(loop=client.loop)  # type: ignore[no-untyped-call]
 
@@ -141,7 +218,7 @@ def run_dask(spec: RunSpec, address: str, progress: Progress) -> list[Tally]:
                 batch = collector.next()
                 if batch is None:
                     return
-                future = client.submit(_play, spec, batch, pure=False)
+                future = client.submit(_play, tuple(specs), batch, pure=False)
                 pending[future.key] = batch
                 queue.add(future)  # type: ignore[no-untyped-call]
 

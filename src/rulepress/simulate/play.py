@@ -7,7 +7,7 @@ nothing larger than a tally ever crosses between processes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -23,6 +23,7 @@ from rulepress.games.base import (
     Rules,
     RulesError,
     chance_move,
+    handicapped,
 )
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
@@ -37,7 +38,8 @@ from rulepress.simulate.spec import (
     game_random,
     game_seed,
 )
-from rulepress.simulate.stats import Tally
+from rulepress.simulate.stats import STALLS, Tally
+from rulepress.simulate.tension import tension
 from rulepress.workers import Stopped, unit
 
 MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times this many moves
@@ -74,6 +76,9 @@ class Game:
     scores: tuple[float, ...]  # empty when capped
     first: int | None  # the seat that made the first decision
     answers: Mapping[str, bool | float | None]
+    # --tension: times the lead changed hands, and the seats behind at each checkpoint
+    lead_changes: int | None = None
+    behind: tuple[tuple[int, ...], ...] = ()
 
     def line(self) -> str:
         """The game in a line of text: a report's sample compares these."""
@@ -117,6 +122,10 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
                                     f"raised {raised}", _order(spec, table, index),
                                     loc, True) from None
         tally.add(game)
+        if game.end == CAPPED and len(tally.stalls) < STALLS:
+            tally.stalls[index] = (
+                game_seed(spec.seed, spec.deal(index, table.players)),
+                _loop(spec, rules, table, index, lineup, agents, questions, engine.name))
         if spec.duplicate:  # a batch holds whole deals (execute.py)
             deal.append(game)
             if len(deal) == spec.rotations(table.players):
@@ -134,11 +143,15 @@ def play_game(
     agents: Mapping[str, Agent],
     questions: Sequence[Question],
     engine: str,
+    trace: Callable[[GameState[Any]], None] | None = None,
 ) -> Game:
     """One game. The engine's values are checked once a game, not move by move: when
-    rulepress's own code here fails, the state it failed on says which value was to blame."""
+    rulepress's own code here fails, the state it failed on says which value was to blame.
+    ``trace`` sees every state the game passes through, the first included."""
     deal = spec.deal(index, table.players)
     start = state = rules.new_game(table.players, game_seed(spec.seed, deal), table.variant)
+    if spec.handicap is not None:
+        start = state = handicapped(rules, state, spec.handicap)
     # By seat number, not position: a seat out of range fails here (negative ones too).
     seats = dict(enumerate(agents[name] for name in lineup))
     if spec.duplicate:
@@ -153,11 +166,14 @@ def play_game(
         rngs = {seat: agent_random(spec.seed, index, seat) if getattr(agent, "own_random", False)
                 else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
+    turn_ends: list[GameState[Any]] | None = [state] if spec.tension else None
     first: int | None = None
     moves = 0
     cap = spec.max_turns * MOVES_PER_TURN
     try:
         while not state.is_over() and state.turn() < spec.max_turns and moves < cap:
+            if trace is not None:
+                trace(state)
             if spec.check:
                 _check(spec, rules, table, index, state, moves, engine)
             seat = state.current_player()
@@ -178,6 +194,8 @@ def play_game(
                 raise agents_fault or _refused(spec, table, index, moves, lineup, seat, move,
                                                exc) from None
             moves += 1
+            if turn_ends is not None and state.turn() != turn_ends[-1].turn():
+                turn_ends.append(state)
         if spec.check:
             _check(spec, rules, table, index, state, moves, engine)
         outcome = contract.outcome(engine, state, table.players)
@@ -193,8 +211,33 @@ def play_game(
         if found is None:  # the engine's own code raised (the caller blames it), or ours
             raise
         raise found from None
+    tense = tension(turn_ends) if turn_ends is not None else None
     return Game(index, lineup, state.turn(), outcome.reason, tuple(outcome.winners),
-                tuple(outcome.scores), first, answers)
+                tuple(outcome.scores), first, answers,
+                *((tense[0], tense[1]) if tense is not None else ()))
+
+
+def _loop(spec: RunSpec, rules: Rules, table: Table, index: int, lineup: tuple[str, ...],
+          agents: Mapping[str, Agent], questions: Sequence[Question], engine: str) -> str:
+    """A capped game played again, watching for a state it has been in before: ``"loop: move
+    12 returns to the state after move 4"``, or ``"no repeated state"``."""
+    seen: dict[Any, int] = {}
+    found: list[str] = []
+
+    def trace(state: GameState[Any]) -> None:
+        if found:
+            return
+        moves = len(seen)
+        try:
+            first = seen.setdefault(state, moves)
+        except TypeError:  # an unhashable state: no loop can be told
+            found.append("states cannot be compared")
+            return
+        if first != moves:
+            found.append(f"loop: move {moves} returns to the state after move {first}")
+
+    play_game(spec, rules, table, index, lineup, agents, questions, engine, trace)
+    return found[0] if found else "no repeated state"
 
 
 def _refused(spec: RunSpec, table: Table, index: int, moves: int, lineup: tuple[str, ...],

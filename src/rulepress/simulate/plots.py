@@ -267,3 +267,34 @@ PLOTS: dict[str, Callable[[Mapping[str, Any]], Figure]] = {
     "ends.svg": ends_plot,
     "agents.svg": agents_plot,
 }
+
+
+def ladder_svg(summary: Mapping[str, Any]) -> str:
+    """A ladder's plot: each agent's Elo with its 95% interval, strongest on top, each level
+    of play in its own colour."""
+    with _style():
+        return _svg(ladder_plot(summary))
+
+
+def ladder_plot(summary: Mapping[str, Any]) -> Figure:
+    ladder = summary["ladder"]
+    names = list(reversed(ladder["ranking"]))  # barh draws from the bottom up
+    level = {n: k for k, group in enumerate(ladder["levels"]) for n in group}
+    figure, (ax,) = _figure(height=0.9 + 0.4 * len(names))
+    for y, name in enumerate(names):
+        elo = ladder["elo"][name]
+        low, high = elo["ci"]
+        colour = PALETTE[level[name] % len(PALETTE)]
+        ax.errorbar([elo["elo"]], [y], xerr=[[elo["elo"] - low], [high - elo["elo"]]],
+                    fmt="o", color=colour, capsize=3, elinewidth=1.2)
+        ax.annotate(f"{elo['elo']:.0f}", (elo["elo"], y), xytext=(0, 6),
+                    textcoords="offset points", ha="center", fontsize=8)
+    ax.set_yticks(list(range(len(names))), names)
+    ax.set_ylim(-0.6, len(names) - 0.4)
+    ax.axvline(0, color=FAIR, linestyle="--", linewidth=1)
+    ax.set_xlabel(f"Elo ({ladder['agents'][0]} at 0), 95% intervals; a colour per level of "
+                  "play the games tell apart")
+    shares = ladder["shares"]
+    ax.set_title(f"Skill ladder: skill explains about {shares['skill'] * 100:.0f}% of "
+                 f"results, the deal {shares['deal'] * 100:.0f}%")
+    return figure

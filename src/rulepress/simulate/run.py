@@ -8,20 +8,21 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
 from rulepress.games import UnknownEngine, contract
-from rulepress.games.base import GameEngine, Question
+from rulepress.games.base import GameEngine, Question, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
-from rulepress.simulate.execute import Progress, SchedulerError, run_dask, run_local
+from rulepress.simulate.execute import Progress, SchedulerError, StopRule, run_dask, run_local
 from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
+    CAPPED,
     DEFAULT_MAX_TURNS,
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SEED,
@@ -56,6 +57,11 @@ class Options:
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     check: bool = False
     duplicate: bool = False
+    ladder: str | None = None  # agents to rank head to head (simulate/ladder.py)
+    until: str | None = None  # "±1%": stop once the first player's interval is this narrow
+    handicap: int | None = None  # the rules' numeric handicap at this value
+    compensate: bool = False  # look for the handicap that evens the seats (compensate.py)
+    tension: bool = False  # lead changes and comebacks (tension.py)
 
 
 @dataclass(frozen=True)
@@ -203,6 +209,18 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
         options.duplicate,
     )
+    if options.until is not None:
+        from rulepress.simulate.ladder import parse_until
+
+        spec = replace(spec, until=parse_until(options.until))
+    if options.tension:
+        _at(rules.new_game, rules)
+        if standing_of(rules.new_game(spec.players[0], 0, spec.variants[0])) is None:
+            raise SpecError(f"--tension follows running scores, and the {engine.name} engine "
+                            "keeps none (a state's standing())")
+        spec = replace(spec, tension=True)
+    if options.handicap is not None or options.compensate:
+        spec = replace(spec, handicap=_handicap(rules, options, engine.name))
     if spec.duplicate:
         check_duplicate(spec.agents, spec.players)
     for table in spec.tables:
@@ -218,6 +236,19 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
     return spec
 
 
+def _handicap(rules: Rules, options: Options, engine: str) -> int | None:
+    offered = handicap_of(rules)
+    if offered is None:
+        what = "--compensate" if options.compensate else f"--handicap {options.handicap}"
+        raise SpecError(f"{what}: the {engine} engine offers no numeric handicap "
+                        "(Rules.handicap)")
+    value = options.handicap
+    if value is not None and not offered.low <= value <= offered.high:
+        raise SpecError(f"--handicap {value}: the handicap ({offered.text}) takes "
+                        f"{offered.low} to {offered.high}")
+    return value
+
+
 def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
                   *, jobs: int = 0, scheduler: str | None = None, quiet: bool = False) -> str:
     """The whole run: plan, play, summarize, draw, write. Returns what to tell the user."""
@@ -226,6 +257,16 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     if jobs < 0:
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
+    if options.compensate:
+        from rulepress.simulate.compensate import simulate_compensation
+
+        return simulate_compensation(game, sources, project, options, out, jobs=jobs,
+                                     scheduler=scheduler, quiet=quiet)
+    if options.ladder is not None:
+        from rulepress.simulate.ladder import simulate_ladder
+
+        return simulate_ladder(game, sources, project, options, out, jobs=jobs,
+                               scheduler=scheduler, quiet=quiet)
     chosen = plan(game, sources, project, options)
     total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
     start = time.perf_counter()
@@ -238,12 +279,14 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
                              if exc.bad_input else ExitStatus.CHECK_FAILED) from None
     seconds = time.perf_counter() - start
+    total = sum(t.games for t in tallies)  # fewer than planned when --until stopped early
     summary = summarize(chosen, tallies)
     written = write(out, outputs(summary))
     workers = jobs or os.cpu_count() or 1
     where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
     return (f"played {total} games of {game} in {seconds:.1f} s {where} "
-            f"({total / seconds:.0f} games/s){_narrower(summary)}; wrote {len(written)} files "
+            f"({total / seconds:.0f} games/s){_narrower(summary)}{_stalled(summary)}; wrote "
+            f"{len(written)} files "
             f"to {out}")
 
 
@@ -256,12 +299,26 @@ def _narrower(summary: Mapping[str, Any]) -> str:
     return f"; over deals, {', '.join(gains)}" if gains else ""
 
 
+def _stalled(summary: Mapping[str, Any]) -> str:
+    """Games the turn cap stopped, a possible rules problem: ``; 3 games stopped by the turn
+    cap at 2-standard (game 0: loop: move 6 returns to the state after move 0)``."""
+    said = [f"{t['ends'][CAPPED]['count']} game{'s' * (t['ends'][CAPPED]['count'] > 1)} "
+            f"stopped by the turn cap at {t['key']} (game {t['stalls'][0]['game']}: "
+            f"{t['stalls'][0]['found']})" for t in summary["tables"] if t.get("stalls")]
+    return f"; {', '.join(said)}" if said else ""
+
+
 def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
          progress: Progress = lambda n: None) -> list[Tally]:
     """Every game of the run, on local processes or the Dask scheduler at ``scheduler``."""
+    stop = None
+    if plan.spec.until is not None:
+        from rulepress.simulate.ladder import until_enough
+
+        stop = StopRule(until_enough(plan.spec.until))
     if scheduler is not None:
-        return run_dask(plan.spec, scheduler, progress)
-    return run_local(plan.spec, jobs, progress)
+        return run_dask(plan.spec, scheduler, progress, stop)
+    return run_local(plan.spec, jobs, progress, stop)
 
 
 def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:

@@ -70,6 +70,9 @@ class RunSpec:
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     check: bool = False  # check the game's invariants on every state
     duplicate: bool = False
+    until: float | None = None  # stop once the first player's interval is this narrow
+    handicap: int | None = None  # the rules' numeric handicap (Rules.handicap), if given
+    tension: bool = False  # lead changes and comebacks, from running scores (tension.py)
 
     @property
     def tables(self) -> tuple[Table, ...]:
@@ -107,6 +110,9 @@ class RunSpec:
             "seconds_per_turn": self.seconds_per_turn,
             # only when asked: the summaries of ordinary runs keep their bytes
             **({"duplicate": True} if self.duplicate else {}),
+            **({"until": self.until} if self.until is not None else {}),
+            **({"handicap": self.handicap} if self.handicap is not None else {}),
+            **({"tension": True} if self.tension else {}),
         }
 
     def command(self) -> str:
@@ -122,6 +128,9 @@ class RunSpec:
             "--max-turns", str(self.max_turns),
             "--seconds-per-turn", f"{self.seconds_per_turn:g}",
             *(["--duplicate"] if self.duplicate else []),
+            *(["--until", f"±{self.until * 100:g}%"] if self.until is not None else []),
+            *(["--handicap", str(self.handicap)] if self.handicap is not None else []),
+            *(["--tension"] if self.tension else []),
         ]
         return shlex.join(words)
 

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepress.simulate.spec import CAPPED
+from rulepress.simulate.tension import CHECKPOINTS
 
 if TYPE_CHECKING:
     from rulepress.simulate.play import Game
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 SAMPLE = 4  # each table's first games, replayed by every check to spot a stale summary
+STALLS = 10  # capped games a batch names (the run keeps the first STALLS by number)
 QUANTILES = {"p5": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 BIN = 100  # values are counted in bins of 1/BIN
 METHOD = {
@@ -82,6 +84,11 @@ class Tally:
     # duplicate play: each deal one unit, counted by its (wins, games) for each agent and seat
     agent_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
     seat_units: dict[int, Counter[tuple[int, int]]] = field(default_factory=dict)
+    # capped game -> the seed it was set up from, and the loop it is in, if any
+    stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # --tension: games by lead changes; by checkpoint, seats behind there and how many won
+    lead_changes: Counter[float] = field(default_factory=Counter)
+    comebacks: dict[str, Counter[str]] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, players: int, kinds: Mapping[str, str]) -> Tally:
@@ -111,6 +118,12 @@ class Tally:
         self.winning[bin_value(ranked[0])] += 1
         if len(ranked) > 1:
             self.margins[bin_value(ranked[0] - ranked[1])] += 1
+        if game.lead_changes is not None:
+            self.lead_changes[game.lead_changes] += 1
+            for name, seats in zip(CHECKPOINTS, game.behind, strict=True):
+                counts = self.comebacks.setdefault(name, Counter())
+                counts["behind"] += len(seats)
+                counts["won"] += sum(seat in game.winners for seat in seats)
         for name, answer in game.answers.items():
             if answer is not None:
                 rate = self.kinds[name] == "rate"
@@ -146,6 +159,11 @@ class Tally:
         self.draws += other.draws
         self.shared += other.shared
         self.sample.update(other.sample)
+        self.lead_changes.update(other.lead_changes)
+        for name, seen in other.comebacks.items():
+            self.comebacks.setdefault(name, Counter()).update(seen)
+        merged = {**self.stalls, **other.stalls}
+        self.stalls = {i: merged[i] for i in sorted(merged)[:STALLS]}
 
     def _counters(self, other: Tally) -> Iterable[tuple[Counter[Any], Counter[Any]]]:
         yield from ((self.turns, other.turns), (self.ends, other.ends),
@@ -164,7 +182,7 @@ def _r(x: float) -> float:
     return round(x, 6)
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a rate of ``k`` in ``n`` (n > 0)."""
     p = k / n
     z2 = z * z
@@ -174,7 +192,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(k: int, n: int) -> dict[str, Any]:
+def rate(k: float, n: int) -> dict[str, Any]:
     """``k`` of ``n`` as a rate with its interval (None when n is 0)."""
     if n == 0:
         return {"count": k, "of": 0, "rate": None, "ci": None}
@@ -269,6 +287,15 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                       for name in tally.kinds},
         "sample": sample_digest(tally.sample),
         **({"duplicate": duplicate_figures(tally, agents)} if tally.seat_units else {}),
+        **({"tension": {
+            "lead_changes": distribution(tally.lead_changes),
+            "comebacks": {name: rate(tally.comebacks.get(name, Counter())["won"],
+                                     tally.comebacks.get(name, Counter())["behind"])
+                          for name in CHECKPOINTS},
+        }} if tally.lead_changes else {}),
+        **({"stalls": [{"game": i, "setup_seed": tally.stalls[i][0],
+                        "found": tally.stalls[i][1]} for i in sorted(tally.stalls)]}
+           if tally.stalls else {}),
     }
 
 

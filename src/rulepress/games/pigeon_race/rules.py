@@ -23,6 +23,7 @@ from rulepress.games.pigeon_race.cards import DECK, Card
 from rulepress.plugin import (
     IMPERFECT_INFORMATION,
     GameState,
+    Handicap,
     IllegalMove,
     NotationError,
     Outcome,
@@ -145,6 +146,7 @@ class State:
     to_move: int  # seat index of the player whose turn it is
     orders: tuple[tuple[int, ...], ...]  # each player's secret finishing order (may be ())
     end: str | None = None  # None while the race runs, else END_THREE_HOME / END_DECK_EMPTY
+    bonus: tuple[int, ...] = ()  # a handicap's points, added to each player's score (or none)
 
     @property
     def trump(self) -> str:
@@ -188,6 +190,7 @@ class State:
             order_sizes=tuple(len(o) for o in self.orders),
             orders=self.orders if self.end is not None else None,
             end=self.end,
+            bonus=self.bonus,
         )
 
     def apply(self, move: Move) -> State:
@@ -214,6 +217,11 @@ class State:
         (in an example's position, the cards placed nowhere else count as played)."""
         return len(self.discard)
 
+    def standing(self) -> tuple[int, ...]:
+        """The running scores (optional protocol): each player's points if the race ended now,
+        by the pigeons' places and the player's secret order."""
+        return self.scores()
+
     # -- places and points --
 
     def ranking(self) -> tuple[int, ...]:
@@ -236,7 +244,8 @@ class State:
         )
 
     def scores(self) -> tuple[int, ...]:
-        return tuple(sum(p) for p in self.points())
+        points = tuple(sum(p) for p in self.points())
+        return tuple(map(sum, zip(points, self.bonus, strict=True))) if self.bonus else points
 
     def winners(self) -> tuple[int, ...]:
         """Seats of the winners: most points, then the best-placed listed pigeons (PR-25)."""
@@ -376,6 +385,7 @@ class View:
     order_sizes: tuple[int, ...]
     orders: tuple[tuple[int, ...], ...] | None  # every order, shown for the scoring at the end
     end: str | None
+    bonus: tuple[int, ...] = ()
 
 
 def sample(view: View, rng: random.Random) -> State:
@@ -402,7 +412,7 @@ def sample(view: View, rng: random.Random) -> State:
     return State(
         positions=view.positions, finished=view.finished, hands=tuple(hands),
         deck=tuple(unseen[at:]), discard=view.discard, trump_card=view.trump_card,
-        to_move=view.to_move, orders=tuple(orders), end=view.end,
+        to_move=view.to_move, orders=tuple(orders), end=view.end, bonus=view.bonus,
     )
 
 
@@ -550,6 +560,15 @@ class PigeonRaceRules:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     game_type = IMPERFECT_INFORMATION  # hands, the deck and the secret orders are hidden
+    # In two-player races the first player also plays the last card: a head start in points
+    # for the others is the compensation a table would agree on.
+    handicap = Handicap("points added at the end to the score of every player but the first "
+                        "to play", 0, 12)
+
+    def handicapped(self, state: State, points: int) -> State:
+        """``state`` with ``points`` to every player but the one to move first."""
+        return derive(state, bonus=tuple(0 if seat == state.to_move else points
+                                         for seat in range(len(state.hands))))
 
     def variants(self) -> tuple[Variant, ...]:
         return (STANDARD,)

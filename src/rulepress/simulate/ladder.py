@@ -1,0 +1,347 @@
+"""A skill ladder: every pair of agents plays the same deals head to head, each deal once per
+seat (duplicate play), and a Bradley–Terry fit puts them on one Elo scale.
+
+What it tells a designer, from counts alone (so a run's figures are the same whatever
+``--jobs`` or ``--scheduler``):
+
+- each pair's score (a win 1, a shared win or a draw 1/2) with its Wilson interval, and its
+  interval over deals;
+- each agent's Elo (the first agent at 0) with a 95% interval from the fit's Fisher
+  information, each pair's games counted as ``games / design effect`` (the design effect: the
+  variance over deals over the variance as if the games were independent);
+- how many levels of play the games tell apart, the Elo spread from the first agent to the
+  strongest, and how the outcome's variance splits into skill, the deal and the rest;
+- the seat balance with the strongest agent in every seat (``--until``: until the first
+  player's interval is that narrow).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import ExitStatus, RulepressError, error
+from rulepress.simulate.run import Options, plan
+from rulepress.simulate.spec import RunSpec, SpecError
+from rulepress.simulate.stats import (
+    DUPLICATE_METHOD,
+    METHOD,
+    Z95,
+    Tally,
+    _r,
+    rate,
+    table_figures,
+    wilson,
+)
+
+ELO = 400 / math.log(10)  # Elo points per unit of log-strength
+PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a finite fit
+MIN_EFFECT = 0.1  # a design effect is taken as at least this (a few deals can show ~0)
+LADDER_METHOD = {
+    "ladder": "every pair plays the same deals (the run's seed), each deal once per seat "
+              "(duplicate play); a pair's score counts a win 1, a shared win or a draw 1/2",
+    "elo": "Bradley-Terry fitted by minorization-maximization (Hunter 2004) with one virtual "
+           "drawn game per pair; Elo = 400 log10(strength), the first agent at 0; 95% "
+           "intervals from the Fisher information, each pair's games divided by its design "
+           "effect (variance over deals / binomial variance, at least 0.1)",
+    "levels": "agents by Elo, strongest first; an agent starts a new level when its pair "
+              "with the strongest of the level above excludes an even score (interval over "
+              "deals)",
+    "shares": "per game, an agent's result varies by 1/4 around an even score: skill is "
+              "(p - 1/2)^2 of it (p the pair's score), the deal (1 - design effect) p (1 - p), "
+              "the rest (the play's own chance and the agents' draws) what remains; averaged "
+              "over the pairs",
+    "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate, "
+                    "Wilson interval; with --until, games are played in 16 rounds and the "
+                    "run stops after the first round whose interval is that narrow",
+}
+
+
+def pair_specs(base: RunSpec, names: Sequence[str]) -> list[RunSpec]:
+    """One duplicate run per pair of agents, all on the base run's deals."""
+    if len(names) < 2:
+        raise SpecError(f"--ladder {','.join(names)}: rank two or more agents, e.g. "
+                        "--ladder random,greedy")
+    if len(set(names)) != len(names):
+        raise SpecError(f"--ladder {','.join(names)}: an agent is named twice")
+    if base.players != (2,):
+        raise SpecError("--ladder plays agents head to head: it needs two-player games "
+                        "(--players 2)")
+    return [replace(base, agents=(a, b), duplicate=True) for a, b in combinations(names, 2)]
+
+
+def pair_key(spec: RunSpec) -> str:
+    return " vs ".join(spec.agents)
+
+
+def score_of(tally: Tally, agent: str) -> float:
+    """``agent``'s score at a two-player table: wins, a shared win or a draw counting 1/2."""
+    return tally.agent_wins[agent] - tally.shared / 2 + tally.draws / 2
+
+
+def design_effect(figures: Mapping[str, Any], agent: str) -> float:
+    """The pair's variance over deals over the binomial variance (its interval's width ratio,
+    squared); 1 when there is no width to compare."""
+    ratio = figures["duplicate"]["agents"][agent]["width_ratio"]
+    return 1.0 if ratio is None else ratio * ratio
+
+
+def fit(names: Sequence[str], pairs: Sequence[tuple[int, int, float, float, float]]
+        ) -> tuple[list[float], list[list[float]]]:
+    """Bradley-Terry log-strengths (the first 0) and their covariance from ``pairs`` of
+    (i, j, i's score, games, design effect)."""
+    import numpy as np
+
+    k = len(names)
+    wins = np.zeros((k, k))
+    games = np.zeros((k, k))
+    eff = np.zeros((k, k))
+    for i, j, score, n, effect in pairs:
+        wins[i, j] += score + PRIOR_GAMES / 2
+        wins[j, i] += n - score + PRIOR_GAMES / 2
+        games[i, j] = games[j, i] = n + PRIOR_GAMES
+        eff[i, j] = eff[j, i] = (n + PRIOR_GAMES) / max(effect, MIN_EFFECT)
+    total = wins.sum(axis=1)
+    gamma = np.ones(k)
+    for _ in range(100_000):
+        denominator = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        new = total / denominator
+        new /= new[0]
+        done = np.max(np.abs(np.log(new) - np.log(gamma))) < 1e-12
+        gamma = new
+        if done:
+            break
+    theta = np.log(gamma)
+    p = gamma[:, None] / (gamma[:, None] + gamma[None, :])
+    weight = eff * p * p.T
+    info = np.diag(weight.sum(axis=1)) - weight
+    cov = np.zeros((k, k))
+    cov[1:, 1:] = np.linalg.inv(info[1:, 1:])  # the first agent is the fixed origin
+    return [float(t) for t in theta], [[float(c) for c in row] for row in cov]
+
+
+def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Tally],
+            seconds_per_turn: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The ladder's figures and each pair's table figures."""
+    tables: list[dict[str, Any]] = []
+    pairs: list[dict[str, Any]] = []
+    fitted: list[tuple[int, int, float, float, float]] = []
+    skill = deal = 0.0
+    for spec, tally in zip(specs, tallies, strict=True):
+        a, b = spec.agents
+        table = table_figures(tally, spec.agents, seconds_per_turn)
+        tables.append({"key": pair_key(spec), "players": 2, "variant": spec.variants[0],
+                       **table})
+        n = table["finished"]
+        score = score_of(tally, a)
+        effect = design_effect(table, a)
+        p = score / n if n else 0.5
+        skill += (p - 0.5) ** 2
+        deal += (1 - min(effect, 1.0)) * p * (1 - p)
+        over_deals = table["duplicate"]["agents"][a]
+        pairs.append({"agents": [a, b], **rate(_r(score), n),
+                      "deal_ci": over_deals["ci"], "design_effect": _r(effect)})
+        fitted.append((names.index(a), names.index(b), score, n, effect))
+    theta, cov = fit(names, fitted)
+    elo = {name: {"elo": _r(ELO * t), "ci": _elo_ci(ELO * t, cov[i][i])}
+           for i, (name, t) in enumerate(zip(names, theta, strict=True))}
+    ranked = sorted(range(len(names)), key=lambda i: (-theta[i], i))
+    top, bottom = ranked[0], ranked[-1]
+    spread = theta[top] - theta[bottom]
+    spread_var = cov[top][top] + cov[bottom][bottom] - 2 * cov[top][bottom]
+    count = len(specs)
+    shares = {"skill": _r(skill / count / 0.25), "deal": _r(deal / count / 0.25)}
+    shares["rest"] = _r(max(0.0, 1 - shares["skill"] - shares["deal"]))
+    return {
+        "agents": list(names),
+        "pairs": pairs,
+        "elo": elo,
+        "ranking": [names[i] for i in ranked],
+        "spread": {"from": names[bottom], "to": names[top], "elo": _r(ELO * spread),
+                   "ci": _elo_ci(ELO * spread, spread_var)},
+        "levels": _levels([names[i] for i in ranked], pairs),
+        "shares": shares,
+    }, tables
+
+
+def _elo_ci(value: float, variance: float) -> list[float]:
+    half = Z95 * ELO * math.sqrt(max(variance, 0.0))
+    return [_r(value - half), _r(value + half)]
+
+
+def _levels(ranked: Sequence[str], pairs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """Agents grouped into levels the games tell apart (see LADDER_METHOD)."""
+    def apart(a: str, b: str) -> bool:
+        for pair in pairs:
+            if set(pair["agents"]) == {a, b}:
+                ci = pair["deal_ci"] or pair["ci"]
+                return ci is not None and not ci[0] <= 0.5 <= ci[1]
+        return False
+
+    levels: list[list[str]] = []
+    for name in ranked:
+        if levels and not apart(levels[-1][0], name):
+            levels[-1].append(name)
+        else:
+            levels.append([name])
+    return levels
+
+
+def seat_spec(base: RunSpec, strongest: str) -> RunSpec:
+    return replace(base, agents=(strongest,), duplicate=False)
+
+
+def until_enough(half_width: float) -> Callable[[list[Tally]], bool]:
+    """A StopRule's test: every table's first-player interval is at most ``half_width`` wide
+    on each side."""
+    def enough(totals: Sequence[Tally]) -> bool:
+        for tally in totals:
+            n = sum(tally.first.values())
+            if n == 0:
+                return False
+            low, high = wilson(tally.order_wins[0], n)
+            if (high - low) / 2 > half_width:
+                return False
+        return True
+
+    return enough
+
+
+def seat_balance(tally: Tally, strongest: str, half_width: float | None) -> dict[str, Any]:
+    first = sum(tally.first.values())
+    out: dict[str, Any] = {"agent": strongest, "games": tally.games,
+           "first_player": rate(tally.order_wins[0], first),
+           "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], first)}
+                     for s in range(tally.players)]}
+    if half_width is not None:
+        ci = out["first_player"]["ci"]
+        out["until"] = _r(half_width)
+        out["reached"] = ci is not None and (ci[1] - ci[0]) / 2 <= half_width
+    return out
+
+
+def sentence(ladder: Mapping[str, Any]) -> str:
+    """The ladder in plain words, for the report and the command's last line."""
+    top, bottom = ladder["spread"]["to"], ladder["spread"]["from"]
+    pair = next(p for p in ladder["pairs"] if set(p["agents"]) == {top, bottom})
+    p, ci = pair["rate"], pair["ci"]
+    if pair["agents"][0] != top and p is not None:
+        p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
+    spread = ladder["spread"]
+    levels = len(ladder["levels"])
+    shares = ladder["shares"]
+    text = (f"{top} beats {bottom} {_pct(p)} [{_pct(ci[0], '')}, {_pct(ci[1], '')}] of games, "
+            f"{spread['elo']:.0f} Elo [{spread['ci'][0]:.0f}, {spread['ci'][1]:.0f}]; "
+            f"the games tell {levels} level{'s' * (levels != 1)} of play apart; skill explains "
+            f"about {shares['skill'] * 100:.0f}% of results, the deal {shares['deal'] * 100:.0f}%")
+    seat = ladder.get("seat_balance")
+    if seat:
+        fp = seat["first_player"]
+        text += (f"; with {seat['agent']} in both seats the first player wins {_pct(fp['rate'])} "
+                 f"[{_pct(fp['ci'][0], '')}, {_pct(fp['ci'][1], '')}] of {seat['games']:,} "
+                 "games")
+    return text
+
+
+def _pct(x: float | None, sign: str = "%") -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}{sign}"
+
+
+def parse_until(text: str | None) -> float | None:
+    """``--until ±1%`` (or ``1%``, ``+-0.5%``) -> 0.01."""
+    if text is None:
+        return None
+    shown = text.strip().removeprefix("±").removeprefix("+-").strip()
+    try:
+        value = float(shown.removesuffix("%")) / 100 if shown.endswith("%") else float(shown)
+    except ValueError:
+        raise SpecError(f"--until {text}: write the interval's half width, e.g. ±1%") from None
+    if not 0 < value < 0.5:
+        raise SpecError(f"--until {text}: give a half width above 0% and below 50%")
+    return value
+
+
+def simulate_ladder(game: str, sources: Path, project: Path | None, options: Options,
+                    out: Path, *, jobs: int = 0, scheduler: str | None = None,
+                    quiet: bool = False) -> str:
+    """``rulepress simulate --ladder``: the pairs, then the strongest in every seat; one
+    summary.json and ladder.svg. Returns what to tell the user."""
+    from rulepress.simulate.execute import (
+        SchedulerError,
+        StopRule,
+        run_dask_many,
+        run_many,
+    )
+    from rulepress.simulate.play import SimulationFailure
+    from rulepress.simulate.progress import progress_bar
+    from rulepress.simulate.run import FORMAT, dumps, write
+
+    if options.agents is not None or options.duplicate:
+        raise RulepressError.at(None, "--ladder names the agents and plays them duplicate: "
+                                      "leave out --agent and --duplicate")
+    chosen = plan(game, sources, project, replace(options, agents=options.ladder,
+                                                  ladder=None))
+    names = chosen.spec.agents
+    try:
+        specs = pair_specs(replace(chosen.spec, until=None), names)
+    except SpecError as exc:
+        raise RulepressError.at(None, str(exc)) from None
+    half = chosen.spec.until
+    total = sum(s.plays(2) for s in specs) + chosen.spec.games
+    start = time.perf_counter()
+
+    def played(runs: Sequence[RunSpec], progress: Any, stop: StopRule | None = None
+               ) -> list[list[Tally]]:
+        if scheduler is not None:
+            return run_dask_many(runs, scheduler, progress, stop)
+        return run_many(runs, jobs, progress, stop)
+
+    try:
+        with progress_bar(game, total, quiet=quiet) as progress:
+            results = played(specs, progress)
+            ladder, tables = figures(names, specs, [r[0] for r in results],
+                                     chosen.spec.seconds_per_turn)
+            seats = seat_spec(chosen.spec, ladder["ranking"][0])
+            stop = StopRule(until_enough(half)) if half is not None else None
+            (seat_tally,) = played([seats], progress, stop)[0]
+    except SchedulerError as exc:
+        raise RulepressError.at(None, str(exc)) from None
+    except SimulationFailure as exc:
+        raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
+                             if exc.bad_input else ExitStatus.CHECK_FAILED) from None
+    seconds = time.perf_counter() - start
+    ladder["seat_balance"] = seat_balance(seat_tally, seats.agents[0], half)
+    ladder["sentence"] = sentence(ladder)
+    spec = chosen.spec
+    agents = ",".join(names)
+    command = spec.command().replace(f"--agent {shlex.quote(agents)}",
+                                     f"--ladder {shlex.quote(agents)}")
+    summary: dict[str, Any] = {
+        "format": FORMAT,
+        "command": command,
+        "game": spec.game,
+        "title": chosen.title,
+        "engine": spec.engine,
+        "run": {**spec.figures(), "ladder": True},
+        "agents": chosen.agents,
+        "method": {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD},
+        "ladder": ladder,
+        "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
+                             "variant": spec.variants[0],
+                             **table_figures(seat_tally, seats.agents, spec.seconds_per_turn)}],
+    }
+    from rulepress.simulate.plots import ladder_svg
+
+    written = write(out, {"summary.json": dumps(summary) + "\n",
+                          "ladder.svg": ladder_svg(summary)})
+    games = sum(t["games"] for t in summary["tables"])
+    where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
+    return (f"played {games} games of {game} in {seconds:.1f} s {where}: {ladder['sentence']}; "
+            f"wrote {len(written)} files to {out}")

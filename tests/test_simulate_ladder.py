@@ -1,0 +1,252 @@
+"""rulepress simulate --ladder and --until: a round robin on equal luck, a Bradley-Terry fit
+with intervals, the levels it tells apart and the luck share; a run that stops once its
+interval is narrow enough, at the same game whatever the jobs. Played on Coin Race
+(tests/fixtures/simulate)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rulepress.cli import main
+from rulepress.simulate.ladder import ELO, fit, parse_until
+from rulepress.simulate.spec import SpecError, game_seed
+from rulepress.simulate.stats import wilson
+
+FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
+COIN = ["simulate", "coin-race", "--project", str(FIXTURE), "-q"]
+
+
+def simulate(out: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, [*COIN, "--out", str(out), *args])
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def summary(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "summary.json").read_text())
+    return data
+
+
+def test_the_fit_recovers_known_strengths_within_its_intervals() -> None:
+    truth = [0.0, 150.0, 400.0]
+    rng = random.Random(5)
+    pairs = []
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        p = 1 / (1 + 10 ** ((truth[j] - truth[i]) / 400))
+        n = 4000
+        pairs.append((i, j, float(sum(rng.random() < p for _ in range(n))), float(n), 1.0))
+    theta, cov = fit(["a", "b", "c"], pairs)
+    assert theta[0] == 0.0 and cov[0] == [0.0, 0.0, 0.0]
+    for k in (1, 2):
+        half = 1.96 * ELO * math.sqrt(cov[k][k])
+        assert 10 < half < 40  # some 4,000 games a pair: tens of Elo, not hundreds
+        assert abs(ELO * theta[k] - truth[k]) < half
+    # a pair won every time still fits (the virtual draw), far above the other
+    theta, _ = fit(["a", "b"], [(0, 1, 0.0, 200.0, 1.0)])
+    assert 700 < ELO * theta[1] < 1200
+
+
+def test_a_smaller_design_effect_narrows_the_elo_interval() -> None:
+    counts = [(0, 1, 60.0, 200.0, 1.0)]
+    _, plain = fit(["a", "b"], counts)
+    _, paired = fit(["a", "b"], [(0, 1, 60.0, 200.0, 0.25)])
+    assert paired[1][1] == pytest.approx(plain[1][1] / 4, rel=1e-6)
+
+
+def test_a_ladder_ranks_the_agents_the_same_whatever_the_jobs(tmp_path: Path) -> None:
+    run = ("-n", "120", "--ladder", "random,cautious,flat:8", "--until", "±20%")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    assert sorted(files(tmp_path / "one")) == ["ladder.svg", "summary.json"]
+    data = summary(tmp_path / "one")
+    ladder = data["ladder"]
+    assert data["command"].endswith("--ladder random,cautious,flat:8 --seed 1 --max-turns "
+                                    "1000 --seconds-per-turn 30 --until '±20%'")
+    assert ladder["sentence"] in one.stderr
+    assert [p["agents"] for p in ladder["pairs"]] == [
+        ["random", "cautious"], ["random", "flat:8"], ["cautious", "flat:8"]]
+    for pair, table in zip(ladder["pairs"], data["tables"], strict=False):
+        assert table["games"] == 240  # every deal once per seat
+        low, high = wilson(pair["count"], pair["of"])
+        assert pair["ci"] == [round(low, 6), round(high, 6)]
+    # Elo from the first agent; the ranking follows it; the levels partition the agents
+    elo = ladder["elo"]
+    assert elo["random"] == {"elo": 0.0, "ci": [0.0, 0.0]}
+    assert ladder["ranking"] == sorted(elo, key=lambda n: -elo[n]["elo"])
+    assert sorted(n for level in ladder["levels"] for n in level) == sorted(elo)
+    # a search of 8 playouts beats random at Coin Race: it is above it, by an interval
+    assert elo["flat:8"]["ci"][0] > 0
+    shares = ladder["shares"]
+    assert all(0 <= v <= 1 for v in shares.values())
+    assert sum(shares.values()) == pytest.approx(1, abs=1e-5)
+    # the seat balance is the strongest's, stopped at ±20% or at the cap
+    seat = ladder["seat_balance"]
+    assert seat["agent"] == ladder["ranking"][0]
+    low, high = seat["first_player"]["ci"]
+    assert seat["reached"] == ((high - low) / 2 <= 0.2)
+    assert seat["games"] < 120 if seat["reached"] else seat["games"] == 120
+    svg = (tmp_path / "one" / "ladder.svg").read_text()
+    assert svg.count("<path") > 20 and "<script" not in svg
+
+
+def test_until_stops_once_the_first_player_is_known_that_well(tmp_path: Path) -> None:
+    run = ("-n", "4000", "-a", "random", "--until", "±2%")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    table = summary(tmp_path / "one")["tables"][0]
+    played = table["games"]
+    assert played < 4000 and played % 250 == 0  # whole rounds (16 of 250 games)
+    first = table["first_player"]
+    low, high = first["ci"]
+    assert (high - low) / 2 <= 0.02
+    # a round fewer would not have been enough (at about the rate it found)
+    assert played > 250
+    p, n = first["rate"], played - 250
+    assert 1.96 * math.sqrt(p * (1 - p) / n) > 0.019
+    assert summary(tmp_path / "one")["run"]["until"] == 0.02
+    assert f"played {played} games" in CliRunner().invoke(
+        main, [*COIN[:-1], "--out", str(tmp_path / "three"), *run]).stderr
+
+
+@pytest.mark.parametrize(("text", "value"), [("±1%", 0.01), ("1%", 0.01), ("+-0.5%", 0.005),
+                                             ("0.02", 0.02)])
+def test_until_reads_a_half_width(text: str, value: float) -> None:
+    assert parse_until(text) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["±0%", "60%", "soon", "-1%"])
+def test_until_refuses_what_is_no_half_width(text: str) -> None:
+    with pytest.raises(SpecError, match="--until"):
+        parse_until(text)
+
+
+def test_a_ladder_needs_two_player_tables(tmp_path: Path) -> None:
+    result = simulate(tmp_path / "out", "-n", "4", "-p", "3", "--ladder", "random,cautious")
+    assert result.exit_code == 2
+    assert "--ladder plays agents head to head: it needs two-player games" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_games_stopped_by_the_turn_cap_are_named_with_their_seed_and_loop(
+    tmp_path: Path,
+) -> None:
+    run = ("-n", "40", "-a", "cautious", "--variant", "circle,short", "--max-turns", "30")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    circle, short = summary(tmp_path / "one")["tables"]
+    assert "stalls" not in short  # every short race ends
+    assert [s["game"] for s in circle["stalls"]] == list(range(10))  # the first ten
+    # two pawns going round three squares: after six steps the first state is back
+    assert {s["found"] for s in circle["stalls"]} == {
+        "loop: move 6 returns to the state after move 0"}
+    assert circle["stalls"][0]["setup_seed"] == game_seed(1, 0)
+    said = CliRunner().invoke(main, [*COIN[:-1], "--out", str(tmp_path / "three"), *run])
+    assert ("40 games stopped by the turn cap at 2-circle (game 0: loop: move 6 returns to "
+            "the state after move 0)") in said.stderr
+    # a game that counts its turns never repeats a state: capped, but no loop
+    endless = simulate(tmp_path / "endless", "-n", "3", "--variant", "endless",
+                       "--max-turns", "5")
+    assert endless.exit_code == 0, endless.output
+    (table,) = summary(tmp_path / "endless")["tables"]
+    assert {s["found"] for s in table["stalls"]} == {"no repeated state"}
+
+
+def test_compensate_finds_the_head_start_that_evens_the_first_player(tmp_path: Path) -> None:
+    run = ("-n", "400", "--compensate")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    data = summary(tmp_path / "one")
+    found = data["compensation"]
+    tried = {t["value"]: t["first_player"]["rate"] for t in found["tried"]}
+    assert 0 in tried and 9 in tried  # both ends, then halves: 0, 9, 4, 2, 1
+    assert len(tried) <= 2 + math.ceil(math.log2(9))
+    best = found["suggested"]
+    # the two values that straddle one half are neighbours, and the nearer is suggested
+    above = max(v for v, r in tried.items() if r > 0.5)
+    below = min(v for v, r in tried.items() if r <= 0.5)
+    assert below == above + 1 and best in (above, below)
+    assert abs(tried[best] - 0.5) <= abs(tried[above + below - best] - 0.5)
+    # the summary is the run at that value: its command plays it again
+    assert data["run"]["handicap"] == best
+    assert data["command"].endswith(f"--handicap {best}")
+    assert data["tables"][0]["first_player"]["rate"] == tried[best]
+    assert found["sentence"] in one.stderr
+
+
+def test_a_handicap_outside_the_rules_range_is_bad_input(tmp_path: Path) -> None:
+    result = simulate(tmp_path / "out", "-n", "4", "--handicap", "10")
+    assert result.exit_code == 2
+    assert ("--handicap 10: the handicap (squares of head start for every player but the "
+            "first) takes 0 to 9") in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_pigeon_race_gives_its_handicap_in_points_that_every_view_shows() -> None:
+    from rulepress.games.base import handicapped, sample_of, view_of
+    from rulepress.games.pigeon_race.rules import RULES
+
+    state = RULES.new_game(2, 3)
+    given = handicapped(RULES, state, 4)
+    first = state.current_player()
+    assert given.scores() == tuple(s + 4 * (seat != first)
+                                   for seat, s in enumerate(state.scores()))
+    view = view_of(RULES, given, 1 - first)
+    assert sample_of(RULES, view, random.Random(1)).bonus == given.bonus  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Scored:
+    points: tuple[int, int]
+
+    def standing(self) -> tuple[int, int]:
+        return self.points
+
+
+def test_lead_changes_count_a_new_sole_leader_and_comebacks_the_seats_behind() -> None:
+    from rulepress.simulate.tension import tension
+
+    game = [Scored(p) for p in [(0, 0), (1, 0), (1, 1), (1, 2), (3, 2), (3, 3), (3, 5),
+                                (4, 5), (6, 5)]]
+    # leaders: -, 0, (tie), 1, 0, (tie), 1, 1, 0: four changes of hands
+    changes, behind = tension(game)  # type: ignore[misc, arg-type]
+    assert changes == 4
+    # checkpoints at turns 2, 4 and 6 of 8: a tie (nobody behind), seat 1, seat 0
+    assert behind == ((), (1,), (0,))
+    assert tension([object()]) is None  # type: ignore[list-item]
+
+
+def test_tension_is_counted_for_pigeon_race_and_refused_without_running_scores(
+    tmp_path: Path,
+) -> None:
+    result = CliRunner().invoke(main, ["simulate", "pigeon-race", "-n", "24", "-a", "greedy",
+                                       "--tension", "-q", "--out", str(tmp_path / "pr")])
+    assert result.exit_code == 0, result.output
+    data = summary(tmp_path / "pr")
+    assert data["command"].endswith(" --tension")
+    tense = data["tables"][0]["tension"]
+    assert tense["lead_changes"]["n"] == 24
+    for name in ("quarter", "half", "three_quarters"):
+        comeback = tense["comebacks"][name]
+        assert 0 < comeback["of"] <= 24 and 0 <= comeback["count"] <= comeback["of"]
+    refused = simulate(tmp_path / "coin", "-n", "4", "--tension")
+    assert refused.exit_code == 2
+    assert ("--tension follows running scores, and the coin_race engine keeps none"
+            in refused.stderr)
