@@ -45,6 +45,7 @@ from rulepress.games.base import (
     Figure,
     GameState,
     GameType,
+    Handicap,
     History,
     IllegalMove,
     Move,
@@ -120,7 +121,7 @@ def listed(value: Any, path: Path) -> Sequence[Any]:
 __all__ = [
     "CHANCE", "DIAGRAM_FONT", "FACES", "FACE_WORDS", "IMPERFECT", "IMPERFECT_INFORMATION",
     "PERFECT", "PERFECT_INFORMATION", "POINTS_PER_MM", "RED_SUITS", "SUITS", "SUIT_NAMES", "Agent",
-    "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError", "Face", "Figure",
+    "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError", "Face", "Figure", "Handicap",
     "GameState", "GameType", "History", "IllegalMove", "Lettering", "Marks", "Move",
     "NotationError", "Outcome", "Path", "Question", "Rules", "RulesError", "Variant", "advances",
     "card_name", "card_text", "chance_move", "colour", "derive", "face", "facts_of", "figures_of",
