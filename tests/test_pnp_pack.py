@@ -68,10 +68,12 @@ def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
                     assert any(abs((x0 if vertical else y0) - e) < 1e-3 for e in own), (m, s)
 
 
-def test_a_deck_and_a_few_odd_pieces_share_sheets_without_a_lone_card() -> None:
-    """55 poker cards and a coin on A4: eight to a sheet, not six full sheets and one card."""
+def test_a_deck_and_a_few_odd_pieces_print_the_deck_nine_up() -> None:
+    """55 poker cards and a coin on A4: the deck 9-up, as a print-and-play deck is cut (three
+    by three, touching), on as few sheets as eight to a sheet would take."""
     p = PAPERS["a4"]
     cards = [pack.Piece("deck", i, mm(63.5), mm(88.9)) for i in range(55)]
     sheets = pack.pack(p, [*cards, pack.Piece("coin", 0, mm(32), mm(32))], mm(3))
     assert len(sheets) == 7
-    assert min(len(s.slots) for s in sheets) >= 7
+    assert [len(s.slots) for s in sheets[:6]] == [9] * 6
+    assert sum(len(s.slots) for s in sheets) == 56

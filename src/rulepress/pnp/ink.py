@@ -14,6 +14,7 @@ While a face is drawn in low ink:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ OUTLINE = 0.45  # points
 SMALL = 0.04  # fills within this share of the face keep their colour (pips, symbols)
 SMALL_SIDE = 20.0  # points (7 mm): and no longer than this (a table cell is no pip)
 TEXT_DARK = Color(0.16, 0.16, 0.16)
+MIN_TEXT = 6.0  # points: no printed part of a kit sets text smaller (layouts and drawers alike)
 _RGB = re.compile(r"(?<![\w.])(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) rg")
 _GRAY = re.compile(r"(?<![\w.])(-?[\d.]+) g(?![\w])")
 
@@ -61,6 +63,11 @@ def _colour(value: Any) -> Color:
     return toColor(value)
 
 
+class SmallText(ValueError):
+    """Text a drawer or layout would set below MIN_TEXT (its caller blames the drawer's or the
+    layout's line)."""
+
+
 class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
     """A ReportLab canvas with a low-ink switch, turned on face by face (``low_ink``)."""
 
@@ -85,6 +92,24 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
         finally:
             self.restoreState()
             self._face = None
+
+    # -- text -----------------------------------------------------------------------------------
+    def setFont(self, psfontname: str, size: float, leading: float | None = None) -> None:
+        self._floor(size)
+        super().setFont(psfontname, size, leading)
+
+    def setFontSize(self, size: float | None = None, leading: float | None = None) -> None:
+        if size is not None:
+            self._floor(size)
+        super().setFontSize(size, leading)
+
+    def _floor(self, size: float) -> None:
+        """Text below MIN_TEXT as it lands on paper (the canvas's scale applied) is refused."""
+        _, _, c, d, _, _ = self._currentMatrix
+        printed = size * math.hypot(c, d)
+        if printed < MIN_TEXT - 1e-6:
+            raise SmallText(f"text set at {printed:.2g} pt, below the {MIN_TEXT:g} pt floor of "
+                            "printed text: a player cannot read it at the table")
 
     # -- colours --------------------------------------------------------------------------------
     def setFillColor(self, aColor: Any, alpha: Any = None) -> None:

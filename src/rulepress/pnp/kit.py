@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import io
+import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,7 @@ from typing import Any
 
 from reportlab import rl_config
 
-from rulepress.diagnostics import Diagnostic, RulepressError, disproved, error
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
 from rulepress.limits import MAX_SHEETS_PER_COMPONENT
@@ -33,7 +34,7 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import Art, Tables, is_layout
 from rulepress.pnp.fonts import register_fonts
-from rulepress.pnp.ink import INKS, KitCanvas
+from rulepress.pnp.ink import INKS, KitCanvas, SmallText
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.suggest import suggest
 from rulepress.units import mm
@@ -140,9 +141,22 @@ def _budgeted(drawer: Drawer) -> Drawer:
     @functools.wraps(drawer)
     def draw(canvas: Any, face: Face) -> None:
         with unit(0):
-            drawer(canvas, face)
+            try:
+                drawer(canvas, face)
+            except SmallText as exc:
+                raise RulepressError([error(_drawer_line(exc), str(exc))]) from None
 
     return draw
+
+
+def _drawer_line(exc: BaseException) -> SourceLoc | None:
+    """The drawer's line that set the text: the innermost frame outside ReportLab and the kit's
+    own canvas code."""
+    canvas = str(Path(__file__).parent)
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if "reportlab" not in frame.filename and not frame.filename.startswith(canvas):
+            return SourceLoc(Path(frame.filename), frame.lineno or 1)
+    return None
 
 
 def side_drawer(
@@ -473,7 +487,14 @@ def build_kit(
     duplex, bleed, only)."""
     p = layout.paper(paper)
     opts = options or Options()
+    front_only = not any(c.back for c in _chosen(doc, opts))
+    if front_only:  # nothing to print on a back: no duplex pass, no duplex check
+        opts = replace(opts, sides="one")
     jobs, printed = _prepared(doc, drawers, tables, p, opts)
+    if front_only:
+        register_fonts()
+        with _binary_streams():
+            return _render(doc, p, opts, jobs, printed, None, front_only=True)
     try:  # for the cover: how many sheets the other mode takes
         other_printed: list[Printed] | None = plan_kit(doc, p, replace(
             opts, sides="one" if opts.sides == "two" else "two"))
@@ -510,10 +531,11 @@ def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:
 
 
 def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
-            printed: list[Printed], other: list[Printed] | None) -> Kit:
+            printed: list[Printed], other: list[Printed] | None, *,
+            front_only: bool = False) -> Kit:
     cover_pages = 2 if opts.sides == "two" else 1
     for _ in range(3):  # the cover's length and the page numbers it quotes settle at once
-        text = _cover_text(doc, p, opts, printed, other, cover_pages)
+        text = _cover_text(doc, p, opts, printed, other, cover_pages, front_only)
         counted = _draw_cover(KitCanvas(io.BytesIO()), doc, p, opts, text)
         if counted == cover_pages:
             break
@@ -566,7 +588,8 @@ def _pages(first: int, last: int) -> str:
 
 
 def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printed],
-                other: Sequence[Printed] | None, cover_pages: int) -> pages.CoverText:
+                other: Sequence[Printed] | None, cover_pages: int,
+                front_only: bool = False) -> pages.CoverText:
     """What the cover says, from what this kit holds: nothing about parts it does not have."""
     two = opts.sides == "two"
     total, duplex_pages = _sheet_count(opts, cover_pages, printed)
@@ -596,9 +619,11 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
     if opts.since:
         mode = (f"Replacement parts: the faces changed since {opts.since}, to replace those "
                 f"pieces of a kit printed from {opts.since}. " + mode)
-    how = (f"The same kit printed {'single' if two else 'double'}-sided (rulepress pnp "
-           f"--sides {'one' if two else 'two'})")
-    if other is None:
+    how = ("The same kit for a single-sided printer (fronts and backs side by side, folded)"
+           if two else "The same kit printed double-sided")
+    if front_only:
+        said = "Every piece is printed on its front only: print single-sided."
+    elif other is None:
         said = f"{how} is not possible: a piece is too large to sit beside its back."
     else:
         other_total, _ = _sheet_count(replace(opts, sides="one" if two else "two"),
@@ -648,10 +673,11 @@ def _cutting(opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
         steps.append("Gutter-fold pieces (front and back side by side): cut out the pair on its "
                      "outer crop marks, fold it on the line the dashed marks show, and glue "
                      "the two halves back to back.")
-    if any(x.board is not None for x in printed):
-        steps.append("Boards: cut each tile on its crop marks; glue the tiles in label order "
-                     "(A1, A2, ..., B1, ...), each tile laid over its neighbour's shaded glue "
-                     "strip with its edge on the dashed line.")
+    tiles = dict.fromkeys(x.front.slots[0].label for x in printed if x.board is not None)
+    if tiles:
+        steps.append("Boards: cut each tile on its crop marks and join the tiles in label order "
+                     f"({', '.join(tiles)}), each tile laid over its neighbour's shaded strip "
+                     "with its edge on the dashed line; tape or glue them together.")
     return tuple(steps)
 
 

@@ -104,9 +104,22 @@ def footer(c: Canvas, p: Paper, left: str, right: str, *, top: bool = False) -> 
     c.saveState()
     c.setFillColor(INK)
     c.setFont(REGULAR, FOOTER_SIZE)
-    c.drawString(MARGIN, y, left)
+    room = p.width - 2 * MARGIN - c.stringWidth(right, REGULAR, FOOTER_SIZE) - mm(3)
+    c.drawString(MARGIN, y, fitted(c, left, room))
     c.drawRightString(p.width - MARGIN, y, right)
     c.restoreState()
+
+
+def fitted(c: Canvas, text: str, room: float) -> str:
+    """``text`` within ``room``: words before its last " \u00b7 " part (the sheet's number) are
+    cut, an ellipsis in their place, so a footer stays inside the margin and clear of its
+    right-hand text."""
+    head, sep, tail = text.rpartition(" \u00b7 ")
+    words = head.split(" ")
+    while len(words) > 1 and c.stringWidth(text, REGULAR, FOOTER_SIZE) > room:
+        words = words[:-1]
+        text = " ".join(words).rstrip(",:") + " \u2026" + sep + tail
+    return text
 
 
 def tile_map(c: Canvas, x: float, y: float, cols: int, rows: int, cell: float, here: str) -> None:
@@ -114,7 +127,7 @@ def tile_map(c: Canvas, x: float, y: float, cols: int, rows: int, cell: float, h
     c.saveState()
     c.setLineWidth(0.4)
     c.setStrokeColor(INK)
-    c.setFont(REGULAR, max(4.0, cell * 0.45))
+    c.setFont(REGULAR, max(6.0, cell * 0.45))
     for row in range(rows):
         for col in range(cols):
             label = tile_label(row, col)

@@ -238,7 +238,17 @@ def pack(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
         return min(sum(x.unit[0] * x.unit[1] for b in blocks for x in b.pieces)
                    for blocks in sheets)
 
-    chosen = min(tries, key=lambda t: (len(t), -lowest(t)))
+    # A sheet holding as many of a size as any sheet can (a deck's 9-up) is the layout a
+    # cutter expects: among passes of as few sheets, the one with the most such sheets.
+    most = {gi: n for gi, q in enumerate(queues)
+            if (got := _shape(content(p), q[0].unit, len(q), bleed, True, False)) is not None
+            for n in (got[0],)}
+
+    def full(sheets: list[list[_Block]]) -> int:
+        return sum(1 for blocks in sheets for b in blocks
+                   if len(b.pieces) == most.get(group_of[id(b.pieces[0])], 0) > 1)
+
+    chosen = min(tries, key=lambda t: (len(t), -full(t), -lowest(t)))
     return tuple(_sheet(p, _centred(p, blocks, bleed), bleed) for blocks in chosen)
 
 

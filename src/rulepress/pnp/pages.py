@@ -213,8 +213,8 @@ def check_back(c: Canvas, p: Paper, duplex: str) -> None:
         "ringed target on this side. The rings are 1, 2 and 3 mm; an offset of up to 1 mm is "
         "harmless thanks to the bleed.",
         f"If they are further apart, your printer shifts its backs: try flipping on the other "
-        f"edge (this kit flips on the {duplex} edge; rulepress pnp --duplex), or print the kit "
-        "single-sided (rulepress pnp --sides one), which folds each front onto its back.",
+        f"edge (this kit flips on the {duplex} edge), or print the kit's single-sided edition, "
+        "which folds each front onto its back.",
     ):
         t.line(line, 9.5)
 

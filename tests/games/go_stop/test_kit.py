@@ -24,6 +24,7 @@ PT = 72 / 25.4
 BLEED = 3 * PT
 HWATU = (33 * PT, 54 * PT)
 POKER = (63.5 * PT, 88.9 * PT)
+REFERENCE = (88.9 * PT, 127 * PT)  # the scoring card: its text at 6 pt or more
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +99,7 @@ def test_player_cards_show_number_and_value_large() -> None:
 
 def test_tokens_and_reference_card_draw() -> None:
     for name, size, count in (("player_token", (24 * PT, 24 * PT), 3),
-                              ("reference-cards", POKER, 1)):
+                              ("reference-cards", REFERENCE, 1)):
         with pdfplumber.open(io.BytesIO(faces_pdf(name, size, count))) as doc:
             texts = ["".join(ch["text"] for ch in p.chars) for p in doc.pages]
         if name == "player_token":
@@ -108,9 +109,9 @@ def test_tokens_and_reference_card_draw() -> None:
 
 
 def test_reference_card_text_stays_in_the_safe_area() -> None:
-    w, h = POKER
+    w, h = REFERENCE
     safe = 8.5 - 0.5
-    with pdfplumber.open(io.BytesIO(faces_pdf("reference-cards", POKER, 1))) as doc:
+    with pdfplumber.open(io.BytesIO(faces_pdf("reference-cards", REFERENCE, 1))) as doc:
         for ch in doc.pages[0].chars:
             assert BLEED + safe <= ch["x0"] and ch["x1"] <= BLEED + w - safe, ch["text"]
             assert BLEED + safe - 2 <= ch["top"] and ch["bottom"] <= BLEED + h - safe + 2
@@ -130,7 +131,7 @@ def reserves_multiply(reserves: int) -> int:
 def test_reference_card_prints_the_quick_reference_and_agrees_with_the_engine() -> None:
     from rulepress.pnp.faces.rulebook import RuleBook
 
-    text = printed("reference-cards").replace("\u2019", "'")  # typographic apostrophes
+    text = printed("reference-cards", REFERENCE).replace("\u2019", "'")  # typographic apostrophes
     quick = RuleBook(DOC).section("quick-reference")
     for table in quick.tables:
         for row in table:

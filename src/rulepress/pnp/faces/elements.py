@@ -56,7 +56,7 @@ TYPES: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
                "header_fill": "colour", "cell_fill": "colour", **STROKE},
               (*BOX, "rows", "columns")),
 }
-MIN_SIZE = 6.0  # points: text shrinks to fit down to this unless min_size says otherwise
+MIN_SIZE = 6.0  # points: the smallest printed text; text shrinks to fit down to its min_size
 _HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})\Z")
 
 
@@ -157,7 +157,11 @@ class _Compiler:
                 raise ValueError("must be [x, y], e.g. [0mm, 8mm]")
             return (self.length("x", v[0]), -self.length("y", v[1]))
         if kind == "pt":
-            return parse_length(str(v)) * POINTS_PER_MM
+            size = parse_length(str(v)) * POINTS_PER_MM
+            if size < MIN_SIZE - 1e-6:  # every pt property is a text size
+                raise ValueError(f"{size:g} pt is below the {MIN_SIZE:g} pt floor of printed "
+                                 "text: a player cannot read it at the table")
+            return size
         whole = {"x": self.w, "w": self.w, "y": self.h, "h": self.h}.get(kind)
         return parse_offset(str(v), whole) * POINTS_PER_MM
 

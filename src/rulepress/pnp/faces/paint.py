@@ -32,6 +32,7 @@ from rulepress.pnp.faces.text import (
     plain,
     plain_line,
 )
+from rulepress.pnp.ink import SmallText
 from rulepress.units import POINTS_PER_MM
 
 
@@ -97,6 +98,8 @@ class Painter:
         try:
             with saved(self.c):
                 draw(el, ctx)
+        except SmallText as exc:
+            raise LayoutError(el.loc, f"element '{el.name}': {exc}{self.where}") from None
         except RulepressError:
             raise
         except Exception as exc:

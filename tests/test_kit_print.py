@@ -1,0 +1,135 @@
+"""Every bundled kit read back from its PDFs as a printer and a player would: no text under
+6 pt anywhere (code drawers, layouts, covers, footers), no ink in the 6.35 mm a home printer
+cannot reach, poker decks 9-up, front-only kits printed single-sided, no command lines, and a
+cover that names the kit's own tiles."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from functools import cache
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from pypdf import PdfReader
+
+from rulepress.document.reader import read_sources
+from rulepress.games import contract, load_engine
+from rulepress.pnp.ink import MIN_TEXT
+from rulepress.pnp.kit import Kit, Options, build_kit, plan_kit, versions
+from rulepress.pnp.layout import MARGIN
+
+ROOT = Path(__file__).resolve().parents[1]
+MODES = [(paper, sides) for paper in ("a4", "letter") for sides in ("two", "one")]
+
+
+@cache
+def kits() -> dict[tuple[str, str, str], Kit]:
+    """(game or game (variant), paper, sides) -> the kit, for every bundled kit."""
+    out = {}
+    for doc in read_sources(ROOT / "sources", ()):
+        engine = load_engine(doc.meta.engine) if doc.meta.engine else None
+        drawers, tables = (engine.drawers() if engine else {}), contract.tables(engine)
+        for variant, version in versions(doc):
+            name = doc.slug + (f" ({variant})" if variant else "")
+            for paper, sides in MODES:
+                out[name, paper, sides] = build_kit(version, drawers, paper, tables=tables,
+                                                    options=Options(sides=sides))
+    return out
+
+
+def glyph_sizes(pdf: bytes) -> list[tuple[float, int, str]]:
+    """(size in points as printed, page, text) of every run of text: the font size times the
+    text and current matrices' vertical scale, so a face drawn scaled is measured as printed."""
+    found: list[tuple[float, int, str]] = []
+    for n, page in enumerate(PdfReader(io.BytesIO(pdf)).pages, 1):
+        def visit(text: str, cm: list[float], tm: list[float], font: object, size: float,
+                  n: int = n) -> None:
+            if text.strip():
+                c = tm[2] * cm[0] + tm[3] * cm[2]
+                d = tm[2] * cm[1] + tm[3] * cm[3]
+                found.append((size * math.hypot(c, d), n, text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_the_measure_reads_a_drawer_scaled_text_as_printed() -> None:
+    """The measure is not the font size alone: 12 pt drawn at half scale prints at 6 pt."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf)
+    c.scale(0.5, 0.5)
+    c.setFont("Helvetica", 12)
+    c.drawString(100, 100, "half")
+    c.rotate(90)
+    c.setFont("Helvetica", 10)
+    c.drawString(100, -100, "turned")
+    c.save()
+    assert sorted((round(s, 3), t) for s, _, t in glyph_sizes(buf.getvalue())) == [
+        (5.0, "turned"), (6.0, "half")]
+
+
+@pytest.mark.parametrize("key", [(g, p, s) for g in ("go-stop", "go-stop (poker)", "pigeon",
+                                                      "pigeon-race", "worm-derby")
+                                 for p, s in MODES], ids=" ".join)
+def test_no_text_under_six_points_and_no_ink_in_the_printer_margin(
+    key: tuple[str, str, str],
+) -> None:
+    kit = kits()[key]
+    smallest = min(glyph_sizes(kit.pdf))
+    assert smallest[0] >= MIN_TEXT - 1e-3, f"{key}: {smallest}"
+    doc = pypdfium2.PdfDocument(kit.pdf)
+    dpi = 72
+    edge = math.floor(MARGIN * dpi / 72) - 1  # a pixel's antialiasing inside the line allowed
+    for n in range(len(doc)):
+        img = doc[n].render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+        w, h = img.size
+        strips = [(0, 0, edge, h), (w - edge, 0, w, h), (0, 0, w, edge), (0, h - edge, w, h)]
+        for box in strips:
+            darkest = img.crop(box).getextrema()[0]
+            assert darkest >= 245, f"{key}: ink in the margin of page {n + 1} at {box}"
+
+
+def test_a_poker_deck_prints_nine_to_a_sheet_cards_touching() -> None:
+    """Pigeon's 52 cards are poker size: 3 x 3 to a sheet, butting, as a PnP deck is cut."""
+    from rulepress.pnp.layout import paper
+
+    doc = next(d for d in read_sources(ROOT / "sources", ()) if d.slug == "pigeon")
+    sheets = plan_kit(doc, paper("a4"), Options())
+    decks = [[s.trim for s in x.front.slots if s.component == "deck"] for x in sheets]
+    assert [len(d) for d in decks] == [9, 9, 9, 9, 9, 7, 0]
+    for trims in decks[:5]:
+        xs = sorted({round(t[0], 3) for t in trims} | {round(t[2], 3) for t in trims})
+        ys = sorted({round(t[1], 3) for t in trims} | {round(t[3], 3) for t in trims})
+        assert len(xs) == len(ys) == 4  # three columns and three rows share their cuts
+
+
+def test_front_only_kits_print_single_sided_without_a_duplex_check() -> None:
+    for paper in ("a4", "letter"):
+        kit = kits()["pigeon-race", paper, "two"]
+        cover = " ".join(PdfReader(io.BytesIO(kit.pdf)).pages[0].extract_text().split())
+        assert kit.duplex_pages == 0
+        assert "single-sided" in cover and "double-sided" not in cover, cover
+        assert "target" not in cover and "printer check, back" not in cover
+        assert kit.pdf == kits()["pigeon-race", paper, "one"].pdf  # one kit, whatever is asked
+
+
+def test_nothing_printed_gives_a_command_line() -> None:
+    for key, kit in kits().items():
+        for n, page in enumerate(PdfReader(io.BytesIO(kit.pdf)).pages, 1):
+            text = " ".join(page.extract_text().split())
+            assert not re.search(r"rulepress (pnp|build|check)|(^|\s)--[a-z]", text), (key, n)
+
+
+def test_the_cover_names_the_tiles_the_kit_prints() -> None:
+    kit = kits()["pigeon-race", "a4", "two"]
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(kit.pdf)).pages]
+    tiles = [m[1] for text in pages[1:] for m in [re.search(r" \u00b7 tile (\w+) \u00b7 ", text)]
+             if m]
+    assert tiles == ["A1", "B1", "C1"]
+    assert f"join the tiles in label order ({', '.join(tiles)})" in pages[0]
+    assert "tape or glue" in pages[0]  # the rulebook says the board's sheets are taped
