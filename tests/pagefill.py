@@ -74,9 +74,54 @@ def outline_pages(pdf: Path) -> dict[str, int]:
     return found
 
 
+def destinations(pdf: Path) -> dict[str, int]:
+    """Named destination (an element's id) -> its 1-based page."""
+    reader = PdfReader(pdf)
+    return {name: reader.get_destination_page_number(dest) + 1  # type: ignore[arg-type]
+            for name, dest in reader.named_destinations.items()}
+
+
+def split_examples(pdf: Path) -> list[tuple[str, int, int]]:
+    """(example id, first page, last page) of every example box that parts across pages: its
+    id and the marker closing it (``<id>--end``) on different pages."""
+    dests = destinations(pdf)
+    return [(name, page, dests[f"{name}--end"]) for name, page in dests.items()
+            if f"{name}--end" in dests and dests[f"{name}--end"] != page]
+
+
+def last_lines(pdf: Path) -> list[str]:
+    """The last line of text inside each page's type area (the running header and footer
+    left out), by position on the page rather than the order the PDF draws in."""
+    out = []
+    for page in PdfReader(pdf).pages:
+        height = float(page.mediabox.height)
+        extra = (height / 72 * 25.4 - COMMON_PAGE_MM[1]) / 2
+        top = height - (MARGIN_TOP_MM + extra) * 72 / 25.4
+        bottom = (MARGIN_BOTTOM_MM + extra) * 72 / 25.4
+        rows: dict[int, str] = {}
+
+        def visit(text: str, cm: list[float], tm: list[float], font: object, size: float,
+                  rows: dict[int, str] = rows, top: float = top, bottom: float = bottom
+                  ) -> None:
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            if text.strip() and bottom <= y <= top:
+                rows[round(y)] = (rows.get(round(y), "") + text).strip()
+
+        page.extract_text(visitor_text=visit)
+        out.append(" ".join(rows[min(rows)].split()) if rows else "")
+    return out
+
+
+def stranded_headings(pdf: Path, headings: list[str]) -> list[tuple[int, str]]:
+    """(page, heading) of every page whose type area ends with a heading."""
+    return [(n, line) for n, line in enumerate(last_lines(pdf), 1) if line in headings]
+
+
 if __name__ == "__main__":
     for path in sys.argv[1:]:
         shares = blank_shares(Path(path))
         print(f"{path}: {len(shares)} pages")
         for page in shares:
             print(f"  page {page.number:2d}: {page.blank:5.0%} blank")
+        for name, first, last in split_examples(Path(path)):
+            print(f"  example {name} parts across pages {first}-{last}")

@@ -1,6 +1,8 @@
-"""The player editions are books a player would print: within their page budgets, and no page
-more than 40% empty except the cover, the contents, the last page and at most two pages that end
-a part the source starts on a new page ({.new-page})."""
+"""Every bundled book, rendered and measured as a publisher would: the player editions within
+their page budgets, no page more than 40% empty except the cover, the contents, the last page
+and at most two pages that end a part the source starts on a new page ({.new-page}); in every
+edition, examples kept whole (one taller than a page parts only between its figures) and no
+heading left at the foot of a page."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from pagefill import blank_shares, outline_pages
+from booktext import words
+from pagefill import blank_shares, outline_pages, split_examples, stranded_headings
 from support import Quiet
 
 from rulepress.build import build_rulebooks
@@ -23,9 +26,12 @@ BREAKS_ALLOWED = 2
 @pytest.fixture(scope="module")
 def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("books")
-    build_rulebooks(ROOT / "sources", out, papers=("a4",), editions=("player",), project=ROOT,
-                    reporter=Quiet())
+    build_rulebooks(ROOT / "sources", out, papers=("a4",), editions=("player", "reference"),
+                    project=ROOT, reporter=Quiet())
     return out
+
+
+EDITIONS = [(game, suffix) for game in sorted(BUDGETS) for suffix in ("", "-reference")]
 
 
 def new_page_titles(html: str) -> list[str]:
@@ -56,6 +62,53 @@ def test_the_player_edition_keeps_its_page_budget_and_fills_its_pages(
     excused = [p for p in empty if p.number in before_breaks][:BREAKS_ALLOWED]
     left = [f"page {p.number}: {p.blank:.0%} blank" for p in empty if p not in excused]
     assert not left, f"{game}: " + "; ".join(left)
+
+
+@pytest.mark.parametrize(("game", "suffix"), EDITIONS)
+def test_examples_are_kept_whole_and_headings_never_end_a_page(
+    books: Path, game: str, suffix: str
+) -> None:
+    pdf = books / game / f"{game}{suffix}-a4.pdf"
+    html = (books / game / f"{game}{suffix}.html").read_text()
+    # A box taller than a page (a playtest report's plots) may part, between its figures.
+    long = {"example-playtest"}
+    parted = [f"{name} on pages {a}-{b}" for name, a, b in split_examples(pdf)
+              if name not in long]
+    assert not parted, f"{game}{suffix}: " + "; ".join(parted)
+    headings = [words(h) for h in re.findall(r"<h[2-4]\b[^>]*>(.*?)</h[2-4]>", html, re.S)]
+    stranded = stranded_headings(pdf, headings)
+    assert not stranded, f"{game}{suffix}: headings at the foot of a page: {stranded}"
+
+
+def test_the_measures_see_a_parted_example_and_a_stranded_heading(tmp_path: Path) -> None:
+    """The two measures above, on a book built to fail them: a box taller than what is left of
+    its page with keeping whole turned off, and a heading whose text is pushed to the next
+    page."""
+    game = tmp_path / "sources" / "lamps"
+    (game / "templates").mkdir(parents=True)
+    from rulepress.paths import templates_dir
+
+    css = (templates_dir() / "print.css").read_text(encoding="utf-8")
+    (game / "templates" / "print.css").write_text(
+        css + "\n.example { break-inside: auto; }\nh1, h2, h3 { break-after: auto; }\n"
+        "#a-stranded-heading + p { break-before: page; }\n", encoding="utf-8")
+    prose = "A line of the example's prose, long enough to wrap once or twice on the page. "
+    (game / "rules.md").write_text(
+        "---\ntitle: Lamps\ndesigner: D. Signer\nplayers: {min: 2, max: 4}\n"
+        "duration: 5 minutes\nlicence: {name: CC0, url: ''}\n"
+        "provenance: [{title: Lamps, source: a test}]\n"
+        "components: [{id: deck, name: Deck, count: 25}]\n---\n# Lamps\n\n"
+        "## A turn\n\n" + "A paragraph of rules that fills some of the page. " * 60
+        + "\n\n```example\nid: lamp\ntitle: A long lamp\nmoves: [flip]\nclaims: {}\n"
+        "text: |\n" + ("  " + prose * 6 + "\n\n") * 6 + "```\n\n"
+        "## A stranded heading\n\nText after it.\n", encoding="utf-8")
+    out = tmp_path / "build"
+    build_rulebooks(tmp_path / "sources", out, papers=("a4",), editions=("player",),
+                    project=tmp_path, reporter=Quiet())
+    pdf = out / "lamps" / "lamps-a4.pdf"
+    assert [name for name, _, _ in split_examples(pdf)] == ["example-lamp"]
+    assert [h for _, h in stranded_headings(pdf, ["A stranded heading"])] == [
+        "A stranded heading"]
 
 
 def test_examples_without_figures_stay_on_the_page_of_the_text_before_them(
