@@ -1,6 +1,8 @@
 """Every bundled rulebook page in a real browser (Debian's headless Chromium through Playwright):
 axe-core finds nothing, nothing logs an error or reaches the network, nothing is wider than the
-screen, every figure is named and every diagram label is drawn at 9 px or more."""
+screen, every figure is named and every diagram label is drawn at 9 px or more; on a phone,
+every example's figure is whole on screen (its stages one under another), with nothing to
+scroll sideways."""
 
 from __future__ import annotations
 
@@ -55,6 +57,14 @@ FIGURES = """() => [...document.querySelectorAll('figure')].map(f => {
            caption: f.querySelector('figcaption')?.textContent ?? '',
            title: f.closest('aside')?.querySelector('.example-title')?.textContent ?? '' } })"""
 
+# Each example figure's image as shown (the one of its two drawings on screen): where it
+# lies, and how far its frame would scroll sideways. A playtest report's plots are not stages.
+SHOWN = """() => [...document.querySelectorAll('aside:not(.playtest) .figure-frame')].map(f => {
+  const svg = [...f.querySelectorAll(':scope > svg')].find(s => s.getClientRects().length);
+  const r = svg.getBoundingClientRect();
+  return [f.closest('aside').id, Math.floor(r.left), Math.ceil(r.right),
+          f.scrollWidth - f.clientWidth] })"""
+
 # The font faces the page has loaded once its fonts are ready (the bundled ones, or the same
 # installed locally).
 FONTS = """() => document.fonts.ready.then(
@@ -86,6 +96,7 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         labels = page.evaluate(LABEL_SIZES)
         figures = page.evaluate(FIGURES)
+        shown = page.evaluate(SHOWN)
         fonts = page.evaluate(FONTS)
         lang = page.evaluate("document.documentElement.lang")
     finally:
@@ -102,6 +113,8 @@ def test_page_in_a_browser(site: Path, browser: Any, name: str, width: int) -> N
         assert fig["role"] == "img", fig
         assert fig["name"] in (f"{fig['title']}: {fig['caption']}", fig["title"]) or (
             not fig["caption"] and fig["name"].startswith(fig["title"] + ": figure ")), fig
+    off = [s for s in shown if s[1] < 0 or s[2] > width or s[3] > 0]
+    assert not off, f"figures not whole on a {width} px screen (id, left, right, scroll): {off}"
     assert "Carlito" in fonts, f"the page's text is not in the bundled Carlito: {fonts}"
     assert lang == (name.split("/")[1] if name in TRANSLATED else "en")
     if name != "index.html":

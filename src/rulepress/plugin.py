@@ -36,6 +36,7 @@ from rulepress.games.base import (
     IMPERFECT_INFORMATION,
     PERFECT,
     PERFECT_INFORMATION,
+    PHONE_PX,
     Agent,
     AmbiguousMove,
     Answer,
@@ -57,6 +58,7 @@ from rulepress.games.base import (
     Variant,
     chance_move,
     derive,
+    in_strips,
     random_agent,
 )
 from rulepress.games.cards import (
@@ -120,12 +122,14 @@ def listed(value: Any, path: Path) -> Sequence[Any]:
 
 __all__ = [
     "CHANCE", "DIAGRAM_FONT", "FACES", "FACE_WORDS", "IMPERFECT", "IMPERFECT_INFORMATION",
-    "PERFECT", "PERFECT_INFORMATION", "POINTS_PER_MM", "RED_SUITS", "SUITS", "SUIT_NAMES", "Agent",
-    "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError", "Face", "Figure", "Handicap",
+    "PERFECT", "PERFECT_INFORMATION", "PHONE_PX", "POINTS_PER_MM", "RED_SUITS", "SUITS",
+    "SUIT_NAMES", "Agent", "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError",
+    "Face", "Figure", "Handicap",
     "GameState", "GameType", "History", "IllegalMove", "Lettering", "Marks", "Move",
     "NotationError", "Outcome", "Path", "Question", "Rules", "RulesError", "Variant", "advances",
     "card_name", "card_text", "chance_move", "colour", "derive", "face", "facts_of", "figures_of",
-    "fill_bleed", "fit_text", "fonts", "fonts_dir", "game_data", "is_red", "listed", "mapping",
+    "fill_bleed", "fit_text", "fonts", "fonts_dir", "game_data", "in_strips", "is_red", "listed",
+    "mapping",
     "misplaced", "notation_table", "ordinal", "parse_card", "random_agent", "saved", "shade",
     "text_width", "tint",
 ]

@@ -54,8 +54,10 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
+
+from rulepress.figure import DIAGRAM_FONT
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -391,10 +393,43 @@ def play_out(
 
 @dataclass(frozen=True)
 class Figure:
-    """A diagram of an example: a caption and a self-contained SVG document (no external refs)."""
+    """A diagram of an example: a caption and a self-contained SVG document (no external refs).
+    ``narrow``, when given, is the same diagram for a phone's screen (its stages one under
+    another, no wider than PHONE_PX at a legible size): shown instead of ``svg`` there."""
 
     caption: str
     svg: str
+    narrow: str = field(default="", repr=False)
+
+
+PHONE_PX = 300  # CSS px: a figure's room on a 375 px phone, inside the page's and box's padding
+STRIP_GAP = 10  # px between the strips of a figure cut for a phone
+
+
+def in_strips(svg: str, height: float, strips: Sequence[Sequence[tuple[float, float]]]) -> str:
+    """A wide figure cut for a phone: each strip is a row of x ranges of ``svg`` (its full
+    ``height``; a range repeated on every strip, such as a board's row labels, stays in view),
+    and the strips are stacked one under another. The drawing is referenced, not redrawn: the
+    copies are nested viewports onto it. ``svg`` is a figure from one of a game's drawers (one
+    root, a <title> kept once)."""
+    head_end = svg.index(">", svg.index("<svg")) + 1
+    body = svg[head_end:svg.rindex("</svg>")]
+    title = ""
+    if body.lstrip().startswith("<title>"):
+        end = body.index("</title>") + len("</title>")
+        title, body = body[:end], body[end:]
+    width = max(sum(x1 - x0 for x0, x1 in row) for row in strips)
+    total = len(strips) * height + (len(strips) - 1) * STRIP_GAP
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{total:g}" '
+             f'viewBox="0 0 {width:g} {total:g}" font-family="{DIAGRAM_FONT}">', title]
+    for k, row in enumerate(strips):
+        x, y = 0.0, k * (height + STRIP_GAP)
+        for x0, x1 in row:
+            parts.append(f'<svg x="{x:g}" y="{y:g}" width="{x1 - x0:g}" height="{height:g}" '
+                         f'viewBox="{x0:g} 0 {x1 - x0:g} {height:g}">{body}</svg>')
+            x += x1 - x0
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 Drawer = Callable[["Canvas", "Face"], None]

@@ -169,7 +169,8 @@ def _pair(entry: Any) -> bool:
 
 
 def _figure(f: Any) -> bool:
-    return isinstance(f, Figure) and isinstance(f.caption, str) and isinstance(f.svg, str)
+    return (isinstance(f, Figure) and isinstance(f.caption, str) and isinstance(f.svg, str)
+            and isinstance(f.narrow, str))
 
 
 def _chance(pair: Any) -> bool:

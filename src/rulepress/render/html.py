@@ -119,6 +119,11 @@ def _figure_svg(svg: str, example: Example, scope: str, name: str) -> Markup:
     return Markup(named(scope_ids(svg, scope), name))
 
 
+def with_class(svg: Markup, name: str) -> Markup:
+    """The SVG with ``name`` as the class of its root element."""
+    return Markup(re.sub(r"<svg\b", f'<svg class="{name}"', str(svg), count=1))
+
+
 def scope_ids(svg: str, scope: str) -> str:
     """Prefix an inline SVG's ids and its references to them: one HTML page holds many figures,
     and two figures with the same id would otherwise share one clip path or gradient."""
@@ -136,6 +141,7 @@ class _Fig:
     svg: Markup
     caption: str
     min_width: int | None  # CSS px that keep its smallest label legible (it scrolls if wider)
+    narrow: Markup | None = None  # the same figure for a phone, stages one under another
 
 
 def _figures(example: Example, rendered: RenderedExample) -> tuple[_Fig, ...]:
@@ -146,8 +152,15 @@ def _figures(example: Example, rendered: RenderedExample) -> tuple[_Fig, ...]:
     for n, f in enumerate(rendered.figures, 1):
         which = f.caption or (f"figure {n} of {count}" if count > 1 else "")
         name = f"{rendered.title}: {which}" if which else rendered.title
-        svg = _figure_svg(f.svg, example, f"{example_anchor(example.id)}-fig{n}", name)
-        figures.append(_Fig(svg, f.caption, legible_width(svg)))
+        scope = f"{example_anchor(example.id)}-fig{n}"
+        svg = _figure_svg(f.svg, example, scope, name)
+        if not f.narrow:
+            figures.append(_Fig(svg, f.caption, legible_width(svg)))
+            continue
+        # Both drawn; the page's stylesheet shows one, by the screen's width (print: the wide).
+        narrow = _figure_svg(f.narrow, example, f"{scope}-narrow", name)
+        figures.append(_Fig(with_class(svg, "figure-wide"), f.caption, None,
+                            with_class(narrow, "figure-narrow")))
     return tuple(figures)
 
 

@@ -100,6 +100,8 @@ def figures_as_images(html: str) -> str:
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
         out += [html[pos:start], f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}">']
         pos = end
+        if html.startswith('<svg class="figure-narrow"', end):  # a phone's copy: not printed
+            pos = max(pos, _svg_end(html, end))
     out.append(html[pos:])
     return "".join(out)
 

@@ -46,7 +46,7 @@ from rulepress.games.go_stop.rules import (
     step,
 )
 from rulepress.games.go_stop.style import CLASS_STYLE, INK, LINE, PAPER, PLAYER_STYLES
-from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, Marks, derive, text_width
+from rulepress.plugin import DIAGRAM_FONT, PHONE_PX, Figure, Lettering, Marks, derive, text_width
 
 CW, CH, RADIUS = 30, 47, 3  # a card, px: the kit's hwatu card (33 x 54 mm) in small
 STRIP = 15  # the top of a card covered in a column: its number and value
@@ -61,6 +61,7 @@ SPACE = 6  # between the row, the cards under it and the status line
 LINE_GAP = 8  # between two lines of stages
 GROUP_GAP = 7  # between the labelled groups of cards under a row
 MAX_WIDTH = 600  # a little under the text width of an A4 or Letter page, px
+NARROW_WIDTH = 1  # a phone's: one stage to a line (its smallest label, 9 px, at 1:1)
 MARGIN = 6
 
 NUMBER_SIZE, VALUE_SIZE, WORD_SIZE = 11, 9, 10
@@ -567,8 +568,8 @@ def _arrow(ink: Ink, x: float, y: float, name: str) -> None:
     ink.word(x + ARROW / 2, y - 7, name, QUIET, anchor="middle")
 
 
-def _lines(widths: Sequence[float]) -> list[int]:
-    """How many stages each line of the figure holds: as few lines as MAX_WIDTH allows, as
+def _lines(widths: Sequence[float], max_width: float = MAX_WIDTH) -> list[int]:
+    """How many stages each line of the figure holds: as few lines as ``max_width`` allows, as
     even as they can be (a line after the first starts with its arrow)."""
 
     def greedy(limit: float) -> list[int]:
@@ -581,15 +582,16 @@ def _lines(widths: Sequence[float]) -> list[int]:
             x += ARROW + w
         return counts
 
-    lines = len(greedy(MAX_WIDTH))
-    low, high = max(widths), float(MAX_WIDTH)
+    lines = len(greedy(max_width))
+    low, high = max(widths), float(max_width)
     while high - low > 1:  # the narrowest limit that needs no more lines
         mid = (low + high) / 2
         low, high = (low, mid) if len(greedy(mid)) <= lines else (mid, high)
     return greedy(high)
 
 
-def turn_figure(stages: Sequence[Stage], p: int, points: bool) -> str:
+def turn_figure(stages: Sequence[Stage], p: int, points: bool,
+                max_width: float = MAX_WIDTH) -> str:
     """The stages in lines; under each stage its row, the cards under the row, and the
     status line where it changed (the first stage's always, when the example has one)."""
     told = [(s.state.reserves[p], s.state.additional(p), _status_words(s, p, points))
@@ -600,7 +602,7 @@ def turn_figure(stages: Sequence[Stage], p: int, points: bool) -> str:
               for s, (w, _), shown in zip(stages, rows, status, strict=True)]
     ink = Ink()
     width, y, i = 0.0, float(MARGIN), 0
-    for count in _lines(widths):
+    for count in _lines(widths, max_width):
         line = range(i, i + count)
         row_h = max(rows[k][1] for k in line)
         under_h = SPACE + LABEL + CH if any(stages[k].under for k in line) else 0
@@ -633,8 +635,9 @@ class Line:
     additional: int = 0
 
 
-def sheet_figure(lines: Sequence[Line]) -> str:
-    """Lines one under another, each a label over the row's places or over fanned cards."""
+def sheet_figure(lines: Sequence[Line], max_width: float = MAX_WIDTH) -> str:
+    """Lines one under another, each a label over the row's places or over fanned cards; a
+    storage wider than ``max_width`` has each kind of card on a line of its own."""
     ink = Ink()
     y = float(MARGIN)
     width = 0.0
@@ -647,10 +650,17 @@ def sheet_figure(lines: Sequence[Line]) -> str:
             w, h = _row_size(places)
         else:
             order, gaps = sorted_by_value(line.cards) if line.storage else (line.cards, [])
-            w, h = fan(ink, MARGIN, y, order, gaps), float(CH)
+            above, kinds = 0.0, 0.0  # the kinds drawn on lines of their own
+            if line.storage and gaps and fan_width(order, gaps) > max_width:
+                for start, end in zip([0, *gaps], gaps, strict=False):  # all but the last kind
+                    kinds = max(kinds, fan(ink, MARGIN, y + above, order[start:end]))
+                    above += CH + SPACE
+                order, gaps = order[gaps[-1]:], []
+            w = fan(ink, MARGIN, y + above, order, gaps)
             if line.reserves or line.additional:
-                w += 8 + _markers(ink, MARGIN + w + 8, y + CH - 20, line.reserves,
+                w += 8 + _markers(ink, MARGIN + w + 8, y + above + CH - 20, line.reserves,
                                   line.additional)
+            w, h = max(w, kinds), above + CH
         width = max(width, w, word_width(line.label))
         y += h + SPACE
     return ink.svg(width + 2 * MARGIN, y - SPACE + MARGIN)
@@ -673,7 +683,8 @@ def figures(r: Replay) -> list[Figure]:
     drawn, p = stages(r), r.before.to_move
     points = any(s.said or s.state.gos[p] or (s.state.phase == DECIDE and s.state.to_move == p)
                  for s in drawn)
-    return [Figure(_caption(drawn, p, r), turn_figure(drawn, p, points))]
+    wide, narrow = (turn_figure(drawn, p, points, w) for w in (MAX_WIDTH, NARROW_WIDTH))
+    return [Figure(_caption(drawn, p, r), wide, "" if narrow == wide else narrow)]
 
 
 def _still(r: Replay) -> Figure:
@@ -697,7 +708,9 @@ def _still(r: Replay) -> Figure:
     if r.illegal is not None:
         words.append(f"{_move_words(r.illegal[0])} is refused ({r.illegal[1]})")
     text = "; ".join(words)
-    return Figure(text[0].upper() + text[1:] + "." + _ending(r.after), sheet_figure(lines))
+    wide, narrow = sheet_figure(lines), sheet_figure(lines, PHONE_PX)
+    return Figure(text[0].upper() + text[1:] + "." + _ending(r.after), wide,
+                  "" if narrow == wide else narrow)
 
 
 def _held(line: Line) -> str:

@@ -48,6 +48,7 @@ LABEL_H = 17  # the pile letters above the cards
 ROW = 21  # one line of tokens under the piles
 ARROW = 46
 MAX_WIDTH = 600  # a little under the text width of an A4 or Letter page, in px
+NARROW_WIDTH = 330  # a phone's: one stage to a line, labels still 9 px or more at PHONE_PX
 
 PAPER, EDGE = "#fffdf8", "#9a9a9a"  # the kit's card face; its edge, a shade darker for screens
 NAVY = "#1f3a5f"  # the kit's tokens and reference card
@@ -385,7 +386,7 @@ def _stuck_hand(ink: Ink, x: float, y: float, seat: int, hand: Sequence[Card]) -
     return w + 8 + CARD_W + (len(hand) - 1) * FAN
 
 
-def figure(r: Replay) -> Figure:
+def figure(r: Replay, max_width: float = MAX_WIDTH) -> Figure:
     drawn = stages(r)
     lines = _lines(r, drawn)
     scratch = Ink()  # measures the token lines
@@ -399,7 +400,7 @@ def figure(r: Replay) -> Figure:
     width = 0.0
     for i, stage in enumerate(drawn):
         if i:
-            if x + ARROW + widths[i] > MAX_WIDTH:  # wrap: the next row starts with its arrow
+            if x + ARROW + widths[i] > max_width:  # wrap: the next row starts with its arrow
                 x, y = 8.0, y + stage_h + 14
             _arrow(ink, x, y + LABEL_H + CARD_H / 2, stage.refused)
             x += ARROW
@@ -423,7 +424,9 @@ def figure(r: Replay) -> Figure:
 
 
 def figures(r: Replay) -> list[Figure]:
-    return [figure(r)]
+    wide = figure(r)
+    narrow = figure(r, NARROW_WIDTH)
+    return [wide if narrow.svg == wide.svg else replace(wide, narrow=narrow.svg)]
 
 
 # --- the caption: what the figure shows, in words ---------------------------------------------

@@ -28,7 +28,7 @@ from rulepress.games.pigeon_race.style import (
     TRACK,
     TRACK_ALT,
 )
-from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering
+from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, in_strips
 
 CELL = 20  # px per square
 LANE_W = 16  # lane numbers
@@ -58,12 +58,21 @@ def figures(r: Replay) -> list[Figure]:
     if not r.moves:
         state = r.states[0]
         title = "The board at the end of the race" if state.is_over() else "The board"
-        return [Figure("", board(state, (), title))]
+        return [_figure(board(state, (), title))]
     return [
-        Figure("", board(state, turn, f"After the {move.card.name} on "
-                         f"{_pigeon_words(move.pigeons)}", move))
+        _figure(board(state, turn, f"After the {move.card.name} on "
+                      f"{_pigeon_words(move.pigeons)}", move))
         for move, state, turn in zip(r.moves, r.states[1:], r.steps, strict=True)
     ]
+
+
+def _figure(svg: str) -> Figure:
+    """The board, and for a phone the board in three strips of ten squares, one under another,
+    each with the lane numbers (at 712 px the whole board's labels would shrink to 5 px)."""
+    lanes = (0.0, float(LANE_W))
+    cuts = [TRACK_X + 10 * CELL, TRACK_X + 20 * CELL]
+    strips = [[(0.0, float(cuts[0]))], [lanes, (cuts[0], cuts[1])], [lanes, (cuts[1], WIDTH)]]
+    return Figure("", svg, in_strips(svg, HEIGHT, strips))
 
 
 def board(state: State, turn: Sequence[Step], title: str, move: Move | None = None) -> str:

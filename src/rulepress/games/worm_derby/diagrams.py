@@ -28,7 +28,7 @@ from rulepress.games.worm_derby.examples import Replay
 from rulepress.games.worm_derby.grid import TILE, Grid, xy_name
 from rulepress.games.worm_derby.moves import Move, Place, ShiftTile, Steps, parse_move
 from rulepress.games.worm_derby.rules import State
-from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering
+from rulepress.plugin import DIAGRAM_FONT, PHONE_PX, Figure, Lettering, in_strips
 
 SUIT_COLOUR = {"suns": "#c0392b", "moons": "#222222", "crowns": "#2e7d32", "arms": "#1f5fbf"}
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
@@ -90,7 +90,15 @@ def figures(rep: Replay, moves: Sequence[object]) -> list[Figure]:
     refused = None
     if rep.illegal is not None:
         played, refused = played[:-1], played[-1]
-    return [Figure("", draw(rep.before, rep.after, played, refused))]
+    svg = draw(rep.before, rep.after, played, refused)
+    c = Canvas(rep.after.grid)
+    if c.width * 9 / LABEL_SIZE <= PHONE_PX:
+        return [Figure("", svg)]
+    # For a phone: the course in two strips, cut between tiles, each with the column letters.
+    half = -(-c.grid.height // (2 * TILE)) * TILE
+    cut = float(LEFT + half * c.cs)
+    letters = (0.0, float(LEFT))
+    return [Figure("", svg, in_strips(svg, c.height, [[(0.0, cut)], [letters, (cut, c.width)]]))]
 
 
 def draw(before: State, after: State, played: Sequence[Move] = (),
