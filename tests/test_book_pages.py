@@ -70,10 +70,15 @@ def test_examples_are_kept_whole_and_headings_never_end_a_page(
 ) -> None:
     pdf = books / game / f"{game}{suffix}-a4.pdf"
     html = (books / game / f"{game}{suffix}.html").read_text()
-    # A box taller than a page (a playtest report's plots) may part, between its figures.
-    long = {"example-playtest"}
-    parted = [f"{name} on pages {a}-{b}" for name, a, b in split_examples(pdf)
-              if name not in long]
+    # A box taller than a page (a playtest report's plots) parts between its figures, its
+    # title repeated, "continued", at the top of every page after its first.
+    texts = [page.text for page in blank_shares(pdf)]
+    parted = []
+    for name, a, b in split_examples(pdf):
+        title = words(re.search(rf'id="{name}--title">(.*?)</p>', html, re.S)[1])
+        if any(f"{title} (continued)" not in " ".join(texts[n - 1].split())
+               for n in range(a + 1, b + 1)):
+            parted.append(f"{name} on pages {a}-{b}")
     assert not parted, f"{game}{suffix}: " + "; ".join(parted)
     headings = [words(h) for h in re.findall(r"<h[2-4]\b[^>]*>(.*?)</h[2-4]>", html, re.S)]
     stranded = stranded_headings(pdf, headings)

@@ -202,7 +202,8 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     fetcher = JailedFetcher([*allowed_roots, fonts])
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
     size = BOOKLET_PAGE_SIZES[papers[0]] if booklet else COMMON_PAGE
-    page = with_print_css(figures_as_images(html), print_css(Path(base_url), size, booklet))
+    css = print_css(Path(base_url), size, booklet)
+    page = with_print_css(figures_as_images(html), css)
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
     if href is not None:
@@ -220,6 +221,11 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     try:
         with _pinned_epoch():
             document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
+            parted = _parted_stages(document)
+            if parted:  # a box taller than a page: its title again where it goes on
+                page = with_print_css(figures_as_images(_continued(html, parted)), css)
+                source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
+                document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
             document.metadata.created = document.metadata.modified = date
             pdfs[first] = document.write_pdf(finisher=on_paper, **PDF_OPTIONS)
             # The pages are painted once: another paper differs only in its page boxes, so
@@ -236,6 +242,40 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     if not booklet:
         _check_fits(painted[0][2], papers, Path(base_url))
     return pdfs
+
+
+def _parted_stages(document: Any) -> list[str]:
+    """The stages (an example box's figures, by data-stage) that start a page after the one
+    their box starts on, the first of each such page: a box taller than what was left."""
+    first: dict[str, int] = {}
+    for n, page in enumerate(document.pages):
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            tag = getattr(box, "element_tag", "")
+            key = None if element is None else (element.get("data-stage") if tag == "figure"
+                                                else element.get("id") if tag == "aside"
+                                                else None)
+            if key and key not in first:
+                first[key] = n
+    parted: dict[tuple[str, int], str] = {}
+    for key, n in first.items():
+        owner = key.rpartition("-fig")[0]
+        if owner in first and n > first[owner]:
+            parted.setdefault((owner, n), key)
+    return list(parted.values())
+
+
+def _continued(html: str, stages: Sequence[str]) -> str:
+    """``html`` with "<title> (continued)" above each of ``stages`` (see _parted_stages)."""
+    for key in stages:
+        owner = key.rpartition("-fig")[0]
+        title = re.search(rf'id="{re.escape(owner)}--title">(.*?)</p>', html, re.S)
+        at = html.find(f'<figure data-stage="{key}"')
+        if title is None or at < 0:
+            continue
+        html = (f'{html[:at]}<p class="stage-continued">{title.group(1)} (continued)</p>'
+                f"{html[at:]}")
+    return html
 
 
 def _check_fits(pages: dict[int, Box], papers: Sequence[str], game_folder: Path) -> None:
