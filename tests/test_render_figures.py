@@ -69,8 +69,9 @@ def test_figures_are_named_framed_and_sized_in_the_page(tmp_path: Path) -> None:
     assert re.findall(r'<svg role="img" aria-label="([^"]*)"', page) == [
         "Two moves: figure 1 of 3", "Two moves: figure 2 of 3", "Two moves: after"]
     # track_svg: 240 units wide, labels of 9: 240 px at the least, in a frame that scrolls
-    assert page.count('<figure style="--legible-width: 240px">\n      '
-                      '<div class="figure-frame" tabindex="0"><svg role="img"') == 3
+    assert len(re.findall(r'<figure data-stage="example-x-fig\d" style="--legible-width: 240px">'
+                          r'\n      <div class="figure-frame" tabindex="0"><svg role="img"',
+                          page)) == 3
     assert page.count("<figcaption>after</figcaption>") == 1
 
 
@@ -80,5 +81,26 @@ def test_a_lone_uncaptioned_figure_takes_the_example_title(tmp_path: Path) -> No
     blank = '<svg viewBox="0 0 9 9"><rect width="9" height="9"/></svg>'
     page = render_html(doc, {"x": RenderedExample("x", "One move", "p", (), (),
                                                     [Figure("", blank)], Status.PROVEN)})
-    assert ('<figure>\n      <div class="figure-frame"><svg role="img" aria-label="One move" '
-            in page)
+    assert ('<figure data-stage="example-x-fig1">\n      <div class="figure-frame"><svg role="img" '
+            'aria-label="One move" ' in page)
+
+
+def test_a_figure_with_a_phone_drawing_shows_one_of_the_two_and_prints_the_wide(
+    tmp_path: Path,
+) -> None:
+    """Figure.narrow: both drawn in the figure's frame, named alike, told apart by class (the
+    page's stylesheet shows one by the screen's width); the PDF's page keeps the wide only."""
+    from rulepress.render.pdf import figures_as_images
+
+    ex = Example("x", "A long race", SourceLoc(tmp_path / "rules.md", 12), {}, {}, "")
+    doc = make_doc("## Rules\n\n```example\nid: x\n```\n", tmp_path, examples=(ex,))
+    wide, narrow = track_svg(3), '<svg viewBox="0 0 90 90"><text font-size="9">n</text></svg>'
+    page = render_html(doc, {"x": RenderedExample("x", "A long race", "p", (), (),
+                                                    [Figure("", wide, narrow)], Status.PROVEN)})
+    assert re.findall(r'<svg class="(figure-\w+)" role="img" aria-label="([^"]*)"', page) == [
+        ("figure-wide", "A long race"), ("figure-narrow", "A long race")]
+    assert "--legible-width" not in page.split('id="example-x"')[1]  # nothing to scroll
+    printed = figures_as_images(page)
+    assert '<svg class="figure-narrow"' not in printed
+    assert printed.count("data:image/svg+xml") == 1
+
