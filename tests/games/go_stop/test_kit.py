@@ -24,7 +24,7 @@ PT = 72 / 25.4
 BLEED = 3 * PT
 HWATU = (33 * PT, 54 * PT)
 POKER = (63.5 * PT, 88.9 * PT)
-REFERENCE = (88.9 * PT, 127 * PT)  # the scoring card: its text at 6 pt or more
+REFERENCE = (69.85 * PT, 120.65 * PT)  # the scoring card, tarot size: its text at 6 pt or more
 
 
 @pytest.fixture(scope="module")
