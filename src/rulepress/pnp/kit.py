@@ -41,7 +41,7 @@ from rulepress.units import mm
 from rulepress.workers import unit
 
 DEFAULT_BLEED_MM = 3.0
-STAMP_SIZE = 4.0  # pt: the version stamp, small print a loose piece still shows
+STAMP_SIZE = 6.0  # pt: the version stamp, the smallest print a kit allows (ink.MIN_TEXT)
 STAMP_INSET = mm(1.5)  # from the trim's bottom-left corner, clear of corner indices
 
 
