@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from rulepress.games.base import Engine, Outcome, Variant
+from rulepress.plugin import Outcome, Variant
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Rules:
         return State()
 
 
-class CountEngine(Engine):
+class CountEngine:
     name = "count"
 
     def rules(self):
@@ -58,7 +58,7 @@ class CountEngine(Engine):
     def component_counts(self):
         return {"counter": 1}
 
-    def evaluate(self, example):
+    def replay(self, example):
         return {"at": example["setup"]["at"] + 1}
 
 
