@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from rulepress.games.base import Engine, Outcome, Variant
+from rulepress.plugin import Engine, Outcome, Variant
 
 
 @dataclass(frozen=True)
@@ -41,17 +41,9 @@ class Rules:
         return State()
 
 
-class CountEngine(Engine):
-    name = "count"
-
-    def rules(self):
-        return Rules()
-
-    def component_counts(self):
-        return {"counter": 1}
-
-    def evaluate(self, example):
-        return {"at": example["setup"]["at"] + 1}
-
-
-ENGINE = CountEngine()
+ENGINE = Engine(
+    name="count",
+    rules=Rules,
+    component_counts=lambda: {"counter": 1},
+    replay=lambda example: {"at": example["setup"]["at"] + 1},
+)
