@@ -112,20 +112,27 @@ class Books(Base):
             from rulepress.errata import with_changes
 
             doc = with_changes(doc, o.changes[0], dict(o.changes[1])[doc.slug])
+        wanted = {f.edition for f in self.files(doc.slug) if self._wanted(f)}
         pages, self._entries[doc.slug] = _render_pages(doc, game.examples, o.editions, o.papers,
-                                                       o.booklet)
-        units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition]), files=(f.name,),
-                      wanted=self._wanted(f))
+                                                       o.booklet, wanted)
+        # An edition nothing is asked of is not rendered (serve asks for one page at a time):
+        # its units are listed, never made.
+        units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition])
+                      if self._wanted(f) else _unwanted, files=(f.name,), wanted=self._wanted(f))
                  for f in self.files(doc.slug) if f.paper is None]
         # The wanted PDFs typeset apart from the others: serve asks for one paper at a time.
-        for wanted in (True, False):
-            chosen = [f for f in self.files(doc.slug) if self._wanted(f) is wanted]
-            for files in _typesettings(chosen):
+        for chosen in (True, False):
+            group = [f for f in self.files(doc.slug) if self._wanted(f) is chosen]
+            for files in _typesettings(group):
+                names = tuple(f.name for f in files)
+                if not chosen:
+                    units.append(Unit(names[0], key, _unwanted, files=names, wanted=False))
+                    continue
                 job = PdfJob(pages[files[0].edition], doc.folder,
                              (doc.folder.resolve(), templates_dir()), tuple(files))
                 units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
-                                  files=tuple(f.name for f in files), pooled=True,
-                                  weight=len(job.html) * (1 + len(files)), wanted=wanted))
+                                  files=names, pooled=True,
+                                  weight=len(job.html) * (1 + len(files))))
         return units
 
     def recorded(self, slug: str) -> dict[str, Any]:
@@ -142,6 +149,10 @@ class Books(Base):
 
 def _page(name: str, html: str) -> Files:
     return {name: html}
+
+
+def _unwanted() -> Files:
+    raise AssertionError("a unit not asked for is never made")
 
 
 def book_files(slug: str, editions: Sequence[str], papers: Sequence[str],
@@ -167,9 +178,9 @@ def _typesettings(files: Sequence[BookFile]) -> list[list[BookFile]]:
 
 
 def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
-                  editions: Sequence[str], papers: Sequence[str],
-                  booklet: bool) -> tuple[dict[str, str], IndexEntry]:
-    """Each edition's HTML page of ``doc``, and its entry on the index."""
+                  editions: Sequence[str], papers: Sequence[str], booklet: bool,
+                  rendered: Collection[str]) -> tuple[dict[str, str], IndexEntry]:
+    """The HTML page of each edition of ``doc`` in ``rendered``, and its entry on the index."""
     kits = kit_links(doc, papers)
     pages: dict[str, str] = {}
     index_links: list[tuple[str, str]] = []
@@ -182,8 +193,9 @@ def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
         links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
                   for other in editions if other != edition}
         links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
-        pages[edition] = render_html(doc, examples, edition=edition, links=links,
-                                     fonts_href=f"../{FONTS}")
+        if edition in rendered:
+            pages[edition] = render_html(doc, examples, edition=edition, links=links,
+                                         fonts_href=f"../{FONTS}")
         index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
                             f"{doc.slug}/{book_name(doc.slug, edition)}"))
         index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
