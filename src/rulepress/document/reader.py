@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,6 +38,7 @@ from rulepress.games.data import provide
 from rulepress.jail import Refused, read_regular
 from rulepress.prose import data_holding, shows_a_number
 from rulepress.sandbox import syntax_problem
+from rulepress.suggest import nearest
 
 RULES_FILE = "rules.md"
 EXAMPLE_INFO = "example"
@@ -334,11 +334,11 @@ def _example(content: str, loc: SourceLoc, kind: str = EXAMPLE_INFO) -> Example:
     diags: list[Diagnostic] = []
     meant: set[str] = set()  # rulepress's keys misspelt: said once, as a misspelling
     for key in data:
-        near = difflib.get_close_matches(str(key), sorted(EXAMPLE_RESERVED), n=1, cutoff=0.8)
-        if near and key not in EXAMPLE_RESERVED and near[0] not in data:  # else the engine
-            meant.add(near[0])                                            # would ignore it
+        near = nearest(str(key), sorted(EXAMPLE_RESERVED), cutoff=0.8)
+        if near and key not in EXAMPLE_RESERVED and near not in data:  # else the engine
+            meant.add(near)                                            # would ignore it
             reads = ", ".join(sorted(EXAMPLE_RESERVED))
-            diags.append(error(at(str(key)), f"unknown key '{key}' (did you mean '{near[0]}'?): "
+            diags.append(error(at(str(key)), f"unknown key '{key}' (did you mean '{near}'?): "
                                              f"rulepress reads {reads}; any other key goes to "
                                              "the engine"))
     for key in ("id", "title", "text"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,7 +15,7 @@ from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT
-from rulepress.suggest import suggest
+from rulepress.suggest import nearest, suggest
 from rulepress.units import Size, UnitError
 
 TOP_KEYS = {
@@ -69,8 +68,9 @@ class _Checker:
         meant: set[str] = set()  # required keys misspelt: said once, as the misspelling
         for k in value:
             if str(k) not in spec:
+                near = nearest(str(k), spec)
                 also = suggest(str(k), spec)
-                meant.update(difflib.get_close_matches(str(k), list(spec), n=1))
+                meant.update([near] if near else [])
                 allowed = ", ".join(spec)
                 at = k if isinstance(k, int) else str(k)  # as yamlines keys its lines
                 self.fail((*key, at), f"unknown key '{k}' in {what}{also}; allowed: {allowed}")

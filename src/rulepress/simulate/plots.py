@@ -16,6 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from rulepress.paths import templates_dir
+from rulepress.words import ordinal
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -207,7 +208,7 @@ def win_rates_plot(summary: Mapping[str, Any]) -> Figure:
     figure, axes = _figure(rows, cols, height=2.6)
     for ax, table in zip(axes, tables, strict=False):
         seats, order = table["seats"], table["turn_order"]
-        names = [str(s["seat"]) for s in seats] + [_ordinal(o["place"]) for o in order]
+        names = [str(s["seat"]) for s in seats] + [ordinal(o["place"]) for o in order]
         _rate_bars(ax, names, [*seats, *order], [INK] * len(seats) + [ACCENT] * len(order))
         ax.axhline(table["fair_share"], color=FAIR, linestyle="--", linewidth=1)
         ax.set_title(label(table, summary))
@@ -217,10 +218,6 @@ def win_rates_plot(summary: Mapping[str, Any]) -> Figure:
     figure.suptitle("Win rate by seat (1, 2...) and by place in turn order (1st, 2nd...), "
                     "95% intervals; dashed: an even share")
     return figure
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def agents_plot(summary: Mapping[str, Any]) -> Figure:

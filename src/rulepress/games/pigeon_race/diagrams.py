@@ -28,7 +28,7 @@ from rulepress.games.pigeon_race.style import (
     TRACK,
     TRACK_ALT,
 )
-from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, in_strips
+from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, in_strips, ordinal
 
 CELL = 20  # px per square
 LANE_W = 16  # lane numbers
@@ -143,7 +143,7 @@ def _printed_board() -> list[str]:
     out += [
         f'<text x="{HOME_X + 36}" y="{_baseline(_lane_y(n) + CELL / 2, LABEL_SIZE)}" '
         f'font-size="{LABEL_SIZE}" '
-        f'font-weight="bold" fill="{FINISH_COLOUR}">{_ordinal(n)}</text>'
+        f'font-weight="bold" fill="{FINISH_COLOUR}">{ordinal(n)}</text>'
         for n in PIGEONS
     ]
     return out
@@ -254,7 +254,7 @@ def _where_all(state: State) -> str:
     parts = []
     for p in PIGEONS:
         pos = state.positions[p - 1]
-        where = (f"home in {_ordinal(places[p])} place" if pos == HOME
+        where = (f"home in {ordinal(places[p])} place" if pos == HOME
                  else "on the start line" if pos == START else f"on square {pos}")
         parts.append(f"pigeon {p} {where}")
     return "; ".join(parts).capitalize() + "."
@@ -264,7 +264,3 @@ def _pigeon_words(pigeons: Sequence[int]) -> str:
     if len(pigeons) == 1:
         return f"pigeon {pigeons[0]}"
     return "pigeons " + " and ".join(map(str, pigeons))
-
-
-def _ordinal(n: int) -> str:
-    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
