@@ -29,6 +29,7 @@ from rulepress.images import LABELS, BadImage, check_data, damage, decode_data_u
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
 from rulepress.pnp.fonts import register_fonts
+from rulepress.suggest import suggest
 
 SUFFIXES = {".png": "raster", ".jpg": "raster", ".jpeg": "raster", ".svg": "svg"}
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -183,3 +184,30 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
     # of the PDF's fonts.
     drawing.initialFontName = "Carlito"
     return Picture(digest, float(drawing.width), float(drawing.height), drawing=drawing)
+
+
+ICON_FOLDER = "images"
+ICON_SUFFIXES = (".svg", ".png")  # an SVG wins over a PNG of the same name
+
+
+def icon_names(folder: Path) -> list[str]:
+    """The icons a game's text may name: its images/ folder's SVG and PNG files."""
+    where = folder / ICON_FOLDER
+    if not where.is_dir():
+        return []
+    return sorted({p.stem for p in where.iterdir() if p.suffix.lower() in ICON_SUFFIXES})
+
+
+def open_icon(folder: Path, name: str) -> Picture:
+    """The icon ``:name:`` (images/name.svg, else images/name.png); ImageProblem if none."""
+    for suffix in ICON_SUFFIXES:
+        rel = f"{ICON_FOLDER}/{name}{suffix}"
+        target = inside(folder, rel)
+        if target is not None and target.is_file():
+            return open_image(folder, rel)
+    names = icon_names(folder)
+    have = (", ".join(f":{n}:" for n in names) if names
+            else f"none: {ICON_FOLDER}/ holds no SVG or PNG")
+    raise ImageProblem(f"unknown icon ':{name}:'{suggest(name, names)}: an icon is an SVG or "
+                       f"PNG file in {ICON_FOLDER}/ (this game's icons: {have}); write \\: "
+                       "for a colon that starts no icon")
