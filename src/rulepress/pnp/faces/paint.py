@@ -22,6 +22,7 @@ from rulepress.pnp.faces.elements import MIN_SIZE, Colour, Element, Layout, colo
 from rulepress.pnp.faces.errors import LayoutError
 from rulepress.pnp.faces.images import ImageProblem, open_icon, open_image
 from rulepress.pnp.faces.text import (
+    BUILT_IN,
     CLOSE,
     FACE_OF,
     FONTS,
@@ -352,9 +353,11 @@ class Painter:
                 font = el.get("font")
                 if "cell_font" in el.values:
                     font = self.text(el, "cell_font", here) or font
+                    font = self.layout.fonts.get(font, font)
                     if font not in FONTS:
+                        names = ", ".join([*BUILT_IN, *self.layout.fonts])
                         raise LayoutError(el.at("cell_font"), f"cell_font gives '{font}', not "
-                                                              f"one of {', '.join(FONTS)}")
+                                                              f"one of {names}")
                 ink = self.colour(el.get("colour"), here, "colour") or "#000000"
                 self.cell(x0 + k * cw, top - (r + 1) * ch, cw, ch, plain(str(entry[column])), font,
                           size, fill, ink, grid, el)

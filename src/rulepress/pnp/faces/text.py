@@ -29,10 +29,12 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from rulepress.document.markdown import make_parser
+from rulepress.document.model import GameFont
 from rulepress.pnp.faces.images import Picture
-from rulepress.pnp.fonts import SYMBOLS, register_fonts, register_symbols
+from rulepress.pnp.fonts import SYMBOLS, register_fonts, register_game_font, register_symbols
 
 # Layout font names -> (ReportLab family, markup around the text)
+BUILT_IN = ("regular", "bold", "italic", "symbols")  # the fonts every layout may name
 FONTS = {
     "regular": ("Carlito", ""),
     "bold": ("Carlito", "b"),
@@ -67,6 +69,16 @@ def fonts_ready() -> None:
     for bold in (0, 1):
         for italic in (0, 1):
             addMapping(SYMBOLS, bold, italic, SYMBOLS)
+
+
+def game_font(font: GameFont) -> str:
+    """A game's own font, registered: its key among FONTS (a layout's ``font: Grenze`` becomes
+    this key when the layout compiles)."""
+    family = register_game_font(font)
+    FONTS[family] = (family, "")
+    FACE_OF[family] = REGULAR[family] = family
+    GAME_NAMES[family] = font.family
+    return family
 
 
 @cache
