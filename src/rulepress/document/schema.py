@@ -48,6 +48,7 @@ LAYOUT_SUFFIXES = (".yml", ".yaml")
 def is_layout(name: str) -> bool:
     """A component's front or back names a layout file (else a drawer of the engine)."""
     return name.lower().endswith(LAYOUT_SUFFIXES)
+FAMILY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]*\Z")
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")
 ENGINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
@@ -219,7 +220,10 @@ def _fonts(c: _Checker, raw: Any) -> tuple[GameFont, ...]:
         if not c.mapping(item, key, FONT_KEYS, f"fonts entry {i + 1}"):
             continue
         family = c.text(item["family"], (*key, "family")).strip()
-        if family.lower().replace(" ", "").replace("-", "") in RESERVED:
+        if family and not FAMILY.match(family):  # it goes into CSS and PDF names as it is
+            c.fail((*key, "family"), f"family '{family}' may use letters, digits, spaces, "
+                                     "'-' and '_'")
+        elif family.lower().replace(" ", "").replace("-", "") in RESERVED:
             c.fail((*key, "family"), f"family '{family}' is a name layouts already use "
                                      "(regular, bold, italic, symbols, Carlito, DejaVu Sans): "
                                      "call it by the font's own name")
