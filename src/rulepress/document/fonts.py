@@ -74,7 +74,7 @@ def _outline_problem(data: bytes, name: str) -> str:
         font = TTFont(io.BytesIO(data), lazy=True)
         cmap = font.getBestCmap()
     except (TTLibError, OSError, ValueError, KeyError, AssertionError, IndexError):
-        return f"'{name}' is not a font fontTools can read (damaged, or not a TTF/OTF file)"
+        return f"'{name}' is not a font file (damaged, or not TrueType/OpenType)"
     if not cmap:
         return f"'{name}' has no character map: it cannot set text"
     if "glyf" not in font:
