@@ -56,7 +56,8 @@ def project(root: Path) -> Path:
     shutil.copyfile(fonts_dir() / "DejaVuSans.ttf", game / "fonts" / "Tide.ttf")
     shutil.copyfile(fonts_dir() / "DejaVu-LICENSE.txt", game / "fonts" / "LICENSE.txt")
     rules = game / "rules.md"
-    rules.write_text(rules.read_text().replace("components:\n", FRONT, 1))
+    text = rules.read_text().replace("components:\n", FRONT, 1)
+    rules.write_text(text.replace("## Aim\n", "## Aim\n\nCatch a :icon[fish] to score.\n", 1))
     (game / "layouts" / "card.yml").write_text(CARD)
     star = io.BytesIO()
     Image.new("RGBA", (40, 20), (200, 40, 40, 255)).save(star, "PNG")  # 2:1, wider than tall
@@ -182,3 +183,10 @@ def test_the_books_set_headings_in_the_game_font(built: Path) -> None:
     html = (built / "book" / "catch" / "catch.html").read_text()
     assert '@font-face { font-family: "Tide"' in html
     assert 'html h1, html h2' in html and '"Tide", Carlito, RPSymbols' in html
+
+
+def test_prose_sets_an_icon_inline_in_the_books(built: Path) -> None:
+    html = (built / "book" / "catch" / "catch.html").read_text()
+    assert re.search(r'Catch a <img src="data:image/svg\+xml;base64,[^"]+" alt="fish" '
+                     r'class="icon" />', html)
+    assert "img.icon { height: 1em;" in html

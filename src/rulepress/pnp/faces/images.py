@@ -25,7 +25,17 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.rows import inside
-from rulepress.images import LABELS, BadImage, check_data, damage, decode_data_url, xml_problem
+from rulepress.images import (
+    ICON_FOLDER,
+    ICON_SUFFIXES,
+    LABELS,
+    BadImage,
+    check_data,
+    damage,
+    decode_data_url,
+    icon_names,
+    xml_problem,
+)
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
 from rulepress.pnp.fonts import register_fonts
@@ -184,18 +194,6 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
     # of the PDF's fonts.
     drawing.initialFontName = "Carlito"
     return Picture(digest, float(drawing.width), float(drawing.height), drawing=drawing)
-
-
-ICON_FOLDER = "images"
-ICON_SUFFIXES = (".svg", ".png")  # an SVG wins over a PNG of the same name
-
-
-def icon_names(folder: Path) -> list[str]:
-    """The icons a game's text may name: its images/ folder's SVG and PNG files."""
-    where = folder / ICON_FOLDER
-    if not where.is_dir():
-        return []
-    return sorted({p.stem for p in where.iterdir() if p.suffix.lower() in ICON_SUFFIXES})
 
 
 def open_icon(folder: Path, name: str) -> Picture:
