@@ -59,6 +59,10 @@ BOOK_SELECTORS = {  # ``html`` first: these win over print.css's ``body`` rule, 
 }
 
 
+ICON_IMG = 'class="icon"'  # an :icon[...] of the prose; pages without one keep their bytes
+ICON_CSS = "\nimg.icon { height: 1em; width: auto; vertical-align: -0.15em; }"
+
+
 def game_fonts_css(meta: Meta) -> str:
     """@font-face rules for a game's own fonts (as data: URLs, so the page stays one file and
     WeasyPrint embeds and subsets them like the bundled ones), and the font-family of what the
@@ -359,7 +363,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         body=Markup(body.html),
         fonts_href=fonts_href,
         font_faces=FONT_FACES,
-        game_fonts=Markup(game_fonts_css(doc.meta)),
+        game_fonts=Markup(game_fonts_css(doc.meta) + (ICON_CSS if ICON_IMG in body.html else "")),
     )
 
 
