@@ -198,14 +198,29 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
 
 def open_icon(folder: Path, name: str) -> Picture:
     """The icon ``:name:`` (images/name.svg, else images/name.png); ImageProblem if none."""
+    where = folder / ICON_FOLDER
+    try:
+        listed = where.stat().st_mtime_ns  # a file added or removed changes the folder's time
+    except OSError:
+        listed = 0
+    rel = _icon_file(folder, name, listed)
+    if rel is None:
+        names = icon_names(folder)
+        have = (", ".join(f":{n}:" for n in names) if names
+                else f"none: {ICON_FOLDER}/ holds no SVG or PNG")
+        raise ImageProblem(f"unknown icon ':{name}:'{suggest(name, names)}: an icon is an SVG "
+                           f"or PNG file in {ICON_FOLDER}/ (this game's icons: {have}); write "
+                           "\\: for a colon that starts no icon")
+    return open_image(folder, rel)
+
+
+@lru_cache(maxsize=1024)
+def _icon_file(folder: Path, name: str, listed: int) -> str | None:
+    """Which file the icon is, looked up once per listing of the folder (every card's icons
+    would otherwise check the jail for each suffix)."""
     for suffix in ICON_SUFFIXES:
         rel = f"{ICON_FOLDER}/{name}{suffix}"
         target = inside(folder, rel)
         if target is not None and target.is_file():
-            return open_image(folder, rel)
-    names = icon_names(folder)
-    have = (", ".join(f":{n}:" for n in names) if names
-            else f"none: {ICON_FOLDER}/ holds no SVG or PNG")
-    raise ImageProblem(f"unknown icon ':{name}:'{suggest(name, names)}: an icon is an SVG or "
-                       f"PNG file in {ICON_FOLDER}/ (this game's icons: {have}); write \\: "
-                       "for a colon that starts no icon")
+            return rel
+    return None
