@@ -10,7 +10,6 @@ measures it), and the icon itself is drawn into that room when the paragraph dra
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from reportlab.platypus import Paragraph
 
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import GameFont
+from rulepress.emoji import is_emoji
 from rulepress.pnp.faces.images import Picture
 from rulepress.pnp.fonts import SYMBOLS, register_fonts, register_game_font, register_symbols
 
@@ -86,13 +86,6 @@ def covered(font: str) -> frozenset[int]:
     fonts_ready()
     face = pdfmetrics.getFont(font).face
     return frozenset(face.charToGlyph)
-
-
-def is_emoji(ch: str) -> bool:
-    """A pictograph of the emoji blocks (faces, animals, objects, flags)."""
-    code = ord(ch)
-    return (0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF
-            or unicodedata.category(ch) == "So" and code >= 0x1F000)
 
 
 def glyph_missing(ch: str, family: str) -> str:
