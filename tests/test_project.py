@@ -173,7 +173,8 @@ def test_new_makes_a_project_with_a_game_and_its_engine(scaffolded: Path) -> Non
     files = sorted(str(p.relative_to(scaffolded)) for p in scaffolded.rglob("*") if p.is_file())
     assert files == [".gitignore", "engines/pig_dice/__init__.py", "engines/pig_dice/agents.py",
                      "engines/pig_dice/examples.py", "engines/pig_dice/rules.py", "rulepress.toml",
-                     "sources/pig-dice/layouts/score-pad.yml", "sources/pig-dice/rules.md"]
+                     "sources/pig-dice/images/die.svg", "sources/pig-dice/layouts/score-pad.yml",
+                     "sources/pig-dice/rules.md"]
     rules = (scaffolded / files[-1]).read_text()
     assert "engine: engines/pig_dice/__init__.py:ENGINE" in rules
     assert "front: layouts/score-pad.yml" in rules  # the kit's card needs no code

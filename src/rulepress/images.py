@@ -46,6 +46,36 @@ _HREF = re.compile(r"(^|})href$")
 _CSS_URL = re.compile(r"url\(\s*['\"]?\s*(?!#)", re.I)
 
 
+ICON_FOLDER = "images"  # a game's icons (``:shell:`` in card text, ``:icon[shell]`` in prose)
+ICON_SUFFIXES = (".svg", ".png")  # an SVG wins over a PNG of the same name
+
+
+def icon_names(folder: Path) -> list[str]:
+    """The icons a game's text may name: its images/ folder's SVG and PNG files."""
+    where = folder / ICON_FOLDER
+    if not where.is_dir():
+        return []
+    return sorted({p.stem for p in where.iterdir() if p.suffix.lower() in ICON_SUFFIXES})
+
+
+def icon_file(name: str, folder: Path) -> str | None:
+    """The game's file of the icon ``name`` (relative to its folder), or None."""
+    for suffix in ICON_SUFFIXES:
+        if (folder / ICON_FOLDER / f"{name}{suffix}").is_file():
+            return f"{ICON_FOLDER}/{name}{suffix}"
+    return None
+
+
+def unknown_icon(name: str, folder: Path) -> str:
+    """Why ``name`` is no icon of the game: the icons it has, the nearest first."""
+    from rulepress.suggest import suggest
+
+    names = icon_names(folder)
+    have = ", ".join(names) or f"none: {ICON_FOLDER}/ holds no SVG or PNG"
+    return (f"no such icon{suggest(name, names)}: an icon is an SVG or PNG file in "
+            f"{ICON_FOLDER}/ (this game's icons: {have})")
+
+
 class BadImage(ValueError):
     pass
 

@@ -74,11 +74,14 @@ MAX_IMAGE_PIXELS = 25_000_000
 MAX_SVG_ELEMENTS = 50_000
 MAX_SVG_DEPTH = 100
 MAX_IMAGE_NESTING = 4
+# A game's own font file (TTF/OTF): a Latin family's face is 50-500 KB, a CJK one ~8 MB.
+MAX_FONT_BYTES = 10_000_000
 
 # The most any one read of a game's file takes (each of the limits above is at most this): a
 # larger file cannot be an input of a build, so the incremental build's key counts it by size
 # and date instead of reading it (a 200 GB sparse file was hashed whole).
-MAX_READ_BYTES = max(MAX_SOURCE_BYTES, MAX_DATA_BYTES, MAX_LAYOUT_BYTES, MAX_IMAGE_BYTES)
+MAX_READ_BYTES = max(MAX_SOURCE_BYTES, MAX_DATA_BYTES, MAX_LAYOUT_BYTES, MAX_IMAGE_BYTES,
+                     MAX_FONT_BYTES)
 # Walking a game's folder (the incremental build's key): folders in folders, files and folders
 # in all, and bytes read (past it, files count by size and date too). The bundled games have
 # 3 levels, 30 files and 0.3 MB.

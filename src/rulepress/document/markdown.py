@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from markdown_it import MarkdownIt
@@ -26,7 +27,31 @@ def make_parser(*, detect_html: bool = False) -> MarkdownIt:
     md.options["maxNesting"] = MAX_MARKDOWN_NESTING + 2
     container_plugin(md, CONTAINER, validate=lambda params, *rest: True)
     md.inline.ruler.before("link", DFN, _dfn)
+    md.inline.ruler.before("link", "rp_icon", _icon)
     return md
+
+
+_ICON_OPEN = ":icon["
+ICON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+
+
+def _icon(state: StateInline, silent: bool) -> bool:
+    """``:icon[shell]``: the game's icon images/shell.svg (or .png), an image token marked
+    ``icon`` whose file the renderer picks (it knows the game's folder)."""
+    start = state.pos
+    if not state.src.startswith(_ICON_OPEN, start):
+        return False
+    end = state.src.find("]", start)
+    name = state.src[start + len(_ICON_OPEN):end] if end > 0 else ""
+    if not ICON_NAME.match(name):
+        return False
+    if not silent:
+        token = state.push("image", "img", 0)
+        token.attrs = {"src": name, "alt": "", "class": "icon"}
+        token.children = [Token("text", "", 0, content=name)]  # its alt text: the name
+        token.meta["icon"] = name
+    state.pos = end + 1
+    return True
 
 
 DFN = "dfn"  # ``:dfn[three-card column]`` marks where a term is defined (a token of this type)

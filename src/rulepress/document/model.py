@@ -65,6 +65,20 @@ class Licence:
 
 
 @dataclass(frozen=True)
+class GameFont:
+    """A font of the game's own (front matter ``fonts:``): its faces' files, checked, and
+    where the books use it (``body``, ``headings`` or ``none``: only layouts name it)."""
+
+    family: str
+    faces: tuple[tuple[str, Path], ...]  # ("regular" | "bold" | "italic", the file)
+    book: str
+    loc: SourceLoc
+
+    def face(self, style: str) -> Path | None:
+        return dict(self.faces).get(style)
+
+
+@dataclass(frozen=True)
 class Provenance:
     title: str
     source: str
@@ -103,6 +117,7 @@ class Meta:
     version: str = ""  # this printing, e.g. "1.1": on covers, footers and every component
     date: str = ""  # its date, ISO 8601
     versions: tuple[Version, ...] = ()  # the printings so far, oldest first: the changelog
+    fonts: tuple[GameFont, ...] = ()  # the game's own fonts, for its layouts and books
 
     @property
     def printing(self) -> str:

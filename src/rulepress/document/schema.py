@@ -10,7 +10,16 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
 from rulepress.document import rows as data_rows
-from rulepress.document.model import Component, Data, Licence, Meta, Provenance, Version
+from rulepress.document.fonts import BOOK_USES, FONT_KEYS, RESERVED, STYLES, font_file_problem
+from rulepress.document.model import (
+    Component,
+    Data,
+    GameFont,
+    Licence,
+    Meta,
+    Provenance,
+    Version,
+)
 from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
 from rulepress.jail import Refused, read_regular
@@ -22,6 +31,7 @@ TOP_KEYS = {
     "title": True, "subtitle": False, "designer": True, "credits": False, "players": True,
     "duration": True, "ages": False, "engine": False, "licence": True, "provenance": True,
     "components": True, "files": False, "version": False, "date": False, "versions": False,
+    "fonts": False,
 }
 VERSION_KEYS = {"version": True, "date": False, "summary": True}
 VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._+-]*\Z")
@@ -38,6 +48,7 @@ LAYOUT_SUFFIXES = (".yml", ".yaml")
 def is_layout(name: str) -> bool:
     """A component's front or back names a layout file (else a drawer of the engine)."""
     return name.lower().endswith(LAYOUT_SUFFIXES)
+FAMILY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]*\Z")
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")
 ENGINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
@@ -161,6 +172,7 @@ def build_meta(
     date = _date(c, data.get("date"), ("date",))
     versions = _versions(c, data.get("versions", []), version)
     components = _components(c, data["components"])
+    fonts = _fonts(c, data.get("fonts", []))
     if c.diagnostics:
         return None, c.diagnostics
     meta = Meta(
@@ -182,6 +194,7 @@ def build_meta(
         version=version,
         date=date,
         versions=versions,
+        fonts=fonts,
     )
     return (None if c.diagnostics else meta), c.diagnostics
 
@@ -192,6 +205,45 @@ def _files(c: _Checker, raw: Any) -> tuple[str, ...]:
         c.fail(("files",), "files must be a list of Markdown file names, e.g. [setup.md, play.md]")
         return ()
     return tuple(raw)
+
+
+def _fonts(c: _Checker, raw: Any) -> tuple[GameFont, ...]:
+    """The game's own fonts (rulepress.document.fonts says what each entry holds)."""
+    if not isinstance(raw, list):
+        c.fail(("fonts",), "fonts must be a list of families: [{family: Grenze, regular: "
+                           "fonts/Grenze-Regular.ttf}]")
+        return ()
+    folder = c.path.parent
+    out: list[GameFont] = []
+    for i, item in enumerate(raw):
+        key: KeyPath = ("fonts", i)
+        if not c.mapping(item, key, FONT_KEYS, f"fonts entry {i + 1}"):
+            continue
+        family = c.text(item["family"], (*key, "family")).strip()
+        if family and not FAMILY.match(family):  # it goes into CSS and PDF names as it is
+            c.fail((*key, "family"), f"family '{family}' may use letters, digits, spaces, "
+                                     "'-' and '_'")
+        elif family.lower().replace(" ", "").replace("-", "") in RESERVED:
+            c.fail((*key, "family"), f"family '{family}' is a name layouts already use "
+                                     "(regular, bold, italic, symbols, Carlito, DejaVu Sans): "
+                                     "call it by the font's own name")
+        elif family in {f.family for f in out}:
+            c.fail((*key, "family"), f"family '{family}' is declared twice")
+        book = str(item.get("book", "none"))
+        if book not in BOOK_USES:
+            c.fail((*key, "book"), f"book: '{book}' is not one of {', '.join(BOOK_USES)}"
+                                   f"{suggest(book, BOOK_USES)}")
+        faces = []
+        for style in STYLES:
+            if style not in item:
+                continue
+            why, path = font_file_problem(folder, item[style])
+            if why:
+                c.fail((*key, style), f"fonts: {family} {style}: {why}")
+            elif path is not None:
+                faces.append((style, path))
+        out.append(GameFont(family, tuple(faces), book, c.loc(key)))
+    return tuple(out)
 
 
 def _version(c: _Checker, raw: Any, key: KeyPath) -> str:

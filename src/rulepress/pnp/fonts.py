@@ -1,14 +1,20 @@
-"""The project font (Carlito, SIL OFL) registered with ReportLab, once per process."""
+"""The project font (Carlito, SIL OFL) registered with ReportLab, once per process; a game's
+own fonts too, by the digest of their bytes."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 from pathlib import Path
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from rulepress.diagnostics import RulepressError
+from rulepress.document.model import GameFont
+from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_FONT_BYTES
 from rulepress.paths import fonts_dir as bundled_fonts
 
 FAMILY = "Carlito"
@@ -68,3 +74,44 @@ def register_fonts(fonts_dir: Path | None = None) -> None:
     addMapping(FAMILY, 1, 0, "Carlito-Bold")
     addMapping(FAMILY, 0, 1, "Carlito-Italic")
     addMapping(FAMILY, 1, 1, "Carlito-Bold")
+
+
+def register_game_font(font: GameFont) -> str:
+    """Register a game's own font's faces with ReportLab; the name of its regular face, which
+    is also its family's (``<b>`` and ``<i>`` in a text pick the bold and italic faces).
+
+    Faces are named by a digest of their bytes, so two games' fonts of one family name (or one
+    font edited while ``serve`` runs) never take each other's place. A missing bold or italic
+    face is the regular one under another name: ReportLab maps each name to one style.
+    """
+    data: dict[str, bytes] = {}
+    for style, path in font.faces:
+        try:
+            data[style] = read_regular(path, MAX_FONT_BYTES)
+        except (OSError, Refused) as exc:
+            raise RulepressError.at(font.loc, f"font '{font.family}': {path.name} cannot be "
+                                              f"read ({exc})") from None
+    family = f"rpFont_{hashlib.sha1(data['regular']).hexdigest()[:16]}"
+    faces = {  # (bold, italic) -> (name, bytes)
+        (0, 0): (family, data["regular"]),
+        (1, 0): _face(family, "B", data.get("bold"), data["regular"]),
+        (0, 1): _face(family, "I", data.get("italic"), data["regular"]),
+        (1, 1): _face(family, "BI", None, data.get("bold", data["regular"])),
+    }
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for (bold, italic), (name, raw) in faces.items():
+        if name not in registered:
+            try:
+                pdfmetrics.registerFont(TTFont(name, io.BytesIO(raw)))
+            except TTFError as exc:
+                raise RulepressError.at(font.loc, f"font '{font.family}' cannot be embedded "
+                                                  f"in a kit ({exc})") from None
+        addMapping(family, bold, italic, name)
+    return family
+
+
+def _face(family: str, style: str, own: bytes | None, fallback: bytes) -> tuple[str, bytes]:
+    """A style's face: its own file's bytes under their digest, else the fallback's bytes."""
+    if own is None:
+        return f"{family}-{style}", fallback
+    return f"rpFont_{hashlib.sha1(own).hexdigest()[:16]}", own

@@ -22,7 +22,7 @@ from rulepress.document.model import Document, Example
 from rulepress.document.numbers import fill
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
-from rulepress.images import BadImage
+from rulepress.images import BadImage, icon_file, unknown_icon
 from rulepress.jail import Refused
 from rulepress.render.lookup import Lookup, annotate, link_inline, render_dfn
 from rulepress.render.references import known_anchors, load_image
@@ -144,7 +144,14 @@ def _inline_images(tokens: Sequence[Token], folder: Path, path: Path, first_line
             continue
         line = (token.map[0] if token.map else 0) + first_line
         for child in token.children or ():
-            if child.type == "image":
+            if child.type == "image" and "icon" in child.meta:
+                src = icon_file(child.meta["icon"], folder)
+                if src is None:  # check said so first; a template's own page may not have
+                    raise RulepressError.at(SourceLoc(path, line), f"refused icon '"
+                                            f"{child.meta['icon']}': "
+                                            f"{unknown_icon(child.meta['icon'], folder)}")
+                child.attrSet("src", inline_image(src, folder, SourceLoc(path, line)))
+            elif child.type == "image":
                 child.attrSet("src", inline_image(str(child.attrGet("src")), folder,
                                                   SourceLoc(path, line)))
             elif child.type in ("softbreak", "hardbreak"):

@@ -10,6 +10,7 @@ from html import unescape
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, warning
 from rulepress.document.model import Document
+from rulepress.emoji import is_emoji
 from rulepress.paths import templates_dir
 from rulepress.render.html import FONT_FACES, SYMBOLS_FONT
 from rulepress.validate.results import RenderedExample
@@ -37,7 +38,11 @@ def uncovered(text: str) -> list[str]:
 
 
 def _describe(chars: list[str]) -> str:
-    return ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
+    said = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
+    if any(is_emoji(ch) for ch in chars):  # no emoji font is bundled: say what to do instead
+        said += (" (an emoji: the books have no emoji font; save it as images/NAME.svg and "
+                 "write :icon[NAME])")
+    return said
 
 
 def check_glyphs(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:

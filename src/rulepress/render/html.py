@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -13,8 +14,9 @@ from markupsafe import Markup
 
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import REFERENCE
-from rulepress.document.model import Component, Document, Example
-from rulepress.limits import MAX_PAGE_CHARS, TEMPLATE_SECONDS
+from rulepress.document.model import Component, Document, Example, Meta
+from rulepress.jail import read_regular
+from rulepress.limits import MAX_FONT_BYTES, MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
@@ -47,6 +49,37 @@ FONT_FACES = (
     FontFace("Carlito-Italic.ttf", "normal", "italic", " Italic"),
     FontFace("Carlito-BoldItalic.ttf", "bold", "italic", " Bold Italic"),
 )
+
+# A game font's faces (front matter fonts:) in CSS terms, and what its ``book`` use sets.
+FACE_CSS = {"regular": ("normal", "normal"), "bold": ("bold", "normal"),
+            "italic": ("normal", "italic")}
+BOOK_SELECTORS = {  # ``html`` first: these win over print.css's ``body`` rule, added after
+    "body": "html body",
+    "headings": "html h1, html h2, html h3, html h4, html h5, html h6, html .cover-title",
+}
+
+
+ICON_IMG = 'class="icon"'  # an :icon[...] of the prose; pages without one keep their bytes
+ICON_CSS = "\nimg.icon { height: 1em; width: auto; vertical-align: -0.15em; }"
+
+
+def game_fonts_css(meta: Meta) -> str:
+    """@font-face rules for a game's own fonts (as data: URLs, so the page stays one file and
+    WeasyPrint embeds and subsets them like the bundled ones), and the font-family of what the
+    book sets in them; Carlito and the symbol font stay behind each as fallbacks."""
+    rules = []
+    for font in meta.fonts:
+        for style, path in font.faces:
+            weight, slant = FACE_CSS[style]
+            data = base64.b64encode(read_regular(path, MAX_FONT_BYTES)).decode("ascii")
+            rules.append(f'@font-face {{ font-family: "{font.family}"; font-weight: {weight}; '
+                         f"font-style: {slant}; "
+                         f'src: url("data:font/ttf;base64,{data}") format("truetype"); }}')
+        if font.book in BOOK_SELECTORS:
+            rules.append(f'{BOOK_SELECTORS[font.book]} {{ font-family: "{font.family}", '
+                         "Carlito, RPSymbols; }")
+    return "\n".join(rules)
+
 
 STATUS = {
     Status.PROVEN: ("proven", "Proven by the rules engine"),
@@ -330,6 +363,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         body=Markup(body.html),
         fonts_href=fonts_href,
         font_faces=FONT_FACES,
+        game_fonts=Markup(game_fonts_css(doc.meta) + (ICON_CSS if ICON_IMG in body.html else "")),
     )
 
 

@@ -20,7 +20,7 @@ from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.editions import EDITIONS
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document, Example
-from rulepress.images import BadImage, check_image
+from rulepress.images import BadImage, check_image, icon_file, unknown_icon
 from rulepress.jail import Refused, local_file, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES
 
@@ -32,7 +32,7 @@ LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 
 @dataclass(frozen=True)
 class Reference:
-    kind: str  # "image", "link" or "html"
+    kind: str  # "image", "icon", "link" or "html"
     url: str
     line: int  # 0-based line within the Markdown text
 
@@ -56,6 +56,8 @@ def _inline_refs(token: Token) -> Iterator[Reference]:
     for child in token.children or ():
         if child.type in ("softbreak", "hardbreak"):
             line += 1
+        elif child.type == "image" and "icon" in child.meta:
+            yield Reference("icon", str(child.meta["icon"]), line)
         elif child.type == "image":
             yield Reference("image", str(child.attrs.get("src", "")), line)
         elif child.type == "link_open":
@@ -148,6 +150,9 @@ def _judge(ref: Reference, folder: Path, anchors: frozenset[str]) -> str | None:
         return link_reason(ref.url, anchors)
     if ref.kind == "image":
         return resource_reason(ref.url, folder)
+    if ref.kind == "icon":
+        found = icon_file(ref.url, folder)
+        return unknown_icon(ref.url, folder) if found is None else resource_reason(found, folder)
     return "raw HTML is not allowed in rules; write Markdown instead"
 
 
@@ -180,7 +185,7 @@ def check_markdown(markdown: str, path: Path, first_line: int, folder: Path,
             if left_out:
                 reason = f"the {left_out[0]} edition leaves '#{target}' out but prints this link"
         if reason is not None:
-            what = {"image": "image", "link": "link", "html": "HTML"}[ref.kind]
+            what = {"image": "image", "icon": "icon", "link": "link", "html": "HTML"}[ref.kind]
             shown = f" '{ref.url}'" if ref.url else ""
             found.append(error(loc, f"refused {what}{shown}: {reason}"))
     return found

@@ -25,6 +25,7 @@ FILES = {
     "examples.py.tmpl": "engines/$module/examples.py",
     "agents.py.tmpl": "engines/$module/agents.py",
     "score-pad.yml.tmpl": "sources/$name/layouts/score-pad.yml",
+    "die.svg.tmpl": "sources/$name/images/die.svg",  # the score pad's title shows it: :die:
 }
 
 

@@ -26,6 +26,7 @@ from rulepress.pnp.faces.elements import Layout, compile_layout
 from rulepress.pnp.faces.layoutfile import read_layout
 from rulepress.pnp.faces.paint import Painter
 from rulepress.pnp.faces.rulebook import RuleBook
+from rulepress.pnp.faces.text import game_font
 from rulepress.suggest import suggest
 
 Tables = Mapping[str, Sequence[Mapping[str, Any]]]
@@ -122,6 +123,13 @@ class Art:
         self.doc, self.tables = doc, tables
         self.rulebook = RuleBook(doc, tables)
         self._sides: dict[tuple[str, bool], Side] = {}
+        self._fonts: dict[str, str] | None = None
+
+    def fonts(self) -> dict[str, str]:
+        """The game's own fonts, registered on first use: family -> key among text.FONTS."""
+        if self._fonts is None:
+            self._fonts = {f.family: game_font(f) for f in self.doc.meta.fonts}
+        return self._fonts
 
     def context(self, comp: Component) -> dict[str, Any]:
         meta = self.doc.meta
@@ -150,7 +158,7 @@ class Art:
                 from rulepress.i18n.apply import translate_layout
 
                 translate_layout(raw, self.doc.language)
-            layout = compile_layout(raw, comp.size.width, comp.size.height)
+            layout = compile_layout(raw, comp.size.width, comp.size.height, self.fonts())
             shared = back and not comp.back_varies
             rows = () if shared else self.rows(comp)
             self._sides[key] = Side(comp, back, layout, rows, self)

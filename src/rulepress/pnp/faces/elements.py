@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, warning
 from rulepress.pnp.faces.errors import LayoutError
 from rulepress.pnp.faces.layoutfile import Prop, RawElement, RawLayout
 from rulepress.pnp.faces.templates import Expression, Template
-from rulepress.pnp.faces.text import ALIGN, FONTS
+from rulepress.pnp.faces.text import ALIGN, BUILT_IN
 from rulepress.suggest import suggest
 from rulepress.units import POINTS_PER_MM, UnitError, parse_length, parse_offset
 
@@ -28,7 +28,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "align": tuple(ALIGN),
     "valign": ("top", "middle", "bottom"),
     "rotate": ("0", "90", "180", "270"),
-    "font": tuple(FONTS),
+    "font": BUILT_IN,
     "side": ("top", "bottom", "left", "right"),
     "corners": ("both", "top-left"),
 }
@@ -90,6 +90,7 @@ class Layout:
     palette: Mapping[str, str]
     elements: tuple[Element, ...]
     notes: tuple[Diagnostic, ...] = ()  # warnings: what the cut or its margin would spoil
+    fonts: Mapping[str, str] = field(default_factory=dict)  # a game font's name -> its key
 
 
 DEFAULTS: dict[str, Any] = {
@@ -117,8 +118,9 @@ def colour_code(text: str, palette: Mapping[str, str]) -> str | None:
 
 
 class _Compiler:
-    def __init__(self, width_mm: float, height_mm: float, palette: Mapping[str, str]) -> None:
-        self.w, self.h, self.palette = width_mm, height_mm, palette
+    def __init__(self, width_mm: float, height_mm: float, palette: Mapping[str, str],
+                 fonts: Mapping[str, str]) -> None:
+        self.w, self.h, self.palette, self.fonts = width_mm, height_mm, palette, fonts
         self.problems: list[Diagnostic] = []
 
     def value(self, kind: str, prop: Prop) -> Any:
@@ -145,7 +147,9 @@ class _Compiler:
             if not isinstance(v, list) or not all(isinstance(n, str | int) for n in v) or not v:
                 raise ValueError("must be a list of names, e.g. [place, points]")
             return tuple(str(n) for n in v)
-        options = CHOICES[kind]
+        if kind == "font" and str(v) in self.fonts:
+            return self.fonts[str(v)]
+        options = CHOICES[kind] + (tuple(self.fonts) if kind == "font" else ())
         if str(v) not in options:
             raise ValueError(f"'{v}' is not one of {', '.join(options)}"
                              f"{suggest(str(v), list(options))}")
@@ -215,8 +219,11 @@ class _Compiler:
                        {k: p.loc for k, p in raw.props.items()})
 
 
-def compile_layout(raw: RawLayout, width_mm: float, height_mm: float) -> Layout:
-    """The checked layout at one face size; RulepressError with every problem otherwise."""
+def compile_layout(raw: RawLayout, width_mm: float, height_mm: float,
+                   fonts: Mapping[str, str] | None = None) -> Layout:
+    """The checked layout at one face size; RulepressError with every problem otherwise.
+    ``fonts``: the game's own fonts a layout may name, each to its key among text.FONTS."""
+    fonts = fonts or {}
     problems: list[Diagnostic] = []
     palette: dict[str, str] = {}
     for name, prop in raw.colours.items():
@@ -230,7 +237,7 @@ def compile_layout(raw: RawLayout, width_mm: float, height_mm: float) -> Layout:
             problems.append(error(prop.loc, f"colours: {name} must be a colour, not none"))
         else:
             palette[name] = code
-    c = _Compiler(width_mm, height_mm, palette)
+    c = _Compiler(width_mm, height_mm, palette, fonts)
     background = Colour(None)
     if raw.background is not None:
         try:
@@ -246,7 +253,7 @@ def compile_layout(raw: RawLayout, width_mm: float, height_mm: float) -> Layout:
     if problems:
         raise RulepressError(problems)
     notes = [n for e in elements if (n := _placement(e, width_mm, height_mm))]
-    return Layout(raw.loc, background, palette, tuple(elements), tuple(notes))
+    return Layout(raw.loc, background, palette, tuple(elements), tuple(notes), fonts)
 
 
 SAFE_MM = 3.0  # the safe area's inset from the trim, as the proof page draws it

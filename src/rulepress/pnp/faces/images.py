@@ -25,10 +25,21 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.document.rows import inside
-from rulepress.images import LABELS, BadImage, check_data, damage, decode_data_url, xml_problem
+from rulepress.images import (
+    ICON_FOLDER,
+    ICON_SUFFIXES,
+    LABELS,
+    BadImage,
+    check_data,
+    damage,
+    decode_data_url,
+    icon_names,
+    xml_problem,
+)
 from rulepress.jail import Refused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
 from rulepress.pnp.fonts import register_fonts
+from rulepress.suggest import suggest
 
 SUFFIXES = {".png": "raster", ".jpg": "raster", ".jpeg": "raster", ".svg": "svg"}
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -183,3 +194,33 @@ def _svg(data: bytes, digest: str, name: str) -> Picture:
     # of the PDF's fonts.
     drawing.initialFontName = "Carlito"
     return Picture(digest, float(drawing.width), float(drawing.height), drawing=drawing)
+
+
+def open_icon(folder: Path, name: str) -> Picture:
+    """The icon ``:name:`` (images/name.svg, else images/name.png); ImageProblem if none."""
+    where = folder / ICON_FOLDER
+    try:
+        listed = where.stat().st_mtime_ns  # a file added or removed changes the folder's time
+    except OSError:
+        listed = 0
+    rel = _icon_file(folder, name, listed)
+    if rel is None:
+        names = icon_names(folder)
+        have = (", ".join(f":{n}:" for n in names) if names
+                else f"none: {ICON_FOLDER}/ holds no SVG or PNG")
+        raise ImageProblem(f"unknown icon ':{name}:'{suggest(name, names)}: an icon is an SVG "
+                           f"or PNG file in {ICON_FOLDER}/ (this game's icons: {have}); write "
+                           "\\: for a colon that starts no icon")
+    return open_image(folder, rel)
+
+
+@lru_cache(maxsize=1024)
+def _icon_file(folder: Path, name: str, listed: int) -> str | None:
+    """Which file the icon is, looked up once per listing of the folder (every card's icons
+    would otherwise check the jail for each suffix)."""
+    for suffix in ICON_SUFFIXES:
+        rel = f"{ICON_FOLDER}/{name}{suffix}"
+        target = inside(folder, rel)
+        if target is not None and target.is_file():
+            return rel
+    return None

@@ -6,6 +6,7 @@ downwards from the top, so every y is turned here, once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,19 +20,26 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.draw import saved
 from rulepress.pnp.faces.elements import MIN_SIZE, Colour, Element, Layout, colour_code
 from rulepress.pnp.faces.errors import LayoutError
-from rulepress.pnp.faces.images import ImageProblem, open_image
+from rulepress.pnp.faces.images import ImageProblem, open_icon, open_image
 from rulepress.pnp.faces.text import (
+    BUILT_IN,
+    CLOSE,
     FACE_OF,
     FONTS,
+    ICON,
+    ICONS,
+    OPEN,
     GlyphMissing,
     blocks,
     covered,
     draw_fitted,
     fit,
     fonts_ready,
+    glyph_missing,
     plain,
     plain_line,
 )
+from rulepress.pnp.fonts import SYMBOLS
 from rulepress.pnp.ink import SmallText
 from rulepress.units import POINTS_PER_MM
 
@@ -204,6 +212,7 @@ class Painter:
         if not text.strip():
             return
         fonts_ready()
+        text = self.icons(el, text)
         if plain_line(text, font):
             face = FACE_OF[font]
             if self.c.stringWidth(text, face, size) <= w and size * leading <= h + 0.01:
@@ -230,14 +239,34 @@ class Painter:
                                              "lower min_size")
         draw_fitted(self.c, fitted, x0, _top(valign, y0, h, fitted.height))
 
+    def icons(self, el: Element, text: str) -> str:
+        """``:name:`` replaced by the mark of the game's icon of that name."""
+        if ":" not in text:
+            return text
+
+        def mark(m: re.Match[str]) -> str:
+            picture = open_icon(self.folder, m[1])
+            ICONS[picture.digest] = picture
+            return f"{OPEN}{picture.digest}{CLOSE}"
+
+        try:
+            return ICON.sub(mark, text)
+        except ImageProblem as exc:
+            raise LayoutError(el.at("text"), f"{exc}{self.where}") from None
+
     def glyphs(self, el: Element, key: str, font_key: str, text: str) -> str:
         """The font that has every character of ``text``: the chosen one, else the symbols."""
         fonts_ready()
-        for face in (FACE_OF[el.get(font_key)], FACE_OF["symbols"]):
+        own = FACE_OF[el.get(font_key)]
+        for face in (own, SYMBOLS):
             if all(ord(ch) in covered(face) for ch in text):
                 return face
-        raise LayoutError(el.at(key), f"{text!r} has a character none of the bundled fonts "
-                                      f"has{self.where}")
+        neither = [ch for ch in text if ord(ch) not in covered(own) | covered(SYMBOLS)]
+        if not neither:  # each font has some of it, neither has all: one string, one font
+            raise LayoutError(el.at(key), f"{text!r} mixes characters of two fonts: put the "
+                                          f"symbols in a symbol element of their own{self.where}")
+        missing = glyph_missing(neither[0], FONTS[el.get(font_key)][0])
+        raise LayoutError(el.at(key), f"{text!r}: {missing}{self.where}")
 
     def centred(self, el: Element, key: str, font_key: str, text: str, size: float,
                 x: float, y: float, colour: str) -> None:
@@ -324,9 +353,11 @@ class Painter:
                 font = el.get("font")
                 if "cell_font" in el.values:
                     font = self.text(el, "cell_font", here) or font
+                    font = self.layout.fonts.get(font, font)
                     if font not in FONTS:
+                        names = ", ".join([*BUILT_IN, *self.layout.fonts])
                         raise LayoutError(el.at("cell_font"), f"cell_font gives '{font}', not "
-                                                              f"one of {', '.join(FONTS)}")
+                                                              f"one of {names}")
                 ink = self.colour(el.get("colour"), here, "colour") or "#000000"
                 self.cell(x0 + k * cw, top - (r + 1) * ch, cw, ch, plain(str(entry[column])), font,
                           size, fill, ink, grid, el)

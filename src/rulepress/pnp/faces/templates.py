@@ -31,7 +31,13 @@ def environment() -> Sandbox:
     env.globals.clear()
     env.globals["range"] = bounded_range
     env.filters["ordinal"] = ordinal
+    env.globals["icon"] = icon
     return env
+
+
+def icon(name: str) -> str:
+    """``{{ icon('shell') }}``: the text's ``:shell:``, which sets the game's icon inline."""
+    return f":{name}:"
 
 
 def bounded_range(*args: int) -> range:

@@ -2,14 +2,21 @@
 bundled fonts, wrapped inside a box and shrunk until it fits.
 
 A glyph the text font lacks is set in the symbol font; one neither font has is an error.
+An icon (``:shell:``, the game's images/shell.svg or .png) is set inline, as tall as the text:
+ReportLab's own ``<img>`` reserves its room on the line (a blank spacer image, so the fit
+measures it), and the icon itself is drawn into that room when the paragraph draws the spacer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from xml.sax.saxutils import escape
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
 
 from markdown_it.token import Token
 from reportlab.lib.colors import Color
@@ -21,9 +28,13 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from rulepress.document.markdown import make_parser
-from rulepress.pnp.fonts import SYMBOLS, register_fonts, register_symbols
+from rulepress.document.model import GameFont
+from rulepress.emoji import is_emoji
+from rulepress.pnp.faces.images import Picture
+from rulepress.pnp.fonts import SYMBOLS, register_fonts, register_game_font, register_symbols
 
 # Layout font names -> (ReportLab family, markup around the text)
+BUILT_IN = ("regular", "bold", "italic", "symbols")  # the fonts every layout may name
 FONTS = {
     "regular": ("Carlito", ""),
     "bold": ("Carlito", "b"),
@@ -35,6 +46,16 @@ FACE_OF = {"regular": "Carlito", "bold": "Carlito-Bold", "italic": "Carlito-Ital
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 _PLAIN_UNSAFE = set("*_`[<>&\\!#|-+\n")
 GAP = 0.35  # space between paragraphs, in font sizes
+REGULAR = {"Carlito": "Carlito", SYMBOLS: SYMBOLS}  # family -> its regular face
+GAME_NAMES: dict[str, str] = {}  # a game font's ReportLab family -> the name its game gives it
+# ``:name:`` (not after a letter, digit or backslash, so 10:30 and \\:x: stay text)
+ICON = re.compile(r"(?<![\\\w]):([A-Za-z][A-Za-z0-9_-]*):")
+OPEN, CLOSE = "\ue000", "\ue001"  # an icon in a block's markup, by digest (private-use marks)
+_MARK = re.compile("\ue000([0-9a-f]+)\ue001")
+SPACER = str(Path(__file__).with_name("spacer.png"))  # 1 x 1, transparent: never drawn
+ICONS: dict[str, Picture] = {}  # digest -> the icon's picture, for the markup's marks
+ICON_DROP = 0.15  # an icon's bottom sits this many font sizes below the baseline
+VARIATIONS = ("\ufe0e", "\ufe0f")  # text/emoji presentation: the font draws what it has
 
 
 class GlyphMissing(ValueError):
@@ -50,6 +71,16 @@ def fonts_ready() -> None:
             addMapping(SYMBOLS, bold, italic, SYMBOLS)
 
 
+def game_font(font: GameFont) -> str:
+    """A game's own font, registered: its key among FONTS (a layout's ``font: Grenze`` becomes
+    this key when the layout compiles)."""
+    family = register_game_font(font)
+    FONTS[family] = (family, "")
+    FACE_OF[family] = REGULAR[family] = family
+    GAME_NAMES[family] = font.family
+    return family
+
+
 @cache
 def covered(font: str) -> frozenset[int]:
     fonts_ready()
@@ -57,19 +88,32 @@ def covered(font: str) -> frozenset[int]:
     return frozenset(face.charToGlyph)
 
 
+def glyph_missing(ch: str, family: str) -> str:
+    """The message for a character no font of a face draws; an emoji gets the way out."""
+    code = ord(ch)
+    fonts = ("the bundled fonts (Carlito, DejaVu Sans)" if family in ("Carlito", SYMBOLS)
+             else f"the fonts ({GAME_NAMES.get(family, family)}, DejaVu Sans)")
+    if is_emoji(ch):
+        return (f"the emoji {ch!r} (U+{code:04X}) is in none of {fonts}: a printed "
+                "kit draws no colour emoji; draw it as an icon instead: save it as "
+                "images/NAME.svg (or .png) and write :NAME: in the text")
+    return f"the character {ch!r} (U+{code:04X}) is in none of {fonts}"
+
+
 def _glyphs(text: str, family: str) -> str:
     """Escaped text; each character the family lacks is set in the symbol font."""
-    own, symbols = covered("Carlito" if family != SYMBOLS else SYMBOLS), covered(SYMBOLS)
+    own, symbols = covered(REGULAR[family]), covered(SYMBOLS)
     out = []
     for ch in text:
         code = ord(ch)
-        if code in own or ch.isspace():
+        if code in own or ch.isspace() or ch in (OPEN, CLOSE):
             out.append(escape(ch))
         elif code in symbols:
             out.append(f'<font name="{SYMBOLS}">{escape(ch)}</font>')
+        elif ch in VARIATIONS:
+            continue
         else:
-            raise GlyphMissing(f"the character {ch!r} (U+{code:04X}) is in none of the bundled "
-                               "fonts (Carlito, DejaVu Sans)")
+            raise GlyphMissing(glyph_missing(ch, family))
     return "".join(out)
 
 
@@ -182,6 +226,14 @@ class Fitted:
     size: float
     paragraphs: tuple[tuple[Paragraph, float], ...]  # each with its height
     height: float  # of the whole block, gaps included
+    icons: tuple[str, ...] = ()  # digests of the icons, in the order they are drawn
+
+
+def _icon(digest: str, size: float) -> str:
+    """The room of an icon on a line: ``size`` tall, as wide as its proportions make it."""
+    pic = ICONS[digest]
+    return (f'<img src={quoteattr(SPACER)} width="{size * pic.width / pic.height:.3f}" '
+            f'height="{size:.3f}" valign="{-size * ICON_DROP:.3f}"/>')
 
 
 def _set(paras: tuple[Block, ...], font: str, size: float, leading: float, align: str,
@@ -191,9 +243,13 @@ def _set(paras: tuple[Block, ...], font: str, size: float, leading: float, align
     style = _style(family, size, leading, align, colour)
     indent = size * 0.9
     set_paras = []
+    icons: list[str] = []
     total = 0.0
     for k, block in enumerate(paras):
         markup = f"<{wrap}>{block.markup}</{wrap}>" if wrap else block.markup
+        if OPEN in markup:
+            icons += _MARK.findall(markup)
+            markup = _MARK.sub(lambda m: _icon(m[1], size), markup)
         style_k = style
         if block.bullet:
             style_k = ParagraphStyle("item", parent=style, leftIndent=indent, bulletIndent=0)
@@ -203,7 +259,7 @@ def _set(paras: tuple[Block, ...], font: str, size: float, leading: float, align
             return None
         set_paras.append((p, h))
         total += h + (size * GAP if k else 0)
-    return Fitted(size, tuple(set_paras), total)
+    return Fitted(size, tuple(set_paras), total, tuple(icons))
 
 
 @lru_cache(maxsize=4096)
@@ -234,10 +290,35 @@ def fit(paras: tuple[Block, ...], font: str, size: float, smallest: float, leadi
     return low
 
 
+@contextmanager
+def _icons_drawn(c: Canvas, icons: Sequence[str]) -> Iterator[None]:
+    """While paragraphs draw: each spacer image they place is the next icon instead, drawn
+    into the spacer's box (so justified lines, whose spaces stretch, put it right too)."""
+    if not icons:
+        yield
+        return
+    queue = list(icons)
+    original = c.drawImage
+
+    def draw_image(image: Any, x: float, y: float, width: float, height: float,
+                   *args: Any, **kwargs: Any) -> Any:
+        if getattr(image, "fileName", None) == SPACER and queue:
+            ICONS[queue.pop(0)].place(c, x, y, width, height)
+            return None
+        return original(image, x, y, width, height, *args, **kwargs)
+
+    c.drawImage = draw_image  # this canvas, this text only
+    try:
+        yield
+    finally:
+        delattr(c, "drawImage")
+
+
 def draw_fitted(c: Canvas, fitted: Fitted, x: float, top: float) -> None:
     y = top
-    for k, (p, h) in enumerate(fitted.paragraphs):
-        if k:
-            y -= fitted.size * GAP
-        p.drawOn(c, x, y - h)
-        y -= h
+    with _icons_drawn(c, fitted.icons):
+        for k, (p, h) in enumerate(fitted.paragraphs):
+            if k:
+                y -= fitted.size * GAP
+            p.drawOn(c, x, y - h)
+            y -= h
