@@ -11,6 +11,7 @@ is what takes time; a changed face also gets a new address, so no browser shows 
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -18,14 +19,21 @@ from hashlib import sha256
 from html import escape
 from pathlib import Path
 
+from PIL import Image
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFImageXObject, PDFPage
+from reportlab.pdfgen.canvas import Canvas
+
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Document
-from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, pdf, png, render
+from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page, pdf, render
 from rulepress.games import contract
 from rulepress.games.base import Drawer
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.api import Face
+from rulepress.pnp.draw import REGULAR
 from rulepress.pnp.faces import Tables
+from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.kit import DEFAULT_BLEED_MM
 from rulepress.pnp.proof import Shown, faces
 from rulepress.serve.site import FACES_FOLDER as FOLDER
@@ -96,25 +104,81 @@ class Faces(Base):
         folder = f"{doc.slug}/{FOLDER}"
         made: dict[str, bytes | str] = {}
         drawn: list[Drawn] = []
-        todo: list[tuple[str, bytes, Shot]] = []
+        todo: dict[str, Shot] = {}
         bleed = mm(o.bleed_mm)
+        register_fonts()
         for shown in faces(doc, drawers, tables):
             shot = _shot(shown, o.bleed_mm, o.dpi)
-            page = pdf([shot])
+            c = Canvas(io.BytesIO(), invariant=1, pageCompression=0, initialFontName=REGULAR)
+            draw_page(c, shot)
+            c.showPage()
+            key = drawing_key(c) or sha256(c.getpdfdata()).hexdigest()
             side = "back" if shown.back else "front"
-            name = f"{shown.comp.id}-{side}-{sha256(page).hexdigest()[:16]}.png"
+            name = f"{shown.comp.id}-{side}-{key[:16]}.jpg"
             face = Face(shown.index, shown.comp.count, *shot.size.points, 0.0, back=shown.back)
             drawn.append(Drawn(shown, name, shot.pixels, bleed, face.safe))
-            if name in made:
+            path = f"{folder}/{name}"
+            if path in made or path in todo:
                 continue
             try:
-                made[f"{folder}/{name}"] = (self.out / folder / name).read_bytes()
-            except OSError:  # not drawn before: rasterized below, all in one go
-                todo.append((f"{folder}/{name}", page, shot))
-        for path, page, shot in todo:
-            made[path] = png(render(page, [shot])[0])
+                made[path] = (self.out / path).read_bytes()
+            except OSError:  # not drawn before: rasterized below
+                todo[path] = shot
+        if todo:  # drawn again, all on one PDF: its fonts subset once, not once per face
+            shots = list(todo.values())
+            for path, image in zip(todo, render(pdf(shots), shots), strict=True):
+                made[path] = jpeg(image)
         made[f"{folder}/{PAGE}"] = faces_page(doc, drawn, o)
         return made
+
+
+def drawing_key(c: Canvas) -> str | None:
+    """A digest of what a canvas of one shown page holds: the page's and its forms' content,
+    the images (named by a digest of their data), the fonts with the glyphs each code stands
+    for, the transparency states. Equal for equal drawings, and quick: the PDF itself, with
+    its fonts subset, takes four times as long to make. None if the canvas holds an object
+    it does not know (a shading, a link): then the PDF's own digest is the key."""
+    doc = c._doc
+    h = sha256()
+    for name, obj in doc.idToObject.items():
+        h.update(f"\0{name}\0".encode())
+        if isinstance(obj, PDFPage):
+            h.update(f"{obj.pagewidth} {obj.pageheight} {obj.Rotate}\0".encode())
+        elif isinstance(obj, PDFFormXObject):
+            h.update(f"{obj.lowerx} {obj.lowery} {obj.upperx} {obj.uppery}\0".encode())
+        elif not (isinstance(obj, PDFImageXObject) or name == "BasicFonts"):
+            return None
+        stream = getattr(obj, "stream", "")
+        h.update(stream.encode("latin-1") if isinstance(stream, str) else stream)
+    h.update(repr(sorted(map(repr, c._extgstate._c.items()))).encode())
+    for font_name, internal in sorted(doc.fontMapping.items()):
+        font = pdfmetrics.getFont(font_name)
+        state = getattr(font, "state", {}).get(doc)
+        h.update(f"\0{font_name} {internal} {state.subsets if state else ''}".encode())
+        h.update(_font_digest(getattr(font, "face", None)))
+    return h.hexdigest()
+
+
+_font_digests: dict[int, tuple[object, bytes]] = {}
+
+
+def _font_digest(face: object) -> bytes:
+    """A digest of a TrueType font's file, once per font a process loads."""
+    data = getattr(face, "_ttf_data", b"")
+    if not data:
+        return b""
+    known = _font_digests.get(id(face))
+    if known is None or known[0] is not face:
+        known = _font_digests[id(face)] = (face, sha256(data).digest())
+    return known[1]
+
+
+def jpeg(image: Image.Image) -> bytes:
+    """The image as a JPEG: encoded six times faster than a PNG of the same size, and with
+    no chroma subsampling its text and hairlines stay sharp enough for a preview."""
+    buf = io.BytesIO()
+    image.save(buf, format="JPEG", quality=92, subsampling=0)
+    return buf.getvalue()
 
 
 def _shot(shown: Shown, bleed_mm: float, dpi: int) -> Shot:

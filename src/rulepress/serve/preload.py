@@ -8,13 +8,17 @@ import sys
 
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
+import rulepress.serve.faces  # noqa: F401
 from rulepress.cache import code_digest
+from rulepress.pnp.fonts import register_fonts
 from rulepress.write import scratch_folder
 
 with scratch_folder():  # its libraries' lookup writes temporary files (see build._worker_ready)
     import weasyprint  # noqa: F401
 
 code_digest()
+register_fonts()  # the faces page's: read once, not by every rebuild
+
 
 FORK_SERVER = os.getpid()  # its workers' parent, inherited: see builder._worker_started
 

@@ -35,7 +35,7 @@ KITS_LINK = "../pnp/"  # where the books link to the kits, from the output folde
 # of file is served: a project's rulepress.toml, engines and sources have no place there.
 MEDIA = {".html": "text/html; charset=utf-8", ".pdf": "application/pdf",
          ".svg": "image/svg+xml", ".json": "application/json", ".ttf": "font/ttf",
-         ".txt": "text/plain; charset=utf-8", ".png": "image/png"}
+         ".txt": "text/plain; charset=utf-8", ".jpg": "image/jpeg"}
 
 
 class Refused(Exception):
