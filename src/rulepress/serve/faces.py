@@ -198,7 +198,7 @@ header p{margin:.2em 0}
 .toggles{display:flex;flex-wrap:wrap;gap:.4em 1.4em;padding:.4em 1.5em;background:#fff;
   border-block:1px solid #c9c6bd;position:sticky;top:0;z-index:1}
 .toggles label{cursor:pointer}
-main{display:flex;flex-wrap:wrap;gap:1.5em;padding:1.5em;align-items:flex-start}
+.faces{display:flex;flex-wrap:wrap;gap:1.5em;padding:1.5em;align-items:flex-start}
 figure{margin:0}
 .face{position:relative;line-height:0;overflow:hidden;box-shadow:0 1px 4px #0003}
 .face img{display:block;max-width:100%;height:auto}
@@ -260,8 +260,8 @@ def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions) -> s
         "(keep text inside).</p>"
         + (f"<p>{books} · <a href=\"../../index.html\">All games</a></p>" if books else
            '<p><a href="../../index.html">All games</a></p>')
-        + "</header>\n" + _toggles() + "<main>\n" + "".join(_figure(d, options.dpi) for d in drawn)
-        + "</main>\n</body></html>\n")
+        + "</header>\n<main>" + _toggles() + '<div class="faces">\n'
+        + "".join(_figure(d, options.dpi) for d in drawn) + "</div></main>\n</body></html>\n")
 
 
 def _toggles() -> str:
