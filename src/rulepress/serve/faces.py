@@ -2,11 +2,12 @@
 the kit's own drawers (its layouts, or its engine's code) and rasterized as the exports are
 (export/raster.py), at screen size, with its trim and safe-area lines as toggles of the page.
 
-Written to ``<game>/faces/`` in the output folder: ``index.html`` and one PNG per face, named
-by a digest of the face's drawing (its one-page PDF, which holds every input the face has: the
-layout, its data row, its images, the engine's code as it drew). A rebuild draws every face
-again, which is quick, and rasterizes only those whose drawing is not on disk already, which
-is what takes time; a changed face also gets a new address, so no browser shows a stale copy.
+Written to ``<game>/faces/`` in the output folder: ``index.html`` and one JPEG per face, named
+by a digest of the face's drawing (drawing_key: what its canvas holds, which follows from every
+input the face has: the layout, its data row, its images, its fonts, the engine's code as it
+drew). A rebuild draws every face again, which is quick, and rasterizes only those whose image
+is not on disk already, which is what takes time; a changed face also gets a new address, so
+no browser shows a stale copy.
 """
 
 from __future__ import annotations
