@@ -206,6 +206,8 @@ def test_a_layout_save_changes_the_served_faces_and_a_broken_layout_shows_its_di
         after = _image_bytes(srv)
         assert len(after) == 21
         assert len(set(before.values()) - set(after.values())) == 16  # the cards, not the rest
+        kept = sorted(p.name for p in (project / "build/catch/faces").iterdir())
+        assert kept == sorted([*after, "index.html"])  # the replaced images are deleted
         src = page.evaluate("document.images[1].getAttribute('src')")
         assert src in after and src not in before
         card = Image.open(io.BytesIO(after[src])).convert("RGB")
