@@ -240,3 +240,28 @@ def test_a_game_without_printed_faces_has_no_faces_page(tmp_path: Path) -> None:
                     reporter=Quiet(), also=[generator(out, ("player",))])
     assert (out / "demo/demo.html").is_file()
     assert not (out / "demo/faces").exists()
+
+
+def test_a_drawer_that_raises_is_one_error_at_its_line_and_no_faces_are_written(
+        project: Path) -> None:
+    from rulepress.diagnostics import RulepressError
+
+    engine = project / "engines/catch.py"
+    engine.write_text(engine.read_text().replace(
+        "    def agents(self)",
+        "    def drawers(self) -> Mapping[str, Any]:\n"
+        "        def pad(c: Any, face: Any) -> None:\n"
+        "            raise ValueError('no pad today')\n"
+        "        return {'pad': pad}\n\n"
+        "    def agents(self)"))
+    line = engine.read_text().splitlines().index("            raise ValueError('no pad today')")
+    rules = project / "sources/catch/rules.md"
+    rules.write_text(rules.read_text().replace("front: layouts/score-pad.yml", "front: pad"))
+    out = project / "build"
+    with pytest.raises(RulepressError) as caught:
+        build_rulebooks(project / "sources", out, papers=(), pdf=False, project=project,
+                        reporter=Quiet(), jobs=1, also=[generator(out, ("player",))])
+    said = [str(d) for d in caught.value.diagnostics]
+    assert len(said) == 1 and f"engines/catch.py:{line + 1}:" in said[0], said
+    assert "no pad today" in said[0] and "drawing its kit" in said[0]
+    assert not (out / "catch").exists()  # nothing half-written: not even the book
