@@ -104,8 +104,12 @@ def test_only_the_faces_whose_drawing_changed_are_rasterized_again(
     assert len(set(second) - set(first)) == 1 and len(set(first) - set(second)) == 1
     layout = project / "sources/catch/layouts/card.yml"
     layout.write_text(layout.read_text().replace("font: bold", "font: regular"))
-    _files(project, out)
+    _write(out, _files(project, out))
     assert rasterized == [1, 16]  # the same text in another font: every card again
+    image = project / "sources/catch/images/fish.svg"
+    image.write_text(image.read_text().replace("<circle", '<circle fill="#2a7fa0"', 1))
+    _files(project, out)
+    assert rasterized == [1, 16, 16]  # the image every card shows
 
 
 def test_faces_an_engine_draws_are_on_the_page_each_once(tmp_path: Path) -> None:
