@@ -126,6 +126,8 @@ def test_faces_an_engine_draws_are_on_the_page_each_once(tmp_path: Path) -> None
     # 52 fronts and a shared back, the pigeon card, the coin, the reference card
     assert len(images) == len(set(images)) == 52 + 1 + 1 + 1 + 1
     assert "<strong>deck</strong> back × 52" in page
+    assert "<strong>deck</strong> front 13 of 52" in page  # each copy its own face
+    assert 'alt="Deck of 52 cards, front 13 of 52"' in page
 
 
 def _served(tmp_path: Path) -> Iterator[tuple[Server, Path]]:

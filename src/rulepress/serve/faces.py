@@ -198,7 +198,7 @@ h1{font-size:1.4em;margin:0 0 .3em}
 header p{margin:.2em 0}
 .toggles{display:flex;flex-wrap:wrap;gap:.4em 1.4em;padding:.4em 1.5em;background:#fff;
   border-block:1px solid #c9c6bd;position:sticky;top:0;z-index:1}
-.toggles label{cursor:pointer}
+.toggles label{cursor:pointer;white-space:nowrap}
 .faces{display:flex;flex-wrap:wrap;gap:1.5em;padding:1.5em;align-items:flex-start}
 figure{margin:0}
 .face{position:relative;line-height:0;overflow:hidden;box-shadow:0 1px 4px #0003}
@@ -230,9 +230,13 @@ def _figure(d: Drawn, dpi: int) -> str:
     cut = f"inset({_pct(d.bleed, full_h)} {_pct(d.bleed, full_w)})"
     css_w, css_h = (round(p * CSS_DPI / dpi) for p in d.pixels)
     side = "back" if d.shown.back else "front"
-    where = d.shown.caption.split(", ", 1)[1] if ", " in d.shown.caption else ""
-    alt = f"{comp.name or comp.id}, {side}" + (f" ({where})" if where else "")
-    copies = f" × {comp.count}" if side == "back" and "(shared)" in d.shown.caption else ""
+    # proof's caption after "<id> <side>": ", cards.csv:7" (a data row), " (shared)" (one back
+    # for every copy), " 13" (copy 13, drawn by code) or nothing (a layout without data)
+    rest = d.shown.caption.removeprefix(f"{comp.id} {side}")
+    where = rest.removeprefix(", ") if rest.startswith(", ") else ""
+    copies = (f" × {comp.count}" if rest == " (shared)" else
+              f" {d.shown.index + 1} of {comp.count}" if rest.strip().isdigit() else "")
+    alt = f"{comp.name or comp.id}, {side}{copies}" + (f" ({where})" if where else "")
     return (f'<figure><div class="face" style="width:{css_w}px;--cut:{cut}">'
             f'<img src="{escape(d.image)}" width="{css_w}" height="{css_h}" alt="{escape(alt)}">'
             f'<div class="line trim" style="{trim}"></div>'
@@ -267,8 +271,8 @@ def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions) -> s
 
 def _toggles() -> str:
     boxes = (("trim", "Trim line"), ("safe", "Safe area"), ("bleed", "Bleed"))
-    inputs = "".join(f'<input type="checkbox" id="{i}" checked>'
-                     f'<label for="{i}">{label}</label>' for i, label in boxes)
+    inputs = "".join(f'<label><input type="checkbox" id="{i}" checked> {label}</label>'
+                     for i, label in boxes)
     return f'<div class="toggles" role="group" aria-label="Show on each face">{inputs}</div>'
 
 
