@@ -271,3 +271,28 @@ def test_a_drawer_that_raises_is_one_error_at_its_line_and_no_faces_are_written(
     assert len(said) == 1 and f"engines/catch.py:{line + 1}:" in said[0], said
     assert "no pad today" in said[0] and "drawing its kit" in said[0]
     assert not (out / "catch").exists()  # nothing half-written: not even the book
+
+
+def test_a_board_is_shown_whole_on_a_phone_from_an_image_of_at_most_4096_pixels(
+        tmp_path: Path, browser: Any) -> None:
+    """Pigeon Race's track is 672 mm long: at the page's 192 dpi it would be 5,125 px."""
+    from rulepress.document.reader import read_sources
+    from rulepress.games import load_engine
+
+    doc = read_sources(Path(__file__).parents[1] / "sources", ["pigeon-race"])[0]
+    engine = load_engine(doc.meta.engine)
+    made = Faces(FaceOptions(), tmp_path).files(doc, engine.drawers(), contract.tables(engine))
+    _write(tmp_path, made)
+    sizes = {name: Image.open(io.BytesIO(bytes(data))).size for name, data in made.items()
+             if name.endswith(".jpg")}
+    assert max(max(size) for size in sizes.values()) == 4096
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto((tmp_path / "pigeon-race/faces/index.html").as_uri(), wait_until="load")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        widest = page.evaluate("Math.max(...[...document.images].map(i => i.clientWidth))")
+    finally:
+        context.close()
+    assert overflow <= 0 and widest <= 375

@@ -44,6 +44,7 @@ from rulepress.validate.check import DocumentCheck, engine_raised
 
 CSS_DPI = 96  # CSS pixels per inch: a face is shown at its printed size on a typical screen
 DPI = 2 * CSS_DPI  # its image has twice that, sharp on a high-density screen too
+MAX_PIXELS = 4096  # the longest side of a face's image: a board's has fewer dots an inch
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Drawn:
     shown: Shown
     image: str
     pixels: tuple[int, int]
+    dpi: float
     bleed: float  # points
     safe: float  # points
 
@@ -117,7 +119,7 @@ class Faces(Base):
             side = "back" if shown.back else "front"
             name = f"{shown.comp.id}-{side}-{key[:16]}.jpg"
             face = Face(shown.index, shown.comp.count, *shot.size.points, 0.0, back=shown.back)
-            drawn.append(Drawn(shown, name, shot.pixels, bleed, face.safe))
+            drawn.append(Drawn(shown, name, shot.pixels, shot.dpi, bleed, face.safe))
             path = f"{folder}/{name}"
             if path in made or path in todo:
                 continue
@@ -182,13 +184,14 @@ def jpeg(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def _shot(shown: Shown, bleed_mm: float, dpi: int) -> Shot:
+def _shot(shown: Shown, bleed_mm: float, dpi: float) -> Shot:
     assert shown.comp.size is not None  # proof.faces lists sized components only
     w, h = (p / POINTS_PER_IN for p in shown.comp.size.points)
     bleed = bleed_mm / 25.4
+    dpi = min(dpi, MAX_PIXELS / (max(w, h) + 2 * bleed))  # a board: fewer dots, not 60 MB
     pixels = (round((w + 2 * bleed) * dpi), round((h + 2 * bleed) * dpi))
     side = SideFaces(shown.comp, shown.back, shown.draw, tuple(range(shown.comp.count)))
-    return Shot(side, shown.index, shown.comp.size, pixels, float(dpi), (w, h))
+    return Shot(side, shown.index, shown.comp.size, pixels, dpi, (w, h))
 
 
 STYLE = """
@@ -200,8 +203,8 @@ header p{margin:.2em 0}
   border-block:1px solid #c9c6bd;position:sticky;top:0;z-index:1}
 .toggles label{cursor:pointer;white-space:nowrap}
 .faces{display:flex;flex-wrap:wrap;gap:1.5em;padding:1.5em;align-items:flex-start}
-figure{margin:0}
-.face{position:relative;line-height:0;overflow:hidden;box-shadow:0 1px 4px #0003}
+figure{margin:0;max-width:100%}
+.face{position:relative;line-height:0;overflow:hidden;box-shadow:0 1px 4px #0003;max-width:100%}
 .face img{display:block;max-width:100%;height:auto}
 .line{position:absolute;pointer-events:none;box-sizing:border-box}
 .trim{border:1px solid #e0e}
@@ -217,7 +220,7 @@ def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:.3f}%"
 
 
-def _figure(d: Drawn, dpi: int) -> str:
+def _figure(d: Drawn) -> str:
     comp = d.shown.comp
     assert comp.size is not None
     w, h = comp.size.points
@@ -228,7 +231,7 @@ def _figure(d: Drawn, dpi: int) -> str:
     safe = (f"left:{_pct(inset, full_w)};right:{_pct(inset, full_w)};"
             f"top:{_pct(inset, full_h)};bottom:{_pct(inset, full_h)}")
     cut = f"inset({_pct(d.bleed, full_h)} {_pct(d.bleed, full_w)})"
-    css_w, css_h = (round(p * CSS_DPI / dpi) for p in d.pixels)
+    css_w, css_h = (round(p * CSS_DPI / d.dpi) for p in d.pixels)
     side = "back" if d.shown.back else "front"
     # proof's caption after "<id> <side>": ", cards.csv:7" (a data row), " (shared)" (one back
     # for every copy), " 13" (copy 13, drawn by code) or nothing (a layout without data)
@@ -266,7 +269,7 @@ def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions) -> s
         + (f"<p>{books} · <a href=\"../../index.html\">All games</a></p>" if books else
            '<p><a href="../../index.html">All games</a></p>')
         + "</header>\n<main>" + _toggles() + '<div class="faces">\n'
-        + "".join(_figure(d, options.dpi) for d in drawn) + "</div></main>\n</body></html>\n")
+        + "".join(_figure(d) for d in drawn) + "</div></main>\n</body></html>\n")
 
 
 def _toggles() -> str:
