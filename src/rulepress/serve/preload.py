@@ -6,6 +6,9 @@ import os
 import signal
 import sys
 
+import pypdfium2  # noqa: F401 - the faces page's rasterizer (0.08 s to import)
+from PIL import Image
+
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
 import rulepress.serve.faces  # noqa: F401
@@ -18,6 +21,7 @@ with scratch_folder():  # its libraries' lookup writes temporary files (see buil
 
 code_digest()
 register_fonts()  # the faces page's: read once, not by every rebuild
+Image.init()  # its JPEG encoder, and the image formats a layout may use
 
 
 FORK_SERVER = os.getpid()  # its workers' parent, inherited: see builder._worker_started
