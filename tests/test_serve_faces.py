@@ -296,3 +296,39 @@ def test_a_board_is_shown_whole_on_a_phone_from_an_image_of_at_most_4096_pixels(
     finally:
         context.close()
     assert overflow <= 0 and widest <= 375
+
+
+def test_a_drawing_key_follows_the_drawing_and_gives_way_to_the_pdf_for_what_it_does_not_know(
+        ) -> None:
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+
+    from rulepress.pnp.draw import BOLD, REGULAR
+    from rulepress.pnp.fonts import register_fonts
+    from rulepress.serve.faces import drawing_key
+
+    register_fonts()
+
+    def drawn(text: str, font: str = REGULAR, alpha: float = 1.0,
+              shade: bool = False) -> Canvas:
+        c = Canvas(io.BytesIO(), invariant=1, initialFontName=REGULAR)
+        c.setFillAlpha(alpha)
+        c.setFont(font, 12)
+        c.drawString(10, 10, text)
+        if shade:
+            c.linearGradient(0, 0, 50, 50, (Color(1, 0, 0), Color(0, 0, 1)))
+        c.showPage()
+        return c
+
+    def page(c: Canvas) -> Any:
+        return c._doc.idToObject["Page1"].stream
+
+    key = drawing_key(drawn("Fish"))
+    assert key is not None and key == drawing_key(drawn("Fish"))
+    others = {drawing_key(drawn("Fosh")), drawing_key(drawn("Fish", BOLD)),
+              drawing_key(drawn("Fish", alpha=0.5)), drawing_key(drawn("é")),
+              drawing_key(drawn("ü"))}
+    # "é" and "ü" are each the font's first code past ASCII: the same page, other glyphs
+    assert page(drawn("é")) == page(drawn("ü"))
+    assert key not in others and len(others) == 5
+    assert drawing_key(drawn("Fish", shade=True)) is None  # a shading: the PDF's digest

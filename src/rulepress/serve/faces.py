@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PIL import Image
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFImageXObject, PDFPage
+from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFImageXObject, PDFPage, PDFType1Font
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
@@ -140,7 +140,15 @@ def drawing_key(c: Canvas) -> str | None:
     the images (named by a digest of their data), the fonts with the glyphs each code stands
     for, the transparency states. Equal for equal drawings, and quick: the PDF itself, with
     its fonts subset, takes four times as long to make. None if the canvas holds an object
-    it does not know (a shading, a link): then the PDF's own digest is the key."""
+    it does not know (a shading, a link), or ReportLab's insides have changed: then the PDF's
+    own digest is the key."""
+    try:
+        return _drawing_key(c)
+    except AttributeError:  # read from ReportLab's insides, which a new version may rename
+        return None
+
+
+def _drawing_key(c: Canvas) -> str | None:
     doc = c._doc
     h = sha256()
     for name, obj in doc.idToObject.items():
@@ -149,6 +157,8 @@ def drawing_key(c: Canvas) -> str | None:
             h.update(f"{obj.pagewidth} {obj.pageheight} {obj.Rotate}\0".encode())
         elif isinstance(obj, PDFFormXObject):
             h.update(f"{obj.lowerx} {obj.lowery} {obj.upperx} {obj.uppery}\0".encode())
+        elif isinstance(obj, PDFType1Font):  # one of PDF's 14 fonts: its name says it all
+            h.update(f"{obj.BaseFont} {obj.Encoding}\0".encode())
         elif not (isinstance(obj, PDFImageXObject) or name == "BasicFonts"):
             return None
         stream = getattr(obj, "stream", "")
