@@ -10,7 +10,8 @@ segment, no absolute path, no symlink that leads out.
 
 The pages on disk stay exactly as ``rulepress build`` writes them; the server adds to each HTML
 page a small script that reloads it when a rebuild finishes, and, while the last rebuild of its
-game failed, an overlay listing the diagnostics (the page itself is the last good one). Every
+game failed, an overlay listing the diagnostics (the page itself is the last good one), and on
+a game's pages a link to its faces page (serve/faces.py: the JPEGs of its kit's faces). Every
 answer says how a browser may treat it (``headers``): a page may run that script and nothing
 else; any other file is shown in a sandbox, with no script and an origin of its own.
 """
