@@ -332,3 +332,12 @@ def test_a_drawing_key_follows_the_drawing_and_gives_way_to_the_pdf_for_what_it_
     assert page(drawn("é")) == page(drawn("ü"))
     assert key not in others and len(others) == 5
     assert drawing_key(drawn("Fish", shade=True)) is None  # a shading: the PDF's digest
+
+
+def test_a_served_page_links_to_its_faces_page_only_when_given_one() -> None:
+    from rulepress.serve.site import live_page
+
+    page = live_page("<body><p>x</p></body>", 2, [], "/build/a&b/faces/index.html")
+    assert '<a href="/build/a&amp;b/faces/index.html"' in page
+    assert page.index("Kit faces") < page.index("<script") < page.index("</body>")
+    assert "Kit faces" not in live_page("<body></body>", 2, [])
