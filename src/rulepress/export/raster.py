@@ -155,12 +155,17 @@ def draw_page(c: Canvas, shot: Shot) -> None:
 
 def rasterize(shots: Sequence[Shot], canvas: type[Canvas] = Canvas) -> list[Image.Image]:
     """Each shot as an image of exactly its pixels: RGB, or RGBA where ``clear``."""
+    return render(pdf(shots, canvas), shots)
+
+
+def render(data: bytes, shots: Sequence[Shot]) -> list[Image.Image]:
+    """The pages of ``data``, a PDF of one page per shot drawn by pdf(), as rasterize gives."""
     try:
         import pypdfium2
     except ImportError:  # a test dependency today: the lead adds it to the runtime lock
         raise RulepressError.at(None, "export rasterizes faces with pypdfium2, which is not "
                                       "installed: pip install pypdfium2") from None
-    document = pypdfium2.PdfDocument(pdf(shots, canvas))
+    document = pypdfium2.PdfDocument(data)
     images = []
     try:
         for n, shot in enumerate(shots):

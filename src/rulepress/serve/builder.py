@@ -82,6 +82,10 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
     reporter = _Silent()
     try:
         also = _translations(settings, only)
+        if only is None:  # the pages: the kit's faces page too (serve/faces.py)
+            from rulepress.serve.faces import generator
+
+            also.append(generator(settings.out, settings.editions))
         built = build_rulebooks(
             settings.sources, settings.out, games=[game], papers=settings.papers,
             editions=settings.editions, project=settings.project, title=settings.title,

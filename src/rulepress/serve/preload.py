@@ -6,15 +6,23 @@ import os
 import signal
 import sys
 
+import pypdfium2  # noqa: F401 - the faces page's rasterizer (0.08 s to import)
+from PIL import Image
+
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
+import rulepress.serve.faces  # noqa: F401
 from rulepress.cache import code_digest
+from rulepress.pnp.fonts import register_fonts
 from rulepress.write import scratch_folder
 
 with scratch_folder():  # its libraries' lookup writes temporary files (see build._worker_ready)
     import weasyprint  # noqa: F401
 
 code_digest()
+register_fonts()  # the faces page's: read once, not by every rebuild
+Image.init()  # its JPEG encoder, and the image formats a layout may use
+
 
 FORK_SERVER = os.getpid()  # its workers' parent, inherited: see builder._worker_started
 

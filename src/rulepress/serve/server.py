@@ -22,7 +22,7 @@ from rulepress.diagnostics import RulepressError
 from rulepress.document.reader import source_games
 from rulepress.paths import templates_dir
 from rulepress.serve.builder import Outcome, Rebuilds, Settings, Stopped
-from rulepress.serve.site import EVENTS, MEDIA, Refused, Site, headers, live_page
+from rulepress.serve.site import EVENTS, MEDIA, Refused, Site, faces_path, headers, live_page
 from rulepress.signals import raise_if_stopped
 
 WAIT_SECONDS = 25.0  # a reload script's request is answered at least this often
@@ -144,6 +144,13 @@ class Preview:
             return f"{game} fails its check, so it has no PDF: its page lists why"
         return None
 
+    def faces_url(self, game: str | None, page: Path) -> str | None:
+        """The URL of ``game``'s faces page, for a link from another of its pages."""
+        if game is None:
+            return None
+        faces = self.site.out / faces_path(game)
+        return self.site.url_of(faces) if faces.is_file() and faces != page else None
+
     def watched(self) -> list[Path]:
         """The sources, the theme, and the module files of every served game's engine."""
         engines = read_manifest(self.settings.out)["games"]
@@ -244,8 +251,9 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 except UnicodeDecodeError:
                     html = None  # not a page rulepress wrote: served as it is, in a sandbox
                 if html is not None:
-                    page = live_page(html, preview.state.version,
-                                     preview.state.shown_on(preview.site.game_of(path)))
+                    game = preview.site.game_of(path)
+                    page = live_page(html, preview.state.version, preview.state.shown_on(game),
+                                     preview.faces_url(game, path))
                     self._send(page.encode("utf-8"), MEDIA[".html"], path, page=True)
                     return
             self._send(data, MEDIA[path.suffix], path)

@@ -10,7 +10,8 @@ segment, no absolute path, no symlink that leads out.
 
 The pages on disk stay exactly as ``rulepress build`` writes them; the server adds to each HTML
 page a small script that reloads it when a rebuild finishes, and, while the last rebuild of its
-game failed, an overlay listing the diagnostics (the page itself is the last good one). Every
+game failed, an overlay listing the diagnostics (the page itself is the last good one), and on
+a game's pages a link to its faces page (serve/faces.py: the JPEGs of its kit's faces). Every
 answer says how a browser may treat it (``headers``): a page may run that script and nothing
 else; any other file is shown in a sandbox, with no script and an origin of its own.
 """
@@ -35,7 +36,7 @@ KITS_LINK = "../pnp/"  # where the books link to the kits, from the output folde
 # of file is served: a project's rulepress.toml, engines and sources have no place there.
 MEDIA = {".html": "text/html; charset=utf-8", ".pdf": "application/pdf",
          ".svg": "image/svg+xml", ".json": "application/json", ".ttf": "font/ttf",
-         ".txt": "text/plain; charset=utf-8"}
+         ".txt": "text/plain; charset=utf-8", ".jpg": "image/jpeg"}
 
 
 class Refused(Exception):
@@ -185,10 +186,32 @@ def overlay(problems: Sequence[str]) -> str:
             f'<ul style="margin:.5em 0 0;padding-left:1.2em">{items}</ul></div>\n')
 
 
-def live_page(html: str, version: int, problems: Sequence[str]) -> str:
-    """``html`` with the reload script and, when there are problems, the overlay, just before
-    </body> (or at the end of a page without one)."""
-    added = (overlay(problems) if problems else "") + (
+FACES_FOLDER = "faces"  # <game>/faces/: a game's faces page and its images (serve/faces.py)
+FACES_PAGE = "index.html"
+
+
+def faces_path(game: str) -> str:
+    """The faces page of ``game``, inside the output folder."""
+    return f"{game}/{FACES_FOLDER}/{FACES_PAGE}"
+
+
+FACES_STYLE = (
+    "position:fixed;right:.8em;bottom:.8em;z-index:2147483646;margin:0;padding:.35em .8em;"
+    "background:#1f2a44;border-radius:1em;font:600 14px/1.4 system-ui,sans-serif;"
+    "box-shadow:0 1px 4px #0004")
+
+
+def faces_link(url: str) -> str:
+    """The link from a game's served page to its faces page (serve/faces.py)."""
+    return (f'<nav aria-label="rulepress preview" style="{FACES_STYLE}">'
+            f'<a href="{escape(url)}" style="color:#fff">Kit faces</a></nav>\n')
+
+
+def live_page(html: str, version: int, problems: Sequence[str], faces: str | None = None
+              ) -> str:
+    """``html`` with the reload script, when there are problems the overlay, and with
+    ``faces`` a link to that URL, just before </body> (or at the end of a page without one)."""
+    added = (overlay(problems) if problems else "") + (faces_link(faces) if faces else "") + (
         f"<script data-since=\"{escape(json.dumps(version))}\">{RELOAD_SCRIPT}</script>\n")
     at = html.rfind("</body>")
     return html + added if at < 0 else html[:at] + added + html[at:]
