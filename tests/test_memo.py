@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulepress import memo
+from rulepress.checks import every
 from rulepress.document.reader import read_sources
 from rulepress.validate import check
 from rulepress.validate.check import check_documents
@@ -40,7 +41,7 @@ def _runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
 
 def _summary(sources: Path) -> str:
-    report = check_documents(read_sources(sources))
+    report = check_documents(read_sources(sources), checks=every())
     return "\n".join(map(str, report.diagnostics)) + report.summary()
 
 
