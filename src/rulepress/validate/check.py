@@ -264,13 +264,22 @@ class EngineChecks:
                     self.pool.submit((doc.slug, item))
 
     def _memo_key(self, doc: Document, item: int) -> str | None:
-        if item != KIT and (item < 0 or doc.boxes[item].kind != SIMULATION_INFO):
+        """A kit's, an example's or a playtest report's key: the engine's inputs (the game's
+        folder with its source's front matter, not its prose: a saved paragraph keeps them)
+        and the block's own data and claims."""
+        if item == COUNTS:
             return None
         if doc.slug not in self.keys:
-            self.keys[doc.slug] = memo.game_key(doc.folder, doc.meta.engine, self.project,
-                                                 "check")
+            self.keys[doc.slug] = memo.engine_key(doc.folder, doc.path, doc.meta.engine,
+                                                   self.project, "check")
         base = self.keys[doc.slug]
-        return None if base is None else digest(base, item, self.draw)
+        if base is None:
+            return None
+        if item == KIT:
+            return digest(base, "kit")
+        block = doc.boxes[item]
+        return digest(base, block.kind, block.id,
+                      json.dumps([block.data, block.claims], default=repr), self.draw)
 
     def _kept(self, doc: Document, item: int) -> Any:
         value = memo.get(self._memo_key(doc, item))
@@ -278,6 +287,11 @@ class EngineChecks:
             return None
         if item == KIT:
             return memo.diagnostics_in(value)
+        if doc.boxes[item].kind != SIMULATION_INFO:  # a proven example's figures
+            try:
+                return [], tuple(Figure(str(c), str(s), str(n)) for c, s, n in value)
+            except (TypeError, ValueError):
+                return None
         try:  # a playtest report's sample: {table: {game number: line}}
             return {str(t): {int(i): str(line) for i, line in games.items()}
                     for t, games in value.items()}
@@ -286,13 +300,18 @@ class EngineChecks:
 
     def _keep(self, doc: Document, item: int, value: Any) -> None:
         """Keep a task's answer for the next check with the same inputs: a kit's diagnostics,
-        a playtest report's sample (not an engine's failure: reported afresh each time)."""
+        a proven example's figures, a playtest report's sample (not an engine's failure:
+        reported afresh each time)."""
         key = self._memo_key(doc, item)
         if key is None:
             return
         if item == KIT and isinstance(value, list) and all(
                 isinstance(d, Diagnostic) for d in value):
             memo.put(key, memo.diagnostics_out(value))
+        elif item != KIT and doc.boxes[item].kind != SIMULATION_INFO:
+            # Proven only: an example's errors are at its lines, which move as prose does.
+            if isinstance(value, tuple) and value[0] == []:
+                memo.put(key, [[f.caption, f.svg, f.narrow] for f in value[1]])
         elif item != KIT and isinstance(value, dict):
             memo.put(key, {t: {str(i): line for i, line in games.items()}
                            for t, games in value.items()})
