@@ -628,7 +628,7 @@ def simulate(
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
                           check, duplicate, ladder, until, handicap, compensate, tension)
         done = simulate_game(game, where.sources, where.project.root, options, target,
-                             jobs=jobs, scheduler=scheduler, quiet=quiet)
+                             jobs=jobs, scheduler=scheduler, reporter=None if quiet else reporter)
         reporter.done(done)
         return ExitStatus.OK
 
