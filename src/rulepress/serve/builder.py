@@ -2,10 +2,10 @@
 
 The processes come from a fork server with the build pipeline and WeasyPrint already imported,
 and one waits for work ahead of each job, so a rebuild starts at once (and what the check
-keeps in memo.py spares it replaying examples whose data a save left alone); every rebuild runs in a
-new process, so it imports the game's engine as it is on disk now and starts with no cached
-template. A process that dies (killed for lack of memory, a crash in the PDF library) fails its
-own job, saying so, and the next job runs as usual.
+keeps in memo.py spares it replaying examples whose data a save left alone); every rebuild runs
+in a new process, so it imports the game's engine as it is on disk now and starts with no
+cached template. A process that dies (killed for lack of memory, a crash in the PDF library)
+fails its own job, saying so, and the next job runs as usual.
 """
 
 from __future__ import annotations
