@@ -7,6 +7,9 @@ of two worker processes over one, and peak memory for 10^4 against 10^5 games.
   each (a ratio measured in one run), with the CPU time the two workers take over one job's
   (the work parallel play adds) and the load average (on a busy machine two jobs cannot show
   their speed-up);
+- scheduler: wall time of the same run on a Dask LocalCluster of two worker processes over
+  the local pool's two jobs, alternating, best of each (the cluster started before timing);
+  its tallies must equal the local pool's (the same results whatever plays them);
 - memory: peak RSS of a process running ``rulepress simulate pigeon-race --jobs 1`` for 10^4
   and for 10^5 games.
 
@@ -24,7 +27,7 @@ import time
 from pathlib import Path
 
 from rulepress.diagnostics import RulepressError
-from rulepress.simulate.execute import run_local
+from rulepress.simulate.execute import run_dask, run_local
 from rulepress.simulate.play import engine_of
 from rulepress.simulate.run import Options, Plan, plan
 from rulepress.simulate.spec import agent_lines
@@ -77,6 +80,28 @@ def speedup() -> tuple[float, float]:
     return wall[1] / wall[2], cpu[2] / cpu[1]
 
 
+def dask_over_local() -> float:
+    """Wall time on a two-process LocalCluster over the local pool's --jobs 2, best of each."""
+    from distributed import LocalCluster
+
+    chosen = planned("pigeon-race", SPEEDUP_GAMES, 4, "random")
+    wall = {"local": float("inf"), "dask": float("inf")}
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        run_dask(chosen.spec, cluster.scheduler_address, lambda n: None)  # workers warm
+        for _ in range(ROUNDS):
+            for where in wall:
+                start = time.perf_counter()
+                tallies = (run_local(chosen.spec, 2, lambda n: None) if where == "local" else
+                           run_dask(chosen.spec, cluster.scheduler_address, lambda n: None))
+                wall[where] = min(wall[where], time.perf_counter() - start)
+                if where == "local":
+                    expected = tallies
+                elif tallies != expected:
+                    raise SystemExit("the Dask run's tallies differ from the local pool's")
+    return wall["dask"] / wall["local"]
+
+
 def _cpu() -> float:
     own, workers = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
                                                        resource.RUSAGE_CHILDREN))
@@ -115,6 +140,7 @@ def main() -> None:
     ratio, work = speedup()
     emit("simulate_jobs2_over_jobs1", ratio, "x")
     emit("simulate_jobs2_cpu_over_jobs1_cpu", work, "x")
+    emit("simulate_dask_over_local", dask_over_local(), "x")
     emit("load_average_1min", os.getloadavg()[0], "processes")
     with tempfile.TemporaryDirectory() as tmp:
         for games in MEMORY_GAMES:

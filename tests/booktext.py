@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 
+from rulepress.checks import every
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.render import render_html
@@ -46,6 +47,6 @@ def example_ids(page: str) -> set[str]:
 
 def both_editions(doc: Document) -> dict[str, str]:
     """The player and reference pages of ``doc``, which must check clean."""
-    checked = check_document(doc, draw=True)
+    checked = check_document(doc, draw=True, checks=every())
     assert not checked.diagnostics
     return {ed: render_html(doc, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}

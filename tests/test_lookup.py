@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from support import Quiet
 
 from rulepress.build import build_rulebooks
+from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
@@ -59,7 +60,7 @@ def tiny(tmp_path: Path, text: str = FRONT) -> Document:
 
 
 def page(doc: Document, edition: str = REFERENCE) -> str:
-    checked = check_document(doc)
+    checked = check_document(doc, checks=every())
     assert not checked.diagnostics
     return render_html(doc, checked.examples, edition=edition)
 

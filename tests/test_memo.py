@@ -1,5 +1,6 @@
-"""The check keeps its slowest engine answers (a kit measured, a playtest sample) by their
-inputs: the same inputs answer from the memo, any change in them checks afresh."""
+"""The check keeps its slowest engine answers (a kit measured, a playtest sample, a proven
+example's figures) by their inputs: the same inputs answer from the memo, and so does a game
+whose prose alone changed (serve's save); any change in what the engine sees checks afresh."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulepress import memo
+from rulepress.checks import every
 from rulepress.document.reader import read_sources
 from rulepress.validate import check
 from rulepress.validate.check import check_documents
@@ -40,41 +42,98 @@ def _runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
 
 def _summary(sources: Path) -> str:
-    report = check_documents(read_sources(sources))
+    report = check_documents(read_sources(sources), checks=every())
     return "\n".join(map(str, report.diagnostics)) + report.summary()
 
 
-def test_an_unchanged_game_answers_its_kit_and_playtest_from_the_memo(
+def _summary_drawn(sources: Path) -> tuple[str, list[object]]:
+    report = check_documents(read_sources(sources), checks=every(), draw=True)
+    return (report.summary(), [e for c in report.documents for e in c.examples.values()])
+
+
+def _asked(asked: list[tuple[str, int]]) -> set[int]:
+    return {item for _, item in asked}
+
+
+def test_an_unchanged_game_answers_its_kit_playtest_and_examples_from_the_memo(
         game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = _summary(game)
     assert "1 playtest report up to date" in first
     asked = _runs(monkeypatch)
     assert _summary(game) == first
-    doc, = read_sources(game)
-    playtests = [n for n, b in enumerate(doc.boxes) if b.kind == "simulation"]
-    assert playtests and not {check.KIT, *playtests} & {item for _, item in asked}
-    assert asked, "the examples are replayed every time"
+    assert _asked(asked) == {check.COUNTS}  # the front matter's numbers: cheap, never kept
 
 
-def test_a_changed_game_is_checked_afresh(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_drawn_example_from_the_memo_is_the_one_drawn_afresh(
+        game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _summary_drawn(game)
+    assert any(e.figures for e in first[1])  # type: ignore[attr-defined]
+    asked = _runs(monkeypatch)
+    assert _summary_drawn(game) == first
+    assert _asked(asked) == {check.COUNTS}
+
+
+def test_a_prose_change_keeps_the_engines_answers(game: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     _summary(game)
     rules = game / "pigeon-race" / "rules.md"
-    rules.write_text(rules.read_text() + "\nOne more line.\n")
+    text = rules.read_text()
+    rules.write_text(text.replace("\n## ", "\nOne more line, above the rest.\n\n## ", 1))
+    asked = _runs(monkeypatch)
+    report = check_documents(read_sources(game), checks=every())
+    assert report.diagnostics == [] and _asked(asked) == {check.COUNTS}
+
+
+def test_a_changed_example_alone_is_replayed(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _summary(game)
+    rules = game / "pigeon-race" / "rules.md"
+    text = rules.read_text()
+    assert text.count("  picked_each: 1\n") == 1
+    rules.write_text(text.replace("  picked_each: 1\n", "  picked_each: 2\n"))
+    asked = _runs(monkeypatch)
+    report = check_documents(read_sources(game), checks=every())
+    doc, = read_sources(game)
+    changed = next(n for n, b in enumerate(doc.boxes) if b.id == "elizabeth-allotment")
+    assert _asked(asked) == {check.COUNTS, changed}
+    # Its error is at the claim's line, as replayed: a failure is never kept, so the next
+    # check (the prose above it moved meanwhile) says it at the line it is at then.
+    line = text[:text.index("  picked_each: 1")].count("\n") + 1
+    assert [(d.loc.line if d.loc else 0, d.disproved) for d in report.diagnostics] == [
+        (line, True)]
+    text = rules.read_text()
+    assert text.index("\n## ") < text.index("picked_each")
+    rules.write_text(text.replace("\n## ", "\nA new line.\n\nAnother.\n\n## ", 1))
+    again = check_documents(read_sources(game), checks=every())
+    assert [d.loc.line if d.loc else 0 for d in again.diagnostics] == [line + 4]
+
+
+def test_a_changed_front_matter_or_data_file_is_checked_afresh(
+        game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _summary(game)
+    rules = game / "pigeon-race" / "rules.md"
+    rules.write_text(rules.read_text().replace("duration: 20 minutes", "duration: 25 minutes"))
     asked = _runs(monkeypatch)
     _summary(game)
-    assert check.KIT in {item for _, item in asked}
+    assert check.KIT in _asked(asked)
+    asked.clear()
+    layout = sorted((game / "pigeon-race" / "layouts").rglob("*.*"))[0]
+    layout.write_bytes(layout.read_bytes() + b"\n")
+    _summary(game)
+    assert check.KIT in _asked(asked)
 
 
 def test_a_kept_answer_not_as_written_is_a_miss(game: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     first = _summary(game)
     kept = sorted((game.parent / "memo").rglob("*.json"))
-    assert len(kept) == 2  # the kit's diagnostics and the playtest's sample
+    doc, = read_sources(game)
+    # the kit's diagnostics, the playtest's sample and each example's (proven) replay
+    assert len(kept) == 1 + len(doc.boxes)
     for path in kept:
         path.write_text(json.dumps({"key": "another", "value": []}))
     asked = _runs(monkeypatch)
     assert _summary(game) == first
-    assert check.KIT in {item for _, item in asked}
+    assert _asked(asked) == {check.KIT, check.COUNTS, *range(len(doc.boxes))}
 
 
 def test_off_keeps_nothing(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -329,3 +329,30 @@ def test_memory_stays_flat_in_the_number_of_games(tmp_path: Path) -> None:
         peaks.append(int(out.stdout))
     assert summary(tmp_path / "20000")["tables"][0]["games"] == 20000
     assert peaks[1] - peaks[0] < 4096, f"peak RSS {peaks[0]} KiB, then {peaks[1]} KiB"
+
+
+def test_progress_goes_to_the_commands_reporter_as_steps(tmp_path: Path) -> None:
+    """simulate has no bar of its own: its progress is pipeline Steps to the one reporter."""
+    from rulepress.diagnostics import Diagnostic
+    from rulepress.pipeline import Step
+    from rulepress.simulate.run import Options, simulate_game
+
+    told: list[str] = []
+
+    class Told:
+        def progress(self, message: str) -> None:
+            told.append(message)
+
+        def diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+            raise AssertionError(diagnostics)
+
+    done = simulate_game("coin-race", FIXTURE / "sources", FIXTURE, Options(40, "2-3"),
+                         tmp_path / "out", jobs=1, reporter=Told())
+    assert done.startswith("played 80 games of coin-race")
+    assert told and all(isinstance(step, Step) for step in told)
+    steps = [step for step in told if isinstance(step, Step)]
+    assert [s.done for s in steps] == sorted(s.done for s in steps)
+    assert (steps[0], steps[-1].done, steps[-1].total) == ("coin-race: 3/80 games", 80, 80)
+    quiet = simulate_game("coin-race", FIXTURE / "sources", FIXTURE, Options(40, "2-3"),
+                          tmp_path / "quiet", jobs=1, reporter=None)
+    assert quiet.startswith("played 80 games")

@@ -85,6 +85,7 @@ def test_a_missing_summary_is_an_error_at_its_line_with_the_command_to_make_it(
 
 
 def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
+    from rulepress.checks import every
     from rulepress.document.reader import read_sources
     from rulepress.render.html import render_html
     from rulepress.validate.check import check_documents
@@ -98,7 +99,7 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
                 f"{100 * first['rate']:.1f}% of two-player races ({100 * low:.1f}–"
                 f"{100 * high:.1f}%).")
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=True)
+    report = check_documents(docs, project=root, draw=True, checks=every())
     assert not report.diagnostics
     rendered = report.documents[0].examples["playtest"]
     assert " ".join(rendered.prose.split()) == expected
@@ -219,6 +220,7 @@ def test_an_engine_that_exits_or_loops_replaying_the_sample_is_an_error_at_the_b
 def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_intervals(
     tmp_path: Path,
 ) -> None:
+    from rulepress.checks import every
     from rulepress.document.reader import read_sources
     from rulepress.validate.check import check_documents
 
@@ -231,7 +233,7 @@ def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_interv
     assert "--duplicate" in summary["command"]
     low, high = summary["tables"][0]["duplicate"]["seats"][0]["ci"]
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=False)
+    report = check_documents(docs, project=root, draw=False, checks=every())
     assert not report.diagnostics
     prose = " ".join(report.documents[0].examples["playtest"].prose.split())
     assert prose.endswith(f"Over deals, the first seat won {100 * low:.1f}–{100 * high:.1f}%.")

@@ -11,7 +11,7 @@ from typing import Any
 
 from rulepress import limits
 from rulepress.cache import Manifest, digest
-from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.pipeline import Base, Files, Unit
@@ -19,14 +19,25 @@ from rulepress.render import (
     FONTS,
     PAPER_NAMES,
     IndexEntry,
+    check_glyphs,
+    check_references,
     render_html,
     render_index,
     templates_dir,
 )
 from rulepress.sandbox import Timeout, deadline
-from rulepress.validate.check import DocumentCheck
+from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
+from rulepress.validate.check import Checks, DocumentCheck
 from rulepress.validate.results import RenderedExample
 from rulepress.write import scratch_folder
+
+
+def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    return check_references(doc)
+
+
+# The books' part of every check: their references and glyphs, the playtest report.
+CHECKS = Checks(document=(_references, check_glyphs)) | PLAYTEST_CHECKS
 
 EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
 
@@ -84,6 +95,7 @@ class Books(Base):
     they select among them."""
 
     name = "books"
+    checks = CHECKS
 
     def __init__(self, options: BookOptions, *, pdf: bool = True,
                  only: Collection[str] | None = None, title: str) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from rulepress.books import BookOptions, Books
+from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
 from rulepress.media import PAPER_KEYS
@@ -62,7 +63,7 @@ def build_rulebooks(
                               os.environ["SOURCE_DATE_EPOCH"], changes),
                   pdf=pdf, only=only, title=title)
     return run(Paths(sources, out, project), ([books] if source else []) + list(also), reporter,
-               RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs))
+               RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs), every())
 
 
 def build_kits(
@@ -106,4 +107,4 @@ def build_kits(
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
                            None if only is None else tuple(only), since))
     return run(Paths(sources, out, project), ([kits] if source else []) + list(also), reporter,
-               RunOptions(tuple(games), force=force))
+               RunOptions(tuple(games), force=force), every())

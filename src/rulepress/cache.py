@@ -106,7 +106,8 @@ class TooLarge(ValueError):
 def tree_digest(folder: Path, excluded: Sequence[Path] = ()) -> str:
     """SHA-256 over every file's path (relative to ``folder``) and bytes; a symlink counts by
     its target's name, anything else that is not a regular file (a FIFO, a device) by its
-    kind, never opened. ``excluded``: folders inside it that rulepress writes to.
+    kind, never opened. ``excluded``: folders inside it that rulepress writes to (or files
+    left out).
 
     Only a file a build could read is hashed by its bytes: one larger than every read limit
     (MAX_READ_BYTES), or past MAX_HASHED_BYTES in all, counts by its size and modification
@@ -116,6 +117,8 @@ def tree_digest(folder: Path, excluded: Sequence[Path] = ()) -> str:
     excluded = [Path(p).resolve() for p in excluded]
     budget = [MAX_HASHED_BYTES]
     for path in _files(folder, excluded):
+        if path in excluded:  # a file left out (a rules source, which a key reads part of)
+            continue
         h.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
         h.update(_file_part(path, budget) + b"\0")
     return h.hexdigest()

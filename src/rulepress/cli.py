@@ -251,13 +251,14 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
     """Run every check (examples, components, references, kits); write nothing."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.checks import every
         from rulepress.document.reader import read_sources
         from rulepress.validate.check import check_documents
 
         where = Where.of(project, sources, games)
         where.folders()
         docs = read_sources(where.sources, where.games)
-        report = check_documents(docs, project=where.project.root)
+        report = check_documents(docs, project=where.project.root, checks=every())
         if len(where.project.languages) > 1 and report.status is ExitStatus.OK:
             from rulepress.i18n.books import TranslationOptions, check_translations
 
@@ -430,6 +431,7 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
     pnp/GAME/<target>/ (docs/export-<target>.md says what to upload where)."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        from rulepress.checks import every
         from rulepress.export import Exporter, ExportOptions
         from rulepress.export import base_url as checked_url
         from rulepress.pipeline import Paths, RunOptions, run
@@ -443,7 +445,7 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
         left_out = tuple(i.strip() for i in skip.split(",")) if skip else ()
         options = ExportOptions(target, os.path.abspath(target_dir), url, left_out, strict)
         built = run(Paths(where.sources, target_dir, where.project.root), [Exporter(options)],
-                    reporter, RunOptions(where.games, force))
+                    reporter, RunOptions(where.games, force), every())
         reporter.done(built.summary())
         return ExitStatus.OK
 
@@ -626,7 +628,7 @@ def simulate(
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
                           check, duplicate, ladder, until, handicap, compensate, tension)
         done = simulate_game(game, where.sources, where.project.root, options, target,
-                             jobs=jobs, scheduler=scheduler, quiet=quiet)
+                             jobs=jobs, scheduler=scheduler, reporter=None if quiet else reporter)
         reporter.done(done)
         return ExitStatus.OK
 

@@ -1,7 +1,9 @@
 """Answers of a check's slowest engine tasks (a game's kit drawn and measured, a playtest
-report's first games played), kept by the digest of everything they depend on: rulepress's
-code and theme, the engine's files, the game's folder (and where it is). The same inputs give
-the same answer (engines are pure), so a check of an unchanged game takes it from here.
+report's first games played, a proven example's figures), kept by the digest of everything
+they depend on: rulepress's code and theme, the engine's files, the game's folder (and where it
+is) but its prose, and the task's own data. The same inputs give the same answer (engines are
+pure), so a check of an unchanged game, or of one whose prose alone changed (a save in `serve`),
+takes it from here.
 
 The folder is ``$RULEPRESS_CACHE``, else ``$XDG_CACHE_HOME/rulepress``, else
 ``~/.cache/rulepress``; ``RULEPRESS_CACHE=off`` keeps nothing. A file missing, unreadable or
@@ -40,17 +42,23 @@ def folder() -> Path | None:
     return Path(base) / "rulepress"
 
 
-def game_key(game: Path, engine: str | None, project: Path | None, task: str) -> str | None:
-    """The key of ``task``'s answer for the game in ``game``; None if it cannot be made (a
-    folder too large to hash is the check's to report, an engine registered in the process
-    has no files to hash)."""
+def engine_key(game: Path, source: Path, engine: str | None, project: Path | None,
+               task: str) -> str | None:
+    """The key of ``task``'s answers for the game in ``game``: what its engine sees of it, the
+    folder without the rules source ``source``, of which only the front matter (components,
+    their data) counts; a task's own part of the source (an example's data) goes in its key
+    besides. None if it cannot be made (a folder too large to hash is the check's to report,
+    an engine registered in the process has no files to hash)."""
     from rulepress.games import registered
 
     if engine and (registered(engine) or not engine_files(engine, project)):
         return None
     try:
-        return digest(FORMAT, task, str(game.resolve()), tree_digest(game), engine,
-                      engine_digest(engine, project), code_digest(), theme_digest())
+        text = source.read_bytes()
+        front = text.split(b"\n---", 1)[0] if text.startswith(b"---") else b""
+        return digest(FORMAT, task, str(game.resolve()), tree_digest(game, (source,)),
+                      front.hex(), engine, engine_digest(engine, project),
+                      code_digest(), theme_digest())
     except (OSError, ValueError):
         return None
 

@@ -36,7 +36,9 @@ from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.signals import deferred, worker_started
 from rulepress.validate.check import (
+    NO_CHECKS,
     CheckReport,
+    Checks,
     DocumentCheck,
     EngineChecks,
     check_document,
@@ -116,6 +118,8 @@ class Generator(Protocol):
     name: str
     # Every selected game is read, fresh or not (the kits check --only against them all).
     reads_every_game: bool
+    # Its part of the shared check (validate imports no generator): see validate.Checks.
+    checks: Checks
 
     @property
     def options(self) -> Any: ...
@@ -156,6 +160,7 @@ class Base:
     """Defaults for a generator's optional parts."""
 
     reads_every_game = False
+    checks = NO_CHECKS
 
     def planned(self, slug: str) -> list[str] | None:
         return None
@@ -269,9 +274,11 @@ class _Run:
 
 
 def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
-        options: RunOptions = RunOptions()) -> Built:
+        options: RunOptions = RunOptions(), checks: Checks = NO_CHECKS) -> Built:
     """Read, check and make every game's units for ``generators``, then write them at once. On
-    any error nothing is written and every diagnostic is raised together."""
+    any error nothing is written and every diagnostic is raised together. The check is the
+    shared one with every generator's part of it and ``checks`` (a command that makes one
+    output still reports what would stop the others: checks.every())."""
     if options.jobs < 0:  # as simulate says: it would pass for one process, unlike -j -1 elsewhere
         raise RulepressError.at(None, f"--jobs {options.jobs}: give a number of processes, or 0 "
                                       "for one per core")
@@ -299,7 +306,8 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
         report = check_phase(docs, paths.project, reporter, draw=options.draw,
                              draft=options.draft, kept=kept,
                              passed=lambda result: state.plan(result, pool),
-                             extra=[g.check for g in generators])
+                             extra=[g.check for g in generators],
+                             checks=_merged([checks, *(g.checks for g in generators)]))
         for unit_name, (key, text) in kept.made.items():
             state.outputs[paths.out / unit_name] = text
             state.record.unit(unit_name, key, {unit_name: text})
@@ -360,13 +368,15 @@ def check_phase(
     passed: Callable[[DocumentCheck], None] | None = None,
     kept: Kept | None = None,
     extra: Sequence[Callable[[DocumentCheck], list[Diagnostic]]] = (),
+    checks: Checks = NO_CHECKS,
 ) -> CheckReport:
     """The check every command runs before writing anything: on any error, raise with every
     diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
     through as warnings (bad input still stops). ``passed`` is given each game as soon as it
     and every game before it have passed, so its units can start while the next is checked
     (and while its own kit is: the last part of the check, which no page depends on);
-    ``extra``: the generators' own checks of each game."""
+    ``extra``: the generators' own checks of each game (preflight, once it has passed);
+    ``checks``: their parts of the shared check."""
     if docs:
         reporter.progress(f"checking {len(docs)} game{_s(len(docs))}")
     report = CheckReport([])
@@ -376,7 +386,7 @@ def check_phase(
         return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
                 for d in report.diagnostics]
 
-    with EngineChecks(docs, project, draw) as engines:
+    with EngineChecks(docs, project, draw, checks=checks) as engines:
         for doc in docs:
             result = check_document(doc, project=project, draw=draw, kit=passed is None,
                                     kept=kept, engines=engines)
@@ -398,6 +408,15 @@ def check_phase(
     if failed is not None:
         raise failed
     return report
+
+
+def _merged(parts: Sequence[Checks]) -> Checks:
+    """One Checks of ``parts``, each document check once (two generators may share one)."""
+    merged = NO_CHECKS
+    for part in parts:
+        merged |= part
+    seen: dict[Any, None] = dict.fromkeys(merged.document)
+    return Checks(merged.kit, merged.sample, merged.playtest, tuple(seen))
 
 
 def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generator],

@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from rulepress.cache import Manifest, digest, game_inputs
+from rulepress.checks import every
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
 from rulepress.document.model import Component, Document, Version
 from rulepress.document.reader import read_sources, source_games
@@ -160,7 +161,7 @@ def check_old(before: Side, slugs: Sequence[str]) -> dict[str, DocumentCheck]:
     proven: every diagnostic, placed in that printing, and exit 2."""
     try:
         docs = read_sources(before.sources, slugs)
-        report = check_phase(docs, before.project, _Quiet())
+        report = check_phase(docs, before.project, _Quiet(), checks=every())
     except RulepressError as exc:
         problems = _at_side(exc, before).diagnostics
         raise RulepressError([*problems, Diagnostic(None, problems[0].severity, (
@@ -199,7 +200,7 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
         generator = Errata(options, before, after)
         try:
             return run(Paths(after.sources, out, after.project), [generator], reporter,
-                       RunOptions(tuple(slugs), force))
+                       RunOptions(tuple(slugs), force), every())
         except RulepressError as exc:
             raise _at_side(exc, after) from None
 
@@ -212,7 +213,7 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
         reporter.progress(f"comparing the faces with {before.label}")
         checked = check_old(before, slugs)
         docs = read_sources(after.sources, slugs)
-        now = check_phase(docs, after.project, _Quiet())
+        now = check_phase(docs, after.project, _Quiet(), checks=every())
         changed: dict[str, set[FaceId]] = {}
         for result in now.documents:
             slug = result.doc.slug
@@ -230,7 +231,8 @@ def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing with {before.label} for the changelog")
         checked = check_old(before, slugs)
-        now = check_phase(read_sources(after.sources, slugs), after.project, _Quiet())
+        now = check_phase(read_sources(after.sources, slugs), after.project, _Quiet(),
+                          checks=every())
         out: dict[str, tuple[str, ...]] = {}
         for result in now.documents:
             was = checked[result.doc.slug]

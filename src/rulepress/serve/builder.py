@@ -1,23 +1,26 @@
 """Rebuilds for the preview server, each in a fresh process.
 
 The processes come from a fork server with the build pipeline and WeasyPrint already imported,
-and one waits for work ahead of each job, so a rebuild starts at once; every rebuild runs in a
-new process, so it imports the game's engine as it is on disk now and starts with no cached
-template. A process that dies (killed for lack of memory, a crash in the PDF library) fails its
-own job, saying so, and the next job runs as usual.
+and one waits for work ahead of each job, so a rebuild starts at once (and what the check
+keeps in memo.py spares it replaying examples whose data a save left alone); every rebuild runs
+in a new process, so it imports the game's engine as it is on disk now and starts with no
+cached template. A process that dies (killed for lack of memory, a crash in the PDF library)
+fails its own job, saying so, and the next job runs as usual.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import sys
 import threading
+import traceback
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
@@ -127,23 +130,64 @@ class Stopped(Exception):
     """The job was not done: the server is stopping."""
 
 
+class _Process:
+    """A rebuild process from the fork server, started ahead of its one job, which it waits
+    for on its pipe. Its handle is ours: killed for overtime or at stop, its exit code read,
+    with no executor's private state."""
+
+    def __init__(self, context: Any) -> None:
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=_serve_one, args=(theirs,),
+                                       name="rulepress-rebuild")
+        self.process.start()
+        theirs.close()
+
+    def answer(self) -> tuple[str, Any] | None:
+        """What the job gave ("ok", Outcome) or ("raised", traceback), None if the process
+        ended first (killed, crashed, stopped)."""
+        try:
+            wait([self.conn, self.process.sentinel])
+            found: tuple[str, Any] | None = self.conn.recv() if self.conn.poll() else None
+        except (EOFError, OSError):
+            found = None
+        self.process.join(5)
+        return found
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _serve_one(conn: Connection) -> None:
+    """In a rebuild process: its one job, then its answer."""
+    _worker_started()
+    try:
+        settings, game, only = conn.recv()
+    except (EOFError, OSError):
+        return  # the server stopped before it had work
+    try:
+        answer: tuple[str, Any] = ("ok", build_game(settings, game, only))
+    except BaseException:  # noqa: BLE001 - a bug: its traceback goes to the server
+        answer = ("raised", traceback.format_exc())
+    conn.send(answer)
+
+
 class Rebuilds:
     """Runs build_game, each job in a new process from the preloaded fork server, ``workers``
-    jobs at a time.
+    jobs at a time, with a process started ahead of each slot's next job (so a rebuild starts
+    at once).
 
-    Each job has an executor of one process to itself, so a process that dies fails its own
-    job and no other; a multiprocessing Pool would wait for its result forever. An executor
-    whose process died, working or idle, is replaced by a fresh one. Thread-safe: rebuilds come
-    from the watcher, PDF renders from the requests' threads."""
+    A process that dies fails its own job and no other; one found dead while it waited for
+    work is replaced unseen. Thread-safe: rebuilds come from the watcher, PDF renders from the
+    requests' threads."""
 
     def __init__(self, workers: int = 2) -> None:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
-        self._executors: list[ProcessPoolExecutor | None] = [None] * workers
+        self._ready: list[_Process | None] = [None] * workers
+        self._running: dict[int, _Process] = {}
         self._free = list(range(workers))
         self._changed = threading.Condition()
         self._stopped = False
-        self._late: set[Future[Outcome]] = set()  # jobs whose process was killed for overtime
 
     def submit(self, settings: Settings, game: str, only: frozenset[str] | None = None,
                seconds: float | None = None) -> Future[Outcome]:
@@ -155,78 +199,86 @@ class Rebuilds:
             if self._stopped:
                 raise Stopped
             slot = self._free.pop(0)  # the lowest: the one most likely to have a process ready
-            submitted = False
             try:
                 # Ctrl-C waits until a process being started is known to stop(): else, the
                 # server gone, it printed a traceback as it could not read its job.
                 with deferred():
-                    job, executor = self._submit(slot, settings, game, only)
-                    submitted = True
-            finally:
-                if not submitted:
-                    self._free.insert(0, slot)
-                    self._changed.notify()
+                    self._running[slot] = process = self._started(slot, (settings, game, only))
+            except BaseException:
+                self._free.insert(0, slot)
+                self._changed.notify()
+                raise
         outcome: Future[Outcome] = Future()
         outcome.set_running_or_notify_cancel()
+        late = threading.Event()
         timer = None
         if seconds is not None:
-            timer = threading.Timer(seconds, self._overtime, (executor, job))
+            timer = threading.Timer(seconds, self._overtime, (slot, process, late))
             timer.daemon = True
             timer.start()
-        job.add_done_callback(lambda done: self._finished(slot, executor, done, outcome,
-                                                          game, only, timer, seconds))
+        threading.Thread(target=self._finish, name="rulepress-rebuild-wait", daemon=True,
+                         args=(slot, process, outcome, game, only, timer, late, seconds)).start()
         return outcome
 
-    def _overtime(self, executor: ProcessPoolExecutor, job: Future[Outcome]) -> None:
-        """Kill the process of a job that has run too long: its executor breaks, and
-        _finished reports the job as late."""
-        with self._changed:
-            if job.done() or self._stopped:
-                return
-            self._late.add(job)
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
-            process.kill()  # a render stuck in the PDF library's C code dies too
-
-    def _submit(self, slot: int, settings: Settings, game: str, only: frozenset[str] | None
-                ) -> tuple[Future[Outcome], ProcessPoolExecutor]:
-        """Hand the job to the slot's executor, or to a fresh one if it has none or its process
-        died waiting for work (called holding the lock)."""
-        executor = self._executors[slot]
-        if executor is not None:
+    def _started(self, slot: int, job: tuple[Settings, str, frozenset[str] | None]) -> _Process:
+        """The slot's waiting process (a fresh one if it has none or it died), given ``job``
+        (called holding the lock)."""
+        process, self._ready[slot] = self._ready[slot], None
+        for _ in range(2):
+            if process is None or not process.process.is_alive():
+                if process is not None:
+                    process.close()
+                process = _Process(self._context)
             try:
-                return executor.submit(build_game, settings, game, only), executor
-            except BrokenProcessPool:
-                executor.shutdown(wait=False)
-        executor = self._executors[slot] = ProcessPoolExecutor(
-            1, mp_context=self._context, initializer=_worker_started, max_tasks_per_child=1)
-        return executor.submit(build_game, settings, game, only), executor
+                process.conn.send(job)
+                return process
+            except OSError:  # it died between the look and the send
+                process.process.join(5)
+        raise RulepressError.at(None, "no rebuild process could be started")
 
-    def _finished(self, slot: int, executor: ProcessPoolExecutor, job: Future[Outcome],
-                  outcome: Future[Outcome], game: str, only: frozenset[str] | None,
-                  timer: threading.Timer | None, seconds: float | None) -> None:
-        # In the executor's own thread (or in submit's, the job done already). The caller's
-        # future is set whatever happens here: an exception in a callback is only logged.
+    def _overtime(self, slot: int, process: _Process, late: threading.Event) -> None:
+        """Kill the process of a job that has run too long; _finish reports it as late."""
+        with self._changed:
+            if self._stopped or self._running.get(slot) is not process:
+                return
+            late.set()
+        process.process.kill()  # a render stuck in the PDF library's C code dies too
+
+    def _finish(self, slot: int, process: _Process, outcome: Future[Outcome], game: str,
+                only: frozenset[str] | None, timer: threading.Timer | None,
+                late: threading.Event, seconds: float | None) -> None:
+        # In the job's own thread. The caller's future is set whatever happens here.
         try:
+            answer = process.answer()
             if timer is not None:
                 timer.cancel()
-            died = not job.cancelled() and isinstance(job.exception(), BrokenProcessPool)
+            code = process.process.exitcode
+            process.close()
             with self._changed:
-                late = job in self._late
-                self._late.discard(job)
-                if died and self._executors[slot] is executor:
-                    self._executors[slot] = None  # broken: its thread has ended it
+                self._running.pop(slot, None)
+                stopped = self._stopped
+            ahead = None
+            if not stopped:
+                with contextlib.suppress(OSError):  # none now: the next job starts one
+                    ahead = _Process(self._context)
+            with self._changed:
+                if self._stopped and ahead is not None:  # stop() came meanwhile
+                    ahead.process.terminate()
+                    ahead.process.join(5)
+                else:
+                    self._ready[slot] = ahead
                 self._free.append(slot)
                 self._free.sort()
                 self._changed.notify()
-                stopped = self._stopped
-            if stopped and (died or job.cancelled()):
+            if stopped and answer is None:
                 raise Stopped
-            # job.result() raises what the job raised: a bug, its traceback in the caller.
-            if died and late and seconds is not None:
-                outcome.set_result(_late(game, only, seconds))
+            if answer is None:
+                outcome.set_result(_late(game, only, seconds) if late.is_set()
+                                   and seconds is not None else _died(game, only, code))
+            elif answer[0] == "raised":  # a bug: its traceback in the caller
+                raise RuntimeError(f"a rebuild of {game} raised:\n{answer[1]}")
             else:
-                outcome.set_result(_died(game, only, _exit_code(executor)) if died
-                                   else job.result())
+                outcome.set_result(answer[1])
         except BaseException as exc:
             outcome.set_exception(exc)
 
@@ -236,31 +288,12 @@ class Rebuilds:
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
-            executors = [e for e in self._executors if e is not None]
-            self._executors = [None] * len(self._executors)
-        ends: list[tuple[threading.Thread | None, dict[int, multiprocessing.Process]]] = []
-        for executor in executors:
-            # Read before shutdown(), which forgets them; the dict stays the executor's
-            # thread's, which adds to it a process it starts meanwhile.
-            ends.append((getattr(executor, "_executor_manager_thread", None),
-                         getattr(executor, "_processes", None) or {}))
-            executor.shutdown(wait=False, cancel_futures=True)
-        for _, processes in ends:
-            for process in list(processes.values()):
-                process.terminate()
-        for thread, processes in ends:
-            if thread is not None:
-                thread.join(timeout=5)  # it ends once its process is gone
-            for process in list(processes.values()):
-                process.terminate()  # one started as the executor stopped, if any
-                process.join(timeout=5)
-
-
-def _exit_code(executor: ProcessPoolExecutor) -> int | None:
-    """How the process of a broken executor ended (None if unknown): the executor keeps it."""
-    processes = getattr(executor, "_processes", None) or {}
-    codes = [p.exitcode for p in list(processes.values()) if p.exitcode is not None]
-    return codes[0] if codes else None
+            processes = [p for p in self._ready if p is not None] + list(self._running.values())
+            self._ready = [None] * len(self._ready)
+        for process in processes:
+            process.process.terminate()
+        for process in processes:
+            process.process.join(timeout=5)
 
 
 def _late(game: str, only: frozenset[str] | None, seconds: float) -> Outcome:

@@ -19,6 +19,7 @@ from typing import Any
 from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
+from rulepress.pipeline import Progress as Reporter
 from rulepress.simulate.run import Options, Plan, outputs, plan, play, summarize, write
 from rulepress.simulate.stats import Tally, rate
 
@@ -34,12 +35,12 @@ def first_player(tally: Tally) -> dict[str, Any]:
 
 def simulate_compensation(game: str, sources: Path, project: Path | None, options: Options,
                           out: Path, *, jobs: int = 0, scheduler: str | None = None,
-                          quiet: bool = False) -> str:
+                          reporter: Reporter | None = None) -> str:
     """The search, then the run at the suggested value written as an ordinary summary with a
     ``compensation`` part. Returns what to tell the user."""
     from rulepress.simulate.execute import SchedulerError
     from rulepress.simulate.play import SimulationFailure, engine_of
-    from rulepress.simulate.progress import progress_bar
+    from rulepress.simulate.progress import game_steps
 
     if options.ladder is not None or options.handicap is not None:
         raise RulepressError.at(None, "--compensate finds the handicap itself: leave out "
@@ -66,7 +67,7 @@ def simulate_compensation(game: str, sources: Path, project: Path | None, option
 
     total = steps * chosen.spec.plays(chosen.spec.players[0])
     try:
-        with progress_bar(game, total, quiet=quiet) as progress:
+        with game_steps(reporter, game, total) as progress:
             low, high = offered.low, offered.high
             if at(low, progress) > 0.5 and at(high, progress) <= 0.5:
                 while high - low > 1:

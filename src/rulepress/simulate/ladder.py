@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import ExitStatus, RulepressError, error
+from rulepress.pipeline import Progress as Reporter
 from rulepress.simulate.run import Options, plan
 from rulepress.simulate.spec import RunSpec, SpecError
 from rulepress.simulate.stats import (
@@ -270,7 +271,7 @@ def parse_until(text: str | None) -> float | None:
 
 def simulate_ladder(game: str, sources: Path, project: Path | None, options: Options,
                     out: Path, *, jobs: int = 0, scheduler: str | None = None,
-                    quiet: bool = False) -> str:
+                    reporter: Reporter | None = None) -> str:
     """``rulepress simulate --ladder``: the pairs, then the strongest in every seat; one
     summary.json and ladder.svg. Returns what to tell the user."""
     from rulepress.simulate.execute import (
@@ -280,7 +281,7 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
         run_many,
     )
     from rulepress.simulate.play import SimulationFailure
-    from rulepress.simulate.progress import progress_bar
+    from rulepress.simulate.progress import game_steps
     from rulepress.simulate.run import FORMAT, dumps, write
 
     if options.agents is not None or options.duplicate:
@@ -304,7 +305,7 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
         return run_many(runs, jobs, progress, stop)
 
     try:
-        with progress_bar(game, total, quiet=quiet) as progress:
+        with game_steps(reporter, game, total) as progress:
             results = played(specs, progress)
             ladder, tables = figures(names, specs, [r[0] for r in results],
                                      chosen.spec.seconds_per_turn)

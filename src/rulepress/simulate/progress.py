@@ -1,42 +1,26 @@
-"""Games done so far: a bar on a terminal, a line per batch otherwise (logs, CI), or nothing."""
+"""Games done so far, told to the command's one progress reporter (pipeline.Progress) as Steps:
+a bar on a terminal, a line per batch otherwise (logs, CI); nothing without a reporter."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import click
-
+from rulepress.pipeline import Progress as Reporter
+from rulepress.pipeline import Step
 from rulepress.simulate.execute import Progress
 
 
 @contextmanager
-def progress_bar(label: str, total: int, *, quiet: bool = False) -> Iterator[Progress]:
-    if quiet:
-        yield lambda n: None
-    elif sys.stderr.isatty() and not os.environ.get("CI"):
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
+def game_steps(reporter: Reporter | None, label: str, total: int) -> Iterator[Progress]:
+    """What the run calls with each batch's games: 'go-stop: 300/1000 games' to ``reporter``
+    (the reporter clears its bar as the command ends)."""
+    done = 0
 
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("games"), TimeRemainingColumn())
-        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task(label, total=total)
-            yield lambda n: bar.advance(task, n)
-    else:
-        done = 0
+    def finished(games: int) -> None:
+        nonlocal done
+        done += games
+        if reporter is not None:
+            reporter.progress(Step(f"{label}: {done}/{total} games", done, total))
 
-        def line(n: int) -> None:
-            nonlocal done
-            done += n
-            click.echo(f"{label}: {done}/{total} games", err=True)
-
-        yield line
+    yield finished

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulepress.cache import Record
 from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
@@ -38,6 +38,9 @@ from rulepress.simulate.spec import (
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
 from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
 from rulepress.write import write_set
+
+if TYPE_CHECKING:
+    from rulepress.pipeline import Progress as Reporter
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
@@ -250,9 +253,11 @@ def _handicap(rules: Rules, options: Options, engine: str) -> int | None:
 
 
 def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
-                  *, jobs: int = 0, scheduler: str | None = None, quiet: bool = False) -> str:
-    """The whole run: plan, play, summarize, draw, write. Returns what to tell the user."""
-    from rulepress.simulate.progress import progress_bar
+                  *, jobs: int = 0, scheduler: str | None = None,
+                  reporter: Reporter | None = None) -> str:
+    """The whole run: plan, play, summarize, draw, write, its progress told to ``reporter``
+    (None: quiet). Returns what to tell the user."""
+    from rulepress.simulate.progress import game_steps
 
     if jobs < 0:
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
@@ -261,17 +266,17 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
         from rulepress.simulate.compensate import simulate_compensation
 
         return simulate_compensation(game, sources, project, options, out, jobs=jobs,
-                                     scheduler=scheduler, quiet=quiet)
+                                     scheduler=scheduler, reporter=reporter)
     if options.ladder is not None:
         from rulepress.simulate.ladder import simulate_ladder
 
         return simulate_ladder(game, sources, project, options, out, jobs=jobs,
-                               scheduler=scheduler, quiet=quiet)
+                               scheduler=scheduler, reporter=reporter)
     chosen = plan(game, sources, project, options)
     total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
     start = time.perf_counter()
     try:
-        with progress_bar(game, total, quiet=quiet) as progress:
+        with game_steps(reporter, game, total) as progress:
             tallies = play(chosen, jobs=jobs, scheduler=scheduler, progress=progress)
     except SchedulerError as exc:
         raise RulepressError.at(None, str(exc)) from None

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulepress import memo
 from rulepress.cache import digest
@@ -22,12 +22,12 @@ from rulepress.diagnostics import (
     warning,
 )
 from rulepress.document.model import Document, Example
-from rulepress.document.numbers import check_numbers, remember, uses_numbers
+from rulepress.document.numbers import Tables, check_numbers, remember, uses_numbers
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.rows import counts_from_tables, table_counts
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
-from rulepress.games.base import ExampleDataError, Figure, GameEngine
+from rulepress.games.base import Drawer, ExampleDataError, Figure, GameEngine
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, library_raised
 from rulepress.prose import render_prose
@@ -38,6 +38,36 @@ from rulepress.workers import Stopped, Workers, unit
 
 if TYPE_CHECKING:
     from rulepress.cache import Kept
+
+
+class PlaytestCheck(Protocol):
+    def __call__(self, doc: Document, block: Example, project: Path | None, *, draw: bool,
+                 kept: Kept | None, sampled: Any) -> tuple[list[Diagnostic], RenderedExample]:
+        ...
+
+
+@dataclass(frozen=True)
+class Checks:
+    """What the generators add to the check of a game, so that validate imports none of them
+    (they import it). ``kit``: a game's kit drawn and measured (its components counted from the
+    engine's tables, its drawers, those tables), in the engine's worker; ``sample``: a playtest
+    report's first games played there (an exception it returns is its answer, a value it
+    returns is kept by memo.py); ``playtest``: the report checked here from that answer;
+    ``document``: checks of the whole game after its examples (references, glyphs)."""
+
+    kit: Callable[[Document, Mapping[str, Drawer], Tables | None], list[Diagnostic]] | None = None
+    sample: Callable[[Document, Example, Path | None], Any] | None = None
+    playtest: PlaytestCheck | None = None
+    document: tuple[Callable[[Document, Mapping[str, RenderedExample]], list[Diagnostic]],
+                    ...] = ()
+
+    def __or__(self, other: Checks) -> Checks:
+        """Both generators' checks (the first one's where both bring one)."""
+        return Checks(self.kit or other.kit, self.sample or other.sample,
+                      self.playtest or other.playtest, self.document + other.document)
+
+
+NO_CHECKS = Checks()  # the shared check alone
 
 
 @dataclass
@@ -94,28 +124,26 @@ def _is_report(doc: Document, example_id: str) -> bool:
 
 
 def check_documents(
-    docs: Sequence[Document], *, project: Path | None = None, draw: bool = False
+    docs: Sequence[Document], *, project: Path | None = None, draw: bool = False,
+    checks: Checks = NO_CHECKS,
 ) -> CheckReport:
-    """The one check phase of every command: examples, components, references, images, glyphs,
-    drawers and kit counts, all diagnostics collected. ``project``: the folder engine modules
-    are loaded from. ``draw``: also draw each proven example's figures (only the build needs
-    them)."""
-    with EngineChecks(docs, project, draw) as engines:
-        return CheckReport([check_document(doc, project=project, draw=draw, engines=engines)
-                            for doc in docs])
+    """The one check phase of every command: examples and components, and what the generators
+    add (``checks``: references, images, glyphs, drawers and kit counts), all diagnostics
+    collected. ``project``: the folder engine modules are loaded from. ``draw``: also draw each
+    proven example's figures (only the build needs them)."""
+    with EngineChecks(docs, project, draw, checks=checks) as engines:
+        return CheckReport([check_document(doc, project=project, draw=draw, engines=engines,
+                                           checks=checks) for doc in docs])
 
 
 def check_document(
     doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True,
-    kept: Kept | None = None, engines: EngineChecks | None = None,
+    kept: Kept | None = None, engines: EngineChecks | None = None, checks: Checks = NO_CHECKS,
 ) -> DocumentCheck:
     """One game's part of check_documents. ``kit=False`` leaves its kit to the caller
     (check_kit, then add_kit: the build checks it while the game's PDFs start); ``kept``: plots
     drawn by an earlier run, taken when drawn from the same inputs; ``engines``: the workers
-    of the whole check (else the game has its own)."""
-    from rulepress.render.glyphs import check_glyphs
-    from rulepress.render.references import check_references
-
+    of the whole check (else the game has its own, with ``checks``)."""
     result = DocumentCheck(doc, None)
     if doc.meta.engine:
         try:
@@ -124,11 +152,12 @@ def check_document(
             result.diagnostics.append(error(exc.loc or doc.meta.engine_loc, str(exc)))
     engine = result.engine
     done: dict[int, Any] = {}
-    with EngineChecks([], project, draw, engines) as engines:
+    with EngineChecks([], project, draw, engines, checks=checks) as engines:
+        checks = engines.checks
         items = [COUNTS, *range(len(doc.boxes))]
         if engine is not None:
             engines.add(doc, engine)
-            engines.ask(doc, tasks(doc, kit=kit))
+            engines.ask(doc, tasks(doc, checks, kit=kit))
         kit_found = check_kit(result, engines) if kit else []
         if engine is not None:
             done = engines.answers(doc, items)
@@ -144,7 +173,8 @@ def check_document(
     result.add_kit(kit_found)
     for n, example in enumerate(doc.boxes):
         if example.kind == SIMULATION_INFO:
-            diags, rendered = _playtest(doc, example, engine, project, draw, kept, done.get(n))
+            diags, rendered = _playtest(doc, example, engine, project, draw, kept, done.get(n),
+                                        checks)
         else:
             diags, rendered = check_example(example, engine, draw=draw,
                                             replayed=done.get(n))
@@ -152,23 +182,24 @@ def check_document(
             diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags
         result.examples[example.id] = rendered
-    result.diagnostics += check_references(doc)
-    result.diagnostics += check_glyphs(doc, result.examples)
+    for document_check in checks.document:
+        result.diagnostics += document_check(doc, result.examples)
     return result
 
 
 def _playtest(doc: Document, block: Example, engine: GameEngine | None, project: Path | None,
-              draw: bool, kept: Kept | None,
-              played: Any) -> tuple[list[Diagnostic], RenderedExample]:
+              draw: bool, kept: Kept | None, played: Any,
+              checks: Checks) -> tuple[list[Diagnostic], RenderedExample]:
     """A playtest report's check; ``played``: its sample as the engine's worker played it
-    (sample_lines()), the SimulationFailure that raised, or the errors that stopped it."""
-    from rulepress.simulate.report import check_simulation
-
+    (checks.sample), the exception that raised, or the errors that stopped it."""
     if isinstance(played, tuple):  # the engine raised, or its worker stopped
         return played[0], RenderedExample(block.id, block.title, block.text, (), (), (),
                                           Status.FAILED)
+    if checks.playtest is None:  # no generator here reports it
+        return [], RenderedExample(block.id, block.title, block.text, (), (), (),
+                                   Status.NOT_CHECKABLE)
     try:
-        return check_simulation(doc, block, project, draw=draw, kept=kept, sampled=played)
+        return checks.playtest(doc, block, project, draw=draw, kept=kept, sampled=played)
     except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
         return [engine_raised(exc, engine, f"playing {block.id}", block.loc)], RenderedExample(
             block.id, block.title, block.text, (), (), (), Status.FAILED)
@@ -186,11 +217,12 @@ class EngineChecks:
     make check no quicker on two cores. An engine that exits, crashes or runs
     past its budget fails the task it was on: an error at the example's line, else at the
     game's engine: line. ``shared``: the check's own, to use instead (this one is then
-    nothing)."""
+    nothing). ``checks``: what the generators add, some of it engine code run here."""
 
     def __init__(self, docs: Sequence[Document], project: Path | None, draw: bool,
-                 shared: EngineChecks | None = None) -> None:
+                 shared: EngineChecks | None = None, *, checks: Checks = NO_CHECKS) -> None:
         self.shared = shared
+        self.checks: Checks = checks if shared is None else shared.checks
         self.docs = {doc.slug: doc for doc in docs}
         self.project, self.draw = project, draw
         self.done: dict[tuple[str, int], Any] = {}
@@ -204,7 +236,7 @@ class EngineChecks:
                     self.engines[doc.slug] = load_engine(doc.meta.engine, project)
         for doc in docs if shared is None else ():  # every task asked now: none waits for this
             if doc.slug in self.engines:           # process to reach its game
-                self.ask(doc, tasks(doc))
+                self.ask(doc, tasks(doc, checks))
 
     def __enter__(self) -> EngineChecks:
         return self.shared or self
@@ -232,13 +264,22 @@ class EngineChecks:
                     self.pool.submit((doc.slug, item))
 
     def _memo_key(self, doc: Document, item: int) -> str | None:
-        if item != KIT and (item < 0 or doc.boxes[item].kind != SIMULATION_INFO):
+        """A kit's, an example's or a playtest report's key: the engine's inputs (the game's
+        folder with its source's front matter, not its prose: a saved paragraph keeps them)
+        and the block's own data and claims."""
+        if item == COUNTS:
             return None
         if doc.slug not in self.keys:
-            self.keys[doc.slug] = memo.game_key(doc.folder, doc.meta.engine, self.project,
-                                                 "check")
+            self.keys[doc.slug] = memo.engine_key(doc.folder, doc.path, doc.meta.engine,
+                                                   self.project, "check")
         base = self.keys[doc.slug]
-        return None if base is None else digest(base, item, self.draw)
+        if base is None:
+            return None
+        if item == KIT:
+            return digest(base, "kit")
+        block = doc.boxes[item]
+        return digest(base, block.kind, block.id,
+                      json.dumps([block.data, block.claims], default=repr), self.draw)
 
     def _kept(self, doc: Document, item: int) -> Any:
         value = memo.get(self._memo_key(doc, item))
@@ -246,6 +287,11 @@ class EngineChecks:
             return None
         if item == KIT:
             return memo.diagnostics_in(value)
+        if doc.boxes[item].kind != SIMULATION_INFO:  # a proven example's figures
+            try:
+                return [], tuple(Figure(str(c), str(s), str(n)) for c, s, n in value)
+            except (TypeError, ValueError):
+                return None
         try:  # a playtest report's sample: {table: {game number: line}}
             return {str(t): {int(i): str(line) for i, line in games.items()}
                     for t, games in value.items()}
@@ -254,13 +300,18 @@ class EngineChecks:
 
     def _keep(self, doc: Document, item: int, value: Any) -> None:
         """Keep a task's answer for the next check with the same inputs: a kit's diagnostics,
-        a playtest report's sample (not an engine's failure: reported afresh each time)."""
+        a proven example's figures, a playtest report's sample (not an engine's failure:
+        reported afresh each time)."""
         key = self._memo_key(doc, item)
         if key is None:
             return
         if item == KIT and isinstance(value, list) and all(
                 isinstance(d, Diagnostic) for d in value):
             memo.put(key, memo.diagnostics_out(value))
+        elif item != KIT and doc.boxes[item].kind != SIMULATION_INFO:
+            # Proven only: an example's errors are at its lines, which move as prose does.
+            if isinstance(value, tuple) and value[0] == []:
+                memo.put(key, [[f.caption, f.svg, f.narrow] for f in value[1]])
         elif item != KIT and isinstance(value, dict):
             memo.put(key, {t: {str(i): line for i, line in games.items()}
                            for t, games in value.items()})
@@ -295,15 +346,12 @@ class EngineChecks:
 
     def _run(self, key: tuple[str, int]) -> Any:
         """In a worker: the kit's diagnostics; the counts' or an example's Replayed; a playtest
-        report's sample (sample_lines()), the SimulationFailure it raised, or the engine's
-        error (Replayed)."""
-        from rulepress.simulate.play import SimulationFailure
-        from rulepress.simulate.report import sample_lines
-
+        report's sample (checks.sample), the exception it gave, or the engine's error
+        (Replayed)."""
         doc, item, engine = self.docs[key[0]], key[1], self.engines[key[0]]
         if item == KIT:
             with unit(item):
-                return _kit(doc, engine)
+                return _kit(doc, engine, self.checks)
         if item == COUNTS:
             with unit(item):
                 return guarded(lambda: cross_check_components(doc, engine), engine,
@@ -312,17 +360,18 @@ class EngineChecks:
         if example.kind != SIMULATION_INFO:
             with unit(item):
                 return replay(example, engine, draw=self.draw)
+        if self.checks.sample is None:
+            return None
         try:
-            return sample_lines(doc, example, self.project)  # each game in a unit()
-        except SimulationFailure as exc:
-            return exc
+            return self.checks.sample(doc, example, self.project)  # each game in a unit()
         except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
             return [engine_raised(exc, engine, f"playing {example.id}", example.loc)], ()
 
 
-def tasks(doc: Document, *, kit: bool = True) -> list[int]:
+def tasks(doc: Document, checks: Checks, *, kit: bool = True) -> list[int]:
     """The engine's tasks of a game's check, the longest first."""
-    return ([KIT] if kit and _has_kit(doc) else []) + [COUNTS, *range(len(doc.boxes))]
+    return (([KIT] if kit and checks.kit is not None and _has_kit(doc) else [])
+            + [COUNTS, *range(len(doc.boxes))])
 
 
 def _has_kit(doc: Document) -> bool:
@@ -334,21 +383,24 @@ def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> lis
     kit), in the check's workers (``engines``, else its own) when it has an engine. Part of
     check_document, which ``kit=False`` leaves to the caller (add_kit)."""
     doc, engine = result.doc, result.engine
-    if not _has_kit(doc) or (engine is None and doc.meta.engine):
+    checks = engines.checks if engines is not None else NO_CHECKS
+    if checks.kit is None or not _has_kit(doc) or (engine is None and doc.meta.engine):
         return []  # an engine that failed to load: its one error says so, its tables are not
     if engine is None:  # no engine code to run: layouts only
-        return _kit(doc, None)
+        return _kit(doc, None, checks)
     with EngineChecks([], None, False, engines) as chosen:
         chosen.add(doc, engine)
         return chosen.answers(doc, [KIT])[KIT]  # type: ignore[no-any-return]
 
 
-def _kit(doc: Document, engine: GameEngine | None) -> list[Diagnostic]:
-    from rulepress.pnp.kit import kit_diagnostics
+def _kit(doc: Document, engine: GameEngine | None, checks: Checks) -> list[Diagnostic]:
+    measure = checks.kit
+    if measure is None:
+        return []
 
     def check() -> list[Diagnostic]:
         tables = contract.tables(engine)
-        return kit_diagnostics(table_counts(doc, tables), contract.drawers(engine), tables)
+        return measure(table_counts(doc, tables), contract.drawers(engine), tables)
 
     return guarded(check, engine, "drawing its kit", doc.meta.engine_loc)
 

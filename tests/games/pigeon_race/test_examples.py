@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rulepress.checks import every
 from rulepress.document.reader import read_document
 from rulepress.games import load_engine
 from rulepress.games.pigeon_race import ENGINE
@@ -24,7 +25,7 @@ def test_engine_is_found_by_name() -> None:
 
 
 def test_document_checks_clean() -> None:
-    assert [str(d) for d in check_document(DOC).diagnostics] == []
+    assert [str(d) for d in check_document(DOC, checks=every()).diagnostics] == []
 
 
 @pytest.mark.parametrize(

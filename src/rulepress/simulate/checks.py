@@ -1,0 +1,35 @@
+"""The playtest report's part of the check: its run's first games played in the engine's
+worker, then its summary checked against them (report.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rulepress.cache import Kept
+from rulepress.diagnostics import Diagnostic
+from rulepress.document.model import Document, Example
+from rulepress.validate.check import Checks
+from rulepress.validate.results import RenderedExample
+
+
+def played(doc: Document, block: Example, project: Path | None) -> Any:
+    """The block's sample, or the SimulationFailure a game raised (an answer, not an error of
+    the worker: the report says which game failed)."""
+    from rulepress.simulate.play import SimulationFailure
+    from rulepress.simulate.report import sample_lines
+
+    try:
+        return sample_lines(doc, block, project)
+    except SimulationFailure as exc:
+        return exc
+
+
+def checked(doc: Document, block: Example, project: Path | None, *, draw: bool,
+            kept: Kept | None, sampled: Any) -> tuple[list[Diagnostic], RenderedExample]:
+    from rulepress.simulate.report import check_simulation
+
+    return check_simulation(doc, block, project, draw=draw, kept=kept, sampled=sampled)
+
+
+CHECKS = Checks(sample=played, playtest=checked)
