@@ -147,7 +147,7 @@ def test_a_full_height_sheet_keeps_its_marks_bleed_and_footer_off_the_margin() -
                 assert min(my0, my1) >= MARGIN - 1e-6
                 assert max(my0, my1) <= p.height - MARGIN + 1e-6
     cover = PdfReader(io.BytesIO(kits()["pigeon", "letter", "two"].pdf)).pages[0].extract_text()
-    assert "cut the top and bottom edges exactly on the marks" in " ".join(cover.split())
+    assert "cut those edges exactly on the marks" in " ".join(cover.split())
 
 
 def test_front_only_kits_print_single_sided_without_a_duplex_check() -> None:

@@ -101,3 +101,11 @@ def test_on_letter_the_deck_prints_nine_up_from_margin_to_margin() -> None:
     assert top[1] == pytest.approx(MARGIN) and top[3] == pytest.approx(p.height - MARGIN)
     assert all(s.clip[1] >= MARGIN - 1e-6 and s.clip[3] <= p.height - MARGIN + 1e-6
                for s in sheets[0].slots)
+
+
+def test_on_letter_odd_poker_size_pieces_keep_the_footer_band() -> None:
+    """Nine poker-size pieces of nine components are no deck: they share ordinary sheets."""
+    p = PAPERS["letter"]
+    odd = [pack.Piece(f"aid{k}", 0, mm(63.5), mm(88.9)) for k in range(9)]
+    sheets = pack.pack(p, odd, mm(3))
+    assert not any(s.full_height for s in sheets) and len(sheets) == 2

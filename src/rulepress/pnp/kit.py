@@ -676,10 +676,9 @@ def _cutting(opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
             steps.append("Where two pieces touch, one cut separates both.")
         full = any(x.front.full_height for x in pieces)
         if full:
-            steps.append("Sheets whose pieces reach from the top margin to the bottom one have "
-                         "no room there for marks or bleed: their row cuts are marked at the "
-                         "sides, their column cuts by short lines on the top and bottom edges "
-                         "of the pieces; cut the top and bottom edges exactly on the marks.")
+            steps.append("Sheets filled from the top margin to the bottom one: row cuts are "
+                         "marked at the sides, column cuts by ticks on the pieces' top and "
+                         "bottom edges; cut those edges exactly on the marks.")
         if opts.bleed_mm > 0:
             steps.append("The artwork runs past every cut (bleed)"
                          + (" except those top and bottom edges" if full else "")

@@ -236,16 +236,20 @@ def _full_height_shape(p: Paper, unit: tuple[float, float], bleed: float) -> _Sh
 
 def _full_height(p: Paper, pieces: Sequence[Piece],
                  bleed: float) -> tuple[list[Sheet], list[Piece]]:
-    """Sheets of a full-height grid for every size that has one, as many as its pieces fill
-    whole; the pieces left for the packer."""
+    """Sheets of a full-height grid for every size that has one and a deck of it (a component
+    that fills such a sheet alone), as many as its pieces fill whole; the pieces left for the
+    packer."""
     sheets: list[Sheet] = []
     rest: list[Piece] = []
     for group in _groups(pieces):
         shape = _full_height_shape(p, group[0].unit, bleed)
-        if shape is None:
+        per = shape.cols * shape.rows if shape else 0
+        counts: dict[str, int] = {}
+        for piece in group:
+            counts[piece.component] = counts.get(piece.component, 0) + 1
+        if shape is None or max(counts.values()) < per:
             rest += group
             continue
-        per = shape.cols * shape.rows
         whole = len(group) // per * per
         for start in range(0, whole, per):
             w, h = shape.size
@@ -292,9 +296,14 @@ def _full_height_sheet(p: Paper, block: _Block, bleed: float) -> Sheet:
 def pack(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
     """Every piece on as few sheets as the packer finds, each sheet's blocks centred; a size
     that fills more to a sheet edge to edge between the top and bottom margins is printed so
-    first (Letter's 9-up poker deck)."""
-    full, pieces = _full_height(p, pieces, bleed)
-    return (*full, *_packed(p, pieces, bleed))
+    first (Letter's 9-up poker deck), unless that takes more sheets in all (a few cards that
+    would share a sheet with other pieces)."""
+    plain = _packed(p, pieces, bleed)
+    full, rest = _full_height(p, pieces, bleed)
+    if not full:
+        return plain
+    mixed = (*full, *_packed(p, rest, bleed))
+    return mixed if len(mixed) <= len(plain) else plain
 
 
 def _packed(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
