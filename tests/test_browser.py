@@ -44,9 +44,10 @@ def axe_script() -> str:
     return str(AXE_SCRIPT)
 
 
-# Rendered font size of every SVG label: its computed size times its on-screen scale.
+# Rendered font size of every SVG label shown (not those of a figure's other drawing, hidden
+# on this screen): its computed size times its on-screen scale.
 LABEL_SIZES = """() => [...document.querySelectorAll('svg text, svg tspan')]
-  .filter(t => t.textContent.trim() && t.getScreenCTM())
+  .filter(t => t.textContent.trim() && t.getScreenCTM() && t.getClientRects().length)
   .map(t => { const m = t.getScreenCTM(), scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
               return [parseFloat(getComputedStyle(t).fontSize) * scale,
                       t.textContent.trim(), t.closest('aside')?.id ?? ''] })"""
@@ -57,9 +58,9 @@ FIGURES = """() => [...document.querySelectorAll('figure')].map(f => {
            caption: f.querySelector('figcaption')?.textContent ?? '',
            title: f.closest('aside')?.querySelector('.example-title')?.textContent ?? '' } })"""
 
-# Each example figure's image as shown (the one of its two drawings on screen): where it
-# lies, and how far its frame would scroll sideways. A playtest report's plots are not stages.
-SHOWN = """() => [...document.querySelectorAll('aside:not(.playtest) .figure-frame')].map(f => {
+# Each figure's image as shown (the one of its two drawings on screen), examples' and a
+# playtest report's plots alike: where it lies, and how far its frame would scroll sideways.
+SHOWN = """() => [...document.querySelectorAll('aside .figure-frame')].map(f => {
   const svg = [...f.querySelectorAll(':scope > svg')].find(s => s.getClientRects().length);
   const r = svg.getBoundingClientRect();
   return [f.closest('aside').id, Math.floor(r.left), Math.ceil(r.right),

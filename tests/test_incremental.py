@@ -212,7 +212,8 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
         return draw(summary, name, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(plots, "plot", counted)
-    every = ["ends", "length", "margins", "win-rates"]
+    names = ["ends", "length", "margins", "win-rates"]
+    every = sorted(names * 2)  # each drawn a page wide and narrow, for a phone
 
     def built(out: Path) -> list[str]:
         drawn.clear()
@@ -224,7 +225,8 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
     out = tmp_path / "out"
     assert built(out) == every
     kept = out / ".rulepress" / "kept" / "pigeon-race" / "playtest"
-    assert sorted(p.name for p in kept.iterdir()) == [f"{name}.svg" for name in every]
+    assert sorted(p.name for p in kept.iterdir()) == sorted(
+        f"{name}{narrow}.svg" for name in names for narrow in ("", "-narrow"))
 
     replace_in(src / "pigeon-race" / "rules.md", "\n## ", "\nA sentence added.\n\n## ")
     assert built(out) == []

@@ -94,18 +94,60 @@ def test_no_text_under_six_points_and_no_ink_in_the_printer_margin(
             assert darkest >= 245, f"{key}: ink in the margin of page {n + 1} at {box}"
 
 
-def test_a_poker_deck_prints_nine_to_a_sheet_cards_touching() -> None:
-    """Pigeon's 52 cards are poker size: 3 x 3 to a sheet, butting, as a PnP deck is cut."""
+@pytest.mark.parametrize("key", ["a4", "letter"])
+def test_a_poker_deck_prints_nine_to_a_sheet_cards_touching(key: str) -> None:
+    """Pigeon's 52 cards are poker size: 3 x 3 to a sheet, butting, as a PnP deck is cut, on
+    A4 and on US Letter (where the three rows fill the 266.7 mm between the margins)."""
     from rulepress.pnp.layout import paper
 
     doc = next(d for d in read_sources(ROOT / "sources", ()) if d.slug == "pigeon")
-    sheets = plan_kit(doc, paper("a4"), Options())
+    sheets = plan_kit(doc, paper(key), Options())
     decks = [[s.trim for s in x.front.slots if s.component == "deck"] for x in sheets]
     assert [len(d) for d in decks] == [9, 9, 9, 9, 9, 7, 0]
     for trims in decks[:5]:
         xs = sorted({round(t[0], 3) for t in trims} | {round(t[2], 3) for t in trims})
         ys = sorted({round(t[1], 3) for t in trims} | {round(t[3], 3) for t in trims})
         assert len(xs) == len(ys) == 4  # three columns and three rows share their cuts
+    # Read back from the PDF: every front of a card sheet carries its printing's stamp, once
+    # per face, and the 55 poker-size pieces and the round Pigeon take 7 sheets and a cover.
+    pdf = kits()["pigeon", key, "two"].pdf
+    texts = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+    fronts = [text for text in texts if " \u00b7 fronts: " in text or " \u00b7 pieces: " in text]
+    assert [text.count("v1.0") for text in fronts] == [9, 9, 9, 9, 9, 9, 2]
+    assert sheets_of(pdf) == 8 and "This kit: 8 sheets" in PdfReader(io.BytesIO(pdf)).pages[
+        0].extract_text()
+
+
+def sheets_of(pdf: bytes) -> int:
+    """Sheets of paper: pages, less those printed on the back of another."""
+    reverse = ("backs:", "Printer check, back", "back of the cover")
+    return sum(1 for page in PdfReader(io.BytesIO(pdf)).pages
+               if not any(r in page.extract_text() for r in reverse))
+
+
+def test_a_full_height_sheet_keeps_its_marks_bleed_and_footer_off_the_margin() -> None:
+    """US Letter's 9-up deck reaches from margin to margin: its artwork stops at the top and
+    bottom cut, the row cuts are marked in the side strips, the column cuts by ticks on the
+    block's edges, and the footer runs up the left strip; nothing inked in the 6.35 mm."""
+    from rulepress.pnp.layout import paper
+
+    p = paper("letter")
+    doc = next(d for d in read_sources(ROOT / "sources", ()) if d.slug == "pigeon")
+    full = [x for x in plan_kit(doc, p, Options()) if x.front.full_height]
+    assert len(full) == 6
+    for printed in full:
+        for sheet in (printed.front, printed.back):
+            assert sheet is not None and sheet.full_height
+            x0, y0, x1, y1 = sheet.trim_box
+            assert (round(y0, 3), round(y1, 3)) == (round(MARGIN, 3), round(p.height - MARGIN, 3))
+            assert sheet.bleed_box[1] >= MARGIN - 1e-6 and sheet.bleed_box[3] <= p.height - MARGIN
+            for mx0, my0, mx1, my1 in sheet.marks:
+                assert min(mx0, mx1) >= MARGIN - 1e-6 and max(mx0, mx1) <= p.width - MARGIN
+                # Row cuts on the margin's edge are drawn clipped to the printable area.
+                assert min(my0, my1) >= MARGIN - 1e-6
+                assert max(my0, my1) <= p.height - MARGIN + 1e-6
+    cover = PdfReader(io.BytesIO(kits()["pigeon", "letter", "two"].pdf)).pages[0].extract_text()
+    assert "cut those edges exactly on the marks" in " ".join(cover.split())
 
 
 def test_front_only_kits_print_single_sided_without_a_duplex_check() -> None:

@@ -78,7 +78,8 @@ def marks(page: Any) -> list[tuple[float, float, float, float]]:
 def cut_lines(page: Any) -> list[tuple[str, float, float, float]]:
     """The cuts a ruler makes joining facing crop marks: ("x", x, y0, y1) for a vertical cut
     from y0 to y1, ("y", y, x0, x1) for a horizontal one. Marks on one line are joined two by
-    two in order along it, each pair's gap being one cut."""
+    two in order along it, each pair and the gap between them being one cut (a mark outside
+    the pieces adds nothing; a full-height sheet's tick lies on the pieces' own edge)."""
     by_line: dict[tuple[str, float], list[tuple[float, float]]] = {}
     for x0, y0, x1, y1 in marks(page):
         if abs(x0 - x1) < 1e-6:
@@ -88,7 +89,7 @@ def cut_lines(page: Any) -> list[tuple[str, float, float, float]]:
     found = []
     for (axis, at), spans in by_line.items():
         spans.sort()
-        found += [(axis, at, a[1], b[0]) for a, b in zip(spans, spans[1:], strict=False)]
+        found += [(axis, at, a[0], b[1]) for a, b in zip(spans, spans[1:], strict=False)]
     return found
 
 
@@ -102,10 +103,22 @@ def cuts(page: Any) -> tuple[list[float], list[float]]:
 REVERSE = ("backs:", "printer check, back", "back of the cover")
 
 
+def texts(pdf: Any) -> list[str]:
+    """Each page's text as pypdf reads it, a footer turned up a page's side included."""
+    pdf.stream.seek(0)
+    return [page.extract_text() for page in pypdf.PdfReader(pdf.stream).pages]
+
+
 def paper_sheets(pdf: Any) -> int:
     """Sheets of paper: every page but those printed on the reverse of another (by footer)."""
-    return sum(1 for page in pdf.pages
-               if not any(r in (page.extract_text() or "") for r in REVERSE))
+    return sum(1 for text in texts(pdf) if not any(r in text for r in REVERSE))
+
+
+def full_height(page: Any) -> bool:
+    """A sheet whose pieces reach from the top margin to the bottom one (Letter's 9-up)."""
+    trims = [f.trim for f in faces(page)]
+    return any(abs(t[1] - MARGIN) < TOL for t in trims) and any(
+        abs(t[3] - (page.height - MARGIN)) < TOL for t in trims)
 
 
 def cut_size(page: Any, f: FaceSeen) -> tuple[float, float]:
@@ -212,7 +225,9 @@ def test_everything_lies_inside_the_printable_margin(pdf: Any) -> None:
     for page in pdf.pages:
         w, h = page.width, page.height
         board = any(r["non_stroking_color"] == G.colour("board", 0, False) for r in page.rects)
-        objects = page.chars + page.lines + ([] if board else page.rects + page.curves)
+        # A board, and a full-height sheet's art, are drawn whole and clipped at the cut.
+        clipped = board or full_height(page)
+        objects = page.chars + page.lines + ([] if clipped else page.rects + page.curves)
         for o in objects:
             assert o["x0"] >= MARGIN - 1e-3 and o["x1"] <= w - MARGIN + 1e-3, (page, o)
             assert o["top"] >= MARGIN - 1e-3 and o["bottom"] <= h - MARGIN + 1e-3, (page, o)
@@ -345,9 +360,10 @@ def test_cover_lists_components_and_instructions(pdf: Any) -> None:
 
 def test_footer_names_game_component_sheet_and_paper(kit: Kit, pdf: Any) -> None:
     label = PAPERS[kit.paper].label
-    for page in pdf.pages:
+    for page, whole in zip(pdf.pages, texts(pdf), strict=True):
         bottom = page.crop((0, page.height - MARGIN - mm(5), page.width, page.height))
-        text = bottom.extract_text()
+        # A full-height sheet's footer runs up its left side.
+        text = whole if full_height(page) else bottom.extract_text()
         assert "Fixture Game" in text and label in text, text
         if faces(page):
             assert "sheet" in text and any(n in text for n in ("Poker deck", "Coins", "Tiles",

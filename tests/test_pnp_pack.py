@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulepress.pnp import pack
-from rulepress.pnp.layout import MARK_HALO, PAPERS, Rect, map_rect, mark_area
+from rulepress.pnp.layout import MARGIN, MARK_HALO, MARK_MIN, PAPERS, Rect, map_rect, mark_area
 from rulepress.units import mm
 
 HALO = MARK_HALO / 2
@@ -38,8 +38,10 @@ def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
                   + [(x.component, x.index, True) for x in pieces if x.pair])
     assert placed == want
     assert pack.pack(p, pieces, bleed) == sheets  # deterministic
-    lo_x, lo_y, hi_x, hi_y = mark_area(p)
     for sheet in sheets:
+        lo_x, lo_y, hi_x, hi_y = mark_area(p)
+        # A full-height sheet has no footer band: its pieces reach the bottom margin.
+        lo_y = MARGIN if sheet.full_height else lo_y
         trims = [s.trim for s in sheet.slots]
         for s in sheet.slots:
             x0, y0, x1, y1 = s.clip
@@ -50,10 +52,17 @@ def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
             assert map_rect(s.transform, (0.0, 0.0, w, h)) == pytest.approx(s.trim, abs=1e-6)
         for i, a in enumerate(trims):
             assert not any(_overlap(a, b) for b in trims[i + 1:])
+        box = sheet.trim_box
         for m in (*sheet.marks, *sheet.folds):
             x0, x1 = sorted((m[0], m[2]))
             y0, y1 = sorted((m[1], m[3]))
             vertical = x0 == x1
+            if sheet.full_height and vertical:
+                # A column cut's tick: on a cut line, from the block's top or bottom edge in.
+                assert any(abs(x0 - e) < 1e-3 for t in trims for e in (t[0], t[2])), m
+                assert abs(y0 - box[1]) < 1e-3 or abs(y1 - box[3]) < 1e-3, m
+                assert y1 - y0 <= MARK_MIN + 1e-6, m
+                continue
             for s in sheet.slots:
                 t = s.trim
                 assert not (x0 < t[2] - 1e-6 and x1 > t[0] + 1e-6 and y0 < t[3] - 1e-6
@@ -77,3 +86,26 @@ def test_a_deck_and_a_few_odd_pieces_print_the_deck_nine_up() -> None:
     assert len(sheets) == 7
     assert [len(s.slots) for s in sheets[:6]] == [9] * 6
     assert sum(len(s.slots) for s in sheets) == 56
+
+
+def test_on_letter_the_deck_prints_nine_up_from_margin_to_margin() -> None:
+    """55 poker cards and a coin on US Letter: three rows of 88.9 mm are exactly the 266.7 mm
+    between the margins, so the deck's sheets have no footer band and no bleed above or below,
+    and still 9 touching cards a sheet, where room all round gives 8."""
+    p = PAPERS["letter"]
+    cards = [pack.Piece("deck", i, mm(63.5), mm(88.9)) for i in range(55)]
+    sheets = pack.pack(p, [*cards, pack.Piece("coin", 0, mm(32), mm(32))], mm(3))
+    assert [len(s.slots) for s in sheets] == [9] * 6 + [2]
+    assert [s.full_height for s in sheets] == [True] * 6 + [False]
+    top = sheets[0].trim_box
+    assert top[1] == pytest.approx(MARGIN) and top[3] == pytest.approx(p.height - MARGIN)
+    assert all(s.clip[1] >= MARGIN - 1e-6 and s.clip[3] <= p.height - MARGIN + 1e-6
+               for s in sheets[0].slots)
+
+
+def test_on_letter_odd_poker_size_pieces_keep_the_footer_band() -> None:
+    """Nine poker-size pieces of nine components are no deck: they share ordinary sheets."""
+    p = PAPERS["letter"]
+    odd = [pack.Piece(f"aid{k}", 0, mm(63.5), mm(88.9)) for k in range(9)]
+    sheets = pack.pack(p, odd, mm(3))
+    assert not any(s.full_height for s in sheets) and len(sheets) == 2

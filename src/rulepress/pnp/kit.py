@@ -379,8 +379,12 @@ class _Renderer:
         self.c.showPage()
         self.pages += 1
 
-    def footer(self, left: str, *, back: bool = False) -> None:
-        """The sheet's footer; a short-edge back mirrors the band to the top of the page."""
+    def footer(self, left: str, *, back: bool = False, sheet: Sheet | None = None) -> None:
+        """The sheet's footer; a short-edge back mirrors the band to the top of the page, and
+        a full-height sheet has it up its left side, beside the middle row."""
+        if sheet is not None and sheet.full_height:
+            marks.side_footer(self.c, self.p, left, self.p.label, sheet.trim_box)
+            return
         top = back and self.opts.sides == "two" and self.opts.duplex == "short"
         marks.footer(self.c, self.p, left, self.p.label, top=top)
 
@@ -435,7 +439,7 @@ class _Renderer:
         for slot in sheet.slots:
             self.slot(slot)
         marks.glue_strips(c, sheet.glue)
-        marks.crop_marks(c, sheet.marks)
+        marks.crop_marks(c, sheet.marks, self._printable(sheet))
         marks.fold_marks(c, sheet.folds)
         title, where = self.doc.meta.title, f"sheet {number} of {total}"
         if printed.board is not None:
@@ -450,15 +454,21 @@ class _Renderer:
         else:
             names = self._names(sheet)
             side = "fronts" if printed.back is not None else "pieces"
-            self.footer(f"{title} \u00b7 {side}: {names} \u00b7 {where}")
+            self.footer(f"{title} \u00b7 {side}: {names} \u00b7 {where}", sheet=sheet)
         self.page(sheet.trim_box, sheet.bleed_box)
         if printed.back is not None:
             for slot in printed.back.slots:
                 self.slot(slot)
-            marks.crop_marks(c, printed.back.marks)
+            marks.crop_marks(c, printed.back.marks, self._printable(printed.back))
             self.footer(f"{title} \u00b7 backs: {self._names(printed.back)} \u00b7 {where}",
-                        back=True)
+                        back=True, sheet=printed.back)
             self.page(printed.back.trim_box, printed.back.bleed_box)
+
+    def _printable(self, sheet: Sheet) -> layout.Rect | None:
+        """Where a full-height sheet's marks may ink: inside the margin (its outer row cuts
+        lie on the margin's edge)."""
+        m = layout.MARGIN
+        return (m, m, self.p.width - m, self.p.height - m) if sheet.full_height else None
 
     def _names(self, sheet: Sheet) -> str:
         ids = dict.fromkeys(s.component for s in sheet.slots)
@@ -664,9 +674,15 @@ def _cutting(opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
         butting = any(_butts(x.front) for x in pieces)
         if butting:
             steps.append("Where two pieces touch, one cut separates both.")
+        full = any(x.front.full_height for x in pieces)
+        if full:
+            steps.append("Sheets filled from the top margin to the bottom one: row cuts are "
+                         "marked at the sides, column cuts by ticks on the pieces' top and "
+                         "bottom edges; cut those edges exactly on the marks.")
         if opts.bleed_mm > 0:
-            steps.append("The artwork runs past every cut (bleed), so a slightly off cut shows "
-                         "no white edge.")
+            steps.append("The artwork runs past every cut (bleed)"
+                         + (" except those top and bottom edges" if full else "")
+                         + ", so a slightly off cut shows no white edge.")
     if any(x.back is not None for x in printed):
         steps.append("Backs are printed behind their fronts: cut with the fronts facing you.")
     if any(x.front.folds for x in printed):

@@ -145,6 +145,9 @@ class Sheet:
     bleed_box: Rect  # union of the clipped artwork on the sheet
     glue: tuple[Glue, ...] = ()
     folds: tuple[Line, ...] = ()  # fold marks of gutter-fold pairs
+    # The block fills the page from the top printer margin to the bottom one (Letter's 9-up
+    # poker deck): no bleed there, column cuts ticked on the block's edges, footer at the side.
+    full_height: bool = False
 
     def flipped(self, p: Paper, duplex: str, keep: Collection[str] | None = None) -> Sheet:
         """The matching back sheet: each face (of the components in ``keep``, default all)
@@ -170,6 +173,7 @@ class Sheet:
             tuple(map_line(flip, m) for m in self.marks),
             _union([s.trim for s in slots]),
             _union([s.clip for s in slots]),
+            full_height=self.full_height,
         )
 
     def area(self) -> float:

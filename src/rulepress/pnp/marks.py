@@ -25,12 +25,16 @@ INK = Color(0.25, 0.25, 0.25)
 FOOTER_SIZE = 7.0
 
 
-def crop_marks(c: Canvas, marks: Sequence[Line]) -> None:
-    """Thin black marks on a white halo, so they show over a face's own dark bleed too."""
+def crop_marks(c: Canvas, marks: Sequence[Line], inside: Rect | None = None) -> None:
+    """Thin black marks on a white halo, so they show over a face's own dark bleed too;
+    ``inside``: cut to that area (a mark on the margin's edge keeps its ink off the margin)."""
     # One path written as text once and stroked twice: ReportLab's own per-number
     # formatting was a third of the kit's drawing time. 0.001 pt is far below any printer.
     path = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l" for x0, y0, x1, y1 in marks)
     c.saveState()
+    if inside is not None:
+        x0, y0, x1, y1 = inside
+        c.addLiteral(f"{x0:.3f} {y0:.3f} {x1 - x0:.3f} {y1 - y0:.3f} re W n")
     c.setLineCap(0)
     for colour, width in ((white, MARK_HALO), (black, MARK_WIDTH)):
         c.setStrokeColor(colour)
@@ -107,6 +111,26 @@ def footer(c: Canvas, p: Paper, left: str, right: str, *, top: bool = False) -> 
     room = p.width - 2 * MARGIN - c.stringWidth(right, REGULAR, FOOTER_SIZE) - mm(3)
     c.drawString(MARGIN, y, fitted(c, left, room))
     c.drawRightString(p.width - MARGIN, y, right)
+    c.restoreState()
+
+
+def side_footer(c: Canvas, p: Paper, left: str, right: str, trim: Rect) -> None:
+    """The footer of a sheet with no band below its pieces: reading upwards in the strip
+    between the left margin and the artwork, centred on the page, clear of the row cuts'
+    marks (they lie on the rows' edges; a row is taller than the words' room)."""
+    size = FOOTER_SIZE
+    ascent = size * 0.8  # Carlito's ascent, with a little to spare
+    x = MARGIN + ascent  # the text reads upwards: its ascent lies to the left of the baseline
+    text = f"{left} \u00b7 {right}"
+    rows = sorted({round(y, 3) for y in (trim[1], trim[3])})
+    room = min(mm(90.0), (rows[-1] - rows[0]) / 3 - mm(4))
+    c.saveState()
+    c.setFillColor(INK)
+    c.setFont(REGULAR, size)
+    text = fitted(c, text, room)
+    c.translate(x, (p.height - c.stringWidth(text, REGULAR, size)) / 2)
+    c.rotate(90)
+    c.drawString(0, 0, text)
     c.restoreState()
 
 

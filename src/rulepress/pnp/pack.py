@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from rulepress.pnp.layout import (
     FOOTER,
     MARGIN,
+    MARK_MIN,
+    MARK_START,
     Affine,
     Line,
     Paper,
@@ -214,8 +216,97 @@ def _centred(p: Paper, blocks: list[_Block], bleed: float) -> list[_Block]:
     return [b.moved(dx, dy) for b in blocks]
 
 
+def _full_height_shape(p: Paper, unit: tuple[float, float], bleed: float) -> _Shape | None:
+    """The butting grid of ``unit`` whose rows fill the height between the printer margins,
+    with no room kept above or below it (bleed and marks at the sides only), when it holds
+    more than a sheet with room all round: poker cards 3 x 3 on US Letter (3 x 88.9 mm is
+    exactly the 266.7 mm between its margins)."""
+    room = reserve(bleed)
+    aw, ah = p.width - 2 * MARGIN - 2 * room, p.height - 2 * MARGIN
+    normal = max((got[0] for gutter in (True, False)
+                  if (got := _shape(content(p), unit, 10**6, bleed, True, gutter))), default=0)
+    best: _Shape | None = None
+    for rotated in (False, True) if unit[0] != unit[1] else (False,):
+        cw, ch = (unit[1], unit[0]) if rotated else unit
+        cols, rows = _fit(aw, cw, 0.0), _fit(ah, ch, 0.0)
+        if cols * rows > max(normal, best.cols * best.rows if best else 0):
+            best = _Shape(rotated, 0.0, cols, rows, (cw, ch))
+    return best
+
+
+def _full_height(p: Paper, pieces: Sequence[Piece],
+                 bleed: float) -> tuple[list[Sheet], list[Piece]]:
+    """Sheets of a full-height grid for every size that has one and a deck of it (a component
+    that fills such a sheet alone), as many as its pieces fill whole; the pieces left for the
+    packer."""
+    sheets: list[Sheet] = []
+    rest: list[Piece] = []
+    for group in _groups(pieces):
+        shape = _full_height_shape(p, group[0].unit, bleed)
+        per = shape.cols * shape.rows if shape else 0
+        counts: dict[str, int] = {}
+        for piece in group:
+            counts[piece.component] = counts.get(piece.component, 0) + 1
+        if shape is None or max(counts.values()) < per:
+            rest += group
+            continue
+        whole = len(group) // per * per
+        for start in range(0, whole, per):
+            w, h = shape.size
+            block = _Block(tuple(group[start:start + per]), shape, (p.width - w) / 2,
+                           (p.height + h) / 2)
+            sheets.append(_full_height_sheet(p, block, bleed))
+        rest += group[whole:]
+    order = {id(piece): n for n, piece in enumerate(pieces)}
+    return sheets, sorted(rest, key=lambda piece: order[id(piece)])
+
+
+def _full_height_sheet(p: Paper, block: _Block, bleed: float) -> Sheet:
+    """A full-height block: bleed only at the sides; each row cut marked in both side strips
+    (the outermost two lie on the margin's edge: the kit draws them clipped to the printable
+    area), each column cut by a short tick on the block's top and bottom edge, as there is no
+    room beyond them."""
+    slots, units, _ = _block_slots(block, bleed)
+    w, h = block.shape.size
+    y0, y1 = block.top - h, block.top
+    slots = [Slot(s.index, s.transform, s.trim, (s.clip[0], max(s.clip[1], y0), s.clip[2],
+                                                  min(s.clip[3], y1)), s.label, s.component,
+                  s.back) for s in slots]
+    xs = sorted({round(v, 4) for u in units for v in (u[0], u[2])})
+    ys = sorted({round(v, 4) for u in units for v in (u[1], u[3])})
+    x0, x1 = block.x0, block.x0 + w
+    reach = reserve(bleed) + MARK_START
+    marks: list[Line] = []
+    for y in ys:
+        marks.append((x0 - MARK_START, y, max(x0 - reach, MARGIN), y))
+        marks.append((x1 + MARK_START, y, min(x1 + reach, p.width - MARGIN), y))
+    for x in xs:
+        marks.append((x, y1, x, y1 - MARK_MIN))
+        marks.append((x, y0, x, y0 + MARK_MIN))
+    trims = [s.trim for s in slots]
+    clips = [s.clip for s in slots]
+    return Sheet(tuple(slots), tuple(marks),
+                 (min(t[0] for t in trims), min(t[1] for t in trims), max(t[2] for t in trims),
+                  max(t[3] for t in trims)),
+                 (min(c[0] for c in clips), min(c[1] for c in clips), max(c[2] for c in clips),
+                  max(c[3] for c in clips)),
+                 full_height=True)
+
+
 def pack(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
-    """Every piece on as few sheets as the packer finds, each sheet's blocks centred."""
+    """Every piece on as few sheets as the packer finds, each sheet's blocks centred; a size
+    that fills more to a sheet edge to edge between the top and bottom margins is printed so
+    first (Letter's 9-up poker deck), unless that takes more sheets in all (a few cards that
+    would share a sheet with other pieces)."""
+    plain = _packed(p, pieces, bleed)
+    full, rest = _full_height(p, pieces, bleed)
+    if not full:
+        return plain
+    mixed = (*full, *_packed(p, rest, bleed))
+    return mixed if len(mixed) <= len(plain) else plain
+
+
+def _packed(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
     if not pieces:
         return ()
     greedy = _pass(p, pieces, bleed, None)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import io
 import re
+import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -23,6 +25,10 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 WIDTH = 7.0  # inches: a page's text width
+# A phone's drawing: one panel to a row, titles wrapped, no text under SMALL points, so at the
+# text width of a 375 px screen every label is 9 px or more without scrolling.
+NARROW_WIDTH, SMALL, NARROW_SMALL = 3.9, 8, 10
+_narrow: ContextVar[bool] = ContextVar("narrow", default=False)
 INK, FAIR, ACCENT = "#1f3a5f", "#9a9a9a", "#c8553d"
 PALETTE = ("#1f3a5f", "#c8553d", "#5b8c5a", "#d9a441", "#7a5c99", "#3d8fb0", "#8c6d46",
            "#b04a7a")
@@ -49,12 +55,44 @@ def plots(summary: Mapping[str, Any]) -> dict[str, str]:
         return {name: _svg(draw(summary)) for name, draw in drawn.items()}
 
 
-def plot(summary: Mapping[str, Any], name: str, *, text_as_paths: bool = True) -> str:
+def plot(summary: Mapping[str, Any], name: str, *, text_as_paths: bool = True,
+         narrow: bool = False) -> str:
     """One plot by its name without ``.svg`` (as a report names it). A book's plot keeps its
     text as text (``text_as_paths=False``), set in the book's own Carlito: a reader can search
-    and copy it, and the PDF draws a few dozen lines instead of a thousand glyph outlines."""
-    with _style(), _text(text_as_paths):
-        return _svg(PLOTS[f"{name}.svg"](summary))
+    and copy it, and the PDF draws a few dozen lines instead of a thousand glyph outlines.
+    ``narrow``: drawn for a phone's screen."""
+    token = _narrow.set(narrow)
+    try:
+        with _style(), _text(text_as_paths), _phone(narrow):
+            return _svg(PLOTS[f"{name}.svg"](summary))
+    finally:
+        _narrow.reset(token)
+
+
+def _width() -> float:
+    return NARROW_WIDTH if _narrow.get() else WIDTH
+
+
+def _small() -> int:
+    """The size of a plot's smallest text (tick labels, notes), points."""
+    return NARROW_SMALL if _narrow.get() else SMALL
+
+
+def _wrapped(title: str, size: float) -> str:
+    """A title on as many lines as a phone's drawing needs (matplotlib never wraps)."""
+    if not _narrow.get():
+        return title
+    return textwrap.fill(title, max(20, int(_width() * 72 / (0.5 * size))))
+
+
+@contextmanager
+def _phone(narrow: bool) -> Iterator[None]:
+    import matplotlib
+
+    sizes = {"font.size": 11, "xtick.labelsize": 10, "ytick.labelsize": 10,
+             "axes.titlesize": 11, "legend.fontsize": 10} if narrow else {}
+    with matplotlib.rc_context(cast(Any, sizes)):
+        yield
 
 
 @contextmanager
@@ -103,7 +141,7 @@ def _referenced_ids_only(svg: str) -> str:
 def _figure(rows: int = 1, cols: int = 1, height: float = 3.0) -> tuple[Figure, list[Axes]]:
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(WIDTH, height * rows), layout="constrained")
+    figure = Figure(figsize=(_width(), height * rows), layout="constrained")
     axes = figure.subplots(rows, cols, squeeze=False)
     return figure, [a for row in axes for a in row]
 
@@ -122,7 +160,7 @@ def _counts_plot(summary: Mapping[str, Any], key: str, title: str, xlabel: str) 
     from matplotlib.ticker import MaxNLocator
 
     tables = summary["tables"]
-    figure = Figure(figsize=(WIDTH, 0.9 + 0.95 * len(tables)), layout="constrained")
+    figure = Figure(figsize=(_width(), 0.9 + 0.95 * len(tables)), layout="constrained")
     axes = figure.subplots(len(tables), 1, sharex=True, squeeze=False)[:, 0]
     for n, (ax, table) in enumerate(zip(axes, tables, strict=True)):
         dist = table[key]
@@ -136,13 +174,14 @@ def _counts_plot(summary: Mapping[str, Any], key: str, title: str, xlabel: str) 
                     f"mean {dist['mean']:.1f}")
         else:
             note = f"{label(table, summary)}: no finished game"
-        ax.text(0.01, 0.95, note, transform=ax.transAxes, va="top", fontsize=9, zorder=3,
+        ax.text(0.01, 0.95, note, transform=ax.transAxes, va="top", fontsize=max(9, _small()),
+                zorder=3,
                 bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1})
         ax.yaxis.set_major_formatter(_percent())
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # turns and points are whole
     axes[-1].set_xlabel(xlabel)
     figure.supylabel("share of games", fontsize=10)
-    figure.suptitle(title)
+    figure.suptitle(_wrapped(title, 12))
     return figure
 
 
@@ -164,7 +203,7 @@ def length_plot(summary: Mapping[str, Any]) -> Figure:
         return minutes * 60 / seconds
 
     minutes = ax.secondary_xaxis("top", functions=(to_minutes, to_turns))
-    minutes.set_xlabel("minutes", fontsize=9)
+    minutes.set_xlabel("minutes", fontsize=max(9, _small()))
     return figure
 
 
@@ -178,7 +217,7 @@ def margins_plot(summary: Mapping[str, Any]) -> Figure:
 
 
 def _grid(count: int) -> tuple[int, int]:
-    cols = min(2, count)
+    cols = min(1 if _narrow.get() else 2, count)
     return -(-count // cols), cols
 
 
@@ -212,11 +251,11 @@ def win_rates_plot(summary: Mapping[str, Any]) -> Figure:
         _rate_bars(ax, names, [*seats, *order], [INK] * len(seats) + [ACCENT] * len(order))
         ax.axhline(table["fair_share"], color=FAIR, linestyle="--", linewidth=1)
         ax.set_title(label(table, summary))
-        ax.tick_params(axis="x", labelsize=8)
+        ax.tick_params(axis="x", labelsize=_small())
     for ax in axes[len(tables):]:
         ax.set_axis_off()
-    figure.suptitle("Win rate by seat (1, 2...) and by place in turn order (1st, 2nd...), "
-                    "95% intervals; dashed: an even share")
+    figure.suptitle(_wrapped("Win rate by seat (1, 2...) and by place in turn order (1st, "
+                             "2nd...), 95% intervals; dashed: an even share", 12))
     return figure
 
 
@@ -232,7 +271,8 @@ def agents_plot(summary: Mapping[str, Any]) -> Figure:
         ax.set_title(label(table, summary))
     for ax in axes[len(tables):]:
         ax.set_axis_off()
-    figure.suptitle("Win rate of each agent's seats, 95% intervals (dashed: an even share)")
+    figure.suptitle(_wrapped("Win rate of each agent's seats, 95% intervals (dashed: an even "
+                             "share)", 12))
     return figure
 
 
@@ -251,8 +291,8 @@ def ends_plot(summary: Mapping[str, Any]) -> Figure:
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(_percent())
     ax.set_title("How games end")
-    ax.legend(frameon=False, fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.18),
-              ncols=min(3, len(reasons)))
+    ax.legend(frameon=False, fontsize=max(9, _small()), loc="upper center",
+              bbox_to_anchor=(0.5, -0.18), ncols=min(2 if _narrow.get() else 3, len(reasons)))
     return figure
 
 

@@ -240,15 +240,18 @@ def _plots(summary: Mapping[str, Any], names: Sequence[str], folder: str,
     # and rulepress's code (with matplotlib's version).
     drawn_from = digest("playtest plot", json.dumps(summary, sort_keys=True), theme_digest(),
                         code_digest())
+    # Each drawn twice: a page wide, and for a phone (one panel to a row, larger text).
     return [Figure(CAPTIONS[n], kept.text(f"{folder}/{n}.svg", digest(drawn_from, n),
-                                          partial(_draw, summary, n)))
+                                          partial(_draw, summary, n)),
+                   kept.text(f"{folder}/{n}-narrow.svg", digest(drawn_from, n, "narrow"),
+                             partial(_draw, summary, n, narrow=True)))
             for n in names]
 
 
-def _draw(summary: Mapping[str, Any], name: str) -> str:
+def _draw(summary: Mapping[str, Any], name: str, narrow: bool = False) -> str:
     from rulepress.simulate.plots import plot
 
-    return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False))
+    return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False, narrow=narrow))
 
 
 def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:

@@ -116,3 +116,32 @@ def test_storages_sort_by_kind_and_show_reserve_and_point_cards() -> None:
     (figure,) = figures_of(ENGINE, EXAMPLES["whole-storage"])
     assert "with 1 reserve card and 1 additional point card" in figure.caption
     assert "×2" in figure.svg and "+1" in figure.svg
+
+
+def stage_under(root: ET.Element, x: float, y: float) -> str:
+    """The name of the arrow into the stage whose column holds the point (x, y): the nearest
+    arrow label above it, on the line of stages it belongs to, left of it ('' for none)."""
+    arrows = [(float(t.attrib["y"]), float(t.attrib["x"]), t.text or "")
+              for t in root.iter(f"{NS}text") if t.get("text-anchor") == "middle"]
+    line = max((a for a, _, _ in arrows if a < y), default=None)
+    left = [(ax, name) for a, ax, name in arrows if a == line and ax < x]
+    return max(left)[1] if left else ""
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_a_players_points_sit_under_that_players_own_stages(example: str) -> None:
+    focus = replay(EXAMPLES[example]).before.to_move
+    root = ET.fromstring(figures_of(ENGINE, EXAMPLES[example])[0].svg)
+    status = [t for t in root.iter(f"{NS}text") if t.get("font-weight") != "bold"
+              and re.search(r"\bpoints\b|\bpass(es)?\b", t.text or "")]
+    for text in status:
+        stage = stage_under(root, float(text.attrib["x"]), float(text.attrib["y"]))
+        assert not stage.startswith("player") or stage == f"player {focus + 1}", (
+            f"{example}: {text.text!r} sits under {stage!r}'s turn, not player {focus + 1}'s")
+
+
+def test_the_go_figure_puts_the_point_card_under_player_1_not_player_2() -> None:
+    root = ET.fromstring(figures_of(ENGINE, EXAMPLES["go"])[0].svg)
+    told = {t.text: stage_under(root, float(t.attrib["x"]), float(t.attrib["y"]))
+            for t in root.iter(f"{NS}text") if "points" in (t.text or "")}
+    assert told == {"3 points": "", "8 points, go": "take", "8 points": "player 1"}

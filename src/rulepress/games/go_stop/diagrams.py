@@ -245,6 +245,7 @@ class Stage:
     said: str = ""  # go or stop, said at the end of this stage's turn
     words: str = ""  # what happens in it, for the caption
     opens: bool = False  # a turn starts with it: the caption starts a sentence
+    player: int = -1  # whose turn it shows (-1: the table before, the focus player's)
 
 
 def _places(row: int) -> tuple[Place, ...]:
@@ -364,13 +365,15 @@ class Turns:
             new = frozenset(c for s in turn for c in s.new)
             self.stages[self.turn_start:] = [
                 Stage(_who(p), last.places, last.owners, last.state, new,
-                      words=_and([s.words for s in turn]), opens=True)]
+                      words=_and([s.words for s in turn]), opens=True, player=p)]
 
     def _add(self, name: str, places: tuple[Place, ...], owners: tuple[int, ...], state: State,
-             *, new: frozenset[int] = frozenset(), under: Under = (), words: str = "") -> None:
+             *, new: frozenset[int] = frozenset(), under: Under = (), words: str = "",
+             player: int = -1) -> None:
         self.places = places
+        mover = self.focus if player < 0 else player
         self.stages.append(Stage(name, places, owners, state, new, under, "", words,
-                                 self.opening))
+                                 self.opening, mover))
         self.opening = False
 
     def _play(self, move: Move, before: State, after: State, events: Events) -> None:
@@ -449,7 +452,8 @@ class Turns:
         places = _kept(self.places, after.row)
         new = frozenset(c for place in places for c in place) - before
         self.opening = True
-        self._add(_who(p), places, after.owners, after, new=new, under=under, words=words)
+        self._add(_who(p), places, after.owners, after, new=new, under=under, words=words,
+                  player=p)
         self.other = []
 
 
@@ -593,10 +597,15 @@ def _lines(widths: Sequence[float], max_width: float = MAX_WIDTH) -> list[int]:
 def turn_figure(stages: Sequence[Stage], p: int, points: bool,
                 max_width: float = MAX_WIDTH) -> str:
     """The stages in lines; under each stage its row, the cards under the row, and the
-    status line where it changed (the first stage's always, when the example has one)."""
+    status line of player ``p`` where it changed since their last stage (the first stage's
+    always, when the example has one). Only under ``p``'s own stages: under another player's
+    turn it would read as that player's."""
     told = [(s.state.reserves[p], s.state.additional(p), _status_words(s, p, points))
             for s in stages]
-    status = [any(told[k]) and (k == 0 or told[k] != told[k - 1]) for k in range(len(stages))]
+    ours = [k for k, s in enumerate(stages) if s.player in (-1, p)]
+    status = [False] * len(stages)
+    for before, k in zip([-1, *ours], ours, strict=False):
+        status[k] = any(told[k]) and (before < 0 or told[k] != told[before])
     rows = [_row_size(s.places) for s in stages]
     widths = [max(w, _under_width(s.under), _status(None, 0, 0, s, p, points) if shown else 0)
               for s, (w, _), shown in zip(stages, rows, status, strict=True)]
