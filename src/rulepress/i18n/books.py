@@ -24,6 +24,7 @@ from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
 from rulepress.validate.check import CheckReport, DocumentCheck
 from rulepress.validate.results import RenderedExample
+from rulepress.words import N_, Gettext, theme_words
 
 
 @dataclass(frozen=True)
@@ -143,20 +144,44 @@ def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: 
     from rulepress.books import EDITION_NAMES, book_name, booklet_name, kit_links, paper_name
     from rulepress.render import render_html
 
-    links = {f"PDF ({paper_name(p)})": book_name(doc.slug, edition, p) for p in options.papers
-             } if pdf else {}
+    lang = doc.language.code if doc.language else ""
+    _ = theme_words(lang)
+
+    def paper(p: str) -> str:
+        return _(paper_name(p))
+
+    N_("A4"), N_("Letter")  # the papers' names, as paper_name gives them
+
+    links = {_("PDF ({paper})", paper=paper(p)): book_name(doc.slug, edition, p)
+             for p in options.papers} if pdf else {}
     if options.booklet and edition == PLAYER and pdf:
-        links |= {f"Booklet ({paper_name(p)})": booklet_name(doc.slug, p)
+        links |= {_("Booklet ({paper})", paper=paper(p)): booklet_name(doc.slug, p)
                   for p in options.papers}
-    links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+    links |= {_("{edition} (HTML)", edition=_(EDITION_NAMES[other])): book_name(doc.slug, other)
               for other in options.editions if other != edition}
     # The kits `pnp` draws in this language: pnp/<game>/<lang>/, seen from build/<game>/<lang>/.
-    lang = doc.language.code if doc.language else ""
-    links |= {f"Print-and-play ({label})": "../../" + href.replace(
+    links |= {_("Print-and-play ({label})", label=_kit_label(label, _)): "../../" + href.replace(
         f"/{doc.slug}/", f"/{doc.slug}/{lang}/", 1) for label, href in kit_links(
         doc, options.papers).items()}
-    links[f"{options.source} (HTML)"] = f"../{book_name(doc.slug, edition)}"
+    links[_("{edition} (HTML)", edition=_language_name(options.source, lang))] = \
+        f"../{book_name(doc.slug, edition)}"
     return render_html(doc, examples, edition=edition, links=links, fonts_href=f"../../{fonts}")
+
+
+def _kit_label(label: str, _: Gettext) -> str:
+    """A kit link's "Letter, poker" with its paper's name translated."""
+    paper, sep, rest = label.partition(", ")
+    return _(paper) + sep + rest
+
+
+def _language_name(code: str, lang: str) -> str:
+    """``code``'s language named in ``lang`` ("Englisch"), as the link to that edition says."""
+    from babel import Locale
+
+    try:
+        return str(Locale.parse(code).get_display_name(lang) or code)
+    except (ValueError, LookupError):
+        return code
 
 
 def translated_examples(

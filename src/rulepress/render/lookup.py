@@ -23,6 +23,7 @@ from rulepress.document.lookup import MAX_TERM_WORDS
 from rulepress.document.markdown import DFN
 from rulepress.document.model import Document, Term
 from rulepress.render.references import example_anchor
+from rulepress.words import theme_words
 
 XREF, TERM_LINK = "xref", "term-link"
 
@@ -87,7 +88,8 @@ def lookup(doc: Document, edition: str) -> Lookup:
     titles = {h.anchor: h.text for h in doc.headings}
     titles |= {example_anchor(e.id): e.title for e in doc.boxes}
     titles |= {t.anchor: t.text for t in doc.terms}
-    titles |= {r.anchor: f"Ruling {r.number}" for r in doc.rulings}
+    _ = theme_words(doc.language.code if doc.language else None)
+    titles |= {r.anchor: _("Ruling {number}", number=r.number) for r in doc.rulings}
     return Lookup(tuple(kept), titles)
 
 
