@@ -550,7 +550,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
             raise RulepressError.at(None, "name a language: --lang de (or list it in "
                                           "rulepress.toml: languages = [\"en\", \"de\"])")
         for doc in read_sources(where.sources, where.games):
-            for done in run(doc, wanted, where.project.languages[0]):
+            for done in run(doc, wanted, where.project.languages[0], where.project.root):
                 reporter.done(done.line())
         return ExitStatus.OK
 

@@ -108,45 +108,46 @@ def css_content(text: str, counters: Mapping[str, str]) -> str:
 # --- numbers and dates ---------------------------------------------------------------------
 
 
-def format_number(value: Any, lang: str | None) -> str:
-    """``value`` as ``lang`` writes numbers (52.3 -> 52,3 in German); whole numbers, and the
-    source's language, as written."""
-    if lang is None or _base(lang) == SOURCE or isinstance(value, bool) \
-            or not isinstance(value, float):
-        return str(value)
-    from babel.numbers import format_decimal
-
-    digits = len(repr(value).split(".")[1]) if "." in repr(value) else 0
-    return str(format_decimal(value, format="0." + "#" * max(digits, 1), locale=_base(lang),
-                              group_separator=False))
-
-
-_NUMBER = re.compile(r"(?<![\w.,])(\d+)\.(\d+)(?![\w.])")
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(%?)(?![\w]|[.,]\d)")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
 
 def localize_numbers(text: str, lang: str | None) -> str:
-    """``text`` (prose as filled from the data) with its decimal numbers and percentages in
-    ``lang``'s format: 52.3% -> 52,3 % in German. The source's language: as it is."""
+    """``text`` (prose as filled from the data) with its decimal numbers, grouped thousands
+    and percentages in ``lang``'s format: 52.3% -> 52,3 %, 10,000 -> 10.000 in German. Whole
+    numbers are left as they are; so is the source's language."""
     if lang is None or _base(lang) == SOURCE:
         return text
-    from babel.numbers import format_percent, get_decimal_symbol
 
-    point = get_decimal_symbol(_base(lang))
-    text = re.sub(r"(?<![\w.,])(\d+(?:\.\d+)?)%",
-                  lambda m: _percent(m.group(1), lang, format_percent), text)
-    return _NUMBER.sub(lambda m: f"{m.group(1)}{point}{m.group(2)}", text)
+    def one(m: re.Match[str]) -> str:
+        number, percent = m.group(1), m.group(2)
+        if not percent and "." not in number and "," not in number:
+            return m.group(0)
+        return _number(number.replace(",", ""), bool(percent), _base(lang))
+
+    out = _NUMBER.sub(one, text)
+    if out != text and _number("0.5", False, _base(lang)) == "0,5":
+        # Two decimal commas apart by a comma read as one list: "[53,3; 68,7]".
+        out = re.sub(r"(\d,\d+(?:\u00a0%)?), (?=\d+,\d)", r"\1; ", out)
+    return out
 
 
-def _percent(number: str, lang: str, fmt: Callable[..., str]) -> str:
-    """A percentage as ``lang`` writes it (CLDR's pattern), its decimals as written."""
+def _number(number: str, percent: bool, lang: str) -> str:
+    """One number as ``lang`` writes it (CLDR's patterns), as many decimals as written."""
+    from decimal import Decimal
+
     from babel import Locale
+    from babel.numbers import format_decimal, format_percent
 
     places = len(number.split(".")[1]) if "." in number else 0
-    pattern = str(Locale.parse(_base(lang)).percent_formats[None].pattern)
-    if places:
-        pattern = pattern.replace("0", "0." + "0" * places, 1)
-    return str(fmt(float(number) / 100, format=pattern, locale=_base(lang)))
+    locale = Locale.parse(lang)
+    if percent:
+        pattern = str(locale.percent_formats[None].pattern)
+        if places:
+            pattern = pattern.replace("0", "0." + "0" * places, 1)
+        return str(format_percent(Decimal(number) / 100, format=pattern, locale=locale))
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return str(format_decimal(Decimal(number), format=pattern, locale=locale))
 
 
 def localize_dates(text: str, lang: str | None) -> str:

@@ -13,18 +13,27 @@ from functools import partial
 from typing import Any
 
 from rulepress.cache import Manifest, digest
-from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document.editions import PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
 from rulepress.i18n.catalog import po_path
 from rulepress.i18n.checks import check_catalog
+from rulepress.i18n.engine import translate_svg, translate_values, word_translator
 from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
 from rulepress.validate.check import CheckReport, DocumentCheck
 from rulepress.validate.results import RenderedExample
-from rulepress.words import N_, Gettext, theme_words
+from rulepress.words import (
+    N_,
+    Gettext,
+    localize_numbers,
+    theme_catalog_path,
+    theme_missing,
+    theme_msgids,
+    theme_words,
+)
 
 
 @dataclass(frozen=True)
@@ -76,11 +85,18 @@ class TranslatedBooks(Base):
                 diags += catalog.missing()
             tdoc = translated(doc, catalog, self.options.source)
             found.docs[lang] = tdoc
-            examples, prose_diags = translated_examples(tdoc, game.examples, catalog)
+            left: set[str] = set()
+            examples, prose_diags = translated_examples(tdoc, game.examples, catalog, left)
             found.examples[lang] = examples
             said = {d.loc for d in checked}  # one error an entry: its own check's
             diags += [d for d in prose_diags if d.loc not in said]
             self.notes.append(f"{doc.slug} {catalog.summary()}")
+            self.notes += _left_in_source(doc, catalog, sorted(left))
+            if self.options.strict and left:
+                diags.append(error(doc.meta.engine_loc or SourceLoc(doc.path, 1), (
+                    f"{lang}: the figures print {len(left)} words in the source language "
+                    f"({', '.join(sorted(left)[:4])}): list them in the engine's words and "
+                    "run rulepress translate")))
         self._games[doc.slug] = found
         return diags
 
@@ -122,6 +138,21 @@ class TranslatedBooks(Base):
                                   wanted=self.pdf and (self.only is None or any(
                                       f.name in self.only for f in group))))
         return units
+
+
+def _left_in_source(doc: Document, catalog: Catalogued, figure_words: list[str]) -> list[str]:
+    """The summary's lines of what prints in the source language: the figures' words the
+    catalog lacks, and the theme's words its catalog lacks."""
+    lines = []
+    if figure_words:
+        lines.append(f"{doc.slug} {catalog.lang}: {len(figure_words)} words of the figures "
+                     f"untranslated ({', '.join(figure_words[:4])})")
+    missing = theme_missing(catalog.lang)
+    if missing:
+        lines.append(f"{doc.slug} {catalog.lang}: the theme's words: "
+                     f"{len(theme_msgids()) - len(missing)}/{len(theme_msgids())} translated "
+                     f"({theme_catalog_path(catalog.lang).name}), the rest in English")
+    return lines
 
 
 def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
@@ -185,13 +216,18 @@ def _language_name(code: str, lang: str) -> str:
 
 
 def translated_examples(
-    doc: Document, checked: Mapping[str, RenderedExample], catalog: Catalogued
+    doc: Document, checked: Mapping[str, RenderedExample], catalog: Catalogued,
+    untranslated: set[str] | None = None,
 ) -> tuple[dict[str, RenderedExample], list[Diagnostic]]:
     """Each box of the translated ``doc`` as checked in the source language, its title and
-    prose in the translation (the prose filled from the same data). A problem in the
-    translated prose is reported at its entry in the catalog."""
+    prose in the translation (the prose filled from the same data, the engine's words in it
+    and in its figures translated, its numbers in the language's format). A problem in the
+    translated prose is reported at its entry in the catalog; a figure's word left in the
+    source language is added to ``untranslated``."""
     out: dict[str, RenderedExample] = {}
     diags: list[Diagnostic] = []
+    tr = word_translator(catalog.strings(), catalog.lang)
+    left = untranslated if untranslated is not None else set()
     for ex in doc.boxes:
         rendered = checked.get(ex.id)
         if rendered is None:
@@ -202,8 +238,16 @@ def translated_examples(
         entry = catalog.entries.get(_source_text(ex, catalog))
         at = entry.loc if entry is not None and entry.used else None
         diags += [replace(d, loc=at or d.loc) for d in problems]
+        if not problems:  # checked as the data holds it; printed in the language's words
+            worded = replace(filled, data=translate_values(filled.data, tr),
+                             claims=translate_values(filled.claims, tr))
+            prose = localize_numbers(render_prose(worded)[0], catalog.lang)
+        figures = [replace(f, caption=tr(f.caption) or f.caption,
+                           svg=translate_svg(f.svg, tr, left),
+                           narrow=f.narrow and translate_svg(f.narrow, tr, left))
+                   for f in rendered.figures]
         out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
-                             else rendered.prose)
+                             else rendered.prose, figures=figures)
     return out, diags
 
 
