@@ -28,9 +28,9 @@ def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a word marked, tra
 def ordinal(n: Any, lang: str = SOURCE) -> str:
     """1 -> 1st, 2 -> 2nd, 11 -> 11th; German (and most languages Babel knows) 1 -> 1."""
     k = int(n)
-    if _base(lang) != SOURCE:
-        _ = theme_words(lang)
-        # Translators: a place or rank, any number: 1st, 2nd, 3rd, 4th (German "{n}.").
+    _ = theme_words(lang)
+    # Translators: a place or rank, any number: 1st, 2nd, 3rd, 4th (German "{n}.").
+    if _base(lang) != SOURCE and _("{n}th") != "{n}th":
         return _("{n}th", n=k)
     suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
     return f"{k}{suffix}"

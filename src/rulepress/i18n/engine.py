@@ -17,7 +17,7 @@ from typing import Any
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document
 from rulepress.i18n.segments import Segment
-from rulepress.words import N_, localize_numbers, theme_words
+from rulepress.words import N_, localize_numbers, ordinal, theme_words
 
 KIND = "engine word (a figure's label, or a fact said in words)"
 _TEXT = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
@@ -80,8 +80,8 @@ def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], st
         if key in strings:
             return strings[key]
         found = _ORDINAL.match(key)
-        if found:
-            return theme("{n}th", n=int(found.group(1)))
+        if found and ordinal(1, lang) != "1st":
+            return ordinal(int(found.group(1)), lang)
         for pattern, msgid in patterns:
             matched = pattern.match(key)
             if matched and theme(msgid) != msgid:
