@@ -153,3 +153,40 @@ def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
     assert any(re.search(r"fr: \d+ words of the figures untranslated \(1st, 2 players, ", n)
                for n in books.notes), books.notes
     assert ">HOME</text>" in page and ">1st</text>" in page
+
+
+def test_export_lang_writes_each_translations_export_beside_the_sources(
+        tmp_path: Path) -> None:
+    import json
+
+    result = CliRunner().invoke(main, [
+        "export", "pigeon-race", "--sources", str(SOURCES), "--out", str(tmp_path), "--to",
+        "tts", "--lang", "en", "--lang", "de", "--base-url", "https://example.com/pr/tts/"])
+    assert result.exit_code == 0, result.stderr
+    made = sorted(p.relative_to(tmp_path).as_posix()
+                  for p in tmp_path.glob("pigeon-race/**/*.json"))
+    assert made == ["pigeon-race/de/tts/pigeon-race.json", "pigeon-race/tts/pigeon-race.json"]
+
+    def names(path: str) -> tuple[set[str], str]:
+        saved = (tmp_path / path).read_text()
+        urls = re.findall(r'"FaceURL": "([^"]+)"', saved)
+        objects = json.loads(saved)["ObjectStates"]
+        return {o["Nickname"] for o in objects}, urls[0]
+
+    german, url = names("pigeon-race/de/tts/pigeon-race.json")
+    english, source_url = names("pigeon-race/tts/pigeon-race.json")
+    assert "Wertungskarte" in german and "Scoring card" not in german
+    assert "Scoring card" in english
+    assert url.startswith("https://example.com/pr/tts/de/") and "/de/" not in source_url
+    # The scoring card's rows, from the engine's table, say 1. (not 1st) in German.
+    from rulepress.document.reader import read_document
+    from rulepress.games.pigeon_race import ENGINE
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.pnp.faces import Art
+
+    doc = read_document(SOURCES / "pigeon-race" / "rules.md")
+    tables = ENGINE.tables()
+    german_tables = Art(translated(doc, read_catalog(doc, "de"), "en"), tables).tables
+    assert [r["place"] for r in german_tables["scores"]] == ["1.", "2.", "3.", "4.", "5.", "6."]
+    assert set(german_tables["scores"][0]) == set(tables["scores"][0])  # fields as named
+    assert Art(doc, tables).tables["scores"][0]["place"] == "1st"

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import RulepressError, SourceLoc, error
-from rulepress.document.model import Document
+from rulepress.document.model import Document, Language
 from rulepress.i18n.segments import Segment
 from rulepress.words import N_, localize_numbers, ordinal, theme_words
 
@@ -129,3 +129,11 @@ def translate_values(value: Any, tr: Callable[[str], str | None]) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(translate_values(v, tr) for v in value)
     return value
+
+
+def translated_tables(tables: Mapping[str, Sequence[Mapping[str, Any]]], language: Language
+                      ) -> dict[str, list[dict[str, Any]]]:
+    """An engine's tables with their words (not their fields' names) in ``language``."""
+    tr = word_translator(language.strings, language.code)
+    return {name: [{k: translate_values(v, tr) for k, v in row.items()} for row in rows]
+            for name, rows in tables.items()}
