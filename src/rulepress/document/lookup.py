@@ -24,8 +24,8 @@ TERM_PREFIX, RULING_PREFIX = "term-", "ruling-"
 MAX_TERM_WORDS = 6  # a term is a few words; its mentions are looked up word by word
 _TYPED = re.compile(r"\b[Rr]ulings? (\d+)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(*])")
-# Where a language writes ordinals with a dot ("der 6. Platz"), a number's dot ends nothing.
-_SENTENCE_END_ORDINAL_DOT = re.compile(r"(?<=[.!?])(?<!\d\.)\s+(?=[A-ZÄÖÜ„“\"(*])")
+# Where a language writes ordinals with a dot, a range's ("1. bis 6. Platz") ends nothing.
+_SENTENCE_END_ORDINAL_DOT = re.compile(r"(?<=[.!?])(?<!\d\. \w\w\w \d\.)\s+(?=[A-ZÄÖÜ„“\"(*])")
 
 
 def _children(inline: Token) -> Iterator[tuple[Token, int]]:
