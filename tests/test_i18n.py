@@ -20,6 +20,8 @@ from rulepress.document.reader import read_document
 from rulepress.i18n.apply import read_catalog
 from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 from rulepress.i18n.catalog import dump, load, template
+from rulepress.i18n.engine import engine_segments
+from rulepress.i18n.segments import segments
 
 SOURCES = Path(__file__).parents[1] / "sources"
 
@@ -51,8 +53,13 @@ def test_translate_writes_a_template_and_a_catalog_with_references(game: Path) -
     assert re.search(r"pigeon-race de: 0/\d+ segments translated, 0 fuzzy, 0 obsolete", said)
     pot = (game / "locales" / "pigeon-race.pot").read_text()
     rules = (game / "rules.md").read_text().split("\n")
-    # Each reference names the line the segment starts on (an example's prose: its text key).
+    # Each reference names the line the segment starts on (an example's prose: its text key);
+    # an engine's word, the front matter's engine: line.
     for m in read_po(io.StringIO(pot)):
+        if m.auto_comments and m.auto_comments[0].startswith("engine word"):
+            assert [m.locations[0][0], rules[m.locations[0][1] - 1]] == [
+                "rules.md", "engine: pigeon_race"], m.id
+            continue
         for file, line in m.locations:
             near = "\n".join(rules[line - 1:line + 2]) if file == "rules.md" else None
             if near is not None:
@@ -163,7 +170,7 @@ def test_the_german_pigeon_race_is_complete_and_proven(tmp_path: Path) -> None:
     assert (used, fuzzy) == (total, 0) and total > 150
     # The committed template is the one the sources make now (rerun translate after an edit).
     assert (SOURCES / "pigeon-race" / "locales" / "pigeon-race.pot").read_bytes() == dump(
-        template(doc))
+        template(doc, segments(doc) + engine_segments(doc, None)))
     out = tmp_path / "out"
     books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
     built = build_rulebooks(SOURCES, out, games=("pigeon-race",), papers=("a4",),

@@ -423,10 +423,12 @@ def pnp(
 @click.option("--skip", metavar="ID[,ID]", default=None,
               help="Leave out these components (e.g. pieces the house cannot print).")
 @click.option("--strict", is_flag=True, help="Preflight findings are errors, not warnings.")
+@lang_option
 @force_option
 @quiet_option
 def export(game: str, project: Path | None, sources: Path | None, out: Path | None, target: str,
-           base_url: str | None, skip: str | None, strict: bool, force: bool) -> None:
+           base_url: str | None, skip: str | None, strict: bool, langs: tuple[str, ...],
+           force: bool) -> None:
     """Export GAME's components for Tabletop Simulator or a print-on-demand house, into
     pnp/GAME/<target>/ (docs/export-<target>.md says what to upload where)."""
 
@@ -434,7 +436,7 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
         from rulepress.checks import every
         from rulepress.export import Exporter, ExportOptions
         from rulepress.export import base_url as checked_url
-        from rulepress.pipeline import Paths, RunOptions, run
+        from rulepress.pipeline import Generator, Paths, RunOptions, run
 
         where = Where.of(project, sources, (game,))
         where.folders(out, "pnp")
@@ -444,7 +446,16 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
             raise RulepressError.at(None, f"--base-url is for --to tts, not --to {target}")
         left_out = tuple(i.strip() for i in skip.split(",")) if skip else ()
         options = ExportOptions(target, os.path.abspath(target_dir), url, left_out, strict)
-        built = run(Paths(where.sources, target_dir, where.project.root), [Exporter(options)],
+        source, others = where.languages(langs)
+        exporters: list[Generator] = [Exporter(options)] if source else []
+        if others:  # each translation's, into pnp/GAME/LANG/<target>/
+            from rulepress.i18n.books import TranslationOptions
+            from rulepress.i18n.exports import TranslatedExporter
+            from rulepress.i18n.run import precheck
+
+            precheck(where, TranslationOptions(others, where.project.languages[0]))
+            exporters.append(TranslatedExporter(options, others, where.project.languages[0]))
+        built = run(Paths(where.sources, target_dir, where.project.root), exporters,
                     reporter, RunOptions(where.games, force), every())
         reporter.done(built.summary())
         return ExitStatus.OK
@@ -550,7 +561,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
             raise RulepressError.at(None, "name a language: --lang de (or list it in "
                                           "rulepress.toml: languages = [\"en\", \"de\"])")
         for doc in read_sources(where.sources, where.games):
-            for done in run(doc, wanted, where.project.languages[0]):
+            for done in run(doc, wanted, where.project.languages[0], where.project.root):
                 reporter.done(done.line())
         return ExitStatus.OK
 

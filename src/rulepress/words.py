@@ -1,12 +1,167 @@
-"""Numbers as a rulebook writes them."""
+"""Words and numbers as a rulebook writes them, in its language.
+
+The theme's own words (the cover's "Players", an example box's "Example", the running "page 4
+of 11") are msgids of the theme's catalog, ``templates/locales/<lang>.po``, read with Babel. A
+word the catalog lacks prints in English and is counted (``theme_missing``). Numbers and dates
+take the language's formats from Babel's CLDR data."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
+from datetime import date
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+from rulepress.paths import templates_dir
 
-def ordinal(n: Any) -> str:
-    """1 -> 1st, 2 -> 2nd, 11 -> 11th."""
+SOURCE = "en"  # the language the theme is written in
+Gettext = Callable[..., str]
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a word marked, translated later
+    """``msgid`` as it is: marks a word of the theme whose translation is looked up later."""
+    return msgid
+
+
+def ordinal(n: Any, lang: str = SOURCE) -> str:
+    """1 -> 1st, 2 -> 2nd, 11 -> 11th; German (and most languages Babel knows) 1 -> 1."""
     k = int(n)
+    _ = theme_words(lang)
+    # Translators: a place or rank, any number: 1st, 2nd, 3rd, 4th (German "{n}.").
+    if _base(lang) != SOURCE and _("{n}th") != "{n}th":
+        return _("{n}th", n=k)
     suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
     return f"{k}{suffix}"
+
+
+def _base(lang: str | None) -> str:
+    return (lang or SOURCE).replace("-", "_").split("_")[0]
+
+
+def theme_catalog_path(lang: str) -> Path:
+    return templates_dir() / "locales" / f"{_base(lang)}.po"
+
+
+@cache
+def theme_strings(lang: str) -> Mapping[str, str]:
+    """The theme's translated words in ``lang`` (fuzzy and empty entries left out)."""
+    from babel.messages.pofile import read_po
+
+    path = theme_catalog_path(lang)
+    if _base(lang) == SOURCE or not path.is_file():
+        return {}
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=_base(lang))
+    return {m.id: m.string for m in catalog
+            if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string
+            and not m.fuzzy}
+
+
+@cache
+def theme_msgids() -> tuple[str, ...]:
+    """Every word of the theme, as its template (``templates/locales/theme.pot``) lists them."""
+    from babel.messages.pofile import read_po
+
+    with (templates_dir() / "locales" / "theme.pot").open("rb") as fh:
+        return tuple(m.id for m in read_po(fh) if isinstance(m.id, str) and m.id)
+
+
+def theme_missing(lang: str) -> tuple[str, ...]:
+    """The theme's words ``lang``'s catalog does not translate: they print in English."""
+    if _base(lang) == SOURCE:
+        return ()
+    strings = theme_strings(lang)
+    return tuple(m for m in theme_msgids() if m not in strings)
+
+
+@cache
+def theme_words(lang: str | None) -> Gettext:
+    """``_(msgid, **values)`` for ``lang``: the translation (else the English), ``{name}``
+    placeholders filled from ``values``."""
+    strings = theme_strings(lang) if lang and _base(lang) != SOURCE else {}
+
+    def gettext(msgid: str, **values: Any) -> str:
+        text = strings.get(msgid, msgid)
+        return text.format(**values) if values else text
+
+    return gettext
+
+
+def css_content(text: str, counters: Mapping[str, str]) -> str:
+    """A sentence with ``{placeholders}`` as a CSS ``content`` value: each placeholder the CSS
+    of ``counters`` (``{page}`` -> ``counter(page)``), the rest quoted strings."""
+    parts = []
+    for n, piece in enumerate(re.split(r"\{(\w+)\}", text)):
+        if n % 2:
+            parts.append(counters[piece])
+        elif piece:
+            escaped = piece.replace("\\", "\\\\").replace('"', '\\"')
+            # A CSS escape ends at a space, or where no hex digit follows.
+            escaped = re.sub(r"\u00a0([0-9A-Fa-f ]?)",
+                             lambda m: "\\A0" + (" " + m.group(1) if m.group(1) else ""), escaped)
+            parts.append(f'"{escaped}"')
+    return " ".join(parts)
+
+
+# --- numbers and dates ---------------------------------------------------------------------
+
+
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(%?)(?![\w]|[.,]\d)")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def localize_numbers(text: str, lang: str | None) -> str:
+    """``text`` (prose as filled from the data) with its decimal numbers, grouped thousands
+    and percentages in ``lang``'s format: 52.3% -> 52,3 %, 10,000 -> 10.000 in German. Whole
+    numbers are left as they are; so is the source's language."""
+    if lang is None or _base(lang) == SOURCE:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        number, percent = m.group(1), m.group(2)
+        if not percent and "." not in number and "," not in number:
+            return m.group(0)
+        return _number(number.replace(",", ""), bool(percent), _base(lang))
+
+    out = _NUMBER.sub(one, text)
+    if out != text and _number("0.5", False, _base(lang)) == "0,5":
+        # Two decimal commas apart by a comma read as one list: "[53,3; 68,7]".
+        out = re.sub(r"(\d,\d+(?:\u00a0%)?), (?=\d+,\d)", r"\1; ", out)
+    return out
+
+
+def _number(number: str, percent: bool, lang: str) -> str:
+    """One number as ``lang`` writes it (CLDR's patterns), as many decimals as written."""
+    from decimal import Decimal
+
+    from babel import Locale
+    from babel.numbers import format_decimal, format_percent
+
+    places = len(number.split(".")[1]) if "." in number else 0
+    locale = Locale.parse(lang)
+    if percent:
+        pattern = str(locale.percent_formats[None].pattern)
+        if places:
+            pattern = pattern.replace("0", "0." + "0" * places, 1)
+        return str(format_percent(Decimal(number) / 100, format=pattern, locale=locale))
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return str(format_decimal(Decimal(number), format=pattern, locale=locale))
+
+
+def localize_dates(text: str, lang: str | None) -> str:
+    """ISO dates in ``text`` (a printing's "Version 1.0, 2026-11-27") as ``lang`` writes them
+    (27.11.2026 in German)."""
+    if lang is None or _base(lang) == SOURCE:
+        return text
+    from babel.dates import format_date
+
+    def one(m: re.Match[str]) -> str:
+        try:
+            day = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return m.group(0)
+        return str(format_date(day, format="medium", locale=_base(lang)))
+
+    return _ISO_DATE.sub(one, text)

@@ -24,6 +24,8 @@ TERM_PREFIX, RULING_PREFIX = "term-", "ruling-"
 MAX_TERM_WORDS = 6  # a term is a few words; its mentions are looked up word by word
 _TYPED = re.compile(r"\b[Rr]ulings? (\d+)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(*])")
+# Where a language writes ordinals with a dot, a range's ("1. bis 6. Platz") ends nothing.
+_SENTENCE_END_ORDINAL_DOT = re.compile(r"(?<=[.!?])(?<!\d\. \w\w\w \d\.)\s+(?=[A-ZÄÖÜ„“\"(*])")
 
 
 def _children(inline: Token) -> Iterator[tuple[Token, int]]:
@@ -37,7 +39,7 @@ def _children(inline: Token) -> Iterator[tuple[Token, int]]:
             line += child.content.count("\n")
 
 
-def _sentences(inline: Token) -> dict[int, str]:
+def _sentences(inline: Token, ends: re.Pattern[str] = _SENTENCE_END) -> dict[int, str]:
     """The sentence holding each child of ``inline`` (by its index), as plain text on one line;
     the paragraph is read once, however many terms it defines."""
     text, starts = "", []
@@ -47,7 +49,7 @@ def _sentences(inline: Token) -> dict[int, str]:
             text += child.content
         elif child.type in ("softbreak", "hardbreak"):
             text += " "
-    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text) + 1]
+    bounds = [0, *(m.end() for m in ends.finditer(text)), len(text) + 1]
     out: dict[int, str] = {}
     for n, at in enumerate(starts):
         k = bisect.bisect_right(bounds, at) - 1
@@ -64,6 +66,21 @@ def _at(part: Part, line: int, needle: str) -> SourceLoc:
 
 def _inline_text(inline: Token) -> str:
     return "".join(c.content for c in inline.children or () if c.type in ("text", "code_inline"))
+
+
+def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str]]:
+    """The terms one block's inline Markdown marks, in order, each with its sentence
+    (``ordinal_dot``: the language writes "6." for "6th")."""
+    from rulepress.document.markdown import make_parser
+
+    tokens = make_parser().parse(text)
+    for token in tokens:
+        if token.type == "inline":
+            sentences = _sentences(token, _SENTENCE_END_ORDINAL_DOT if ordinal_dot
+                                   else _SENTENCE_END)
+            return [(child.content, sentences[n]) for n, (child, _) in enumerate(_children(token))
+                    if child.type == DFN]
+    return []
 
 
 def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],

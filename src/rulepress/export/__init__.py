@@ -99,18 +99,19 @@ class Exporter(Base):
                                        target, strict)
         return list(dict.fromkeys(found))
 
-    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+    def units(self, game: DocumentCheck, key: str, sub: str = "") -> list[Unit]:
+        """``sub``: a folder between the game's and the target's (a translation's, 'de/')."""
         doc, engine, target = game.doc, game.engine, self.options.target
 
         def make() -> Files | list[Diagnostic]:
             """In a worker when the game's engine draws (the pipeline's guarded units)."""
             try:
-                made = self._files(doc, contract.drawers(engine), contract.tables(engine))
+                made = self._files(doc, contract.drawers(engine), contract.tables(engine), sub)
             except RulepressError as exc:
                 return exc.diagnostics
             except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
                 return [engine_raised(exc, engine, "drawing its export", doc.meta.engine_loc)]
-            return {f"{doc.slug}/{target}/{name}": data for name, data in made.items()}
+            return {f"{doc.slug}/{sub}{target}/{name}": data for name, data in made.items()}
 
         def stopped(how: str) -> list[Diagnostic]:
             name = engine.name if engine is not None else doc.meta.engine
@@ -120,8 +121,8 @@ class Exporter(Base):
         return [Unit(f"{doc.slug}/{target}", key, make, f"making the {doc.slug} {target} export",
                      guarded=engine is not None, stopped=stopped)]
 
-    def _files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables
-               ) -> dict[str, bytes | str]:
+    def _files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
+               sub: str = "") -> dict[str, bytes | str]:
         from rulepress.export.raster import sides
 
         opts = self.options
@@ -130,7 +131,7 @@ class Exporter(Base):
             from rulepress.export.tts import saved_object
 
             comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
-            base = opts.base_url or (Path(opts.folder) / doc.slug / "tts").as_uri() + "/"
+            base = opts.base_url or (Path(opts.folder) / doc.slug / sub / "tts").as_uri() + "/"
             return saved_object(doc, sides(doc, drawers, tables, comps), base)
         from rulepress.export.houses import house_files, house_sides, placed
 

@@ -511,6 +511,10 @@ def _no_questions() -> Sequence[Question]:
     return ()
 
 
+def _no_words() -> Sequence[str]:
+    return ()
+
+
 @dataclass(frozen=True)
 class Engine:
     """A game plug-in declared as data: every part is optional.
@@ -530,6 +534,9 @@ class Engine:
     tables: Callable[[], Mapping[str, Sequence[Mapping[str, Any]]]] = _empty
     agents: Callable[[], Mapping[str, tuple[str, Agent]]] = _empty
     questions: Callable[[], Sequence[Question]] = _no_questions
+    # The words its figures print and its facts hold as text ("START", "home"): translators
+    # see them in the game's catalog, and a translated book prints each as translated there.
+    words: Callable[[], Sequence[str]] = _no_words
 
     def data(self, component: str) -> tuple[dict[str, Any], ...]:
         """The data rows of the game's component ``component``, as rulepress read them for

@@ -190,6 +190,17 @@ def component_counts(engine: GameEngine) -> Mapping[str, int]:
     return value  # type: ignore[no-any-return]
 
 
+def words(engine: GameEngine | None) -> tuple[str, ...]:
+    """The words the engine's figures and facts print, for its game's translators."""
+    method = getattr(engine, "words", None)
+    if engine is None or method is None:
+        return ()
+    value = method()
+    _expect(value, lambda v: _sequence(v, lambda w: isinstance(w, str) and bool(w.strip())),
+            _engines(engine, "words"), method, engine, "a list of words (strings)")
+    return tuple(value)
+
+
 def drawers(engine: GameEngine | None) -> Mapping[str, Drawer]:
     method = getattr(engine, "drawers", None)
     if engine is None or method is None:

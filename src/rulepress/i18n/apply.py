@@ -4,6 +4,7 @@ printed in the source language, marked so (``lang`` and ``data-untranslated`` on
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,9 +14,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
-from rulepress.document.model import Component, Document, Example, Language
+from rulepress.document.model import Component, Document, Example, Language, Term
 from rulepress.i18n.catalog import load, po_path
 from rulepress.i18n.segments import Segment, block_key, normal, segments
+from rulepress.words import ordinal
 
 # Quotation marks as the typographer prints them ("..." in the source): primary, then inner.
 QUOTES = {"de": "„“‚‘", "en": "“”‘’", "fr": "«»‹›", "es": "«»“”", "it": "«»“”", "nl": "“”‘’",
@@ -109,10 +111,37 @@ def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
                    credits=tuple(tr(c) for c in doc.meta.credits),
                    components=tuple(component(c) for c in doc.meta.components))
     headings = tuple(replace(h, text=tr(h.text)) for h in doc.headings)
-    return replace(doc, meta=meta, headings=headings,
+    return replace(doc, meta=meta, headings=headings, terms=_terms(doc, catalog),
                    examples=tuple(example(e) for e in doc.examples),
                    reports=tuple(example(e) for e in doc.reports),
                    language=Language(catalog.lang, source, strings))
+
+
+def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
+    """Each defined term as the translation marks it: the :dfn[...] at the same place among
+    its block's definitions, the sentence around it as the glossary's line (the source's
+    where the block is not translated)."""
+    from rulepress.document.lookup import dfns
+
+    strings = catalog.strings()
+    blocks = sorted((s.loc.path, s.loc.line, s.text) for s in catalog.segments
+                    if s.example is None and s.loc.path.suffix == ".md")
+    out = []
+    for term in doc.terms:
+        at = bisect.bisect_right(blocks, (term.loc.path, term.loc.line, "\uffff")) - 1
+        block = blocks[at] if at >= 0 and blocks[at][0] == term.loc.path else None
+        said = strings.get(block[2]) if block is not None else None
+        if block is None or said is None:
+            out.append(term)
+            continue
+        source = [text for text, _ in dfns(block[2])]
+        found = dfns(said, ordinal(6, catalog.lang) == "6.")
+        n = source.index(term.text) if term.text in source else -1
+        if 0 <= n < len(found) and len(found) == len(source):
+            out.append(replace(term, text=found[n][0], definition=found[n][1]))
+        else:
+            out.append(term)
+    return tuple(out)
 
 
 def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language,

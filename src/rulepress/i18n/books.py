@@ -13,17 +13,27 @@ from functools import partial
 from typing import Any
 
 from rulepress.cache import Manifest, digest
-from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
 from rulepress.document.editions import PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
 from rulepress.i18n.catalog import po_path
 from rulepress.i18n.checks import check_catalog
+from rulepress.i18n.engine import translate_svg, translate_values, word_translator
 from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
 from rulepress.validate.check import CheckReport, DocumentCheck
 from rulepress.validate.results import RenderedExample
+from rulepress.words import (
+    N_,
+    Gettext,
+    localize_numbers,
+    theme_catalog_path,
+    theme_missing,
+    theme_msgids,
+    theme_words,
+)
 
 
 @dataclass(frozen=True)
@@ -75,11 +85,18 @@ class TranslatedBooks(Base):
                 diags += catalog.missing()
             tdoc = translated(doc, catalog, self.options.source)
             found.docs[lang] = tdoc
-            examples, prose_diags = translated_examples(tdoc, game.examples, catalog)
+            left: set[str] = set()
+            examples, prose_diags = translated_examples(tdoc, game.examples, catalog, left)
             found.examples[lang] = examples
             said = {d.loc for d in checked}  # one error an entry: its own check's
             diags += [d for d in prose_diags if d.loc not in said]
             self.notes.append(f"{doc.slug} {catalog.summary()}")
+            self.notes += _left_in_source(doc, catalog, sorted(left))
+            if self.options.strict and left:
+                diags.append(error(doc.meta.engine_loc or SourceLoc(doc.path, 1), (
+                    f"{lang}: the figures print {len(left)} words in the source language "
+                    f"({', '.join(sorted(left)[:4])}): list them in the engine's words and "
+                    "run rulepress translate")))
         self._games[doc.slug] = found
         return diags
 
@@ -123,6 +140,21 @@ class TranslatedBooks(Base):
         return units
 
 
+def _left_in_source(doc: Document, catalog: Catalogued, figure_words: list[str]) -> list[str]:
+    """The summary's lines of what prints in the source language: the figures' words the
+    catalog lacks, and the theme's words its catalog lacks."""
+    lines = []
+    if figure_words:
+        lines.append(f"{doc.slug} {catalog.lang}: {len(figure_words)} words of the figures "
+                     f"untranslated ({', '.join(figure_words[:4])})")
+    missing = theme_missing(catalog.lang)
+    if missing:
+        lines.append(f"{doc.slug} {catalog.lang}: the theme's words: "
+                     f"{len(theme_msgids()) - len(missing)}/{len(theme_msgids())} translated "
+                     f"({theme_catalog_path(catalog.lang).name}), the rest in English")
+    return lines
+
+
 def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
     """The languages of ``langs`` the game has a catalog of (a game no one has translated
     into a language has no book in it)."""
@@ -143,30 +175,59 @@ def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: 
     from rulepress.books import EDITION_NAMES, book_name, booklet_name, kit_links, paper_name
     from rulepress.render import render_html
 
-    links = {f"PDF ({paper_name(p)})": book_name(doc.slug, edition, p) for p in options.papers
-             } if pdf else {}
+    lang = doc.language.code if doc.language else ""
+    _ = theme_words(lang)
+
+    def paper(p: str) -> str:
+        return _(paper_name(p))
+
+    N_("A4"), N_("Letter")  # the papers' names, as paper_name gives them
+
+    links = {_("PDF ({paper})", paper=paper(p)): book_name(doc.slug, edition, p)
+             for p in options.papers} if pdf else {}
     if options.booklet and edition == PLAYER and pdf:
-        links |= {f"Booklet ({paper_name(p)})": booklet_name(doc.slug, p)
+        links |= {_("Booklet ({paper})", paper=paper(p)): booklet_name(doc.slug, p)
                   for p in options.papers}
-    links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
+    links |= {_("{edition} (HTML)", edition=_(EDITION_NAMES[other])): book_name(doc.slug, other)
               for other in options.editions if other != edition}
     # The kits `pnp` draws in this language: pnp/<game>/<lang>/, seen from build/<game>/<lang>/.
-    lang = doc.language.code if doc.language else ""
-    links |= {f"Print-and-play ({label})": "../../" + href.replace(
+    links |= {_("Print-and-play ({label})", label=_kit_label(label, _)): "../../" + href.replace(
         f"/{doc.slug}/", f"/{doc.slug}/{lang}/", 1) for label, href in kit_links(
         doc, options.papers).items()}
-    links[f"{options.source} (HTML)"] = f"../{book_name(doc.slug, edition)}"
+    links[_("{edition} (HTML)", edition=_language_name(options.source, lang))] = \
+        f"../{book_name(doc.slug, edition)}"
     return render_html(doc, examples, edition=edition, links=links, fonts_href=f"../../{fonts}")
 
 
+def _kit_label(label: str, _: Gettext) -> str:
+    """A kit link's "Letter, poker" with its paper's name translated."""
+    paper, sep, rest = label.partition(", ")
+    return _(paper) + sep + rest
+
+
+def _language_name(code: str, lang: str) -> str:
+    """``code``'s language named in ``lang`` ("Englisch"), as the link to that edition says."""
+    from babel import Locale
+
+    try:
+        return str(Locale.parse(code).get_display_name(lang) or code)
+    except (ValueError, LookupError):
+        return code
+
+
 def translated_examples(
-    doc: Document, checked: Mapping[str, RenderedExample], catalog: Catalogued
+    doc: Document, checked: Mapping[str, RenderedExample], catalog: Catalogued,
+    untranslated: set[str] | None = None,
 ) -> tuple[dict[str, RenderedExample], list[Diagnostic]]:
     """Each box of the translated ``doc`` as checked in the source language, its title and
-    prose in the translation (the prose filled from the same data). A problem in the
-    translated prose is reported at its entry in the catalog."""
+    prose in the translation (the prose filled from the same data, the engine's words in it
+    and in its figures translated, its numbers in the language's format). A problem in the
+    translated prose is reported at its entry in the catalog; a figure's word left in the
+    source language is added to ``untranslated``."""
     out: dict[str, RenderedExample] = {}
     diags: list[Diagnostic] = []
+    tr = word_translator(catalog.strings(), catalog.lang)
+    left = untranslated if untranslated is not None else set()
     for ex in doc.boxes:
         rendered = checked.get(ex.id)
         if rendered is None:
@@ -177,8 +238,16 @@ def translated_examples(
         entry = catalog.entries.get(_source_text(ex, catalog))
         at = entry.loc if entry is not None and entry.used else None
         diags += [replace(d, loc=at or d.loc) for d in problems]
+        if not problems:  # checked as the data holds it; printed in the language's words
+            worded = replace(filled, data=translate_values(filled.data, tr),
+                             claims=translate_values(filled.claims, tr))
+            prose = localize_numbers(render_prose(worded)[0], catalog.lang)
+        figures = [replace(f, caption=tr(f.caption) or f.caption,
+                           svg=translate_svg(f.svg, tr, left),
+                           narrow=f.narrow and translate_svg(f.narrow, tr, left))
+                   for f in rendered.figures]
         out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
-                             else rendered.prose)
+                             else rendered.prose, figures=figures)
     return out, diags
 
 

@@ -172,9 +172,10 @@ class Updated:
     obsolete: int
 
 
-def update(doc: Document, lang: str) -> Updated:
-    """The template and ``lang``'s catalog, merged; nothing written."""
-    pot = template(doc)
+def update(doc: Document, lang: str, extra: list[Segment] | None = None) -> Updated:
+    """The template and ``lang``'s catalog, merged; nothing written. ``extra``: segments not
+    of the sources (the engine's words)."""
+    pot = template(doc, segments(doc) + (extra or []))
     path = po_path(doc, lang)
     old = load(path, lang) if path.exists() else None
     po = merged(pot, old, lang)

@@ -15,6 +15,8 @@ from pathlib import Path
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document
 from rulepress.i18n.catalog import LOCALES, Updated, lang_problem, po_path, pot_path, update
+from rulepress.i18n.engine import engine_segments
+from rulepress.i18n.segments import Segment
 from rulepress.jail import Refused, read_regular
 
 
@@ -30,30 +32,34 @@ class Translated:
                 f"{u.fuzzy} fuzzy, {u.obsolete} obsolete ({po_path(self.doc, self.lang)})")
 
 
-def translate(doc: Document, langs: Sequence[str], source_lang: str = "en") -> list[Translated]:
-    """Merge every language's catalog with the game's segments, then write them all."""
+def translate(doc: Document, langs: Sequence[str], source_lang: str = "en",
+              project: Path | None = None) -> list[Translated]:
+    """Merge every language's catalog with the game's segments and its engine's words, then
+    write them all."""
     problems = [error(None, f"--lang {lang}: {lang_problem(lang)}") for lang in langs
                 if lang_problem(lang)]
     problems += [error(None, f"--lang {lang}: {lang} is the language the rules are written in")
                  for lang in langs if lang == source_lang]
     if problems:
         raise RulepressError(problems)
-    done = [Translated(doc, lang, update(doc, lang)) for lang in langs]
+    extra = engine_segments(doc, project)
+    done = [Translated(doc, lang, update(doc, lang, extra)) for lang in langs]
     folder = doc.folder / LOCALES
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise RulepressError.at(SourceLoc(folder, 1), "locales must be a folder of the game's "
                                                       "own, not a link or a file")
     folder.mkdir(exist_ok=True)
-    _replace(pot_path(doc), done[0].updated.pot if done else _pot(doc))
+    _replace(pot_path(doc), done[0].updated.pot if done else _pot(doc, extra))
     for t in done:
         _replace(po_path(doc, t.lang), t.updated.po)
     return done
 
 
-def _pot(doc: Document) -> bytes:
+def _pot(doc: Document, extra: list[Segment]) -> bytes:
     from rulepress.i18n.catalog import dump, template
+    from rulepress.i18n.segments import segments
 
-    return dump(template(doc))
+    return dump(template(doc, segments(doc) + extra))
 
 
 def _replace(path: Path, data: bytes) -> None:

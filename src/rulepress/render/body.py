@@ -236,7 +236,8 @@ def _drop_marker(inline: Token) -> None:
 
 
 def render_body(
-    doc: Document, example_box: ExampleBox, components_html: str, edition: str = REFERENCE
+    doc: Document, example_box: ExampleBox, components_html: str, edition: str = REFERENCE,
+    components_title: str = "Components",
 ) -> Body:
     """Render the body: anchors from the reader's headings, example fences as boxes, the
     components table at the end of a "Components" section (or as its own section before the
@@ -290,8 +291,8 @@ def render_body(
     for i in range(len(tokens) + 1):
         if i == comp_at:
             if synthetic:
-                out.extend(_heading(top, "Components", COMPONENTS_ID, 1))
-                toc.append(TocEntry(1, "Components", COMPONENTS_ID))
+                out.extend(_heading(top, components_title, COMPONENTS_ID, 1))
+                toc.append(TocEntry(1, components_title, COMPONENTS_ID))
             out.append(_raw_token(components_html))
         if i == len(tokens):
             break

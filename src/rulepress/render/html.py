@@ -25,12 +25,13 @@ from rulepress.render.offline import read_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
+from rulepress.words import N_, Gettext, localize_dates, theme_words
 
-CREDITS_TITLE = "Credits and licence"
-NOTATION_TITLE = "Appendix: the examples in engine notation"
-GLOSSARY_TITLE = "Glossary"
-INDEX_TITLE = "Index"
-COLOPHON_TITLE = "Colophon"
+CREDITS_TITLE = N_("Credits and licence")
+NOTATION_TITLE = N_("Appendix: the examples in engine notation")
+GLOSSARY_TITLE = N_("Glossary")
+INDEX_TITLE = N_("Index")
+COLOPHON_TITLE = N_("Colophon")
 
 
 @dataclass(frozen=True)
@@ -82,12 +83,13 @@ def game_fonts_css(meta: Meta) -> str:
 
 
 STATUS = {
-    Status.PROVEN: ("proven", "Proven by the rules engine"),
-    Status.FAILED: ("failed", "Check FAILED (draft build)"),
-    Status.NOT_CHECKABLE: ("unchecked", "Not checkable: no rules engine"),
-    Status.SIMULATED: ("simulated", "From games played by the rules engine"),
+    Status.PROVEN: ("proven", N_("Proven by the rules engine")),
+    Status.FAILED: ("failed", N_("Check FAILED (draft build)")),
+    Status.NOT_CHECKABLE: ("unchecked", N_("Not checkable: no rules engine")),
+    Status.SIMULATED: ("simulated", N_("From games played by the rules engine")),
 }
-KICKERS = {"example": ("Example", ""), "simulation": ("Playtest", "playtest")}  # kicker, class
+# kicker, class
+KICKERS = {"example": (N_("Example"), ""), "simulation": (N_("Playtest"), "playtest")}
 
 
 @cache
@@ -177,13 +179,13 @@ class _Fig:
     narrow: Markup | None = None  # the same figure for a phone, stages one under another
 
 
-def _figures(example: Example, rendered: RenderedExample) -> tuple[_Fig, ...]:
+def _figures(example: Example, rendered: RenderedExample, _: Gettext) -> tuple[_Fig, ...]:
     """Each figure named by the example's title and its caption ("A trump moves two pigeons:
     after 3C>2,5"), so a screen reader hears more than "Before"; ids scoped to it."""
     count = len(rendered.figures)
     figures = []
     for n, f in enumerate(rendered.figures, 1):
-        which = f.caption or (f"figure {n} of {count}" if count > 1 else "")
+        which = f.caption or (_("figure {n} of {count}", n=n, count=count) if count > 1 else "")
         name = f"{rendered.title}: {which}" if which else rendered.title
         scope = f"{example_anchor(example.id)}-fig{n}"
         svg = _figure_svg(f.svg, example, scope, name)
@@ -232,10 +234,11 @@ class _Entry:
     note: str = ""  # the glossary's definition; the index's "Ruling 17"
 
 
-def _component_row(c: Component) -> dict[str, str]:
+def _component_row(c: Component, _: Gettext) -> dict[str, str]:
     notes = []
     if c.in_kit:
-        notes.append("In the print-and-play kit" + (" (double-sided)" if c.back else ""))
+        notes.append(_("In the print-and-play kit (double-sided)") if c.back
+                     else _("In the print-and-play kit"))
     if c.note:
         notes.append(c.note)
     size = f"{c.size.width:g} × {c.size.height:g} mm" if c.size else "—"
@@ -283,9 +286,11 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
           links: Mapping[str, str], fonts_href: str | None) -> str:
     folder = doc.path.parent
     proof = edition == REFERENCE
+    lang = doc.language.code if doc.language else None
+    _ = theme_words(lang)
     box_template = env.get_template("example.html.j2")
     try:
-        module = box_template.module
+        module = box_template.make_module({"_": _})
     except Exception:  # noqa: BLE001 - re-raised with the template's own lines, as render does
         env.handle_exception()
     box_macro = getattr(module, "example_box", None)
@@ -302,6 +307,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         if rendered is None:
             raise RulepressError.at(example.loc, f"example '{example.id}' has no checked rendering")
         status_class, status_label = STATUS[rendered.status]
+        status_label = _(status_label)
         anchor = example_anchor(example.id)
         if proof and (rendered.moves or rendered.claims):
             notation.append(_Notation(f"rp-notation-{example.id}", anchor, rendered.title,
@@ -310,42 +316,44 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
             status_label = ""  # the player edition shows no proof machinery
         box = _Box(
             anchor=anchor,
-            kicker=KICKERS[example.kind][0],
+            kicker=_(KICKERS[example.kind][0]),
             kind_class=KICKERS[example.kind][1],
             title=rendered.title,
             status_class=status_class,
             status_label=status_label,
             prose=Markup(render_markdown(rendered.prose, folder, example.loc.path,
                                          prose_line(example), found)),
-            figures=_figures(example, rendered),
+            figures=_figures(example, rendered, _),
             moves=(),
             claims=(),
             notation=notation[-1].anchor if notation and notation[-1].example == anchor else "",
         )
         return str(box_macro(box))
 
-    components = [_component_row(c) for c in doc.meta.components]
-    components_html = (env.get_template("components.html.j2").render(components=components)
+    components = [_component_row(c, _) for c in doc.meta.components]
+    components_html = (env.get_template("components.html.j2").render(components=components, _=_)
                        if components else "")
-    body = render_body(doc, example_box, components_html, edition)
+    body = render_body(doc, example_box, components_html, edition, _("Components"))
     # The author may have written a section of that name already; two would confuse the contents.
     titles = {entry.text.casefold() for entry in body.toc}
-    credits_title = CREDITS_TITLE if CREDITS_TITLE.casefold() not in titles else COLOPHON_TITLE
+    credits_title = (_(CREDITS_TITLE) if _(CREDITS_TITLE).casefold() not in titles
+                     else _(COLOPHON_TITLE))
     # The reference edition lists the printings, newest first, from the front matter's versions.
     changelog = tuple(reversed(doc.meta.versions)) if edition == REFERENCE else ()
-    changelog_entry = (TocEntry(1, "Changelog", "rp-changelog"),) if changelog else ()
+    changelog_entry = (TocEntry(1, _("Changelog"), "rp-changelog"),) if changelog else ()
     glossary = sorted((_Entry(t.text, t.anchor, t.definition) for t in found.terms),
                       key=lambda e: e.text.casefold())
     index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
-                    *(_Entry(_indexed(r.title), r.anchor, f"Ruling {r.number}") for r in doc.rulings
+                    *(_Entry(_indexed(r.title), r.anchor, _("Ruling {number}", number=r.number))
+                      for r in doc.rulings
                       if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
                    ) if proof else []
     # The reference edition's glossary is at the back; the player edition's, short, is on the
     # page of the contents.
-    front = [TocEntry(1, GLOSSARY_TITLE, "rp-glossary")] if glossary and not proof else []
-    back = [(NOTATION_TITLE, "rp-notation", notation),
-            (GLOSSARY_TITLE, "rp-glossary", glossary if proof else []),
-            (INDEX_TITLE, "rp-index", index)]
+    front = [TocEntry(1, _(GLOSSARY_TITLE), "rp-glossary")] if glossary and not proof else []
+    back = [(_(NOTATION_TITLE), "rp-notation", notation),
+            (_(GLOSSARY_TITLE), "rp-glossary", glossary if proof else []),
+            (_(INDEX_TITLE), "rp-index", index)]
     toc_back = [TocEntry(1, title, anchor) for title, anchor, items in back if items]
     return env.get_template("rulebook.html.j2").render(
         lang=doc.language.code.replace("_", "-") if doc.language else "en",
@@ -364,7 +372,17 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         fonts_href=fonts_href,
         font_faces=FONT_FACES,
         game_fonts=Markup(game_fonts_css(doc.meta) + (ICON_CSS if ICON_IMG in body.html else "")),
+        _=_,
+        printing=_printing(doc, _),
+        date=lambda iso: localize_dates(str(iso), lang),
     )
+
+
+def _printing(doc: Document, _: Gettext) -> str:
+    """'Version 1.1, 2026-11-27' (or less), as covers and footers say it, in the language."""
+    meta, lang = doc.meta, doc.language.code if doc.language else None
+    said = _("Version {version}", version=meta.version) if meta.version else ""
+    return ", ".join(p for p in (said, localize_dates(meta.date, lang)) if p)
 
 
 def _indexed(title: str) -> str:

@@ -23,6 +23,7 @@ from rulepress.document.lookup import MAX_TERM_WORDS
 from rulepress.document.markdown import DFN
 from rulepress.document.model import Document, Term
 from rulepress.render.references import example_anchor
+from rulepress.words import theme_words
 
 XREF, TERM_LINK = "xref", "term-link"
 
@@ -87,7 +88,8 @@ def lookup(doc: Document, edition: str) -> Lookup:
     titles = {h.anchor: h.text for h in doc.headings}
     titles |= {example_anchor(e.id): e.title for e in doc.boxes}
     titles |= {t.anchor: t.text for t in doc.terms}
-    titles |= {r.anchor: f"Ruling {r.number}" for r in doc.rulings}
+    _ = theme_words(doc.language.code if doc.language else None)
+    titles |= {r.anchor: _("Ruling {number}", number=r.number) for r in doc.rulings}
     return Lookup(tuple(kept), titles)
 
 
@@ -95,6 +97,7 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
     """Mark up ``tokens`` (one edition's body) in place."""
     found = lookup(doc, edition)
     anchors = {(t.loc.path, t.loc.line, t.text): t.anchor for t in doc.terms}
+    anchors_by_text = {(t.loc.path, t.text): t.anchor for t in doc.terms}
     rulings = {r.loc: r for r in doc.rulings}
     lists: list[Token] = []
     heading = False
@@ -118,8 +121,11 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
                 line += child.type in ("softbreak", "hardbreak")
                 if child.type == DFN and loc is not None:
                     at = (loc.path, loc.line + line, child.content)
-                    if at in anchors:
-                        child.attrSet("id", anchors[at])
+                    # A translation's lines are not the source's: its block's term of that name.
+                    anchor = anchors.get(at) or (anchors_by_text.get((loc.path, child.content))
+                                                 if doc.language else None)
+                    if anchor:
+                        child.attrSet("id", anchor)
             link_inline(token, found, mentions=not heading)
 
 

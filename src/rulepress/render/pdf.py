@@ -15,6 +15,8 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.media import PAPERS
 from rulepress.paths import templates_dir
@@ -23,6 +25,7 @@ from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, run_templates, template_path
 from rulepress.render.offline import refusal_loc
 from rulepress.units import POINTS_PER_MM
+from rulepress.words import css_content, theme_words
 
 PAPERS_MM = {key: (p.width_mm, p.height_mm) for key, p in PAPERS.items()}
 # Every book is typeset once, on the page that fits both papers (A4's width, Letter's height),
@@ -36,13 +39,25 @@ PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "pdf
 
 
 @cache
-def print_css(game_folder: Path, page_size: str = COMMON_PAGE, booklet: bool = False) -> str:
+def print_css(game_folder: Path, page_size: str = COMMON_PAGE, booklet: bool = False,
+              lang: str | None = None) -> str:
     """The print stylesheet for pages of ``page_size`` (a CSS size), those of a booklet with
-    ``booklet`` (a game's templates/print.css may replace the theme's)."""
+    ``booklet`` (a game's templates/print.css may replace the theme's), its words in ``lang``."""
     env = game_environment(game_folder)
     fonts_url = (templates_dir() / "fonts").as_uri()
+    _ = theme_words(lang)
+    page = "target-counter(attr(href url), page)"
     return run_templates(env, "print.css", lambda: env.get_template("print.css").render(
-        page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url))
+        page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url, _=_,
+        page_of=Markup(css_content(_("page {page} of {pages}"),
+                            {"page": "counter(page)", "pages": "counter(pages)"})),
+        page_ref=Markup(css_content(" " + _("(p.\u00a0{page})"), {"page": page}))))
+
+
+def page_lang(html: str) -> str | None:
+    """The language a page from render_html says it is in (``<html lang="de">``)."""
+    found = _HTML_LANG.search(html[:2000])
+    return found.group(1).replace("-", "_") if found else None
 
 
 def with_print_css(html: str, css: str) -> str:
@@ -53,6 +68,7 @@ def with_print_css(html: str, css: str) -> str:
     return f"{html[:head_end]}<style>\n{css}</style>\n{html[head_end:]}"
 
 
+_HTML_LANG = re.compile(r"<html\b[^>]*\blang=\"([A-Za-z_-]+)\"", re.I)
 _SVG_TAG = re.compile(r"<(/?)svg\b[^>]*?(/?)>", re.I)
 _FIGURE_SVG = re.compile(r"<figure\b[^>]*>\s*(?:<div\b[^>]*>\s*)?(?=<svg\b)", re.I)
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -202,7 +218,7 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     fetcher = JailedFetcher([*allowed_roots, fonts])
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
     size = BOOKLET_PAGE_SIZES[papers[0]] if booklet else COMMON_PAGE
-    css = print_css(Path(base_url), size, booklet)
+    css = print_css(Path(base_url), size, booklet, page_lang(html))
     page = with_print_css(figures_as_images(html), css)
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
@@ -267,13 +283,15 @@ def _parted_stages(document: Any) -> list[str]:
 
 def _continued(html: str, stages: Sequence[str]) -> str:
     """``html`` with "<title> (continued)" above each of ``stages`` (see _parted_stages)."""
+    _ = theme_words(page_lang(html))
     for key in stages:
         owner = key.rpartition("-fig")[0]
         title = re.search(rf'id="{re.escape(owner)}--title">(.*?)</p>', html, re.S)
         at = html.find(f'<figure data-stage="{key}"')
         if title is None or at < 0:
             continue
-        html = (f'{html[:at]}<p class="stage-continued">{title.group(1)} (continued)</p>'
+        said = _("{title} (continued)", title=title.group(1))
+        html = (f'{html[:at]}<p class="stage-continued">{said}</p>'
                 f"{html[at:]}")
     return html
 

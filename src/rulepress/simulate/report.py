@@ -35,18 +35,19 @@ from rulepress.jail import read_regular
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
 from rulepress.simulate.stats import SAMPLE, sample_digest
 from rulepress.validate.results import RenderedExample, Status
+from rulepress.words import N_
 from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
 RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn",
             "duplicate")
 CAPTIONS = {
-    "length": "How long games last",
-    "scores": "Scores",
-    "margins": "Winning margins",
-    "win-rates": "Win rate by seat and by place in turn order",
-    "ends": "How games end",
-    "agents": "Win rate of each agent",
+    "length": N_("How long games last"),
+    "scores": N_("Scores"),
+    "margins": N_("Winning margins"),
+    "win-rates": N_("Win rate by seat and by place in turn order"),
+    "ends": N_("How games end"),
+    "agents": N_("Win rate of each agent"),
 }
 _PROLOGUE = re.compile(r"^\s*<\?xml[^>]*\?>\s*(<!DOCTYPE[^>]*>\s*)?")
 

@@ -86,10 +86,21 @@ def _questions() -> Sequence[Question]:
     return QUESTIONS
 
 
+def _words() -> Sequence[str]:
+    """What the diagrams print and the facts say in words, for translators."""
+    from rulepress.games.pigeon_race import rules
+    from rulepress.games.pigeon_race.diagrams import HOME_LABEL, START_LABEL
+    from rulepress.games.pigeon_race.examples import BACKWARD, FORWARD, HOME_WORD
+
+    reasons = [v for k, v in vars(rules).items() if k.startswith(("R_", "END_"))
+               and isinstance(v, str)]
+    return [START_LABEL, HOME_LABEL, HOME_WORD, FORWARD, BACKWARD, *reasons]
+
+
 ENGINE = Engine(
     name="pigeon_race", rules=_rules, replay=_replay, facts=_facts, figures=_figures,
     component_counts=_counts, drawers=_drawers, tables=_tables, agents=_agents,
-    questions=_questions,
+    questions=_questions, words=_words,
 )
 
 __all__ = ["ENGINE"]

@@ -32,6 +32,7 @@ from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, in_strips, ordinal
 
 CELL = 20  # px per square
 LANE_W = 16  # lane numbers
+START_LABEL, HOME_LABEL = "START", "HOME"  # above the start boxes and the home column
 START_W = 34  # the start boxes
 FINISH_W = 6  # the chequered finish line
 HOME_W = 54  # the home column: a gutter for arrows turning to their place, pigeon, place
@@ -133,9 +134,9 @@ def _printed_board() -> list[str]:
             LABEL_SIZE, INK,
         ),
         f'<text x="{LANE_W + 2}" y="{HEAD - 5}" font-size="{LABEL_SIZE}" font-weight="bold" '
-        f'fill="{START_COLOUR}">START</text>',
+        f'fill="{START_COLOUR}">{START_LABEL}</text>',
         f'<text x="{HOME_X + 11}" y="{HEAD - 5}" font-size="{LABEL_SIZE}" font-weight="bold" '
-        f'fill="{FINISH_COLOUR}">HOME</text>',
+        f'fill="{FINISH_COLOUR}">{HOME_LABEL}</text>',
         _text([(LANE_W / 2, _lane_y(p) + CELL / 2, str(p)) for p in PIGEONS],
               NUMBER_SIZE, INK, bold=True),
     ]

@@ -64,6 +64,7 @@ from rulepress.plugin import SUITS, ExampleDataError, IllegalMove, NotationError
 
 Path = tuple[str | int, ...]
 _PIGEON_TEXT = {str(p) for p in PIGEONS}
+HOME_WORD, FORWARD, BACKWARD = "home", "forward", "backward"  # as the facts say them
 KNOWN_KEYS = {"setup", "moves", "allotment", "first_draw"}
 SETUP_KEYS = {"players", "to_move", "trump", "positions", "finished", "hands", "deck", "orders"}
 
@@ -258,7 +259,7 @@ def race_facts(r: Replay) -> dict[str, Any]:
         "positions": {p: _where(state.positions[p - 1]) for p in PIGEONS},
         "moved": _moved(r.steps),
         "push": [half(m.card.rank) for m in r.moves],
-        "direction": ["forward" if m.card.red else "backward" for m in r.moves],
+        "direction": [FORWARD if m.card.red else BACKWARD for m in r.moves],
         "finished": list(state.finished),
         "over": state.is_over(),
         "end": state.end,
@@ -285,7 +286,7 @@ def race_facts(r: Replay) -> dict[str, Any]:
 
 
 def _where(position: int) -> int | str:
-    return "home" if position == HOME else position
+    return HOME_WORD if position == HOME else position
 
 
 def _moved(steps: Sequence[Sequence[Step]]) -> dict[int, int]:

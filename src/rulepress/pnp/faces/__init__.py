@@ -120,6 +120,10 @@ class Art:
     """The layout-drawn sides of one document's components, with what their text may use."""
 
     def __init__(self, doc: Document, tables: Tables) -> None:
+        if doc.language is not None:  # the engine's words in its tables ("1st") translated
+            from rulepress.i18n.engine import translated_tables
+
+            tables = translated_tables(tables, doc.language)
         self.doc, self.tables = doc, tables
         self.rulebook = RuleBook(doc, tables)
         self._sides: dict[tuple[str, bool], Side] = {}

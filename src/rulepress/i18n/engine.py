@@ -1,0 +1,139 @@
+"""The words a game's engine prints (its figures' labels, facts said in words), as segments of
+the game's catalog, and a translated book's figures and facts with them translated.
+
+The engine lists them (``Engine.words``); it is asked in a worker, as every engine call is. A
+book's figures are drawn once, in the source language, by the check; a translation replaces
+each ``<text>`` of a figure that is one of those words (or an ordinal, ``1st``: the theme's),
+so nothing is replayed or drawn again."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulepress.diagnostics import RulepressError, SourceLoc, error
+from rulepress.document.model import Document, Language
+from rulepress.i18n.segments import Segment
+from rulepress.words import N_, localize_numbers, ordinal, theme_words
+
+KIND = "engine word (a figure's label, or a fact said in words)"
+_TEXT = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
+def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
+    """The engine's words as segments, referenced at the front matter's ``engine:`` line."""
+    from rulepress.games import UnknownEngine, contract, load_engine
+    from rulepress.validate.check import engine_raised
+    from rulepress.workers import Stopped, Workers
+
+    if not doc.meta.engine:
+        return []
+    at = doc.meta.engine_loc or SourceLoc(doc.path, 1)
+    try:
+        engine = load_engine(doc.meta.engine, project)
+    except UnknownEngine as exc:
+        raise RulepressError.at(exc.loc or at, str(exc)) from None
+
+    def run(_: int) -> tuple[str, ...] | RulepressError:
+        try:
+            return contract.words(engine)
+        except BaseException as exc:  # noqa: BLE001 - the engine's own error, at its line
+            return RulepressError([engine_raised(exc, engine, "listing its words", at)])
+
+    with Workers(run) as pool:
+        pool.submit(0)
+        _, value = next(pool.results())
+    if isinstance(value, Stopped):
+        raise RulepressError([error(at, f"the {engine.name} engine {value.how} while listing "
+                                        "its words")])
+    if isinstance(value, RulepressError):
+        raise value
+    return [Segment(w, at, KIND) for w in dict.fromkeys(value)]
+
+
+# What the playtest report's plots (simulate/plots.py) print, for the theme's catalog: a
+# translated book's plots are those the check drew, their texts translated (nothing replayed).
+PLOT_TEXTS = (
+    N_("{n} players"), N_("{label}: median {median}, mean {mean}"),
+    N_("{label}: no finished game"), N_("share of games"), N_("turns"), N_("minutes"),
+    N_("score"), N_("points"), N_("Game length (a turn taken as {seconds} s)"),
+    N_("Scores (every player)"), N_("Winning margin (best score less the next)"),
+    N_("Win rate by seat (1, 2...) and by place in turn order (1st, 2nd...), 95% intervals; "
+       "dashed: an even share"),
+    N_("Win rate of each agent's seats, 95% intervals (dashed: an even share)"),
+    N_("How games end"),
+)
+
+
+def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], str | None]:
+    """A word's translation: the game's catalog's, else an ordinal or a plot's text as the
+    theme writes it (its numbers in the language's format); None when there is none."""
+    theme = theme_words(lang)
+    patterns = [(_pattern(m), m) for m in PLOT_TEXTS]
+
+    def tr(word: str) -> str | None:
+        key = word.strip()
+        if key in strings:
+            return strings[key]
+        found = _ORDINAL.match(key)
+        if found and ordinal(1, lang) != "1st":
+            return ordinal(int(found.group(1)), lang)
+        for pattern, msgid in patterns:
+            matched = pattern.match(key)
+            if matched and theme(msgid) != msgid:
+                values = {k: tr(v) or localize_numbers(v, lang)
+                          for k, v in matched.groupdict().items()}
+                return theme(msgid, **values)
+        if theme(key) != key:  # a word of rulepress's own (a plot's caption)
+            return theme(key)
+        localized = localize_numbers(key, lang)  # a plot's tick, 20% -> 20 %
+        return localized if localized != key else None
+
+    return tr
+
+
+def _pattern(msgid: str) -> re.Pattern[str]:
+    """``msgid`` as a regular expression, each ``{placeholder}`` a named group."""
+    parts = re.split(r"\{(\w+)\}", msgid)
+    return re.compile("".join(f"(?P<{p}>.+?)" if n % 2 else re.escape(p)
+                              for n, p in enumerate(parts)) + "$")
+
+
+def translate_svg(svg: str, tr: Callable[[str], str | None], untranslated: set[str]) -> str:
+    """``svg`` with each text that is a known word translated; the words left as they are
+    (not numbers) are added to ``untranslated``."""
+    def one(m: re.Match[str]) -> str:
+        text = html.unescape(m.group(2))
+        said = tr(text)
+        if said is None:
+            if any(c.isalpha() for c in text):
+                untranslated.add(text.strip())
+            return m.group(0)
+        return m.group(1) + html.escape(said, quote=False) + m.group(3)
+
+    return _TEXT.sub(one, svg)
+
+
+def translate_values(value: Any, tr: Callable[[str], str | None]) -> Any:
+    """An example's data with each string that is a known word translated (what its prose
+    prints: "it is **home**" becomes "sie ist **im Ziel**")."""
+    if isinstance(value, str):
+        said = tr(value)
+        return value if said is None else said
+    if isinstance(value, Mapping):
+        return {k: translate_values(v, tr) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(translate_values(v, tr) for v in value)
+    return value
+
+
+def translated_tables(tables: Mapping[str, Sequence[Mapping[str, Any]]], language: Language
+                      ) -> dict[str, list[dict[str, Any]]]:
+    """An engine's tables with their words (not their fields' names) in ``language``."""
+    tr = word_translator(language.strings, language.code)
+    return {name: [{k: translate_values(v, tr) for k, v in row.items()} for row in rows]
+            for name, rows in tables.items()}

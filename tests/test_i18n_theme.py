@@ -1,0 +1,192 @@
+"""The theme's own words, the engine's words and numbers in a translated book: the theme's
+catalog is current and German is complete, the German Pigeon Race's PDFs hold none of the
+theme's English words (read back from the PDFs' text), its figures none of the engine's, and
+its numbers and dates are written the German way; a language without a theme catalog prints
+English and says so."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from click.testing import CliRunner
+from support import Quiet
+
+from rulepress.build import build_rulebooks
+from rulepress.cli import main
+from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+from rulepress.i18n.theme import extract
+from rulepress.paths import templates_dir
+from rulepress.words import (
+    css_content,
+    localize_dates,
+    localize_numbers,
+    ordinal,
+    theme_missing,
+    theme_msgids,
+    theme_words,
+)
+
+SOURCES = Path(__file__).parents[1] / "sources"
+LOCALES = templates_dir() / "locales"
+
+
+def test_the_theme_catalog_is_current_and_german_is_complete() -> None:
+    # Every _("...") of the templates and the code is in theme.pot (python -m
+    # rulepress.i18n.theme after a word changes), and de.po translates each, none fuzzy.
+    assert set(theme_msgids()) == {m.id for m in extract() if m.id}
+    with (LOCALES / "de.po").open("rb") as fh:
+        german = {m.id: m for m in read_po(fh) if m.id}
+    assert set(german) >= set(theme_msgids())
+    assert not [m.id for m in german.values() if not m.string or m.fuzzy]
+    assert theme_missing("de") == ()
+    assert theme_missing("fr") == theme_msgids()  # no French theme yet: all English
+
+
+def test_words_numbers_and_dates_follow_the_language() -> None:
+    de = theme_words("de")
+    assert de("Contents") == "Inhalt" and de("Ruling {number}", number=5) == "Entscheidung 5"
+    assert theme_words("fr")("Contents") == "Contents"  # no catalog: English
+    assert theme_words("en_GB")("Contents") == "Contents"
+    assert [ordinal(n) for n in (1, 2, 3, 11, 22)] == ["1st", "2nd", "3rd", "11th", "22nd"]
+    assert [ordinal(n, "de") for n in (1, 11)] == ["1.", "11."]
+    assert ordinal(1, "fr") == "1st"  # no French theme: English
+    assert localize_numbers("won 61.3% [53.3, 68.7] of 10,000 races; 3C>2,5 moves 6",
+                            "de") == ("won 61,3\u00a0% [53,3; 68,7] of 10.000 races; "
+                                      "3C>2,5 moves 6")
+    assert localize_numbers("won 61.3% of 10,000", "en") == "won 61.3% of 10,000"
+    assert localize_dates("Version 1.0, 2026-11-27", "de") == "Version 1.0, 27.11.2026"
+    assert localize_dates("2026-11-27", None) == "2026-11-27"
+    # The running footer and cross-references, as the print stylesheet's content values.
+    pages = {"page": "counter(page)", "pages": "counter(pages)"}
+    assert css_content(theme_words(None)("page {page} of {pages}"), pages) == \
+        '"page " counter(page) " of " counter(pages)'
+    assert css_content(de("page {page} of {pages}"), pages) == \
+        '"Seite " counter(page) " von " counter(pages)'
+    assert css_content(" " + de("(p.\u00a0{page})"), {"page": "X"}) == '" (S.\\A0" X ")"'
+
+
+def _english_left(text: str) -> set[str]:
+    """The theme's English words (those German says otherwise) that ``text`` holds, outside
+    quotations (the original rules, quoted in English on purpose)."""
+    text = re.sub(r"„[^“]*“", " ", text.replace("\ufffe", "").replace("\u00ad", ""))
+    text = re.sub(r"[\w.]+ = ", " ", text)  # the engine notation's claims: data, not words
+    de = theme_words("de")
+    found = set()
+    for msgid in theme_msgids():
+        if de(msgid) == msgid:
+            continue
+        said = re.sub(r"\{\w+\}", " ", de(msgid))
+        for chunk in re.split(r"\{\w+\}", msgid):
+            chunk = chunk.strip(" ().:,;")
+            if sum(c.isalpha() for c in chunk) < 4 or chunk in said:
+                continue
+            spaced = r"\s*".join(map(re.escape, chunk.upper()))
+            if re.search(rf"\b(?:{re.escape(chunk)}|{re.escape(chunk.upper())}|{spaced})\b",
+                         text):
+                found.add(chunk)
+    return found
+
+
+def test_the_english_word_finder_finds_them() -> None:
+    said = ("E X A M P L E A red card\nCredits and licence\npage 3 of 11 Ruling 5 (p.\u00a09) "
+            "„Players may pass“ Tages")
+    assert _english_left(said) == {"Example", "Credits and licence", "Credits", "page", "Ruling"}
+
+
+@pytest.fixture(scope="module")
+def german(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    out = tmp_path_factory.mktemp("de")
+    books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
+    build_rulebooks(SOURCES, out, games=("pigeon-race",), papers=("a4",), reporter=Quiet(),
+                    source=False, also=[books])
+    return out / "pigeon-race" / "de", books.notes
+
+
+def _pdf_text(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path)
+    return "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+
+
+@pytest.mark.parametrize("edition", ["pigeon-race-a4.pdf", "pigeon-race-reference-a4.pdf"])
+def test_no_english_theme_word_is_left_in_the_german_books(
+        german: tuple[Path, list[str]], edition: str) -> None:
+    folder, notes = german
+    # Nothing printed in English: no segment, no theme word, no word of a figure.
+    assert notes == ["pigeon-race de: 182/182 segments translated, 0 fuzzy"]
+    text = _pdf_text(folder / edition)
+    assert _english_left(text) == set()
+    assert "Seite 2 von " in text and "Spielmaterial" in text and "Inhalt" in text
+    assert "Version 1.0, 27.11.2026" in text  # the printing's date, the German way
+    # The board's labels and places, and the facts the prose prints, in German.
+    assert "ZIEL" in text and "HOME" not in text and "1." in text
+    assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
+    assert "Sie ist im Ziel" in " ".join(text.split())
+    assert "(p." not in text and "(S.\u00a0" in text.replace(" ", "\u00a0")
+    if "reference" in edition:
+        # The playtest report: its plots' words and its numbers the German way.
+        assert "2 Spieler: Median" in text and not re.search(r"\d players", text)
+        assert re.search(r"\d+,\d\s%", text) and not re.search(r"\d+\.\d%", text)
+        assert "Entscheidung 5" in text or "Entscheidung" in text
+
+
+def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "sources" / "pigeon-race"
+    shutil.copytree(SOURCES / "pigeon-race", folder, ignore=shutil.ignore_patterns("locales"))
+    result = CliRunner().invoke(main, ["translate", "pigeon-race", "--lang", "fr",
+                                       "--sources", str(folder.parent)])
+    assert result.exit_code == 0, result.stderr
+    books = TranslatedBooks(TranslationOptions(("fr",), papers=()), pdf=False)
+    build_rulebooks(folder.parent, tmp_path / "out", papers=(), reporter=Quiet(), also=[books])
+    total = len(theme_msgids())
+    assert f"pigeon-race fr: the theme's words: 0/{total} translated (fr.po), the rest in " \
+           "English" in books.notes
+    page = (tmp_path / "out" / "pigeon-race" / "fr" / "pigeon-race.html").read_text()
+    assert "<h2 class=\"toc-title\" id=\"rp-contents-title\">Contents</h2>" in page
+    # No figure word is translated either, and the summary counts them.
+    assert any(re.search(r"fr: \d+ words of the figures untranslated \(1st, 2 players, ", n)
+               for n in books.notes), books.notes
+    assert ">HOME</text>" in page and ">1st</text>" in page
+
+
+def test_export_lang_writes_each_translations_export_beside_the_sources(
+        tmp_path: Path) -> None:
+    import json
+
+    result = CliRunner().invoke(main, [
+        "export", "pigeon-race", "--sources", str(SOURCES), "--out", str(tmp_path), "--to",
+        "tts", "--lang", "en", "--lang", "de", "--base-url", "https://example.com/pr/tts/"])
+    assert result.exit_code == 0, result.stderr
+    made = sorted(p.relative_to(tmp_path).as_posix()
+                  for p in tmp_path.glob("pigeon-race/**/*.json"))
+    assert made == ["pigeon-race/de/tts/pigeon-race.json", "pigeon-race/tts/pigeon-race.json"]
+
+    def names(path: str) -> tuple[set[str], str]:
+        saved = (tmp_path / path).read_text()
+        urls = re.findall(r'"FaceURL": "([^"]+)"', saved)
+        objects = json.loads(saved)["ObjectStates"]
+        return {o["Nickname"] for o in objects}, urls[0]
+
+    german, url = names("pigeon-race/de/tts/pigeon-race.json")
+    english, source_url = names("pigeon-race/tts/pigeon-race.json")
+    assert "Wertungskarte" in german and "Scoring card" not in german
+    assert "Scoring card" in english
+    assert url.startswith("https://example.com/pr/tts/de/") and "/de/" not in source_url
+    # The scoring card's rows, from the engine's table, say 1. (not 1st) in German.
+    from rulepress.document.reader import read_document
+    from rulepress.games.pigeon_race import ENGINE
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.pnp.faces import Art
+
+    doc = read_document(SOURCES / "pigeon-race" / "rules.md")
+    tables = ENGINE.tables()
+    german_tables = Art(translated(doc, read_catalog(doc, "de"), "en"), tables).tables
+    assert [r["place"] for r in german_tables["scores"]] == ["1.", "2.", "3.", "4.", "5.", "6."]
+    assert set(german_tables["scores"][0]) == set(tables["scores"][0])  # fields as named
+    assert Art(doc, tables).tables["scores"][0]["place"] == "1st"
