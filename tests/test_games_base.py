@@ -14,6 +14,8 @@ from rulepress.games.base import (
     IllegalMove,
     NotationError,
     Outcome,
+    Progress,
+    Refused,
     RulesError,
     derive,
     play_out,
@@ -131,3 +133,40 @@ def test_play_out_draws_chance_and_asks_each_seat_its_agent() -> None:
     assert set(asked) == {0, 1}
     again = play_out(Dice(), random.Random(7), [stopper, stopper])
     assert again == end, "the same seed plays the same game"
+
+
+@dataclass(frozen=True)
+class StrictDice(Dice):
+    def apply(self, move: str) -> Dice:
+        if move not in self.legal_moves():
+            raise IllegalMove(move, "not a move here")
+        return super().apply(move)
+
+
+def test_play_out_stops_when_asked_and_says_how_far_it_got() -> None:
+    seen: list[int] = []
+
+    def stop(state: Dice, moves: int) -> bool:
+        seen.append(moves)
+        return moves == 3
+
+    at = Progress()
+    end = play_out(Dice(), random.Random(7), [], stop=stop, progress=at)
+    assert seen == [0, 1, 2, 3] and at.moves == 3 and at.state is end and not end.is_over()
+
+
+def test_a_move_the_rules_refuse_is_raised_with_its_seat_and_state() -> None:
+    def folder(state: Dice, rng: random.Random) -> str:
+        return "fold"
+
+    at = Progress()
+    with pytest.raises(Refused) as refused:
+        play_out(StrictDice(), random.Random(7), [folder, folder], progress=at)
+    assert refused.value.seat == 0 and refused.value.move == "fold"
+    assert isinstance(refused.value.cause, IllegalMove)
+    assert refused.value.state.rolled and at.moves == 1, "one die rolled, then the refusal"
+
+
+def test_a_seat_with_no_agent_is_an_error_not_a_silent_other_seat() -> None:
+    with pytest.raises(IndexError, match="no seat of 1"):
+        play_out(Dice(seat=1), random.Random(7), [lambda s, r: "stop"])

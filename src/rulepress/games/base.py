@@ -367,25 +367,61 @@ def chance_move(state: GameState[Any], rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
+class Refused(RulesError):
+    """The rules refused a move :func:`play_out` was given: by ``seat`` (CHANCE for a chance
+    outcome) on ``state``. The rules' own error is the cause."""
+
+    def __init__(self, state: GameState[Any], seat: int, move: Any, cause: RulesError) -> None:
+        super().__init__(str(cause))
+        self.state, self.seat, self.move, self.cause = state, seat, move, cause
+
+
+@dataclass
+class Progress:
+    """Where a :func:`play_out` has got to: the last state reached (whatever apply() returned)
+    and the moves applied. Read after a failure to tell what failed, and where."""
+
+    state: Any = None
+    moves: int = 0
+
+
 def play_out(
     state: GameState[Any],
     rng: random.Random,
     agents: Sequence[Agent] = (),
     *,
+    randoms: Mapping[int, random.Random] | None = None,
+    stop: Callable[[GameState[Any], int], bool] | None = None,
     on_move: Callable[[GameState[Any], Any], None] | None = None,
+    progress: Progress | None = None,
 ) -> GameState[Any]:
-    """Play ``state`` to its end: seat ``k`` plays ``agents[k]`` (random when not given), chance
-    is drawn from ``rng``. ``on_move(state, move)`` sees each move before it is applied."""
-    while not state.is_over():
+    """Play ``state`` to its end: seat ``k`` plays ``agents[k]`` (every seat random when none
+    is given), chance is drawn from ``rng``. The one game loop: tests and simulation both play
+    through it.
+
+    ``randoms[seat]`` is a seat's own random source (``rng`` otherwise). ``stop(state, moves)``
+    is asked before each move and ends the game early when true (a move cap); it may look at
+    the state on the way (a trace, a check). ``on_move(state, move)`` sees each move before it
+    is applied. A move the rules refuse raises :class:`Refused`."""
+    at = progress if progress is not None else Progress()
+    at.state, at.moves = state, 0
+    while not state.is_over() and (stop is None or not stop(state, at.moves)):
         seat = state.current_player()
         if seat == CHANCE:
             move = chance_move(state, rng)
+        elif agents:
+            if not 0 <= seat < len(agents):  # a negative index would pick a seat silently
+                raise IndexError(f"current_player() is {seat!r}, no seat of {len(agents)}")
+            move = agents[seat](state, rng if randoms is None else randoms[seat])
         else:
-            agent = agents[seat] if seat < len(agents) else random_agent
-            move = agent(state, rng)
+            move = random_agent(state, rng if randoms is None else randoms[seat])
         if on_move is not None:
             on_move(state, move)
-        state = state.apply(move)
+        try:
+            state = state.apply(move)
+        except RulesError as exc:
+            raise Refused(state, seat, move, exc) from exc
+        at.state, at.moves = state, at.moves + 1
     return state
 
 

@@ -19,11 +19,13 @@ from rulepress.games.base import (
     Agent,
     GameEngine,
     GameState,
+    Progress,
     Question,
+    Refused,
     Rules,
     RulesError,
-    chance_move,
     handicapped,
+    play_out,
 )
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
@@ -167,54 +169,67 @@ def play_game(
                 else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
     turn_ends: list[GameState[Any]] | None = [state] if spec.tension else None
-    first: int | None = None
-    moves = 0
+    firsts: list[int] = []
     cap = spec.max_turns * MOVES_PER_TURN
-    try:
-        while not state.is_over() and state.turn() < spec.max_turns and moves < cap:
-            if trace is not None:
-                trace(state)
-            if spec.check:
-                _check(spec, rules, table, index, state, moves, engine)
-            seat = state.current_player()
-            if seat == CHANCE:
-                move = chance_move(state, rng)
-            else:
-                first = seat if first is None else first
-                move = seats[seat](state, rngs[seat])
-            if history is not None:
-                history.append((state, move))
-            try:
-                state = state.apply(move)
-            except RulesError as exc:
-                # An agent's move that is none of the legal ones is the agent's fault; a legal
-                # one refused, the rules contradicting themselves (a finding).
-                agents_fault = None if seat == CHANCE else contract.chosen(
-                    engine, lineup[seat], seats[seat], state, move)
-                raise agents_fault or _refused(spec, table, index, moves, lineup, seat, move,
-                                               exc) from None
-            moves += 1
-            if turn_ends is not None and state.turn() != turn_ends[-1].turn():
-                turn_ends.append(state)
+
+    def turn_end(state: GameState[Any]) -> None:
+        if turn_ends is not None and state.turn() != turn_ends[-1].turn():
+            turn_ends.append(state)
+
+    def stop(state: GameState[Any], moves: int) -> bool:
+        if turn_ends is not None and state.turn() != turn_ends[-1].turn():
+            turn_ends.append(state)
+        if state.turn() >= spec.max_turns or moves >= cap:
+            return True
+        if trace is not None:
+            trace(state)
         if spec.check:
             _check(spec, rules, table, index, state, moves, engine)
+        return False
+
+    def on_move(state: GameState[Any], move: Any) -> None:
+        if not firsts and state.current_player() != CHANCE:
+            firsts.append(state.current_player())
+        if history is not None:
+            history.append((state, move))
+
+    at = Progress()
+    try:
+        try:
+            state = play_out(state, rng, [agents[name] for name in lineup],
+                             randoms=rngs, stop=stop, on_move=on_move, progress=at)
+        except Refused as refused:
+            # An agent's move that is none of the legal ones is the agent's fault; a legal
+            # one refused, the rules contradicting themselves (a finding).
+            seat, move = refused.seat, refused.move
+            agents_fault = None if seat == CHANCE else contract.chosen(
+                engine, lineup[seat], seats[seat], refused.state, move)
+            raise agents_fault or _refused(spec, table, index, at.moves, lineup, seat, move,
+                                           refused.cause) from None
+        turn_end(state)
+        if spec.check:
+            _check(spec, rules, table, index, state, at.moves, engine)
         outcome = contract.outcome(engine, state, table.players)
         if outcome is None:
-            return Game(index, lineup, state.turn(), CAPPED, (), (), first, {})
+            return Game(index, lineup, state.turn(), CAPPED, (), (), _first(firsts), {})
         answers = {q.name: q.ask(history or (), state) for q in questions}
         contract.answers(engine, questions, answers)
     except (SimulationFailure, Malformed, Interrupted):
         raise
     except BaseException as exc:
-        found = None if raised_at(exc) else contract.misplayed(engine, rules, state, start,
-                                                               table.players, moves)
+        found = None if raised_at(exc) else contract.misplayed(engine, rules, at.state, start,
+                                                               table.players, at.moves)
         if found is None:  # the engine's own code raised (the caller blames it), or ours
             raise
         raise found from None
     tense = tension(turn_ends) if turn_ends is not None else None
     return Game(index, lineup, state.turn(), outcome.reason, tuple(outcome.winners),
-                tuple(outcome.scores), first, answers,
+                tuple(outcome.scores), _first(firsts), answers,
                 *((tense[0], tense[1]) if tense is not None else ()))
+
+
+def _first(firsts: list[int]) -> int | None:
+    return firsts[0] if firsts else None
 
 
 def _loop(spec: RunSpec, rules: Rules, table: Table, index: int, lineup: tuple[str, ...],
