@@ -341,3 +341,30 @@ def test_a_served_page_links_to_its_faces_page_only_when_given_one() -> None:
     assert '<a href="/build/a&amp;b/faces/index.html"' in page
     assert page.index("Kit faces") < page.index("<script") < page.index("</body>")
     assert "Kit faces" not in live_page("<body></body>", 2, [])
+
+
+def test_a_saved_paragraph_draws_no_face_again_and_a_saved_layout_does(
+        project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+
+    class Told(Quiet):
+        def __init__(self) -> None:
+            self.said: list[str] = []
+
+        def progress(self, message: str) -> None:
+            self.said.append(str(message))
+
+    def drawn() -> list[str]:
+        told = Told()
+        build_rulebooks(project / "sources", out, papers=(), pdf=False, project=project,
+                        reporter=told, jobs=1, also=[generator(out, ("player",), project)])
+        return [m for m in told.said if "faces" in m]
+
+    assert drawn(), "the first build draws the faces"
+    rules = project / "sources/catch/rules.md"
+    rules.write_text(rules.read_text() + "\nOne more sentence of prose.\n")
+    assert drawn() == [], "the faces' key is what they are drawn from, not the prose"
+    assert "One more sentence of prose." in (out / "catch/catch.html").read_text()
+    layout = project / "sources/catch/layouts/card.yml"
+    layout.write_text(layout.read_text().replace("font: bold", "font: regular"))
+    assert drawn()

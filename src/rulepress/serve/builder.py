@@ -88,7 +88,7 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
         if only is None:  # the pages: the kit's faces page too (serve/faces.py)
             from rulepress.serve.faces import generator
 
-            also.append(generator(settings.out, settings.editions))
+            also.append(generator(settings.out, settings.editions, settings.project))
         built = build_rulebooks(
             settings.sources, settings.out, games=[game], papers=settings.papers,
             editions=settings.editions, project=settings.project, title=settings.title,

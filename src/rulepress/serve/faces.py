@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import partial
 from hashlib import sha256
 from html import escape
@@ -25,6 +25,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFImageXObject, PDFPage, PDFType1Font
 from reportlab.pdfgen.canvas import Canvas
 
+from rulepress import memo
+from rulepress.cache import digest
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Document
 from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page, pdf, render
@@ -75,9 +77,10 @@ class Faces(Base):
 
     name = "faces"
 
-    def __init__(self, options: FaceOptions, out: Path) -> None:
+    def __init__(self, options: FaceOptions, out: Path, project: Path | None = None) -> None:
         self.options = options
         self.out = out
+        self.project = project
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, engine = game.doc, game.engine
@@ -88,6 +91,11 @@ class Faces(Base):
             name = engine.name if engine is not None else doc.meta.engine
             return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its kit")]
 
+        # Keyed by what the faces are drawn from (the folder and the front matter, not the
+        # prose): a saved paragraph leaves the page as it was, and it is not drawn again.
+        own = memo.engine_key(doc.folder, doc.path, doc.meta.engine, self.project, "faces")
+        if own is not None:
+            key = digest(own, *astuple(self.options))
         return [Unit(f"{doc.slug}/{FOLDER}/", key, partial(self._draw, game),
                      f"drawing the {doc.slug} faces", guarded=engine is not None,
                      stopped=stopped)]
@@ -289,6 +297,6 @@ def _toggles() -> str:
     return f'<div class="toggles" role="group" aria-label="Show on each face">{inputs}</div>'
 
 
-def generator(out: Path, editions: Sequence[str]) -> Faces:
+def generator(out: Path, editions: Sequence[str], project: Path | None = None) -> Faces:
     """The faces generator of serve's rebuilds: its page links back to the game's books."""
-    return Faces(FaceOptions(editions=tuple(editions)), out)
+    return Faces(FaceOptions(editions=tuple(editions)), out, project)
