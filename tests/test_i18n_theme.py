@@ -190,3 +190,17 @@ def test_export_lang_writes_each_translations_export_beside_the_sources(
     assert [r["place"] for r in german_tables["scores"]] == ["1.", "2.", "3.", "4.", "5.", "6."]
     assert set(german_tables["scores"][0]) == set(tables["scores"][0])  # fields as named
     assert Art(doc, tables).tables["scores"][0]["place"] == "1st"
+
+
+def test_a_plot_title_wrapped_for_a_phone_is_translated_whole_and_wrapped_again() -> None:
+    from rulepress.i18n.engine import translate_svg, word_translator
+
+    lines = ["Win rate of each agent's", "seats, 95% intervals", "(dashed: an even share)"]
+    svg = "<svg><g>\n" + "".join(f'<text x="{i}">{line}</text>\n'
+                                 for i, line in enumerate(lines)) + "</g></svg>"
+    left: set[str] = set()
+    german = translate_svg(svg, word_translator({}, "de"), left)
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", german)
+    assert left == set() and len(texts) == 3
+    whole = " ".join(texts)
+    assert "Win rate" not in whole and whole == word_translator({}, "de")(" ".join(lines))

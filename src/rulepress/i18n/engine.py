@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -106,8 +107,13 @@ def _pattern(msgid: str) -> re.Pattern[str]:
 def translate_svg(svg: str, tr: Callable[[str], str | None], untranslated: set[str]) -> str:
     """``svg`` with each text that is a known word translated; the words left as they are
     (not numbers) are added to ``untranslated``."""
+    done: set[str] = set()
+    svg = _GROUP.sub(lambda m: _wrapped_lines(m, tr, done), svg)
+
     def one(m: re.Match[str]) -> str:
         text = html.unescape(m.group(2))
+        if text in done:
+            return m.group(0)
         said = tr(text)
         if said is None:
             if any(c.isalpha() for c in text):
@@ -116,6 +122,28 @@ def translate_svg(svg: str, tr: Callable[[str], str | None], untranslated: set[s
         return m.group(1) + html.escape(said, quote=False) + m.group(3)
 
     return _TEXT.sub(one, svg)
+
+
+_GROUP = re.compile(r"<g>\s*((?:<text\b[^>]*>[^<]+</text>\s*){2,})</g>")
+
+
+def _wrapped_lines(group: re.Match[str], tr: Callable[[str], str | None], done: set[str]) -> str:
+    """A title a phone's plot wrapped over several texts, translated whole and wrapped again
+    over as many lines (left as it is when the whole is no known text); the lines written are
+    added to ``done``."""
+    lines = list(_TEXT.finditer(group.group(1)))
+    said = tr(" ".join(html.unescape(m.group(2)).strip() for m in lines))
+    if said is None:
+        return group.group(0)
+    width = max(1, -(-len(said) // len(lines)))
+    while len(wrapped := textwrap.wrap(said, width)) > len(lines):
+        width += 1
+    wrapped += [""] * (len(lines) - len(wrapped))
+    done.update(wrapped)
+    out = group.group(0)
+    for m, text in zip(lines, wrapped, strict=True):
+        out = out.replace(m.group(0), m.group(1) + html.escape(text, quote=False) + m.group(3), 1)
+    return out
 
 
 def translate_values(value: Any, tr: Callable[[str], str | None]) -> Any:
