@@ -243,3 +243,48 @@ def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_interv
     assert "is the summary of another run" in rulepress(other, "check").stderr
     bad = project(tmp_path / "bad", run.replace("true", "often"))
     assert "run: duplicate is true or false, not 'often'" in rulepress(bad, "check").stderr
+
+
+def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs_first_game(
+    tmp_path: Path,
+) -> None:
+    from rulepress.document.reader import read_sources
+    from rulepress.validate.check import check_documents
+
+    run = "{games: 12, players: 2, ladder: [random, cautious, mcts:8], seed: 3}"
+    root = project(tmp_path, run, plots="[ladder]")
+    rules = root / "sources/coin-race/rules.md"
+    rules.write_text(re.sub(r"text: \|\n(  .*\n)+", "text: |\n  {{ ladder.sentence }}. The "
+                            "strongest in both seats: the first player wins\n  {{ ladder."
+                            "seat_balance.first_player.percent }}.\n", rules.read_text()))
+    result = rulepress(root, "check")
+    assert "make it with: rulepress simulate coin-race --games 12 --players 2 --variant short " \
+           "--ladder random,cautious,mcts:8 --seed 3" in result.stderr, result.stderr
+    made = make_summary(root)
+    assert made.exit_code == 0, made.output
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    assert [t["first_game"]["games"] for t in summary["tables"]] == [1, 1, 1, 1]
+    docs = read_sources(root / "sources", ["coin-race"])
+    report = check_documents(docs, project=root, draw=True)
+    assert not report.diagnostics
+    rendered = report.documents[0].examples["playtest"]
+    prose = " ".join(rendered.prose.split())
+    seat = summary["ladder"]["seat_balance"]["first_player"]["rate"]
+    assert prose == (f"{summary['ladder']['sentence']}. The strongest in both seats: the "
+                          f"first player wins {100 * seat:.1f}%.")
+    assert [f.caption for f in rendered.figures] == [
+        "Skill ladder: each agent's Elo, with its 95% interval"]
+    assert all(f"{name}" in rendered.figures[0].svg for name in ("random", "cautious", "mcts:8"))
+    # A pair's first game played otherwise makes the report stale: its rules changed.
+    engine = root / "engines" / "coin_race.py"
+    engine.write_text(engine.read_text().replace("gain = {STEP: 1, HEADS: 3, TAILS: 0}",
+                                                 "gain = {STEP: 1, HEADS: 2, TAILS: 0}"))
+    stale = subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
+                            "check", "--project", str(root)], capture_output=True, text=True)
+    assert stale.returncode == 1, stale.stderr
+    assert "its first games at random vs cautious come out differently now; make it with: " \
+           "rulepress simulate coin-race --games 12 --players 2 --variant short --ladder " \
+           "random,cautious,mcts:8" in stale.stderr
+    both = project(tmp_path / "both", run.replace("seed: 3", "seed: 3, agents: random"))
+    assert "run: a ladder names its agents and plays them duplicate: leave out agents and " \
+           "duplicate" in rulepress(both, "check").stderr

@@ -61,10 +61,11 @@ def plot(summary: Mapping[str, Any], name: str, *, text_as_paths: bool = True,
     text as text (``text_as_paths=False``), set in the book's own Carlito: a reader can search
     and copy it, and the PDF draws a few dozen lines instead of a thousand glyph outlines.
     ``narrow``: drawn for a phone's screen."""
+    draw = ladder_plot if name == "ladder" else PLOTS[f"{name}.svg"]
     token = _narrow.set(narrow)
     try:
         with _style(), _text(text_as_paths), _phone(narrow):
-            return _svg(PLOTS[f"{name}.svg"](summary))
+            return _svg(draw(summary))
     finally:
         _narrow.reset(token)
 
