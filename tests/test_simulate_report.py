@@ -256,7 +256,9 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
     rules = root / "sources/coin-race/rules.md"
     rules.write_text(re.sub(r"text: \|\n(  .*\n)+", "text: |\n  {{ ladder.sentence }}. The "
                             "strongest in both seats: the first player wins\n  {{ ladder."
-                            "seat_balance.first_player.percent }}.\n", rules.read_text()))
+                            "seat_balance.first_player.percent }}; cautious scores {{ versus"
+                            "['cautious']['random'].percent }} against random, {{ ladder."
+                            "elo['cautious'].shown }} Elo.\n", rules.read_text()))
     result = rulepress(root, "check")
     assert "make it with: rulepress simulate coin-race --games 12 --players 2 --variant short " \
            "--ladder random,cautious,mcts:8 --seed 3" in result.stderr, result.stderr
@@ -270,8 +272,13 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
     rendered = report.documents[0].examples["playtest"]
     prose = " ".join(rendered.prose.split())
     seat = summary["ladder"]["seat_balance"]["first_player"]["rate"]
+    pair = summary["ladder"]["pairs"][0]
+    assert pair["agents"] == ["random", "cautious"]
+    versus = 1 - pair["count"] / pair["of"]
+    elo = summary["ladder"]["elo"]["cautious"]["elo"]
     assert prose == (f"{summary['ladder']['sentence']}. The strongest in both seats: the "
-                          f"first player wins {100 * seat:.1f}%.")
+                          f"first player wins {100 * seat:.1f}%; cautious scores "
+                          f"{100 * versus:.1f}% against random, {elo:.0f} Elo.")
     assert [f.caption for f in rendered.figures] == [
         "Skill ladder: each agent's Elo, with its 95% interval"]
     assert all(f"{name}" in rendered.figures[0].svg for name in ("random", "cautious", "mcts:8"))

@@ -13,7 +13,9 @@ rule), and the plots it names are drawn from the same summary.
 
 Prose sees the summary as written (``run``, ``tables``, ``questions``...), ``table`` (each
 table by its key, e.g. ``table["4-standard"]``) and ``games`` (the games at each table, written
-out: ``100,000``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
+out: ``100,000``); a ladder's also ``ladder`` (its ``sentence``, ``seat_balance``, each agent's
+``elo[name].shown`` and ``interval``) and ``versus`` (each pair's score from either side,
+``versus["ismcts:400"]["greedy"]``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
 (``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and ``interval``.
 """
 
@@ -35,7 +37,7 @@ from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
 from rulepress.simulate.spec import RunSpec, Table
-from rulepress.simulate.stats import SAMPLE, sample_digest
+from rulepress.simulate.stats import SAMPLE, rate, sample_digest
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.words import N_
 from rulepress.workers import unit
@@ -324,8 +326,24 @@ def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
     out as text (rates in percent, means to one decimal, each with its interval)."""
     shown: dict[str, Any] = _written(summary)
     shown["table"] = {t["key"]: t for t in shown["tables"]}
+    if "ladder" in summary:
+        shown["versus"] = _versus(summary["ladder"])
+        for entry in shown["ladder"]["elo"].values():
+            entry["shown"] = f"{entry['elo']:.0f}"
+            entry["interval"] = f"{entry['ci'][0]:.0f} to {entry['ci'][1]:.0f}"
     shown["games"] = f"{summary['run']['games']:,}"
     return shown
+
+
+def _versus(ladder: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each pair's score from either side: ``versus["ismcts:400"]["greedy"].percent``."""
+    out: dict[str, dict[str, Any]] = {}
+    for pair in ladder["pairs"]:
+        a, b = pair["agents"]
+        won, games = pair["count"], pair["of"]
+        out.setdefault(a, {})[b] = _written(rate(won, games))
+        out.setdefault(b, {})[a] = _written(rate(games - won, games))
+    return out
 
 
 def _written(value: Any) -> Any:
