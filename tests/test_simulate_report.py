@@ -295,3 +295,17 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
     both = project(tmp_path / "both", run.replace("seed: 3", "seed: 3, agents: random"))
     assert "run: a ladder names its agents and plays them duplicate: leave out agents and " \
            "duplicate" in rulepress(both, "check").stderr
+
+
+def test_a_report_of_a_run_with_the_rules_handicap_names_its_value(tmp_path: Path) -> None:
+    run = "{games: 40, players: 2, agents: cautious, seed: 3, handicap: 2}"
+    root = project(tmp_path, run)
+    assert "--agent cautious --seed 3 --max-turns 1000 --seconds-per-turn 30 --handicap 2 " \
+           "--out sources/coin-race/playtest" in rulepress(root, "check").stderr
+    assert make_summary(root).exit_code == 0
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    assert summary["run"]["handicap"] == 2
+    assert rulepress(root, "check").exit_code == 0
+    other = project(tmp_path / "other", run.replace("handicap: 2", "handicap: 3"))
+    shutil.copytree(root / "sources/coin-race/playtest", other / "sources/coin-race/playtest")
+    assert "is the summary of another run" in rulepress(other, "check").stderr

@@ -44,7 +44,7 @@ from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
 RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn",
-            "duplicate", "ladder", "until")
+            "duplicate", "ladder", "until", "handicap")
 CAPTIONS = {
     "length": N_("How long games last"),
     "scores": N_("Scores"),
@@ -224,6 +224,7 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
             seconds_per_turn=float(run.get("seconds_per_turn", defaults.seconds_per_turn)),
             duplicate=duplicate,
             until=listed("until"),
+            handicap=None if run.get("handicap") is None else int(run["handicap"]),
         )
     except (TypeError, ValueError) as exc:
         raise _Stale("run", f"run: {exc}") from None
