@@ -175,7 +175,8 @@ def test_a_bad_block_is_an_error_at_its_line(case: str, tmp_path: Path) -> None:
     expected = {
         "bare number": "example text shows the bare number 2",
         "player edition": "a playtest report belongs to the reference edition only",
-        "unknown plot": "plots: a list of length, scores, margins, win-rates, ends, agents",
+        "unknown plot": "plots: a list of length, scores, margins, win-rates, ends, agents, "
+                        "ladder",
         "bad run": "run: --players 7: Coin Race is for 2 to 4 players, not 7",
         "unknown option": "run: 'jobs' is not an option of the run",
         "outside": "'../pigeon/summary.json' is not inside the game's folder",
