@@ -249,6 +249,7 @@ def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_interv
 def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs_first_game(
     tmp_path: Path,
 ) -> None:
+    from rulepress.checks import every
     from rulepress.document.reader import read_sources
     from rulepress.validate.check import check_documents
 
@@ -268,7 +269,7 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
     summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
     assert [t["first_game"]["games"] for t in summary["tables"]] == [1, 1, 1, 1]
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=True)
+    report = check_documents(docs, project=root, draw=True, checks=every())
     assert not report.diagnostics
     rendered = report.documents[0].examples["playtest"]
     prose = " ".join(rendered.prose.split())
