@@ -3,8 +3,11 @@ engine, two ways:
 
 - ``<game>_playouts_per_s``: what a search's budget buys at the start of a two-player game: a
   state sampled from seat 0's view, played to its end by random moves (the sampling included);
+- ``<game>_policy_playouts_per_s``: the same, played as a search's playouts are by default:
+  by the game's own player (greedy), one move in ten at random;
 - ``<game>_ismcts_playouts_per_s``: the same inside a whole IS-MCTS decision (``ismcts:200``; 10
-  for Worm Derby) at the game's first choice, the tree's selection and bookkeeping included.
+  for Worm Derby) at the game's first choice, the tree's selection, its hints from the game's
+  player and bookkeeping included.
 
 CPU time of this process, best of a few rounds, each sized to about SECONDS.
 
@@ -21,7 +24,7 @@ from typing import Any
 
 from rulepress.games import load_engine
 from rulepress.games.base import CHANCE, GameState, Rules, chance_move, sample_of, view_of
-from rulepress.simulate.search import playout, search_agent
+from rulepress.simulate.search import Search, playout, search_agent
 
 ENGINES = ("pigeon_race", "pigeon", "go_stop", "worm_derby")
 SECONDS = 2.0
@@ -70,8 +73,16 @@ def measure(name: str) -> None:
         return 1
 
     emit(f"{name}_playouts_per_s", rate(one_playout), "playouts/s")
+    players = {n: agent for n, (_, agent) in load_engine(name).agents().items()}
     budget = BUDGET.get(name, DEFAULT_BUDGET)
-    agent = search_agent(f"ismcts:{budget}", rules)
+    agent = search_agent(f"ismcts:{budget}", rules, players)
+
+    def policy_playout(k: int) -> int:
+        rng = random.Random(k)
+        Search(rules, agent.policy, rng).playout(sample_of(rules, view, rng))
+        return 1
+
+    emit(f"{name}_policy_playouts_per_s", rate(policy_playout), "playouts/s")
     choice = first_choice(rules, 1)
 
     def decision(k: int) -> int:

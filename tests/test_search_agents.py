@@ -351,3 +351,26 @@ def test_the_most_visited_move_ties_are_broken_by_the_better_mean() -> None:
     assert _most_visited(root, ["a", "b", "c"]) == "b"
     root.children["a"].visits, root.children["a"].total = 2, 0.2
     assert _most_visited(root, ["a", "b", "c"]) == "a"  # visits first
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_search_tries_the_games_own_player_first(name: str) -> None:
+    # With one playout the tree holds one move at its root: the game's greedy player's choice
+    # on the sample it drew (for the same random draws), never the first in the rules' order.
+    rules = rules_of(name)
+    greedy = load_engine(name).agents()["greedy"][1]
+    agent = search_agent("ismcts:1", rules, {"greedy": greedy})
+    assert agent.policy is greedy
+    for seed, state in enumerate(decisions(rules, 3)):
+        seat = state.current_player()
+        rng = random.Random(seed)
+        sample = rules.sample(state.view(seat), rng)  # type: ignore[attr-defined]
+        assert agent(state, random.Random(seed)) == greedy(sample, rng)
+    assert search_agent("ismcts:1:random", rules, {"greedy": greedy}).policy is None
+
+
+def test_a_playout_player_the_game_lacks_is_refused() -> None:
+    with pytest.raises(SearchError, match="no agent 'clever' to play the playouts; the game "
+                                          "has: random, greedy"):
+        search_agent("ismcts:40:clever", rules_of("pigeon"),
+                     {"greedy": load_engine("pigeon").agents()["greedy"][1]})

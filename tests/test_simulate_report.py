@@ -175,7 +175,8 @@ def test_a_bad_block_is_an_error_at_its_line(case: str, tmp_path: Path) -> None:
     expected = {
         "bare number": "example text shows the bare number 2",
         "player edition": "a playtest report belongs to the reference edition only",
-        "unknown plot": "plots: a list of length, scores, margins, win-rates, ends, agents",
+        "unknown plot": "plots: a list of length, scores, margins, win-rates, ends, agents, "
+                        "ladder",
         "bad run": "run: --players 7: Coin Race is for 2 to 4 players, not 7",
         "unknown option": "run: 'jobs' is not an option of the run",
         "outside": "'../pigeon/summary.json' is not inside the game's folder",
@@ -243,3 +244,70 @@ def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_interv
     assert "is the summary of another run" in rulepress(other, "check").stderr
     bad = project(tmp_path / "bad", run.replace("true", "often"))
     assert "run: duplicate is true or false, not 'often'" in rulepress(bad, "check").stderr
+
+
+def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs_first_game(
+    tmp_path: Path,
+) -> None:
+    from rulepress.checks import every
+    from rulepress.document.reader import read_sources
+    from rulepress.validate.check import check_documents
+
+    run = "{games: 12, players: 2, ladder: [random, cautious, mcts:8], seed: 3}"
+    root = project(tmp_path, run, plots="[ladder]")
+    rules = root / "sources/coin-race/rules.md"
+    rules.write_text(re.sub(r"text: \|\n(  .*\n)+", "text: |\n  {{ ladder.sentence }}. The "
+                            "strongest in both seats: the first player wins\n  {{ ladder."
+                            "seat_balance.first_player.percent }}; cautious scores {{ versus"
+                            "['cautious']['random'].percent }} against random, {{ ladder."
+                            "elo['cautious'].shown }} Elo.\n", rules.read_text()))
+    result = rulepress(root, "check")
+    assert "make it with: rulepress simulate coin-race --games 12 --players 2 --variant short " \
+           "--ladder random,cautious,mcts:8 --seed 3" in result.stderr, result.stderr
+    made = make_summary(root)
+    assert made.exit_code == 0, made.output
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    assert [t["first_game"]["games"] for t in summary["tables"]] == [1, 1, 1, 1]
+    docs = read_sources(root / "sources", ["coin-race"])
+    report = check_documents(docs, project=root, draw=True, checks=every())
+    assert not report.diagnostics
+    rendered = report.documents[0].examples["playtest"]
+    prose = " ".join(rendered.prose.split())
+    seat = summary["ladder"]["seat_balance"]["first_player"]["rate"]
+    pair = summary["ladder"]["pairs"][0]
+    assert pair["agents"] == ["random", "cautious"]
+    versus = 1 - pair["count"] / pair["of"]
+    elo = summary["ladder"]["elo"]["cautious"]["elo"]
+    assert prose == (f"{summary['ladder']['sentence']}. The strongest in both seats: the "
+                          f"first player wins {100 * seat:.1f}%; cautious scores "
+                          f"{100 * versus:.1f}% against random, {elo:.0f} Elo.")
+    assert [f.caption for f in rendered.figures] == [
+        "Skill ladder: each agent's Elo, with its 95% interval"]
+    assert all(f"{name}" in rendered.figures[0].svg for name in ("random", "cautious", "mcts:8"))
+    # A pair's first game played otherwise makes the report stale: its rules changed.
+    engine = root / "engines" / "coin_race.py"
+    engine.write_text(engine.read_text().replace("gain = {STEP: 1, HEADS: 3, TAILS: 0}",
+                                                 "gain = {STEP: 1, HEADS: 2, TAILS: 0}"))
+    stale = subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
+                            "check", "--project", str(root)], capture_output=True, text=True)
+    assert stale.returncode == 1, stale.stderr
+    assert "its first games at random vs cautious come out differently now; make it with: " \
+           "rulepress simulate coin-race --games 12 --players 2 --variant short --ladder " \
+           "random,cautious,mcts:8" in stale.stderr
+    both = project(tmp_path / "both", run.replace("seed: 3", "seed: 3, agents: random"))
+    assert "run: a ladder names its agents and plays them duplicate: leave out agents and " \
+           "duplicate" in rulepress(both, "check").stderr
+
+
+def test_a_report_of_a_run_with_the_rules_handicap_names_its_value(tmp_path: Path) -> None:
+    run = "{games: 40, players: 2, agents: cautious, seed: 3, handicap: 2}"
+    root = project(tmp_path, run)
+    assert "--agent cautious --seed 3 --max-turns 1000 --seconds-per-turn 30 --handicap 2 " \
+           "--out sources/coin-race/playtest" in rulepress(root, "check").stderr
+    assert make_summary(root).exit_code == 0
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    assert summary["run"]["handicap"] == 2
+    assert rulepress(root, "check").exit_code == 0
+    other = project(tmp_path / "other", run.replace("handicap: 2", "handicap: 3"))
+    shutil.copytree(root / "sources/coin-race/playtest", other / "sources/coin-race/playtest")
+    assert "is the summary of another run" in rulepress(other, "check").stderr

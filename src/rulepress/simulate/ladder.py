@@ -38,6 +38,7 @@ from rulepress.simulate.stats import (
     Tally,
     _r,
     rate,
+    sample_digest,
     table_figures,
     wilson,
 )
@@ -139,7 +140,7 @@ def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Ta
         a, b = spec.agents
         table = table_figures(tally, spec.agents, seconds_per_turn)
         tables.append({"key": pair_key(spec), "players": 2, "variant": spec.variants[0],
-                       **table})
+                       **table, **first_game(tally)})
         n = table["finished"]
         score = score_of(tally, a)
         effect = design_effect(table, a)
@@ -193,6 +194,19 @@ def _levels(ranked: Sequence[str], pairs: Sequence[Mapping[str, Any]]) -> list[l
         else:
             levels.append([name])
     return levels
+
+
+def first_game(tally: Tally) -> dict[str, Any]:
+    """The digest of a table's first game alone: a playtest report's check plays only that
+    one again (a search's games are slow), where an ordinary run's checks its first few."""
+    return {"first_game": sample_digest({0: tally.sample[0]})} if 0 in tally.sample else {}
+
+
+def command(spec: RunSpec) -> str:
+    """The command that makes a ladder's summary again (its agents as --ladder)."""
+    agents = ",".join(spec.agents)
+    return spec.command().replace(f"--agent {shlex.quote(agents)}",
+                                  f"--ladder {shlex.quote(agents)}")
 
 
 def seat_spec(base: RunSpec, strongest: str) -> RunSpec:
@@ -321,12 +335,9 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
     ladder["seat_balance"] = seat_balance(seat_tally, seats.agents[0], half)
     ladder["sentence"] = sentence(ladder)
     spec = chosen.spec
-    agents = ",".join(names)
-    command = spec.command().replace(f"--agent {shlex.quote(agents)}",
-                                     f"--ladder {shlex.quote(agents)}")
     summary: dict[str, Any] = {
         "format": FORMAT,
-        "command": command,
+        "command": command(spec),
         "game": spec.game,
         "title": chosen.title,
         "engine": spec.engine,
@@ -336,7 +347,8 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],
-                             **table_figures(seat_tally, seats.agents, spec.seconds_per_turn)}],
+                             **table_figures(seat_tally, seats.agents, spec.seconds_per_turn),
+                             **first_game(seat_tally)}],
     }
     from rulepress.simulate.plots import ladder_svg
 

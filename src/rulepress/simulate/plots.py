@@ -61,10 +61,11 @@ def plot(summary: Mapping[str, Any], name: str, *, text_as_paths: bool = True,
     text as text (``text_as_paths=False``), set in the book's own Carlito: a reader can search
     and copy it, and the PDF draws a few dozen lines instead of a thousand glyph outlines.
     ``narrow``: drawn for a phone's screen."""
+    draw = ladder_plot if name == "ladder" else PLOTS[f"{name}.svg"]
     token = _narrow.set(narrow)
     try:
         with _style(), _text(text_as_paths), _phone(narrow):
-            return _svg(PLOTS[f"{name}.svg"](summary))
+            return _svg(draw(summary))
     finally:
         _narrow.reset(token)
 
@@ -325,13 +326,13 @@ def ladder_plot(summary: Mapping[str, Any]) -> Figure:
         ax.errorbar([elo["elo"]], [y], xerr=[[elo["elo"] - low], [high - elo["elo"]]],
                     fmt="o", color=colour, capsize=3, elinewidth=1.2)
         ax.annotate(f"{elo['elo']:.0f}", (elo["elo"], y), xytext=(0, 6),
-                    textcoords="offset points", ha="center", fontsize=8)
+                    textcoords="offset points", ha="center", fontsize=_small())
     ax.set_yticks(list(range(len(names))), names)
     ax.set_ylim(-0.6, len(names) - 0.4)
     ax.axvline(0, color=FAIR, linestyle="--", linewidth=1)
-    ax.set_xlabel(f"Elo ({ladder['agents'][0]} at 0), 95% intervals; a colour per level of "
-                  "play the games tell apart")
+    ax.set_xlabel(_wrapped(f"Elo ({ladder['agents'][0]} at 0), 95% intervals; a colour per "
+                           "level of play the games tell apart", 10))
     shares = ladder["shares"]
-    ax.set_title(f"Skill ladder: skill explains about {shares['skill'] * 100:.0f}% of "
-                 f"results, the deal {shares['deal'] * 100:.0f}%")
+    ax.set_title(_wrapped(f"Skill ladder: skill explains about {shares['skill'] * 100:.0f}% "
+                          f"of results, the deal {shares['deal'] * 100:.0f}%", 11))
     return figure

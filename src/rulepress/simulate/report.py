@@ -13,7 +13,9 @@ rule), and the plots it names are drawn from the same summary.
 
 Prose sees the summary as written (``run``, ``tables``, ``questions``...), ``table`` (each
 table by its key, e.g. ``table["4-standard"]``) and ``games`` (the games at each table, written
-out: ``100,000``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
+out: ``100,000``); a ladder's also ``ladder`` (its ``sentence``, ``seat_balance``, each agent's
+``elo[name].shown`` and ``interval``) and ``versus`` (each pair's score from either side,
+``versus["ismcts:400"]["greedy"]``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
 (``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and ``interval``.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -33,14 +36,15 @@ from rulepress.games.base import Figure
 from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
-from rulepress.simulate.stats import SAMPLE, sample_digest
+from rulepress.simulate.spec import RunSpec, Table
+from rulepress.simulate.stats import SAMPLE, rate, sample_digest
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.words import N_
 from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
 RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn",
-            "duplicate")
+            "duplicate", "ladder", "until", "handicap")
 CAPTIONS = {
     "length": N_("How long games last"),
     "scores": N_("Scores"),
@@ -48,6 +52,7 @@ CAPTIONS = {
     "win-rates": N_("Win rate by seat and by place in turn order"),
     "ends": N_("How games end"),
     "agents": N_("Win rate of each agent"),
+    "ladder": N_("Skill ladder: each agent's Elo, with its 95% interval"),
 }
 _PROLOGUE = re.compile(r"^\s*<\?xml[^>]*\?>\s*(<!DOCTYPE[^>]*>\s*)?")
 
@@ -70,15 +75,49 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
     from rulepress.simulate.play import replay
 
     try:
-        spec = _plan(doc, block, project).spec
+        chosen = _plan(doc, block, project)
+        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block))
     except (_Stale, RulepressError):
         return None
     lines: dict[str, dict[int, str]] = {}
-    for t in spec.tables:
-        for i in range(min(SAMPLE, spec.plays(t.players))):
+    for key, spec, table, count in played:
+        for i in range(count):
             with unit(i):  # each game within the engine's budget, as in a run
-                lines.setdefault(t.key, {})[i] = replay(spec, t, i).line()
+                lines.setdefault(key, {})[i] = replay(spec, table, i).line()
     return lines
+
+
+def _is_ladder(block: Example) -> bool:
+    run = block.data.get("run")
+    return isinstance(run, Mapping) and run.get("ladder") is not None
+
+
+def _ladder_top(doc: Document, block: Example) -> str | None:
+    """A ladder's strongest agent as its summary ranks it (its seat-balance table is played
+    with it), None for another run or a summary that cannot say."""
+    if not _is_ladder(block):
+        return None
+    try:
+        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+        return str(summary["ladder"]["ranking"][0])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError,
+            RecursionError):
+        return None
+
+
+def _sampled_tables(spec: RunSpec, ladder: bool, top: str | None
+                    ) -> list[tuple[str, RunSpec, Table, int]]:
+    """(the summary's table key, its run, the table, games to play again) for each table a
+    check plays again: an ordinary run's first SAMPLE games at each table; a ladder's first
+    game of each pair and of its strongest agent in every seat (searches are slow)."""
+    if not ladder:
+        return [(t.key, spec, t, min(SAMPLE, spec.plays(t.players))) for t in spec.tables]
+    from rulepress.simulate.ladder import pair_key, pair_specs, seat_spec
+
+    runs = [(pair_key(s), s) for s in pair_specs(replace(spec, until=None), spec.agents)]
+    if top is not None:
+        runs.append((f"{top} in every seat", seat_spec(spec, top)))
+    return [(key, s, s.tables[0], 1) for key, s in runs]
 
 
 def check_simulation(
@@ -120,7 +159,9 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
         raise _Stale("run", "the game names no engine, so it has no simulation to report")
     chosen = _plan(doc, block, project)
     path = _summary_path(doc, block)
-    remake = (f"make it with: {chosen.spec.command()} --out "
+    ladder = _is_ladder(block)
+    expected = {**chosen.spec.figures(), **({"ladder": True} if ladder else {})}
+    remake = (f"make it with: {_command(chosen.spec, ladder)} --out "
               f"{_shown(path.parent, project)}")
     if not path.is_file():
         raise _Stale("summary", f"{block.data['summary']} does not exist; {remake}")
@@ -129,7 +170,7 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
         summary: dict[str, Any] = json.loads(read_regular(path).decode("utf-8"))
         made_by = summary["command"]
         same = (summary["format"] == FORMAT and summary["engine"] == chosen.spec.engine
-                and summary["run"] == chosen.spec.figures())
+                and summary["run"] == expected)
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise _Stale("summary", f"{block.data['summary']} is not a summary rulepress simulate "
                                 f"wrote ({exc}); {remake}") from None
@@ -138,6 +179,12 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
                             f"({made_by}); {remake}")
     _replay_sample(chosen, summary, block, remake, sampled)
     return summary
+
+
+def _command(spec: RunSpec, ladder: bool) -> str:
+    from rulepress.simulate.ladder import command
+
+    return command(spec) if ladder else spec.command()
 
 
 def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
@@ -157,6 +204,12 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
         return None if value is None else str(value)
 
     defaults = Options(games=1)
+    agents = listed("agents")
+    if run.get("ladder") is not None:
+        if agents is not None or run.get("duplicate") is not None:
+            raise _Stale("run", "run: a ladder names its agents and plays them duplicate: "
+                                "leave out agents and duplicate")
+        agents = listed("ladder")
     duplicate = run.get("duplicate", False)
     if not isinstance(duplicate, bool):
         raise _Stale("run", f"run: duplicate is true or false, not '{duplicate}'")
@@ -165,11 +218,13 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
             games=int(run.get("games", 0)),
             players=listed("players"),
             variants=listed("variants"),
-            agents=listed("agents"),
+            agents=agents,
             seed=int(run.get("seed", defaults.seed)),
             max_turns=int(run.get("max_turns", defaults.max_turns)),
             seconds_per_turn=float(run.get("seconds_per_turn", defaults.seconds_per_turn)),
             duplicate=duplicate,
+            until=listed("until"),
+            handicap=None if run.get("handicap") is None else int(run["handicap"]),
         )
     except (TypeError, ValueError) as exc:
         raise _Stale("run", f"run: {exc}") from None
@@ -204,24 +259,36 @@ def _shown(folder: Path, project: Path | None) -> str:
 def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
                    remake: str, sampled: Sample | Exception | None) -> None:
     """Play each table's first games again (or take them from ``sampled``): the summary's
-    digest of them must come out."""
+    digest of them must come out (a ladder's: of each table's first game)."""
     from rulepress.simulate.play import SimulationFailure, replay
 
     if isinstance(sampled, SimulationFailure):
         raise _Stale("summary", str(sampled))
     if isinstance(sampled, BaseException):
         raise sampled
-    spec = chosen.spec
-    for table, recorded in zip(spec.tables, summary["tables"], strict=True):
+    ladder = _is_ladder(block)
+    try:
+        top = str(summary["ladder"]["ranking"][0]) if ladder else None
+        recorded = {str(t.get("key")): t for t in summary["tables"]}
+    except (KeyError, TypeError, IndexError, AttributeError):
+        raise _Stale("summary", f"{block.data['summary']} is not a summary rulepress simulate "
+                                f"wrote; {remake}") from None
+    tables = _sampled_tables(chosen.spec, ladder, top)
+    if len(tables) != len(recorded):
+        raise _Stale("summary", f"{block.data['summary']} does not hold the run's tables; "
+                                f"{remake}")
+    for key, spec, table, count in tables:
         try:
-            lines = dict(sampled[table.key]) if sampled is not None else {
-                i: replay(spec, table, i).line()
-                for i in range(min(SAMPLE, spec.plays(table.players)))}
+            lines = dict(sampled[key]) if sampled is not None else {
+                i: replay(spec, table, i).line() for i in range(count)}
         except SimulationFailure as exc:
             raise _Stale("summary", str(exc)) from None
-        if sample_digest(lines) != recorded.get("sample"):
+        except KeyError:
+            lines = {}
+        mine = recorded.get(key, {})
+        if sample_digest(lines) != mine.get("first_game" if ladder else "sample"):
             raise _Stale("summary", f"the rules or agents no longer play the games of "
-                                    f"{block.data['summary']}: its first games at {table.key} "
+                                    f"{block.data['summary']}: its first games at {key} "
                                     f"come out differently now; {remake}", disproved=True)
 
 
@@ -260,8 +327,24 @@ def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
     out as text (rates in percent, means to one decimal, each with its interval)."""
     shown: dict[str, Any] = _written(summary)
     shown["table"] = {t["key"]: t for t in shown["tables"]}
+    if "ladder" in summary:
+        shown["versus"] = _versus(summary["ladder"])
+        for entry in shown["ladder"]["elo"].values():
+            entry["shown"] = f"{entry['elo']:.0f}"
+            entry["interval"] = f"{entry['ci'][0]:.0f} to {entry['ci'][1]:.0f}"
     shown["games"] = f"{summary['run']['games']:,}"
     return shown
+
+
+def _versus(ladder: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each pair's score from either side: ``versus["ismcts:400"]["greedy"].percent``."""
+    out: dict[str, dict[str, Any]] = {}
+    for pair in ladder["pairs"]:
+        a, b = pair["agents"]
+        won, games = pair["count"], pair["of"]
+        out.setdefault(a, {})[b] = _written(rate(won, games))
+        out.setdefault(b, {})[a] = _written(rate(games - won, games))
+    return out
 
 
 def _written(value: Any) -> Any:

@@ -22,11 +22,12 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from rulepress.games.base import (
     CHANCE,
+    Agent,
     GameState,
     Rules,
     chance_move,
@@ -37,10 +38,14 @@ from rulepress.games.base import (
 )
 from rulepress.workers import tick
 
+RANDOM = "random"
+
 PLAYOUT_MOVES = 10_000  # a playout still going after this many moves is nobody's win
 CUTOFF_TURNS: int | None = 0  # with running scores, a playout stops this many turns on
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in [0, 1]
-NAME = re.compile(r"^(flat|mcts|ismcts):(\d+)$")
+NAME = re.compile(r"^(flat|mcts|ismcts):(\d+)(?::([A-Za-z_][\w-]*))?$")
+EPSILON = 0.1  # a playout by the game's own player still makes this share of its moves at random
+BIAS = 1.0  # progressive bias: the player's own choice at a node starts this much ahead
 MAX_PLAYOUTS = 1_000_000
 
 LINES = {
@@ -64,21 +69,37 @@ def describe(name: str) -> str:
     """The line a report prints for search agent ``name``."""
     m = NAME.match(name)
     assert m is not None
-    return LINES[m[1]].format(n=f"{int(m[2]):,}")
+    line = LINES[m[1]].format(n=f"{int(m[2]):,}")
+    if m[3] == RANDOM:
+        return line + "; its playouts play at random"
+    if m[3]:
+        return line + f"; its playouts play as {m[3]} does, one move in ten at random"
+    return line + ("; its playouts play as the game's own player does (if it offers one), one "
+                   "move in ten at random, and its tree tries that player's move first")
 
 
-def search_agent(name: str, rules: Rules) -> SearchAgent:
-    """The agent ``name`` (``flat:200``, ``mcts:400``, ``ismcts:400``) for ``rules``."""
+def search_agent(name: str, rules: Rules, players: Mapping[str, Agent] | None = None
+                 ) -> SearchAgent:
+    """The agent ``name`` (``flat:200``, ``mcts:400``, ``ismcts:400``, ``ismcts:400:random``)
+    for ``rules``; ``players``: the game's own agents, one of which plays its playouts (the one
+    named after the budget, else ``greedy``, else the first; ``random`` for none)."""
     m = NAME.match(name)
     if m is None:
-        raise SearchError(f"'{name}' is not a search agent: write flat:N, mcts:N or ismcts:N")
-    kind, playouts = m[1], int(m[2])
+        raise SearchError(f"'{name}' is not a search agent: write flat:N, mcts:N or ismcts:N "
+                          "(or ismcts:N:AGENT for its playouts' player)")
+    kind, playouts, chosen = m[1], int(m[2]), m[3]
     if not 1 <= playouts <= MAX_PLAYOUTS:
         raise SearchError(f"give a budget of 1 to {MAX_PLAYOUTS:,} playouts")
     if kind == "mcts" and hides_information(rules):
         raise SearchError(f"UCT searches games of perfect information, and this game "
                           f"hides some of its state; use ismcts:{playouts}")
-    return SearchAgent(kind, playouts, rules)
+    own = dict(players or {})
+    if chosen is not None and chosen != RANDOM and chosen not in own:
+        offered = ", ".join([RANDOM, *own])
+        raise SearchError(f"no agent '{chosen}' to play the playouts; the game has: {offered}")
+    if chosen is None:
+        chosen = "greedy" if "greedy" in own else next(iter(own), RANDOM)
+    return SearchAgent(kind, playouts, rules, None if chosen == RANDOM else own[chosen])
 
 
 class SearchAgent:
@@ -88,10 +109,12 @@ class SearchAgent:
     # seed and its seat, so its many draws leave the others' (and chance's) untouched.
     own_random = True
 
-    def __init__(self, kind: str, playouts: int, rules: Rules) -> None:
+    def __init__(self, kind: str, playouts: int, rules: Rules, policy: Agent | None = None
+                 ) -> None:
         self.kind = kind
         self.playouts = playouts
         self.rules = rules
+        self.policy = policy
         self._choose = _CHOOSERS[kind]
 
     def __repr__(self) -> str:
@@ -101,7 +124,55 @@ class SearchAgent:
         seat = state.current_player()
         view = view_of(self.rules, state, seat)
         del state  # from here on, only what the seat knows
-        return self._choose(self.rules, view, seat, self.playouts, rng)
+        return self._choose(Search(self.rules, self.policy, rng), view, seat, self.playouts)
+
+
+class Search:
+    """What a search needs besides its tree: the rules, the playouts' player, the random
+    source."""
+
+    __slots__ = ("rules", "policy", "rng")
+
+    def __init__(self, rules: Rules, policy: Agent | None, rng: random.Random) -> None:
+        self.rules, self.policy, self.rng = rules, policy, rng
+
+    def move(self, state: GameState[Any]) -> Any:
+        """A playout's move: the policy's, or one at random (EPSILON of them, or all)."""
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        rng = self.rng
+        if self.policy is not None and rng.random() >= EPSILON:
+            return self.policy(state, rng)
+        return moves[rng.randrange(len(moves))]
+
+    def hint(self, state: GameState[Any]) -> Any:
+        """The policy's own choice at a node of the tree (None without a policy)."""
+        return None if self.policy is None else self.policy(state, self.rng)
+
+    def playout(self, state: GameState[Any], turns: int | None = None
+                ) -> GameState[Any] | None:
+        """``state`` played on by :meth:`move` (chance by its odds) to its end, or only until
+        ``turns`` more turns are done; None when it runs past :data:`PLAYOUT_MOVES`."""
+        tick()  # each playout within the engine's budget, not the whole game's thousands
+        stop = PLAYOUT_MOVES if turns is None else state.turn() + turns
+        rng = self.rng
+        for _ in range(PLAYOUT_MOVES):
+            if state.is_over() or state.turn() >= stop:
+                return state
+            if state.current_player() == CHANCE:
+                state = state.apply(chance_move(state, rng))
+            else:
+                state = state.apply(self.move(state))
+        return state if state.is_over() else None
+
+    def score(self, state: GameState[Any]) -> Sequence[float]:
+        if CUTOFF_TURNS is not None and standing_of(state) is not None:
+            end = self.playout(state, CUTOFF_TURNS)
+            if end is not None and not end.is_over():
+                return _leaders(standing_of(end) or ())
+        end = self.playout(state)
+        return rewards(end) if end is not None else _NOBODY
 
 
 # --- playouts -----------------------------------------------------------------------------------
@@ -122,30 +193,11 @@ def playout(state: GameState[Any], rng: random.Random,
             turns: int | None = None) -> GameState[Any] | None:
     """``state`` played to its end by uniform random moves (chance by its odds), or only until
     ``turns`` more turns are done; None when it runs past :data:`PLAYOUT_MOVES`."""
-    tick()  # each playout within the engine's budget, not the whole game's thousands
-    rand = rng.randrange
-    stop = PLAYOUT_MOVES if turns is None else state.turn() + turns
-    for _ in range(PLAYOUT_MOVES):
-        if state.is_over() or state.turn() >= stop:
-            return state
-        if state.current_player() == CHANCE:
-            state = state.apply(chance_move(state, rng))
-        else:
-            moves = state.legal_moves()
-            state = state.apply(moves[rand(len(moves))] if len(moves) > 1 else moves[0])
-    return state if state.is_over() else None
+    return Search(_NO_RULES, None, rng).playout(state, turns)
 
 
 _NOBODY: tuple[float, ...] = ()
-
-
-def _score(state: GameState[Any], rng: random.Random) -> Sequence[float]:
-    if CUTOFF_TURNS is not None and standing_of(state) is not None:
-        end = playout(state, rng, CUTOFF_TURNS)
-        if end is not None and not end.is_over():
-            return _leaders(standing_of(end) or ())
-    end = playout(state, rng)
-    return rewards(end) if end is not None else _NOBODY
+_NO_RULES: Any = None
 
 
 def _leaders(standing: Sequence[float]) -> tuple[float, ...]:
@@ -166,19 +218,24 @@ def _reward(reward: Sequence[float], seat: int) -> float:
 # --- flat Monte Carlo ---------------------------------------------------------------------------
 
 
-def flat(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Random) -> Any:
+def flat(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
     """Each legal move in turn gets the next playout (on a fresh sample); the best mean wins,
-    the first in the rules' order on a tie."""
+    the policy's own choice, then the first in the rules' order, on a tie."""
+    rules, rng = search.rules, search.rng
     root = sample_of(rules, view, rng)
     moves = list(root.legal_moves())
     if len(moves) == 1:
         return moves[0]
+    hint = search.hint(root)
+    if hint in moves:  # tried first, and first among equals
+        moves.remove(hint)
+        moves.insert(0, hint)
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
     for i in range(playouts):
         k = i % len(moves)
         state = root if i == 0 else sample_of(rules, view, rng)
-        totals[k] += _reward(_score(state.apply(moves[k]), rng), seat)
+        totals[k] += _reward(search.score(state.apply(moves[k])), seat)
         counts[k] += 1
     means = [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
     return moves[means.index(max(means))]
@@ -190,7 +247,7 @@ def flat(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Ran
 class Node:
     """A node of the search tree: reached by a move of ``mover`` (CHANCE for an outcome)."""
 
-    __slots__ = ("mover", "children", "untried", "visits", "total", "seen")
+    __slots__ = ("mover", "children", "untried", "visits", "total", "seen", "hint")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -199,10 +256,21 @@ class Node:
         self.visits = 0
         self.total = 0.0  # the mover's rewards summed over the playouts through here
         self.seen = 0  # IS-MCTS: times the move was legal when its parent was selected from
+        self.hint: Any = _UNASKED  # the policy's choice here, asked when first expanded
 
-    def ucb(self, parent_visits: int) -> float:
-        return self.total / self.visits + EXPLORE * math.sqrt(math.log(parent_visits)
-                                                              / self.visits)
+    def ucb(self, parent_visits: int, bias: float = 0.0) -> float:
+        return (self.total / self.visits + EXPLORE * math.sqrt(math.log(parent_visits)
+                                                               / self.visits)
+                + bias / (self.visits + 1))
+
+
+_UNASKED = object()
+
+
+def _hint(search: Search, node: Node, state: GameState[Any]) -> Any:
+    if node.hint is _UNASKED:
+        node.hint = search.hint(state)
+    return node.hint
 
 
 def _through_chance(node: Node, state: GameState[Any], rng: random.Random
@@ -234,9 +302,11 @@ def _most_visited(root: Node, moves: Sequence[Any]) -> Any:
     return best
 
 
-def uct(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Random) -> Any:
-    """UCT on the state itself (a perfect-information game's view is its state)."""
-    root_state = sample_of(rules, view, rng)
+def uct(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
+    """UCT on the state itself (a perfect-information game's view is its state); the policy's
+    choice at a node is expanded first and keeps a bias of BIAS / (visits + 1)."""
+    rng = search.rng
+    root_state = sample_of(search.rules, view, rng)
     moves = list(root_state.legal_moves())
     if len(moves) == 1:
         return moves[0]
@@ -249,26 +319,35 @@ def uct(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Rand
                 node, state = _through_chance(node, state, rng)
                 path.append(node)
                 continue
+            hint = _hint(search, node, state)
             if node.untried is None:
                 node.untried = list(state.legal_moves())
+                if hint in node.untried:  # expanded last: popped first
+                    node.untried.remove(hint)
+                    node.untried.append(hint)
             if node.untried:
-                move = node.untried.pop(rng.randrange(len(node.untried)))
+                move = node.untried.pop(-1 if node.untried[-1] == hint
+                                        else rng.randrange(len(node.untried)))
                 node.children[move] = node = Node(player)
                 state = state.apply(move)
                 path.append(node)
                 break
             visits = node.visits
-            move, node = max(node.children.items(), key=lambda kv: kv[1].ucb(visits))
+            move, node = max(node.children.items(),
+                             key=lambda kv: kv[1].ucb(visits, BIAS * (kv[0] == hint)))
             state = state.apply(move)
             path.append(node)
-        _backup(path, _score(state, rng))
+        _backup(path, search.score(state))
     return _most_visited(root, moves)
 
 
-def ismcts(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.Random) -> Any:
+def ismcts(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
     """Single-observer IS-MCTS: one tree over the seat's information sets, each playout on a
     new sample of the view; a child competes only where its move is legal in that sample, and
-    its exploration term counts those times (its availability), not the parent's visits."""
+    its exploration term counts those times (its availability), not the parent's visits. The
+    policy's choice (asked on the sample that first reaches a node) is expanded first and keeps
+    a bias of BIAS / (visits + 1)."""
+    rules, rng = search.rules, search.rng
     first = sample_of(rules, view, rng)
     moves = list(first.legal_moves())
     if len(moves) == 1:
@@ -285,9 +364,10 @@ def ismcts(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.R
                 continue
             legal = state.legal_moves()
             children = node.children
+            hint = _hint(search, node, state)
             untried = [m for m in legal if m not in children]
             if untried:
-                move = untried[rng.randrange(len(untried))]
+                move = hint if hint in untried else untried[rng.randrange(len(untried))]
                 children[move] = node = Node(player)
                 state = state.apply(move)
                 path.append(node)
@@ -299,17 +379,19 @@ def ismcts(rules: Rules, view: Hashable, seat: int, playouts: int, rng: random.R
                 child.seen += 1
                 value = child.total / child.visits + EXPLORE * math.sqrt(
                     math.log(child.seen) / child.visits)
+                if move == hint:
+                    value += BIAS / (child.visits + 1)
                 if value > top:
                     best, top = (move, child), value
             assert best is not None
             move, node = best
             state = state.apply(move)
             path.append(node)
-        _backup(path, _score(state, rng))
+        _backup(path, search.score(state))
     return _most_visited(root, moves)
 
 
-_CHOOSERS: dict[str, Callable[[Rules, Hashable, int, int, random.Random], Any]] = {
+_CHOOSERS: dict[str, Callable[[Search, Hashable, int, int], Any]] = {
     "flat": flat,
     "mcts": uct,
     "ismcts": ismcts,

@@ -228,7 +228,7 @@ def parse_agents(text: str | None, engine: GameEngine, rules: Rules) -> tuple[st
     for name in names:
         if is_search_name(name):
             try:
-                search_agent(name, rules)
+                search_agent(name, rules, _players(engine))
             except SearchError as exc:
                 where = name if text.strip() == name else f"{text}: {name}"
                 raise SpecError(f"--agent {where}: {exc}") from None
@@ -251,10 +251,15 @@ def agents_for(engine: GameEngine, names: Sequence[str]) -> dict[str, Agent]:
         if is_search_name(n):
             rules = contract.rules(engine)
             assert rules is not None, "checked before the run"
-            found[n] = search_agent(n, rules)
+            found[n] = search_agent(n, rules, _players(engine))
         else:
             found[n] = random_agent if n == RANDOM else own[n][1]
     return found
+
+
+def _players(engine: GameEngine) -> dict[str, Agent]:
+    """The game's own agents, for a search's playouts."""
+    return {n: agent for n, (_, agent) in _agents(engine).items()}
 
 
 def _agents(engine: GameEngine) -> Mapping[str, tuple[str, Agent]]:

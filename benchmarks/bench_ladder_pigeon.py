@@ -1,0 +1,50 @@
+"""rulepress simulate --ladder at full size: Pigeon, two players, five agents (random, greedy,
+ismcts:100, ismcts:400, ismcts:1600), every pair on the same deals (duplicate), then the
+strongest in every seat; on two workers, as on the reference machine's two cores.
+
+- ``pigeon_ladder5_seconds``: wall time of the whole ladder for DEALS deals (argv[1], default 2);
+- ``pigeon_ladder5_seconds_per_deal``: the same per deal (each deal is 2 games a pair, 10
+  pairs, and one game of the seat balance);
+- ``pigeon_ladder5_deals_in_10_min``: how many deals ten minutes buy at that pace;
+- ``load_average_1min``: the machine's load meanwhile (other work slows this down).
+
+Run: .venv/bin/python benchmarks/bench_ladder_pigeon.py [DEALS]  -> one JSON object per line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rulepress.simulate.ladder import simulate_ladder
+from rulepress.simulate.run import Options
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENTS = "random,greedy,ismcts:100,ismcts:400,ismcts:1600"
+JOBS = 2
+
+
+def emit(name: str, value: float, unit: str) -> None:
+    print(json.dumps({"name": name, "value": round(value, 3), "unit": unit}), flush=True)
+
+
+def main() -> None:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        simulate_ladder("pigeon", ROOT / "sources", ROOT,
+                        Options(deals, "2", None, None, ladder=AGENTS), Path(out),
+                        jobs=JOBS, quiet=True)
+        seconds = time.perf_counter() - start
+    emit("pigeon_ladder5_seconds", seconds, "s")
+    emit("pigeon_ladder5_seconds_per_deal", seconds / deals, "s")
+    emit("pigeon_ladder5_deals_in_10_min", 600 / (seconds / deals), "deals")
+    emit("load_average_1min", os.getloadavg()[0], "processes")
+
+
+if __name__ == "__main__":
+    main()
