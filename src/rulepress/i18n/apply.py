@@ -5,6 +5,7 @@ printed in the source language, marked so (``lang`` and ``data-untranslated`` on
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,7 +15,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
-from rulepress.document.model import Component, Document, Example, Language, Term
+from rulepress.document.model import Component, Document, Example, Language, Ruling, Term
 from rulepress.i18n.catalog import load, po_path
 from rulepress.i18n.segments import Segment, block_key, normal, segments
 from rulepress.words import ordinal
@@ -112,6 +113,7 @@ def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
                    components=tuple(component(c) for c in doc.meta.components))
     headings = tuple(replace(h, text=tr(h.text)) for h in doc.headings)
     return replace(doc, meta=meta, headings=headings, terms=_terms(doc, catalog),
+                   rulings=_rulings(doc, catalog),
                    examples=tuple(example(e) for e in doc.examples),
                    reports=tuple(example(e) for e in doc.reports),
                    language=Language(catalog.lang, source, strings))
@@ -142,6 +144,24 @@ def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
         else:
             out.append(term)
     return tuple(out)
+
+
+def _rulings(doc: Document, catalog: Catalogued) -> tuple[Ruling, ...]:
+    """Each ruling titled by its translation's bold lead (the index lists it so); its number
+    and anchor stay, and so does its title where the item is not translated or has no lead."""
+    strings = catalog.strings()
+    by_line = {(s.loc.path, s.loc.line): s.text for s in catalog.segments if s.example is None}
+    out = []
+    for ruling in doc.rulings:
+        source = by_line.get((ruling.loc.path, ruling.loc.line))
+        said = strings.get(source) if source is not None else None
+        lead = _LEAD.match(said) if said else None
+        title = " ".join(lead.group(1).split()).rstrip(".:;, ") if lead else ""
+        out.append(replace(ruling, title=title) if title else ruling)
+    return tuple(out)
+
+
+_LEAD = re.compile(r"\*\*(.+?)\*\*", re.S)
 
 
 def translate_tokens(md: MarkdownIt, tokens: list[Token], language: Language,

@@ -18,6 +18,8 @@ from typing import Any
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document, Language
 from rulepress.i18n.segments import Segment
+from rulepress.simulate.ladder import LADDER_SENTENCE, SEAT_SENTENCE
+from rulepress.simulate.plots import LADDER_AXIS, LADDER_TITLE
 from rulepress.words import N_, localize_numbers, ordinal, theme_words
 
 KIND = "engine word (a figure's label, or a fact said in words)"
@@ -66,8 +68,10 @@ PLOT_TEXTS = (
     N_("Win rate by seat (1, 2...) and by place in turn order (1st, 2nd...), 95% intervals; "
        "dashed: an even share"),
     N_("Win rate of each agent's seats, 95% intervals (dashed: an even share)"),
-    N_("How games end"),
+    N_("How games end"), SEAT_SENTENCE, LADDER_SENTENCE, LADDER_AXIS, LADDER_TITLE, N_("random"),
+    N_("greedy"),
 )
+_SEARCH = re.compile(r"^(?:flat|mcts|ismcts):\d+(?::\w+)?$")  # an agent's name, as typed
 
 
 def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], str | None]:
@@ -80,6 +84,8 @@ def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], st
         key = word.strip()
         if key in strings:
             return strings[key]
+        if _SEARCH.match(key):
+            return key
         found = _ORDINAL.match(key)
         if found and ordinal(1, lang) != "1st":
             return ordinal(int(found.group(1)), lang)

@@ -42,6 +42,7 @@ from rulepress.simulate.stats import (
     table_figures,
     wilson,
 )
+from rulepress.words import N_
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a finite fit
@@ -242,6 +243,14 @@ def seat_balance(tally: Tally, strongest: str, half_width: float | None) -> dict
     return out
 
 
+LADDER_SENTENCE = N_(
+    "{top} beats {bottom} {rate} [{low}, {high}] of games, {elo} Elo [{elo_low}, {elo_high}]; "
+    "levels of play the games tell apart: {levels}; skill explains about {skill} of results, "
+    "the deal {deal}")
+SEAT_SENTENCE = N_("{ladder}; with {agent} in both seats the first player wins {rate} "
+                   "[{low}, {high}] of {games} games")
+
+
 def sentence(ladder: Mapping[str, Any]) -> str:
     """The ladder in plain words, for the report and the command's last line."""
     top, bottom = ladder["spread"]["to"], ladder["spread"]["from"]
@@ -250,18 +259,19 @@ def sentence(ladder: Mapping[str, Any]) -> str:
     if pair["agents"][0] != top and p is not None:
         p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
     spread = ladder["spread"]
-    levels = len(ladder["levels"])
     shares = ladder["shares"]
-    text = (f"{top} beats {bottom} {_pct(p)} [{_pct(ci[0], '')}, {_pct(ci[1], '')}] of games, "
-            f"{spread['elo']:.0f} Elo [{spread['ci'][0]:.0f}, {spread['ci'][1]:.0f}]; "
-            f"the games tell {levels} level{'s' * (levels != 1)} of play apart; skill explains "
-            f"about {shares['skill'] * 100:.0f}% of results, the deal {shares['deal'] * 100:.0f}%")
+    # Written from the theme's words, so a translated book's report says it in its language.
+    text = LADDER_SENTENCE.format(
+        top=top, bottom=bottom, rate=_pct(p), low=_pct(ci[0], ""), high=_pct(ci[1], ""),
+        elo=f"{spread['elo']:.0f}", elo_low=f"{spread['ci'][0]:.0f}",
+        elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]),
+        skill=f"{shares['skill'] * 100:.0f}%", deal=f"{shares['deal'] * 100:.0f}%")
     seat = ladder.get("seat_balance")
     if seat:
         fp = seat["first_player"]
-        text += (f"; with {seat['agent']} in both seats the first player wins {_pct(fp['rate'])} "
-                 f"[{_pct(fp['ci'][0], '')}, {_pct(fp['ci'][1], '')}] of {seat['games']:,} "
-                 "games")
+        text = SEAT_SENTENCE.format(ladder=text, agent=seat["agent"], rate=_pct(fp["rate"]),
+                                    low=_pct(fp["ci"][0], ""), high=_pct(fp["ci"][1], ""),
+                                    games=f"{seat['games']:,}")
     return text
 
 

@@ -18,7 +18,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from rulepress.paths import templates_dir
-from rulepress.words import ordinal
+from rulepress.words import N_, ordinal
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -45,6 +45,12 @@ STYLE: dict[str, Any] = {
     "figure.dpi": 72,
     "path.simplify": False,
 }
+
+
+# The ladder plot's words, in the theme's catalog (i18n/engine.py translates a drawn plot's texts).
+LADDER_AXIS = N_("Elo ({agent} at 0), 95% intervals; a colour per level of play the games tell "
+                 "apart")
+LADDER_TITLE = N_("Skill ladder: skill explains about {skill} of results, the deal {deal}")
 
 
 def plots(summary: Mapping[str, Any]) -> dict[str, str]:
@@ -330,9 +336,8 @@ def ladder_plot(summary: Mapping[str, Any]) -> Figure:
     ax.set_yticks(list(range(len(names))), names)
     ax.set_ylim(-0.6, len(names) - 0.4)
     ax.axvline(0, color=FAIR, linestyle="--", linewidth=1)
-    ax.set_xlabel(_wrapped(f"Elo ({ladder['agents'][0]} at 0), 95% intervals; a colour per "
-                           "level of play the games tell apart", 10))
+    ax.set_xlabel(_wrapped(LADDER_AXIS.format(agent=ladder["agents"][0]), 10))
     shares = ladder["shares"]
-    ax.set_title(_wrapped(f"Skill ladder: skill explains about {shares['skill'] * 100:.0f}% "
-                          f"of results, the deal {shares['deal'] * 100:.0f}%", 11))
+    ax.set_title(_wrapped(LADDER_TITLE.format(skill=f"{shares['skill'] * 100:.0f}%",
+                                              deal=f"{shares['deal'] * 100:.0f}%"), 11))
     return figure

@@ -328,6 +328,11 @@ def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
     shown: dict[str, Any] = _written(summary)
     shown["table"] = {t["key"]: t for t in shown["tables"]}
     if "ladder" in summary:
+        from rulepress.simulate.ladder import sentence
+
+        # Said again from the figures, not read from the run: in this version's words, which a
+        # translated book's report knows (the summary keeps the words of the run's version).
+        shown["ladder"]["sentence"] = sentence(summary["ladder"])
         shown["versus"] = _versus(summary["ladder"])
         for entry in shown["ladder"]["elo"].values():
             entry["shown"] = f"{entry['elo']:.0f}"
