@@ -169,7 +169,7 @@ def play_game(
                 else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None
     turn_ends: list[GameState[Any]] | None = [state] if spec.tension else None
-    firsts: list[int] = []
+    first: int | None = None
     cap = spec.max_turns * MOVES_PER_TURN
 
     def turn_end(state: GameState[Any]) -> None:
@@ -177,8 +177,7 @@ def play_game(
             turn_ends.append(state)
 
     def stop(state: GameState[Any], moves: int) -> bool:
-        if turn_ends is not None and state.turn() != turn_ends[-1].turn():
-            turn_ends.append(state)
+        turn_end(state)
         if state.turn() >= spec.max_turns or moves >= cap:
             return True
         if trace is not None:
@@ -188,8 +187,9 @@ def play_game(
         return False
 
     def on_move(state: GameState[Any], move: Any) -> None:
-        if not firsts and state.current_player() != CHANCE:
-            firsts.append(state.current_player())
+        nonlocal first
+        if first is None and state.current_player() != CHANCE:
+            first = state.current_player()
         if history is not None:
             history.append((state, move))
 
@@ -211,7 +211,7 @@ def play_game(
             _check(spec, rules, table, index, state, at.moves, engine)
         outcome = contract.outcome(engine, state, table.players)
         if outcome is None:
-            return Game(index, lineup, state.turn(), CAPPED, (), (), _first(firsts), {})
+            return Game(index, lineup, state.turn(), CAPPED, (), (), first, {})
         answers = {q.name: q.ask(history or (), state) for q in questions}
         contract.answers(engine, questions, answers)
     except (SimulationFailure, Malformed, Interrupted):
@@ -224,12 +224,8 @@ def play_game(
         raise found from None
     tense = tension(turn_ends) if turn_ends is not None else None
     return Game(index, lineup, state.turn(), outcome.reason, tuple(outcome.winners),
-                tuple(outcome.scores), _first(firsts), answers,
+                tuple(outcome.scores), first, answers,
                 *((tense[0], tense[1]) if tense is not None else ()))
-
-
-def _first(firsts: list[int]) -> int | None:
-    return firsts[0] if firsts else None
 
 
 def _loop(spec: RunSpec, rules: Rules, table: Table, index: int, lineup: tuple[str, ...],
