@@ -62,8 +62,11 @@ def test_no_example_box_is_cut_between_its_title_and_its_figure(book: Path, pape
     for ex in PLAYER_EXAMPLES:
         (figure,) = figures_of(ENGINE, ex.data)
         title = [n for n, text in enumerate(pages) if squeezed(ex.title) in text]
-        caption = [n for n, text in enumerate(pages) if squeezed(figure.caption)[:60] in text]
-        assert title and caption, ex.id
+        assert title, ex.id
+        # Looked for from the title's page on: two examples may open their captions alike.
+        caption = [n for n in range(title[0], len(pages))
+                   if squeezed(figure.caption)[:60] in pages[n]]
+        assert caption, ex.id
         if caption[0] != title[0]:
             cut.append(f"{ex.id}: title on page {title[0] + 1}, figure on {caption[0] + 1}")
     assert not cut
