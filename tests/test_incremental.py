@@ -224,9 +224,10 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
 
     out = tmp_path / "out"
     assert built(out) == every
-    kept = out / ".rulepress" / "kept" / "pigeon-race" / "playtest"
-    assert sorted(p.name for p in kept.iterdir()) == sorted(
-        f"{name}{narrow}.svg" for name in names for narrow in ("", "-narrow"))
+    kept = out / ".rulepress" / "kept" / "pigeon-race"
+    assert sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*.svg")) == sorted(
+        f"{'ladder' if name == 'ladder' else 'playtest'}/{name}{narrow}.svg"
+        for name in names for narrow in ("", "-narrow"))
 
     replace_in(src / "pigeon-race" / "rules.md", "\n## ", "\nA sentence added.\n\n## ")
     assert built(out) == []
@@ -240,8 +241,39 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
     assert built(out) == [n for n in every if n != "ladder"]  # the ladder's summary is as it was
     assert built(tmp_path / "clean-2") == every
     assert files_of(out) == files_of(tmp_path / "clean-2")
-    margins = ".rulepress/kept/pigeon-race/playtest/margins.svg"
+    margins = ".rulepress/kept/pigeon-race/playtest/margins.svg"  # kept by its block's id
     assert files_of(out)[margins] != files_of(tmp_path / "clean-1")[margins]
+
+
+def test_two_blocks_drawing_the_same_plot_from_two_runs_keep_both(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handicap block draws win rates too, from its own run: each block keeps its own, so
+    an edit to the prose draws neither again (kept by plot name alone, each overwrote the other
+    and both were drawn on every build)."""
+    import rulepress.simulate.plots as plots
+
+    src = tmp_path / "src"
+    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/handicap/summary.json\n",
+               "summary: playtest/handicap/summary.json\nplots: [win-rates]\n")
+    drawn: list[str] = []
+    draw = plots.plot
+
+    def counted(summary: object, name: str, **options: bool) -> str:
+        drawn.append(name)
+        return draw(summary, name, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plots, "plot", counted)
+    args = ["build", "--sources", str(src), "--out", str(tmp_path / "out"), "--no-pdf",
+            "--edition", "reference"]
+    code, err = run(*args)
+    assert code == 0, err
+    assert drawn.count("win-rates") == 4  # two blocks, each a page wide and narrow
+    drawn.clear()
+    replace_in(src / "pigeon-race" / "rules.md", "\n## ", "\nA sentence added.\n\n## ")
+    code, err = run(*args)
+    assert code == 0, err
+    assert drawn == []
 
 
 def test_a_kept_plot_is_never_read_through_a_link(tmp_path: Path) -> None:

@@ -136,7 +136,9 @@ def check_simulation(
         context = figures_in(summary)
         names = _plot_names(block)
         if draw:
-            figures = _plots(summary, names, f"{doc.slug}/playtest", kept or Kept(None))
+            # Kept under the block's own name: two blocks may draw the same plot from two runs.
+            folder = f"{doc.slug}/{block.id}"
+            figures = _plots(summary, names, folder, kept or Kept(None))
     except _Stale as stale:
         loc = block.line_of((stale.key,))
         diags.append((disproved if stale.disproved else error)(loc, f"{block.id}: {stale}"))
