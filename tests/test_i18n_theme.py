@@ -302,3 +302,35 @@ def test_a_german_two_sided_kit_with_backs_and_tiles_is_german_too(sides: str) -
         assert "Faltteile" in text and "einseitig" in text
     english = build_kit(G.standard(), G.DRAWERS, "a4", options=Options(sides=sides))
     assert "Printer check" in _kit_text(english.pdf)[0] and not _kit_text(english.pdf)[1]
+
+
+def test_the_german_figures_titles_are_german(german: tuple[Path, list[str]]) -> None:
+    # What a screen reader says for each board (its SVG <title>), from the engine's words in
+    # the game's catalog: the card, the pigeons moved, where every pigeon stands.
+    folder, _ = german
+    titles = [t for page in ("pigeon-race.html", "pigeon-race-reference.html")
+              for t in re.findall(r"<svg\b.*?<title>([^<]*)</title>",
+                                  (folder / page).read_text(), re.S)]
+    assert len(titles) >= 20
+    english = [t for t in titles if re.search(r"\b(?:board|pigeons?|square|on|of|the)\b", t)]
+    assert english == []
+    said = " ".join(titles)
+    assert "Herz-Sechs auf Tauben 2 und 4 gespielt. Taube 1 auf Feld 3;" in said
+    assert "Der Rennplan am Ende des Rennens. Taube 1 als 1. im Ziel;" in said
+    assert "Taube 6 an der Startlinie." in said
+
+
+def test_a_text_whose_numbers_alone_were_localized_is_not_counted_translated() -> None:
+    from rulepress.i18n.engine import translate_svg, word_translator
+
+    tr = word_translator({"home": "im Ziel"}, "de")
+    assert tr("home") == "im Ziel" and tr("61.3%") == "61,3\u00a0%" and tr("3") is None
+    # English words with a localized number: no translation exists, so none is claimed.
+    assert tr("won 61.3% of races") is None
+    assert tr("2 players") == "2 Spieler"  # the theme's words, the number filled in
+    left: set[str] = set()
+    svg = translate_svg("<svg><text>won 61.3% of races</text><text>home</text></svg>", tr,
+                        left, "de")
+    assert left == {"won 61.3% of races"}
+    assert "<text>won 61,3\u00a0% of races</text>" in svg  # shown in German format all the same
+    assert "<text>im Ziel</text>" in svg
