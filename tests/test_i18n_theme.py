@@ -261,6 +261,9 @@ def test_the_german_pigeon_race_kit_says_every_word_of_rulepress_in_german(
                  "Zusammenbau: Rennplan", "Blatt 2 von 6", "Kachel A1"):
         assert said in text, said
     assert "sheet" not in text and "Print" not in text
+    # The board the engine's drawer prints: its words and places from the game's catalog.
+    assert "ZIEL" in text and "HOME" not in text
+    assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
 
 
 def test_a_kit_plural_takes_the_form_its_language_chooses() -> None:

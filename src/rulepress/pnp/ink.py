@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -77,7 +77,34 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
         self._face: tuple[float, float] | None = None  # the face being drawn in low ink
         self._want_fill = Color(0, 0, 0)
         self._want_stroke = Color(0, 0, 0)
+        # A translated kit's words for what an engine's drawer prints ("HOME", "1st"): the
+        # game's catalog's, as a translated book's figures have them (i18n.engine).
+        self.words: Callable[[str], str | None] | None = None
+        self._engine = False
         super().__init__(*args, **kwargs)
+
+    @contextmanager
+    def engine_drawing(self) -> Iterator[None]:
+        """What is drawn inside is an engine's drawer's: its texts are said in ``words``."""
+        before, self._engine = self._engine, True
+        try:
+            yield
+        finally:
+            self._engine = before
+
+    def _said(self, text: Any) -> Any:
+        if self._engine and self.words is not None and isinstance(text, str):
+            return self.words(text) or text
+        return text
+
+    def drawString(self, x: float, y: float, text: Any, *args: Any, **kwargs: Any) -> None:
+        super().drawString(x, y, self._said(text), *args, **kwargs)
+
+    def drawCentredString(self, x: float, y: float, text: Any, *args: Any, **kwargs: Any) -> None:
+        super().drawCentredString(x, y, self._said(text), *args, **kwargs)
+
+    def drawRightString(self, x: float, y: float, text: Any, *args: Any, **kwargs: Any) -> None:
+        super().drawRightString(x, y, self._said(text), *args, **kwargs)
 
     @contextmanager
     def low_ink(self, width: float, height: float, on: bool = True) -> Iterator[None]:

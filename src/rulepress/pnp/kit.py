@@ -17,7 +17,7 @@ import functools
 import io
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -141,7 +141,8 @@ def _budgeted(drawer: Drawer) -> Drawer:
 
     @functools.wraps(drawer)
     def draw(canvas: Any, face: Face) -> None:
-        with unit(0):
+        speaking = canvas.engine_drawing() if isinstance(canvas, KitCanvas) else nullcontext()
+        with unit(0), speaking:
             try:
                 drawer(canvas, face)
             except SmallText as exc:
@@ -371,6 +372,10 @@ class _Renderer:
         self._ = kit_words(doc)
         self.bleed = mm(opts.bleed_mm)
         self.c = canvas
+        if doc.language is not None:  # the engine's drawers print the engine's words translated
+            from rulepress.i18n.engine import word_translator
+
+            canvas.words = word_translator(doc.language.strings, doc.language.code)
         self.pages = 0
         self.backs: dict[str, int] = {}
         self.forms: dict[str, str] = {}
