@@ -337,3 +337,36 @@ def test_a_text_whose_numbers_alone_were_localized_is_not_counted_translated() -
     assert left == {"won 61.3% of races"}
     assert "<text>won 61,3\u00a0% of races</text>" in svg  # shown in German format all the same
     assert "<text>im Ziel</text>" in svg
+
+
+def test_an_engine_drawer_says_the_translations_words_on_any_canvas() -> None:
+    # As `export --lang de` draws a face (a plain ReportLab canvas), not only the kit.
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from rulepress.document.reader import read_document
+    from rulepress.games.pigeon_race import ENGINE
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.pnp.api import Face
+    from rulepress.pnp.faces import Art
+    from rulepress.pnp.fonts import register_fonts
+    from rulepress.pnp.kit import side_drawer
+
+    register_fonts()
+    source = read_document(SOURCES / "pigeon-race" / "rules.md")
+    said = []
+    for doc in (source, translated(source, read_catalog(source, "de"), "en")):
+        board = next(c for c in doc.meta.components if c.id == "board")
+        assert board.size is not None
+        draw = side_drawer(board, False, ENGINE.drawers(), Art(doc, ENGINE.tables()), [])
+        assert draw is not None
+        buf = io.BytesIO()
+        c = Canvas(buf)
+        draw(c, Face(0, 1, *board.size.points, 0.0))
+        assert "drawString" not in c.__dict__  # the canvas as it was, after the face
+        c.save()
+        text, _ = _kit_text(buf.getvalue())
+        said.append(text)
+    assert "HOME" in said[0] and "1st" in said[0] and "ZIEL" not in said[0]
+    assert "ZIEL" in said[1] and "1." in said[1] and "HOME" not in said[1]

@@ -68,6 +68,39 @@ class SmallText(ValueError):
     layout's line)."""
 
 
+_TEXT_CALLS = ("drawString", "drawCentredString", "drawRightString")
+
+
+@contextmanager
+def speaking(c: Canvas, words: Callable[[str], str | None] | None) -> Iterator[None]:
+    """Each text drawn on ``c`` inside said in ``words`` when it knows it (a translated kit's
+    engine drawer: its "HOME" and "1st" from the game's catalog, as the book's figures say
+    them); on any canvas, the kit's or an export's."""
+    if words is None:
+        yield
+        return
+    before = {name: c.__dict__.get(name) for name in _TEXT_CALLS}
+    for name in _TEXT_CALLS:
+        setattr(c, name, _said(getattr(c, name), words))
+    try:
+        yield
+    finally:
+        for name, was in before.items():
+            if was is None:
+                delattr(c, name)
+            else:
+                setattr(c, name, was)
+
+
+def _said(draw: Callable[..., None], words: Callable[[str], str | None]) -> Callable[..., None]:
+    def text(x: float, y: float, said: Any, *args: Any, **kwargs: Any) -> None:
+        if isinstance(said, str):
+            said = words(said) or said
+        draw(x, y, said, *args, **kwargs)
+
+    return text
+
+
 class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
     """A ReportLab canvas with a low-ink switch, turned on face by face (``low_ink``)."""
 
@@ -77,34 +110,7 @@ class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types
         self._face: tuple[float, float] | None = None  # the face being drawn in low ink
         self._want_fill = Color(0, 0, 0)
         self._want_stroke = Color(0, 0, 0)
-        # A translated kit's words for what an engine's drawer prints ("HOME", "1st"): the
-        # game's catalog's, as a translated book's figures have them (i18n.engine).
-        self.words: Callable[[str], str | None] | None = None
-        self._engine = False
         super().__init__(*args, **kwargs)
-
-    @contextmanager
-    def engine_drawing(self) -> Iterator[None]:
-        """What is drawn inside is an engine's drawer's: its texts are said in ``words``."""
-        before, self._engine = self._engine, True
-        try:
-            yield
-        finally:
-            self._engine = before
-
-    def _said(self, text: Any) -> Any:
-        if self._engine and self.words is not None and isinstance(text, str):
-            return self.words(text) or text
-        return text
-
-    def drawString(self, x: float, y: float, text: Any, *args: Any, **kwargs: Any) -> None:
-        super().drawString(x, y, self._said(text), *args, **kwargs)
-
-    def drawCentredString(self, x: float, y: float, text: Any, *args: Any, **kwargs: Any) -> None:
-        super().drawCentredString(x, y, self._said(text), *args, **kwargs)
-
-    def drawRightString(self, x: float, y: float, text: Any, *args: Any, **kwargs: Any) -> None:
-        super().drawRightString(x, y, self._said(text), *args, **kwargs)
 
     @contextmanager
     def low_ink(self, width: float, height: float, on: bool = True) -> Iterator[None]:

@@ -17,7 +17,7 @@ import functools
 import io
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import Art, Tables, is_layout
 from rulepress.pnp.fonts import register_fonts
-from rulepress.pnp.ink import INKS, KitCanvas, SmallText
+from rulepress.pnp.ink import INKS, KitCanvas, SmallText, speaking
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.suggest import suggest
 from rulepress.units import mm
@@ -136,19 +136,28 @@ class _Job:
     back: Drawer | None
 
 
-def _budgeted(drawer: Drawer) -> Drawer:
-    """An engine's drawer, each face within the engine's CPU budget (in a worker)."""
+def _budgeted(drawer: Drawer, words: Callable[[str], str | None] | None = None) -> Drawer:
+    """An engine's drawer, each face within the engine's CPU budget (in a worker), its texts
+    said in ``words`` (a translation's)."""
 
     @functools.wraps(drawer)
     def draw(canvas: Any, face: Face) -> None:
-        speaking = canvas.engine_drawing() if isinstance(canvas, KitCanvas) else nullcontext()
-        with unit(0), speaking:
+        with unit(0), speaking(canvas, words):
             try:
                 drawer(canvas, face)
             except SmallText as exc:
                 raise RulepressError([error(_drawer_line(exc), str(exc))]) from None
 
     return draw
+
+
+def _engine_words(doc: Document) -> Callable[[str], str | None] | None:
+    """What a translation's engine drawers print in its language (None: as written)."""
+    if doc.language is None:
+        return None
+    from rulepress.i18n.engine import word_translator  # only a translation needs it
+
+    return word_translator(doc.language.strings, doc.language.code)
 
 
 def _drawer_line(exc: BaseException) -> SourceLoc | None:
@@ -174,7 +183,7 @@ def side_drawer(
             out += [d for d in exc.diagnostics if d not in out]
             return None
     if name in drawers:
-        return _budgeted(drawers[name])
+        return _budgeted(drawers[name], _engine_words(art.doc))
     engine = art.doc.meta.engine
     offered = (f"its engine '{engine}' offers {', '.join(sorted(drawers)) or 'none'}"
                if engine else "this game names no engine")
@@ -372,10 +381,6 @@ class _Renderer:
         self._ = kit_words(doc)
         self.bleed = mm(opts.bleed_mm)
         self.c = canvas
-        if doc.language is not None:  # the engine's drawers print the engine's words translated
-            from rulepress.i18n.engine import word_translator
-
-            canvas.words = word_translator(doc.language.strings, doc.language.code)
         self.pages = 0
         self.backs: dict[str, int] = {}
         self.forms: dict[str, str] = {}
