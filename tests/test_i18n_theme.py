@@ -144,6 +144,8 @@ def test_no_english_theme_word_is_left_in_the_german_books(
     assert _english_left(text) == set()
     assert "Seite 2 von " in text and "Spielmaterial" in text and "Inhalt" in text
     assert "Version 1.0, 27.11.2026" in text  # the printing's date, the German way
+    assert "88,9 × 63,5 mm" in text and "88.9" not in text  # the components' sizes too
+    assert "Erste Auflage mit rulepress" in text or "reference" not in edition  # the changelog
     # The board's labels and places, and the facts the prose prints, in German.
     assert "ZIEL" in text and "HOME" not in text and "1." in text
     assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
