@@ -66,6 +66,8 @@ def test_translate_writes_a_template_and_a_catalog_with_references(game: Path) -
                 assert m.id.split("\n")[0][:12] in near or "text: |" in near, (line, m.id)
     assert '#. example prose\n#: rules.md:' in pot
     assert '#. table cell' in pot and '#. heading' in pot and '#. component name' in pot
+    # The changelog's version note, at its line of the front matter.
+    assert '#. version note\n#: rules.md:14\nmsgid "First rulepress printing"' in pot
     before = (game / "locales" / "de.po").read_bytes()
     translate(game)
     assert (game / "locales" / "de.po").read_bytes() == before  # a second run changes nothing
@@ -209,3 +211,24 @@ def test_the_german_kit_prints_the_german_rules_and_texts(tmp_path: Path) -> Non
                   "Das Ende. Das Rennen endet mit der dritten Taube im Ziel"):
         assert words in text, words
     assert "My secret order" not in text and "Your turn" not in text
+
+
+def test_a_version_note_is_translated_or_falls_back_and_is_counted(game: Path) -> None:
+    from dataclasses import replace
+
+    from rulepress.i18n.apply import translated
+
+    translate(game)
+    doc = read_document(game / "rules.md")
+    catalog = read_catalog(doc, "de")
+    total, used, _ = catalog.counts()
+    assert used == 0 and total == len({s.text for s in catalog.segments})
+    # Untranslated: printed as written, and counted among the untranslated segments.
+    assert translated(doc, catalog, "en").meta.versions[0].summary == "First rulepress printing"
+    assert any("version note" in d.message for d in catalog.missing())
+    entries = dict(catalog.entries)
+    entries["First rulepress printing"] = replace(entries["First rulepress printing"],
+                                                  string="Erste Auflage mit rulepress")
+    german = translated(doc, replace(catalog, entries=entries), "en")
+    assert german.meta.versions[0].summary == "Erste Auflage mit rulepress"
+    assert replace(catalog, entries=entries).counts()[1] == 1

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
 from support import Quiet
@@ -37,11 +38,18 @@ LOCALES = templates_dir() / "locales"
 def test_the_theme_catalog_is_current_and_german_is_complete() -> None:
     # Every _("...") of the templates and the code is in theme.pot (python -m
     # rulepress.i18n.theme after a word changes), and de.po translates each, none fuzzy.
-    assert set(theme_msgids()) == {m.id for m in extract() if m.id}
+    # (A plural by its singular, a word with a context as gettext keys it: "kit\x04Printing".)
+    def key(m: Message) -> str:
+        msgid = m.id if isinstance(m.id, str) else m.id[0]
+        return f"{m.context}\x04{msgid}" if m.context else msgid
+
+    assert set(theme_msgids()) == {key(m) for m in extract() if m.id}
     with (LOCALES / "de.po").open("rb") as fh:
-        german = {m.id: m for m in read_po(fh) if m.id}
+        german = {key(m): m for m in read_po(fh) if m.id}
     assert set(german) >= set(theme_msgids())
-    assert not [m.id for m in german.values() if not m.string or m.fuzzy]
+    assert not [m.id for m in german.values() if not all(
+        m.string if isinstance(m.string, tuple) else [m.string]) or m.fuzzy]
+    assert any(isinstance(m.id, tuple) for m in german.values())  # the kit's plurals
     assert theme_missing("de") == ()
     assert theme_missing("fr") == theme_msgids()  # no French theme yet: all English
 
@@ -69,19 +77,31 @@ def test_words_numbers_and_dates_follow_the_language() -> None:
     assert css_content(" " + de("(p.\u00a0{page})"), {"page": "X"}) == '" (S.\\A0" X ")"'
 
 
+def _theme_pairs() -> list[tuple[str, str]]:
+    """(English, German) of every theme message the German catalog says otherwise: each form
+    of a plural (against all the German forms), a word with a context by its msgid."""
+    with (LOCALES / "de.po").open("rb") as fh:
+        catalog = read_po(fh, locale="de")
+    pairs = []
+    for m in catalog:
+        if not m.id or m.fuzzy:
+            continue
+        english = m.id if isinstance(m.id, tuple) else (m.id,)
+        german = " ".join(m.string) if isinstance(m.string, tuple) else m.string
+        pairs += [(e, german) for e in english if german and german != e]
+    return pairs
+
+
 def _english_left(text: str) -> set[str]:
     """The theme's English words (those German says otherwise) that ``text`` holds, outside
     quotations (the original rules, quoted in English on purpose)."""
     text = re.sub(r"„[^“]*“", " ", text.replace("\ufffe", "").replace("\u00ad", ""))
     text = re.sub(r"[\w.]+ = ", " ", text)  # the engine notation's claims: data, not words
-    de = theme_words("de")
     found = set()
-    for msgid in theme_msgids():
-        if de(msgid) == msgid:
-            continue
-        said = re.sub(r"\{\w+\}", " ", de(msgid))
+    for msgid, german in _theme_pairs():
+        said = re.sub(r"\{\w+\}", " ", german)
         for chunk in re.split(r"\{\w+\}", msgid):
-            chunk = chunk.strip(" ().:,;")
+            chunk = chunk.strip(" ().:,;\u00b7")
             if sum(c.isalpha() for c in chunk) < 4 or chunk in said:
                 continue
             spaced = r"\s*".join(map(re.escape, chunk.upper()))
@@ -124,6 +144,8 @@ def test_no_english_theme_word_is_left_in_the_german_books(
     assert _english_left(text) == set()
     assert "Seite 2 von " in text and "Spielmaterial" in text and "Inhalt" in text
     assert "Version 1.0, 27.11.2026" in text  # the printing's date, the German way
+    assert "88,9 × 63,5 mm" in text and "88.9" not in text  # the components' sizes too
+    assert "Erste Auflage mit rulepress" in text or "reference" not in edition  # the changelog
     # The board's labels and places, and the facts the prose prints, in German.
     assert "ZIEL" in text and "HOME" not in text and "1." in text
     assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
@@ -207,3 +229,146 @@ def test_a_plot_title_wrapped_for_a_phone_is_translated_whole_and_wrapped_again(
     assert left == set() and len(texts) == 3
     whole = " ".join(texts)
     assert "Win rate" not in whole and whole == word_translator({}, "de")(" ".join(lines))
+
+
+def _kit_text(pdf: bytes) -> tuple[str, str]:
+    """A kit's text (pages joined, each line's words single-spaced) and its /Lang."""
+    import io
+
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    doc = pdfium.PdfDocument(pdf)
+    text = "\n".join(" ".join(doc[i].get_textpage().get_text_range().split())
+                     for i in range(len(doc)))
+    return text, str(PdfReader(io.BytesIO(pdf)).trailer["/Root"].get("/Lang", ""))
+
+
+def test_the_german_pigeon_race_kit_says_every_word_of_rulepress_in_german(
+        tmp_path: Path) -> None:
+    from support import Quiet
+
+    from rulepress.build import build_kits
+    from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
+
+    kits = TranslatedKits(TranslatedKitOptions(papers=("a4",), langs=("de",)))
+    build_kits(SOURCES, tmp_path, games=("pigeon-race",), papers=("a4",), reporter=Quiet(),
+               source=False, also=[kits])
+    text, lang = _kit_text((tmp_path / "pigeon-race" / "de" / "pigeon-race-a4.pdf").read_bytes())
+    assert lang == "de"
+    assert _english_left(text) == set()
+    # The cover: its mode, a measure with a decimal comma, the plural of its sheets, its steps.
+    for said in ("Bastelbogen, Papier A4, einseitig", "88,9 × 63,5 mm", "Spielmaterial",
+                 "Dieser Bogen: 6 Blätter Papier A4.", "Schneiden und Falten", "Druckertest",
+                 "Zusammenbau: Rennplan", "Blatt 2 von 6", "Kachel A1"):
+        assert said in text, said
+    assert "sheet" not in text and "Print" not in text
+    # The board the engine's drawer prints: its words and places from the game's catalog.
+    assert "ZIEL" in text and "HOME" not in text
+    assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
+
+
+def test_a_kit_plural_takes_the_form_its_language_chooses() -> None:
+    from rulepress.words import Words
+
+    one, many = "This kit: {n} sheet of {paper} paper.", "This kit: {n} sheets of {paper} paper."
+    de, en = Words("de"), Words(None)
+    assert de.ngettext(one, many, 1, paper="A4") == "Dieser Bogen: 1 Blatt Papier A4."
+    assert de.ngettext(one, many, 2, paper="A4") == "Dieser Bogen: 2 Blätter Papier A4."
+    assert en.ngettext(one, many, 1, paper="A4") == "This kit: 1 sheet of A4 paper."
+    assert en.ngettext(one, many, 0, paper="A4") == "This kit: 0 sheets of A4 paper."
+    assert Words("fr").ngettext(one, many, 1, paper="A4") == "This kit: 1 sheet of A4 paper."
+    assert (de.number(63.5), en.number(63.5), de.number(1000)) == ("63,5", "63.5", "1.000")
+    assert de.pgettext("kit", "Printing") == "Drucken" and de("Printing") == "Auflage"
+
+
+@pytest.mark.parametrize("sides", ["two", "one"])
+def test_a_german_two_sided_kit_with_backs_and_tiles_is_german_too(sides: str) -> None:
+    # The fixture game has backs (the printer check's back, the backs' footers), a tiled
+    # board (glue strips, the assembly map) and pieces; only its language is changed.
+    from dataclasses import replace
+
+    from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
+
+    from rulepress.document.model import Language
+    from rulepress.pnp.kit import Options, build_kit
+
+    doc = replace(G.standard(), language=Language("de", "en", {}))
+    kit = build_kit(doc, G.DRAWERS, "a4", options=Options(sides=sides, duplex="short"))
+    text, lang = _kit_text(kit.pdf)
+    # The fixture's own words (its drawers' "tile 1/5", a component's name) are the game's.
+    game = re.sub(r"\b(?:card|coin|tile|board|big) \d+/\d+|Rule sheet", " ", text)
+    assert lang == "de" and _english_left(game) == set()
+    if sides == "two":
+        for said in ("Druckertest, Rückseite", "an der kurzen Kante", "Rückseiten:",
+                     "KLEBEN: Kachel", "Die Rückseiten liegen hinter ihren Vorderseiten"):
+            assert said in text, said
+    else:
+        assert "Faltteile" in text and "einseitig" in text
+    english = build_kit(G.standard(), G.DRAWERS, "a4", options=Options(sides=sides))
+    assert "Printer check" in _kit_text(english.pdf)[0] and not _kit_text(english.pdf)[1]
+
+
+def test_the_german_figures_titles_are_german(german: tuple[Path, list[str]]) -> None:
+    # What a screen reader says for each board (its SVG <title>), from the engine's words in
+    # the game's catalog: the card, the pigeons moved, where every pigeon stands.
+    folder, _ = german
+    titles = [t for page in ("pigeon-race.html", "pigeon-race-reference.html")
+              for t in re.findall(r"<svg\b.*?<title>([^<]*)</title>",
+                                  (folder / page).read_text(), re.S)]
+    assert len(titles) >= 20
+    english = [t for t in titles if re.search(r"\b(?:board|pigeons?|square|on|of|the)\b", t)]
+    assert english == []
+    said = " ".join(titles)
+    assert "Herz-Sechs auf Tauben 2 und 4 gespielt. Taube 1 auf Feld 3;" in said
+    assert "Der Rennplan am Ende des Rennens. Taube 1 als 1. im Ziel;" in said
+    assert "Taube 6 an der Startlinie." in said
+
+
+def test_a_text_whose_numbers_alone_were_localized_is_not_counted_translated() -> None:
+    from rulepress.i18n.engine import translate_svg, word_translator
+
+    tr = word_translator({"home": "im Ziel"}, "de")
+    assert tr("home") == "im Ziel" and tr("61.3%") == "61,3\u00a0%" and tr("3") is None
+    # English words with a localized number: no translation exists, so none is claimed.
+    assert tr("won 61.3% of races") is None
+    assert tr("2 players") == "2 Spieler"  # the theme's words, the number filled in
+    left: set[str] = set()
+    svg = translate_svg("<svg><text>won 61.3% of races</text><text>home</text></svg>", tr,
+                        left, "de")
+    assert left == {"won 61.3% of races"}
+    assert "<text>won 61,3\u00a0% of races</text>" in svg  # shown in German format all the same
+    assert "<text>im Ziel</text>" in svg
+
+
+def test_an_engine_drawer_says_the_translations_words_on_any_canvas() -> None:
+    # As `export --lang de` draws a face (a plain ReportLab canvas), not only the kit.
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from rulepress.document.reader import read_document
+    from rulepress.games.pigeon_race import ENGINE
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.pnp.api import Face
+    from rulepress.pnp.faces import Art
+    from rulepress.pnp.fonts import register_fonts
+    from rulepress.pnp.kit import side_drawer
+
+    register_fonts()
+    source = read_document(SOURCES / "pigeon-race" / "rules.md")
+    said = []
+    for doc in (source, translated(source, read_catalog(source, "de"), "en")):
+        board = next(c for c in doc.meta.components if c.id == "board")
+        assert board.size is not None
+        draw = side_drawer(board, False, ENGINE.drawers(), Art(doc, ENGINE.tables()), [])
+        assert draw is not None
+        buf = io.BytesIO()
+        c = Canvas(buf)
+        draw(c, Face(0, 1, *board.size.points, 0.0))
+        assert "drawString" not in c.__dict__  # the canvas as it was, after the face
+        c.save()
+        text, _ = _kit_text(buf.getvalue())
+        said.append(text)
+    assert "HOME" in said[0] and "1st" in said[0] and "ZIEL" not in said[0]
+    assert "ZIEL" in said[1] and "1." in said[1] and "HOME" not in said[1]

@@ -65,6 +65,7 @@ from rulepress.games.base import (
     random_agent,
 )
 from rulepress.games.cards import (
+    CARD_NAME,
     FACE_WORDS,
     FACES,
     RED_SUITS,
@@ -124,7 +125,8 @@ def listed(value: Any, path: Path) -> Sequence[Any]:
 
 
 __all__ = [
-    "CHANCE", "DIAGRAM_FONT", "FACES", "FACE_WORDS", "IMPERFECT", "IMPERFECT_INFORMATION",
+    "CARD_NAME", "CHANCE", "DIAGRAM_FONT", "FACES", "FACE_WORDS", "IMPERFECT",
+    "IMPERFECT_INFORMATION",
     "PERFECT", "PERFECT_INFORMATION", "PHONE_PX", "POINTS_PER_MM", "RED_SUITS", "SUITS",
     "SUIT_NAMES", "Agent", "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError",
     "Face", "Figure", "Handicap",

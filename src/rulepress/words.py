@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -45,35 +46,65 @@ def theme_catalog_path(lang: str) -> Path:
 
 
 @cache
-def theme_strings(lang: str) -> Mapping[str, str]:
-    """The theme's translated words in ``lang`` (fuzzy and empty entries left out)."""
+def _theme_catalog(lang: str) -> Any:
+    """``lang``'s theme catalog as Babel reads it (None: the source's language, or none)."""
     from babel.messages.pofile import read_po
 
     path = theme_catalog_path(lang)
     if _base(lang) == SOURCE or not path.is_file():
-        return {}
+        return None
     with path.open("rb") as fh:
-        catalog = read_po(fh, locale=_base(lang))
-    return {m.id: m.string for m in catalog
-            if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string
-            and not m.fuzzy}
+        return read_po(fh, locale=_base(lang))
+
+
+def _used(m: Any) -> bool:
+    strings = m.string if isinstance(m.string, tuple) else (m.string,)
+    return bool(m.id) and all(isinstance(t, str) and t for t in strings) and not m.fuzzy
+
+
+@cache
+def theme_strings(lang: str) -> Mapping[str, str]:
+    """The theme's translated words in ``lang`` (fuzzy and empty entries left out); a word
+    with a context by ``context\x04msgid``, as gettext keys it."""
+    catalog = _theme_catalog(lang)
+    return {} if catalog is None else {
+        _key(m): m.string for m in catalog if isinstance(m.id, str) and _used(m)}
+
+
+def _key(m: Any) -> str:
+    msgid = m.id if isinstance(m.id, str) else m.id[0]
+    return f"{m.context}\x04{msgid}" if m.context else str(msgid)
+
+
+@cache
+def theme_plurals(lang: str) -> tuple[Mapping[str, tuple[str, ...]], Callable[[int], int]]:
+    """The theme's translated plural messages in ``lang`` (by their singular msgid: every
+    form), and the catalog's ``Plural-Forms`` rule choosing a form for a count."""
+    from gettext import c2py
+
+    catalog = _theme_catalog(lang)
+    if catalog is None:
+        return {}, lambda n: int(n != 1)
+    forms = {m.id[0]: tuple(m.string) for m in catalog if isinstance(m.id, tuple) and _used(m)}
+    return forms, c2py(catalog.plural_expr)
 
 
 @cache
 def theme_msgids() -> tuple[str, ...]:
-    """Every word of the theme, as its template (``templates/locales/theme.pot``) lists them."""
+    """Every word of the theme, as its template (``templates/locales/theme.pot``) lists them
+    (a plural message by its singular)."""
     from babel.messages.pofile import read_po
 
     with (templates_dir() / "locales" / "theme.pot").open("rb") as fh:
-        return tuple(m.id for m in read_po(fh) if isinstance(m.id, str) and m.id)
+        return tuple(_key(m) for m in read_po(fh) if m.id)
 
 
 def theme_missing(lang: str) -> tuple[str, ...]:
     """The theme's words ``lang``'s catalog does not translate: they print in English."""
     if _base(lang) == SOURCE:
         return ()
-    strings = theme_strings(lang)
-    return tuple(m for m in theme_msgids() if m not in strings)
+    strings, plurals = theme_strings(lang), theme_plurals(lang)[0]
+    return tuple(m for m in theme_msgids() if m not in strings and m not in plurals)
 
 
 @cache
@@ -87,6 +118,54 @@ def theme_words(lang: str | None) -> Gettext:
         return text.format(**values) if values else text
 
     return gettext
+
+
+@cache
+def theme_ngettext(lang: str | None) -> Callable[..., str]:
+    """``ngettext(singular, plural, n, **values)`` for ``lang``: the form its catalog's
+    ``Plural-Forms`` chooses for ``n`` (else the English one), ``{n}`` and the other
+    placeholders filled (``n`` as ``values`` gives it, else as the number)."""
+    forms, choose = theme_plurals(lang) if lang and _base(lang) != SOURCE else ({}, None)
+
+    def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+        found = forms.get(singular)
+        if found and choose is not None:
+            text = found[min(choose(n), len(found) - 1)]
+        else:
+            text = singular if n == 1 else plural
+        return text.format(**{"n": n, **values})
+
+    return ngettext
+
+
+@dataclass(frozen=True)
+class Words:
+    """The theme's words in one language, as the kit's drawing code prints them:
+    ``_("...")``, ``_.ngettext(...)`` (both found by ``python -m rulepress.i18n.theme``) and
+    ``_.number(...)``. ``lang`` None: the source's language."""
+
+    lang: str | None = None
+
+    def __call__(self, msgid: str, **values: Any) -> str:
+        return theme_words(self.lang)(msgid, **values)
+
+    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
+        return theme_ngettext(self.lang)(singular, plural, n, **values)
+
+    def pgettext(self, context: str, msgid: str, **values: Any) -> str:
+        """``msgid`` where the same English says something else elsewhere ("Printing": a
+        kit's printing steps, not a book's printing)."""
+        strings = theme_strings(self.lang) if self.lang and _base(self.lang) != SOURCE else {}
+        text = strings.get(f"{context}\x04{msgid}", msgid)
+        return text.format(**values) if values else text
+
+    def number(self, value: float) -> str:
+        """A measure (63, 63.5) as the language writes it: 63,5 in German."""
+        if self.lang is None or _base(self.lang) == SOURCE:
+            return f"{value:g}"
+        from babel.numbers import format_decimal
+
+        return str(format_decimal(value, format="#,##0.###", locale=_base(self.lang)))
 
 
 def css_content(text: str, counters: Mapping[str, str]) -> str:
@@ -165,3 +244,6 @@ def localize_dates(text: str, lang: str | None) -> str:
         return str(format_date(day, format="medium", locale=_base(lang)))
 
     return _ISO_DATE.sub(one, text)
+
+
+SOURCE_WORDS = Words()  # the theme's words as written

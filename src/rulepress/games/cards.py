@@ -16,6 +16,7 @@ from rulepress.games.base import NotationError
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades
 RED_SUITS = frozenset({"D", "H"})
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+CARD_NAME = "{rank} of {suit}"  # a card in words; a translation may order it otherwise
 
 # The thirteen faces, ace first, as their rank letters and English words.
 FACES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -48,7 +49,7 @@ def card_text(rank: int, suit: str) -> str:
 
 def card_name(rank: int, suit: str) -> str:
     """The card in English: 'six of hearts', 'ace of spades'."""
-    return f"{FACE_WORDS[(rank - 1) % 13]} of {SUIT_NAMES[suit]}"
+    return CARD_NAME.format(rank=FACE_WORDS[(rank - 1) % 13], suit=SUIT_NAMES[suit])
 
 
 def is_red(suit: str) -> bool:

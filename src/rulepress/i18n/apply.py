@@ -110,6 +110,7 @@ def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
     meta = replace(doc.meta, title=tr(doc.meta.title), subtitle=tr(doc.meta.subtitle),
                    duration=tr(doc.meta.duration), ages=tr(doc.meta.ages),
                    credits=tuple(tr(c) for c in doc.meta.credits),
+                   versions=tuple(replace(v, summary=tr(v.summary)) for v in doc.meta.versions),
                    components=tuple(component(c) for c in doc.meta.components))
     headings = tuple(replace(h, text=tr(h.text)) for h in doc.headings)
     return replace(doc, meta=meta, headings=headings, terms=_terms(doc, catalog),

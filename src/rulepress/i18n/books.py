@@ -243,8 +243,8 @@ def translated_examples(
                              claims=translate_values(filled.claims, tr))
             prose = localize_numbers(render_prose(worded)[0], catalog.lang)
         figures = [replace(f, caption=tr(f.caption) or f.caption,
-                           svg=translate_svg(f.svg, tr, left),
-                           narrow=f.narrow and translate_svg(f.narrow, tr, left))
+                           svg=translate_svg(f.svg, tr, left, catalog.lang),
+                           narrow=f.narrow and translate_svg(f.narrow, tr, left, catalog.lang))
                    for f in rendered.figures]
         out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
                              else rendered.prose, figures=figures)

@@ -13,7 +13,7 @@ import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document, Language
@@ -75,10 +75,28 @@ _SEARCH = re.compile(r"^(?:flat|mcts|ismcts):\d+(?::\w+)?$")  # an agent's name,
 
 
 def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], str | None]:
-    """A word's translation: the game's catalog's, else an ordinal or a plot's text as the
-    theme writes it (its numbers in the language's format); None when there is none."""
+    """A word's translation: the game's catalog's (a word with ``{placeholders}``, such as a
+    figure title's "After the {card} on {pigeons}", as a pattern whose values are translated
+    in turn), else an ordinal or a plot's text as the theme writes it (its numbers in the
+    language's format); a text of numbers alone in the language's format. None when there is
+    none: a text with words is translated only by a translation, never by its numbers."""
     theme = theme_words(lang)
     patterns = [(_pattern(m), m) for m in PLOT_TEXTS]
+    games = [(_pattern(k), v) for k, v in strings.items()
+             if _PLACEHOLDER.search(k) and "{{" not in k]  # not a prose block's Jinja
+
+    def value(text: str) -> str | None:
+        said = tr(text)
+        if said is not None or any(c.isalpha() for c in text):
+            return said
+        return localize_numbers(text, lang)
+
+    def filled(pattern: re.Pattern[str], key: str) -> dict[str, str] | None:
+        matched = pattern.match(key)
+        if matched is None:
+            return None
+        values = {k: value(v) for k, v in matched.groupdict().items()}
+        return None if None in values.values() else cast(dict[str, str], values)
 
     def tr(word: str) -> str | None:
         key = word.strip()
@@ -89,18 +107,23 @@ def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], st
         found = _ORDINAL.match(key)
         if found and ordinal(1, lang) != "1st":
             return ordinal(int(found.group(1)), lang)
+        for pattern, said in games:
+            if (values := filled(pattern, key)) is not None:
+                return said.format(**values)
         for pattern, msgid in patterns:
-            matched = pattern.match(key)
-            if matched and theme(msgid) != msgid:
-                values = {k: tr(v) or localize_numbers(v, lang)
-                          for k, v in matched.groupdict().items()}
+            if theme(msgid) != msgid and (values := filled(pattern, key)) is not None:
                 return theme(msgid, **values)
         if theme(key) != key:  # a word of rulepress's own (a plot's caption)
             return theme(key)
+        if any(c.isalpha() for c in key):
+            return None
         localized = localize_numbers(key, lang)  # a plot's tick, 20% -> 20 %
         return localized if localized != key else None
 
     return tr
+
+
+_PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
 def _pattern(msgid: str) -> re.Pattern[str]:
@@ -110,9 +133,11 @@ def _pattern(msgid: str) -> re.Pattern[str]:
                               for n, p in enumerate(parts)) + "$")
 
 
-def translate_svg(svg: str, tr: Callable[[str], str | None], untranslated: set[str]) -> str:
-    """``svg`` with each text that is a known word translated; the words left as they are
-    (not numbers) are added to ``untranslated``."""
+def translate_svg(svg: str, tr: Callable[[str], str | None], untranslated: set[str],
+                  lang: str | None = None) -> str:
+    """``svg`` with each text that is a known word translated, and its title (what a screen
+    reader says) sentence by sentence; the texts left in the source language are added to
+    ``untranslated`` (their numbers still in ``lang``'s format)."""
     done: set[str] = set()
     svg = _GROUP.sub(lambda m: _wrapped_lines(m, tr, done), svg)
 
@@ -124,10 +149,38 @@ def translate_svg(svg: str, tr: Callable[[str], str | None], untranslated: set[s
         if said is None:
             if any(c.isalpha() for c in text):
                 untranslated.add(text.strip())
-            return m.group(0)
+            said = localize_numbers(text, lang)
         return m.group(1) + html.escape(said, quote=False) + m.group(3)
 
-    return _TEXT.sub(one, svg)
+    def title(m: re.Match[str]) -> str:
+        text = html.unescape(m.group(3))
+        said = _sentences(text, tr)
+        if said is None:
+            untranslated.add(text.strip())
+            said = localize_numbers(text, lang)
+        return m.group(1) + html.escape(said, quote=False) + m.group(4)
+
+    return _TITLE.sub(title, _TEXT.sub(one, svg))
+
+
+_TITLE = re.compile(r"(<(title|desc)\b[^>]*>)([^<]+)(</\2>)")
+_CLAUSE_END = re.compile(r"(\.\s+|;\s+|\.$)")
+
+
+def _sentences(text: str, tr: Callable[[str], str | None]) -> str | None:
+    """A figure's title translated clause by clause ("After the six of hearts on pigeon 6.
+    Pigeon 1 on square 3; pigeon 2 ..."), each clause as a word of the catalog (its first
+    letter in the case it has there, then as the title has it); None if one is unknown."""
+    out = []
+    for n, part in enumerate(_CLAUSE_END.split(text)):
+        if n % 2 or not part.strip():
+            out.append(part)
+            continue
+        said = tr(part) or tr(part[:1].lower() + part[1:])
+        if said is None:
+            return None
+        out.append(said[:1].upper() + said[1:] if part[:1].isupper() else said)
+    return "".join(out)
 
 
 _GROUP = re.compile(r"<g>\s*((?:<text\b[^>]*>[^<]+</text>\s*){2,})</g>")

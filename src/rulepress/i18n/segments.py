@@ -82,8 +82,9 @@ def body_segments(doc: Document) -> list[Segment]:
 
 
 def front_matter_segments(doc: Document) -> list[Segment]:
-    """The front matter's texts a reader sees: title, subtitle, duration, credits and the
-    components' names and notes."""
+    """The front matter's texts a reader sees: title, subtitle, duration, credits, the
+    versions' notes (the changelog's "First rulepress printing") and the components' names and
+    notes."""
     text = read_regular(doc.path).decode("utf-8", "replace").replace("\r\n", "\n")
     fences = list(_FENCE.finditer(text))
     lines: dict[yamlines.KeyPath, int] = {}
@@ -98,6 +99,8 @@ def front_matter_segments(doc: Document) -> list[Segment]:
         (meta.title, at("title"), "title"), (meta.subtitle, at("subtitle"), "subtitle"),
         (meta.duration, at("duration"), "duration"), (meta.ages, at("ages"), "ages")]
     pairs += [(c, at("credits", i), "credit") for i, c in enumerate(meta.credits)]
+    pairs += [(v.summary, at("versions", i, "summary"), "version note")
+              for i, v in enumerate(meta.versions)]
     for i, comp in enumerate(meta.components):
         pairs += [(comp.name, at("components", i, "name"), "component name"),
                   (comp.note, at("components", i, "note"), "component note")]

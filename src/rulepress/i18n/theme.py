@@ -18,6 +18,7 @@ from rulepress.paths import templates_dir
 _TEMPLATES = [("**.j2", "jinja2.ext:babel_extract"), ("**.css", "jinja2.ext:babel_extract")]
 _CODE = [("**.py", "python")]
 _SKIP = ("i18n/theme.py",)
+_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def package_dir() -> Path:
@@ -30,11 +31,12 @@ def extract() -> Catalog:
                   revision_date=_epoch())
     for root, methods, prefix in ((templates_dir(), _TEMPLATES, "templates/"),
                                   (package_dir(), _CODE, "")):
-        for name, line, message, comments, _ in extract_from_dir(
-                root, methods, keywords={"_": None, "N_": None},
+        for name, line, message, comments, context in extract_from_dir(
+                root, methods, keywords=_KEYWORDS,
                 comment_tags=("Translators:",), strip_comment_tags=True):
-            if isinstance(message, str) and not name.endswith(_SKIP):
-                pot.add(message, locations=[(prefix + name, line)], auto_comments=comments)
+            if isinstance(message, str | tuple) and not name.endswith(_SKIP):
+                pot.add(message, locations=[(prefix + name, line)], auto_comments=comments,
+                        context=context)
     return pot
 
 

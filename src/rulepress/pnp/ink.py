@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -66,6 +66,39 @@ def _colour(value: Any) -> Color:
 class SmallText(ValueError):
     """Text a drawer or layout would set below MIN_TEXT (its caller blames the drawer's or the
     layout's line)."""
+
+
+_TEXT_CALLS = ("drawString", "drawCentredString", "drawRightString")
+
+
+@contextmanager
+def speaking(c: Canvas, words: Callable[[str], str | None] | None) -> Iterator[None]:
+    """Each text drawn on ``c`` inside said in ``words`` when it knows it (a translated kit's
+    engine drawer: its "HOME" and "1st" from the game's catalog, as the book's figures say
+    them); on any canvas, the kit's or an export's."""
+    if words is None:
+        yield
+        return
+    before = {name: c.__dict__.get(name) for name in _TEXT_CALLS}
+    for name in _TEXT_CALLS:
+        setattr(c, name, _said(getattr(c, name), words))
+    try:
+        yield
+    finally:
+        for name, was in before.items():
+            if was is None:
+                delattr(c, name)
+            else:
+                setattr(c, name, was)
+
+
+def _said(draw: Callable[..., None], words: Callable[[str], str | None]) -> Callable[..., None]:
+    def text(x: float, y: float, said: Any, *args: Any, **kwargs: Any) -> None:
+        if isinstance(said, str):
+            said = words(said) or said
+        draw(x, y, said, *args, **kwargs)
+
+    return text
 
 
 class KitCanvas(Canvas):  # type: ignore[misc]  # ReportLab ships no types

@@ -34,10 +34,11 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR, saved
 from rulepress.pnp.faces import Art, Tables, is_layout
 from rulepress.pnp.fonts import register_fonts
-from rulepress.pnp.ink import INKS, KitCanvas, SmallText
+from rulepress.pnp.ink import INKS, KitCanvas, SmallText, speaking
 from rulepress.pnp.layout import Paper, Plan, Sheet, Slot
 from rulepress.suggest import suggest
 from rulepress.units import mm
+from rulepress.words import Words
 from rulepress.workers import unit
 
 DEFAULT_BLEED_MM = 3.0
@@ -135,18 +136,28 @@ class _Job:
     back: Drawer | None
 
 
-def _budgeted(drawer: Drawer) -> Drawer:
-    """An engine's drawer, each face within the engine's CPU budget (in a worker)."""
+def _budgeted(drawer: Drawer, words: Callable[[str], str | None] | None = None) -> Drawer:
+    """An engine's drawer, each face within the engine's CPU budget (in a worker), its texts
+    said in ``words`` (a translation's)."""
 
     @functools.wraps(drawer)
     def draw(canvas: Any, face: Face) -> None:
-        with unit(0):
+        with unit(0), speaking(canvas, words):
             try:
                 drawer(canvas, face)
             except SmallText as exc:
                 raise RulepressError([error(_drawer_line(exc), str(exc))]) from None
 
     return draw
+
+
+def _engine_words(doc: Document) -> Callable[[str], str | None] | None:
+    """What a translation's engine drawers print in its language (None: as written)."""
+    if doc.language is None:
+        return None
+    from rulepress.i18n.engine import word_translator  # only a translation needs it
+
+    return word_translator(doc.language.strings, doc.language.code)
 
 
 def _drawer_line(exc: BaseException) -> SourceLoc | None:
@@ -172,7 +183,7 @@ def side_drawer(
             out += [d for d in exc.diagnostics if d not in out]
             return None
     if name in drawers:
-        return _budgeted(drawers[name])
+        return _budgeted(drawers[name], _engine_words(art.doc))
     engine = art.doc.meta.engine
     offered = (f"its engine '{engine}' offers {', '.join(sorted(drawers)) or 'none'}"
                if engine else "this game names no engine")
@@ -367,6 +378,7 @@ class _Renderer:
     def __init__(self, doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
                  canvas: KitCanvas) -> None:
         self.doc, self.p, self.opts, self.jobs = doc, p, opts, jobs
+        self._ = kit_words(doc)
         self.bleed = mm(opts.bleed_mm)
         self.c = canvas
         self.pages = 0
@@ -435,33 +447,37 @@ class _Renderer:
         return name
 
     def sheet(self, printed: Printed, number: int, total: int) -> None:
-        c, sheet = self.c, printed.front
+        c, sheet, _ = self.c, printed.front, self._
         for slot in sheet.slots:
             self.slot(slot)
-        marks.glue_strips(c, sheet.glue)
+        marks.glue_strips(c, sheet.glue, _)
         marks.crop_marks(c, sheet.marks, self._printable(sheet))
         marks.fold_marks(c, sheet.folds)
-        title, where = self.doc.meta.title, f"sheet {number} of {total}"
+        title, where = self.doc.meta.title, _("sheet {number} of {total}", number=number,
+                                                 total=total)
         if printed.board is not None:
             comp, plan = printed.board
             label = sheet.slots[0].label
-            copy = f" \u00b7 copy {sheet.slots[0].index + 1}" if comp.count > 1 else ""
-            self.footer(f"{title} \u00b7 {comp.name} \u00b7 tile {label}{copy} \u00b7 {where}")
+            copy = _("copy {n}", n=sheet.slots[0].index + 1)
+            copy = f" \u00b7 {copy}" if comp.count > 1 else ""
+            tile = _("tile {label}", label=label)
+            self.footer(f"{title} \u00b7 {comp.name} \u00b7 {tile}{copy} \u00b7 {where}")
             cols, rows = plan.tiles
             cell = mm(2.8)
             x = (self.p.width - cols * cell) / 2 + mm(30)
             marks.tile_map(c, x, layout.MARGIN + mm(0.6), cols, rows, cell, label)
         else:
             names = self._names(sheet)
-            side = "fronts" if printed.back is not None else "pieces"
-            self.footer(f"{title} \u00b7 {side}: {names} \u00b7 {where}", sheet=sheet)
+            side = (_("fronts: {names}", names=names) if printed.back is not None
+                    else _("pieces: {names}", names=names))
+            self.footer(f"{title} \u00b7 {side} \u00b7 {where}", sheet=sheet)
         self.page(sheet.trim_box, sheet.bleed_box)
         if printed.back is not None:
             for slot in printed.back.slots:
                 self.slot(slot)
             marks.crop_marks(c, printed.back.marks, self._printable(printed.back))
-            self.footer(f"{title} \u00b7 backs: {self._names(printed.back)} \u00b7 {where}",
-                        back=True, sheet=printed.back)
+            backs = _("backs: {names}", names=self._names(printed.back))
+            self.footer(f"{title} \u00b7 {backs} \u00b7 {where}", back=True, sheet=printed.back)
             self.page(printed.back.trim_box, printed.back.bleed_box)
 
     def _printable(self, sheet: Sheet) -> layout.Rect | None:
@@ -529,12 +545,20 @@ def _binary_streams() -> Iterator[None]:
         rl_config.useA85 = saved
 
 
+def kit_words(doc: Document) -> Words:
+    """The words rulepress prints into ``doc``'s kit, in its language."""
+    return Words(doc.language.code if doc.language else None)
+
+
 def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:
+    _ = kit_words(doc)
+    # A translation's kit says its language (/Lang); the source's is as it always was.
+    lang = {"lang": doc.language.code} if doc.language else {}
     c = KitCanvas(buf, pagesize=(p.width, p.height), invariant=1, pageCompression=1,
-                  initialFontName=REGULAR)
-    c.setTitle(f"{doc.meta.title}: print-and-play kit ({p.label})")
+                  initialFontName=REGULAR, **lang)
+    c.setTitle(_("{title}: print-and-play kit ({paper})", title=doc.meta.title, paper=p.label))
     c.setAuthor(doc.meta.designer)
-    c.setSubject("Print-and-play kit")
+    c.setSubject(_("Print-and-play kit"))
     c.setCreator("rulepress")
     c.setKeywords(f"print-and-play, {p.key}")
     return c
@@ -555,8 +579,9 @@ def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
     r = _Renderer(doc, p, opts, jobs, c)
     _draw_cover(c, doc, p, opts, text, r)
     if opts.sides == "two" and r.pages % 2:  # every sheet of pieces starts on a front
-        pages.blank(c, p, "(back of the cover: intentionally blank)")
-        r.footer(f"{doc.meta.title} \u00b7 back of the cover", back=True)
+        _ = kit_words(doc)
+        pages.blank(c, p, _("(back of the cover: intentionally blank)"))
+        r.footer(_("{title} \u00b7 back of the cover", title=doc.meta.title), back=True)
         r.page()
     first = r.pages // 2 if opts.sides == "two" else r.pages
     total, duplex_pages = _sheet_count(opts, cover_pages, printed)
@@ -593,14 +618,17 @@ def _sheets_of(printed: Sequence[Printed], first: int) -> dict[str, str]:
     return out
 
 
-def _pages(first: int, last: int) -> str:
-    return f"page {first}" if first == last else f"pages {first}\u2013{last}"
+def _pages(_: Words, first: int, last: int) -> str:
+    if first == last:
+        return _("page {page}", page=first)
+    return _("pages {first}\u2013{last}", first=first, last=last)
 
 
 def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printed],
                 other: Sequence[Printed] | None, cover_pages: int,
                 front_only: bool = False) -> pages.CoverText:
     """What the cover says, from what this kit holds: nothing about parts it does not have."""
+    _ = kit_words(doc)
     two = opts.sides == "two"
     total, duplex_pages = _sheet_count(opts, cover_pages, printed)
     first = (cover_pages + cover_pages % 2) // 2 + 1 if two else cover_pages + 1
@@ -609,91 +637,105 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
     pairs = {x.component for sheet in printed for x in sheet.front.slots if x.back}
     rows = []
     for comp in doc.meta.components:
-        size = "" if comp.size is None else f"{comp.size.width:g} x {comp.size.height:g} mm"
+        size = "" if comp.size is None else _("{width} x {height} mm",
+                                              width=_.number(comp.size.width),
+                                              height=_.number(comp.size.height))
         if comp.id not in on:
-            why = ("not in the kit" if not comp.in_kit else
-                   f"unchanged since {opts.since}" if opts.since else "not chosen (--only)")
+            why = (_("not in the kit") if not comp.in_kit else
+                   _("unchanged since {since}", since=opts.since) if opts.since else
+                   _("not chosen (--only)"))
             rows.append(pages.Row(comp.name, comp.count, size, why, "", comp.note))
             continue
         if comp.id in boards:
             cols, tiles = boards[comp.id].tiles
-            how = f"{cols} x {tiles} tiles"
+            how = _("{cols} x {rows} tiles", cols=cols, rows=tiles)
         elif comp.id in pairs:
-            how = "gutter-fold pairs"
+            how = _("gutter-fold pairs")
         else:
-            how = "front and back" if comp.back is not None and two else "front only"
+            how = _("front and back") if comp.back is not None and two else _("front only")
         rows.append(pages.Row(comp.name, comp.count, size, how, on[comp.id], comp.note))
-    mode = f"Print-and-play kit, {p.label} paper, " + (
-        f"double-sided (flip on the {opts.duplex} edge)" if two else "single-sided")
-    mode += ", low ink" if opts.low_ink else ""
+    sides = (_("single-sided") if not two else
+             _("double-sided (flip on the long edge)") if opts.duplex == "long" else
+             _("double-sided (flip on the short edge)"))
+    mode = _("Print-and-play kit, {paper} paper, {sides}", paper=p.label, sides=sides)
+    mode = _("{mode}, low ink", mode=mode) if opts.low_ink else mode
     if opts.since:
-        mode = (f"Replacement parts: the faces changed since {opts.since}, to replace those "
-                f"pieces of a kit printed from {opts.since}. " + mode)
-    how = ("The same kit for a single-sided printer (fronts and backs side by side, folded)"
-           if two else "The same kit printed double-sided")
+        mode = _("Replacement parts: the faces changed since {since}, to replace those pieces of "
+                 "a kit printed from {since}. {mode}", since=opts.since, mode=mode)
+    how = (_("The same kit for a single-sided printer (fronts and backs side by side, folded)")
+           if two else _("The same kit printed double-sided"))
     if front_only:
-        said = "Every piece is printed on its front only: print single-sided."
+        said = _("Every piece is printed on its front only: print single-sided.")
     elif other is None:
-        said = f"{how} is not possible: a piece is too large to sit beside its back."
+        said = _("{how} is not possible: a piece is too large to sit beside its back.", how=how)
     else:
-        other_total, _ = _sheet_count(replace(opts, sides="one" if two else "two"),
-                                      cover_pages - 1 if two else cover_pages + 1, other)
-        said = f"{how} takes {other_total} sheet{'s' * (other_total != 1)}."
-    paper = (f"This kit: {total} sheet{'s' * (total != 1)} of {p.label} paper.", said)
-    printing = ["Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling."]
+        other_total, _n = _sheet_count(replace(opts, sides="one" if two else "two"),
+                                       cover_pages - 1 if two else cover_pages + 1, other)
+        said = _.ngettext("{how} takes {n} sheet.", "{how} takes {n} sheets.", other_total,
+                          how=how)
+    paper = (_.ngettext("This kit: {n} sheet of {paper} paper.",
+                        "This kit: {n} sheets of {paper} paper.", total, paper=p.label), said)
+    printing = [_("Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling.")]
     covers = cover_pages + cover_pages % 2 if two else cover_pages
     if two:
-        printing.append(f"Print {_pages(1, covers)} first, double-sided, flipping on the "
-                        f"{opts.duplex} edge, and do the printer check at the foot of page 1.")
+        where = _pages(_, 1, covers)
+        printing.append(
+            _("Print {pages} first, double-sided, flipping on the long edge, and do the printer "
+              "check at the foot of page 1.", pages=where) if opts.duplex == "long" else
+            _("Print {pages} first, double-sided, flipping on the short edge, and do the printer "
+              "check at the foot of page 1.", pages=where))
         if duplex_pages > covers:
-            printing.append(f"Then print {_pages(covers + 1, duplex_pages)} double-sided: each "
-                            "sheet of fronts is followed by its backs.")
+            printing.append(_("Then print {pages} double-sided: each sheet of fronts is followed "
+                              "by its backs.", pages=_pages(_, covers + 1, duplex_pages)))
         if total > duplex_pages // 2:
             last = duplex_pages + total - duplex_pages // 2
-            printing.append(f"Print {_pages(duplex_pages + 1, last)} single-sided: nothing is "
-                            "printed on their backs.")
+            printing.append(_("Print {pages} single-sided: nothing is printed on their backs.",
+                              pages=_pages(_, duplex_pages + 1, last)))
     else:
-        printing.append("Print page 1 first and do the printer check at its foot.")
+        printing.append(_("Print page 1 first and do the printer check at its foot."))
         if total > covers:
-            printing.append(f"Then print {_pages(covers + 1, covers + total - covers)} "
-                            "single-sided.")
+            printing.append(_("Then print {pages} single-sided.",
+                              pages=_pages(_, covers + 1, covers + total - covers)))
     return pages.CoverText(mode, tuple(rows), paper, tuple(printing),
-                           _cutting(opts, printed),
+                           _cutting(_, opts, printed),
                            tuple((x.board[0].name, x.board[1].tiles) for x in printed
                                  if x.board is not None and x.front.slots[0].label == "A1"
                                  and x.front.slots[0].index == 0))
 
 
-def _cutting(opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
+def _cutting(_: Words, opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
     """Cutting and folding steps for the kinds of piece this kit has."""
     pieces = [x for x in printed if x.board is None]
     steps = []
     if pieces:
-        steps.append("Cut along the lines that join facing crop marks, with a ruler and a sharp "
-                     "blade; cut the long lines across a block first, then the short ones.")
+        steps.append(_("Cut along the lines that join facing crop marks, with a ruler and a "
+                       "sharp blade; cut the long lines across a block first, then the short "
+                       "ones."))
         butting = any(_butts(x.front) for x in pieces)
         if butting:
-            steps.append("Where two pieces touch, one cut separates both.")
+            steps.append(_("Where two pieces touch, one cut separates both."))
         full = any(x.front.full_height for x in pieces)
         if full:
-            steps.append("Sheets filled from the top margin to the bottom one: row cuts are "
-                         "marked at the sides, column cuts by ticks on the pieces' top and "
-                         "bottom edges; cut those edges exactly on the marks.")
+            steps.append(_("Sheets filled from the top margin to the bottom one: row cuts are "
+                           "marked at the sides, column cuts by ticks on the pieces' top and "
+                           "bottom edges; cut those edges exactly on the marks."))
         if opts.bleed_mm > 0:
-            steps.append("The artwork runs past every cut (bleed)"
-                         + (" except those top and bottom edges" if full else "")
-                         + ", so a slightly off cut shows no white edge.")
+            steps.append(_("The artwork runs past every cut (bleed) except those top and bottom "
+                           "edges, so a slightly off cut shows no white edge.") if full else
+                         _("The artwork runs past every cut (bleed), so a slightly off cut "
+                           "shows no white edge."))
     if any(x.back is not None for x in printed):
-        steps.append("Backs are printed behind their fronts: cut with the fronts facing you.")
+        steps.append(_("Backs are printed behind their fronts: cut with the fronts facing you."))
     if any(x.front.folds for x in printed):
-        steps.append("Gutter-fold pieces (front and back side by side): cut out the pair on its "
-                     "outer crop marks, fold it on the line the dashed marks show, and glue "
-                     "the two halves back to back.")
+        steps.append(_("Gutter-fold pieces (front and back side by side): cut out the pair on "
+                       "its outer crop marks, fold it on the line the dashed marks show, and "
+                       "glue the two halves back to back."))
     tiles = dict.fromkeys(x.front.slots[0].label for x in printed if x.board is not None)
     if tiles:
-        steps.append("Boards: cut each tile on its crop marks and join the tiles in label order "
-                     f"({', '.join(tiles)}), each tile laid over its neighbour's shaded strip "
-                     "with its edge on the dashed line; tape or glue them together.")
+        steps.append(_("Boards: cut each tile on its crop marks and join the tiles in label "
+                       "order ({labels}), each tile laid over its neighbour's shaded strip with "
+                       "its edge on the dashed line; tape or glue them together.",
+                       labels=", ".join(tiles)))
     return tuple(steps)
 
 
@@ -713,7 +755,8 @@ def _draw_cover(c: KitCanvas, doc: Document, p: Paper, opts: Options, text: page
     """Draw the cover (with the printer check's back, two-sided); its number of pages."""
     two = opts.sides == "two"
     count = 0
-    footer = f"{doc.meta.title} \u00b7 print-and-play kit \u00b7 cover"
+    _ = kit_words(doc)
+    footer = _("{title} \u00b7 print-and-play kit \u00b7 cover", title=doc.meta.title)
 
     def end_page(text: str, back: bool = False) -> None:
         nonlocal count
@@ -727,10 +770,10 @@ def _draw_cover(c: KitCanvas, doc: Document, p: Paper, opts: Options, text: page
     def turn() -> None:
         end_page(footer, back=two and count % 2 == 1)
         if two and count == 1:
-            pages.check_back(c, p, opts.duplex)
-            end_page(f"{doc.meta.title} \u00b7 printer check, back", back=True)
+            pages.check_back(c, p, opts.duplex, _)
+            end_page(_("{title} \u00b7 printer check, back", title=doc.meta.title), back=True)
 
-    pages.cover(c, doc, p, text, turn, opts.duplex if two else None)
+    pages.cover(c, doc, p, text, turn, opts.duplex if two else None, _)
     turn()
     return count
 

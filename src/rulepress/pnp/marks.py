@@ -20,6 +20,7 @@ from rulepress.pnp.layout import (
     tile_label,
 )
 from rulepress.units import mm
+from rulepress.words import SOURCE_WORDS, Words
 
 INK = Color(0.25, 0.25, 0.25)
 FOOTER_SIZE = 7.0
@@ -57,7 +58,7 @@ def fold_marks(c: Canvas, folds: Sequence[Line]) -> None:
     c.restoreState()
 
 
-def glue_strips(c: Canvas, strips: Sequence[Glue]) -> None:
+def glue_strips(c: Canvas, strips: Sequence[Glue], _: Words = SOURCE_WORDS) -> None:
     """Shade each glue strip and dash the edge the covering tile lines up with."""
     for g in strips:
         x0, y0, x1, y1 = g.strip
@@ -72,7 +73,7 @@ def glue_strips(c: Canvas, strips: Sequence[Glue]) -> None:
         _arrows(c, g)
         c.setFillColor(black)
         c.setFont(BOLD, 8)
-        text = f"GLUE: lay tile {g.covered_by} here, its edge on the dashed line"
+        text = _("GLUE: lay tile {tile} here, its edge on the dashed line", tile=g.covered_by)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         c.translate(cx, cy)
         if (y1 - y0) > (x1 - x0):

@@ -14,6 +14,7 @@ from rulepress.pnp.draw import BOLD, REGULAR
 from rulepress.pnp.layout import FOOTER, MARGIN, Paper, apply, sheet_flip
 from rulepress.pnp.marks import INK, tile_map
 from rulepress.units import mm
+from rulepress.words import SOURCE_WORDS, Words
 
 LEFT = MARGIN + mm(12)
 
@@ -77,23 +78,26 @@ CHECK_TOP = mm(72)  # the printer check's band at the foot of the cover, from th
 
 
 def cover(c: Canvas, doc: Document, p: Paper, text: CoverText, turn: Callable[[], None],
-          duplex: str | None) -> None:
+          duplex: str | None, _: Words = SOURCE_WORDS) -> None:
     """The kit's first page, with the printer check at its foot (and more pages when the list
-    is long: ``turn`` ends a page). ``duplex``: the flip edge of a two-sided kit, else None."""
+    is long: ``turn`` ends a page). ``duplex``: the flip edge of a two-sided kit, else None;
+    ``_``: the words of the kit's language."""
     meta = doc.meta
-    check(c, doc, p, duplex)
+    check(c, doc, p, duplex, _)
     t = _Text(c, p, turn, bottom=CHECK_TOP + mm(4))
     c.setFillColor(black)
     t.line(meta.title, 24, BOLD, 1.2)
     t.line(text.mode, 12, REGULAR, 1.6)
-    t.line(f"Designed by {meta.designer}. {meta.licence.name}", 9)
+    t.line(_("Designed by {designer}. {licence}", designer=meta.designer,
+             licence=meta.licence.name), 9)
     if meta.licence.notice:
         t.line(meta.licence.notice, 8)
     t.space(mm(3))
-    t.line("Components", 13, BOLD, 1.5)
+    t.line(_("Components"), 13, BOLD, 1.5)
     col = [LEFT, LEFT + mm(74), LEFT + mm(86), LEFT + mm(112), LEFT + mm(145)]
     c.setFont(BOLD, 9)
-    for x, h in zip(col, ["Component", "Count", "Size", "Printed", "Sheets"], strict=True):
+    heads = [_("Component"), _("Count"), _("Size"), _("Printed"), _("Sheets")]
+    for x, h in zip(col, heads, strict=True):
         c.drawString(x, t.y, h)
     t.space(12)
     for row in text.rows:
@@ -108,8 +112,8 @@ def cover(c: Canvas, doc: Document, p: Paper, text: CoverText, turn: Callable[[]
         if row.note:
             t.line(row.note, 7.5, REGULAR, 1.25, indent=mm(4))
         t.space(2)
-    for title, steps in (("Paper", text.paper), ("Printing", text.printing),
-                         ("Cutting and folding", text.cutting)):
+    for title, steps in ((_("Paper"), text.paper), (_.pgettext("kit", "Printing"), text.printing),
+                         (_("Cutting and folding"), text.cutting)):
         if steps:
             t.space(mm(2))
             t.line(title, 13, BOLD, 1.5)
@@ -119,7 +123,7 @@ def cover(c: Canvas, doc: Document, p: Paper, text: CoverText, turn: Callable[[]
         cell = mm(5)
         t.space(mm(2))
         t.need(rows * cell)
-        caption = f"Assembly of {name}:"
+        caption = _("Assembly of {name}:", name=name)
         c.setFont(BOLD, 9.5)
         c.setFillColor(black)
         c.drawString(LEFT, t.y, caption)
@@ -173,7 +177,8 @@ def _ruler(c: Canvas, x: float, y: float, ticks: int, step: float, every: int, l
 TARGET_AT = (mm(36), mm(38))  # asymmetric on purpose: a duplex offset shows as a gap
 
 
-def check(c: Canvas, doc: Document, p: Paper, duplex: str | None) -> None:
+def check(c: Canvas, doc: Document, p: Paper, duplex: str | None, _: Words = SOURCE_WORDS
+          ) -> None:
     """The printer check at the foot of the cover: two rulers, and for a two-sided kit the
     front target whose ringed twin is printed on the back of this page."""
     c.saveState()
@@ -182,39 +187,47 @@ def check(c: Canvas, doc: Document, p: Paper, duplex: str | None) -> None:
     c.line(LEFT, CHECK_TOP, p.width - LEFT, CHECK_TOP)
     c.setFillColor(black)
     c.setFont(BOLD, 12)
-    c.drawString(LEFT, CHECK_TOP - mm(6), "Printer check")
+    c.drawString(LEFT, CHECK_TOP - mm(6), _("Printer check"))
     c.restoreState()
     x = p.width - LEFT - mm(101.6) if duplex else LEFT
-    _ruler(c, x, CHECK_TOP - mm(24), 100, mm(1), 10, "100 mm: the long ticks are exactly 1 cm "
-                                                        "apart")
-    _ruler(c, x, CHECK_TOP - mm(43), 32, mm(25.4) / 8, 8, "4 in: the long ticks are exactly 1 in "
-                                                           "apart")
+    _ruler(c, x, CHECK_TOP - mm(24), 100, mm(1), 10,
+           _("100 mm: the long ticks are exactly 1 cm apart"))
+    _ruler(c, x, CHECK_TOP - mm(43), 32, mm(25.4) / 8, 8,
+           _("4 in: the long ticks are exactly 1 in apart"))
     t = _Text(c, p)
     t.y = CHECK_TOP - mm(11)
     t.width = p.width - 2 * LEFT
-    t.line(f"{doc.meta.title}: print this page first, at 100% (\"actual size\", no \"fit to "
-           "page\"). If a ruler measures short or long, the printer is scaling the page.", 9)
+    said = _("{title}: print this page first, at 100% (\"actual size\", no \"fit to page\"). "
+             "If a ruler measures short or long, the printer is scaling the page.",
+             title=doc.meta.title)
+    size = 9.0  # two lines fit above the first ruler: a longer language prints smaller
+    while size > 7 and len(simpleSplit(said, REGULAR, size, t.width)) > 2:
+        size -= 0.5
+    t.line(said, size)
     if duplex:
         _target(c, *TARGET_AT, rings=False)
         c.setFont(REGULAR, 7.5)
-        c.drawCentredString(TARGET_AT[0], TARGET_AT[1] - mm(12), "front target")
+        c.drawCentredString(TARGET_AT[0], TARGET_AT[1] - mm(12), _("front target"))
 
 
-def check_back(c: Canvas, p: Paper, duplex: str) -> None:
+def check_back(c: Canvas, p: Paper, duplex: str, _: Words = SOURCE_WORDS) -> None:
     """The back of the cover: the ringed target that must sit behind the front one."""
     x, y = apply(sheet_flip(p, duplex), *TARGET_AT)
     _target(c, x, y, rings=True)
     t = _Text(c, p)
     t.y = p.height / 2 + mm(20)  # clear of the target, top or bottom
     c.setFillColor(black)
-    t.line("Printer check, back", 16, BOLD, 1.4)
+    t.line(_("Printer check, back"), 16, BOLD, 1.4)
     for line in (
-        "Hold this sheet against a light: the target on the cover should sit right behind the "
-        "ringed target on this side. The rings are 1, 2 and 3 mm; an offset of up to 1 mm is "
-        "harmless thanks to the bleed.",
-        f"If they are further apart, your printer shifts its backs: try flipping on the other "
-        f"edge (this kit flips on the {duplex} edge), or print the kit's single-sided edition, "
-        "which folds each front onto its back.",
+        _("Hold this sheet against a light: the target on the cover should sit right behind the "
+          "ringed target on this side. The rings are 1, 2 and 3 mm; an offset of up to 1 mm is "
+          "harmless thanks to the bleed."),
+        _("If they are further apart, your printer shifts its backs: try flipping on the other "
+          "edge (this kit flips on the long edge), or print the kit's single-sided edition, "
+          "which folds each front onto its back.") if duplex == "long" else
+        _("If they are further apart, your printer shifts its backs: try flipping on the other "
+          "edge (this kit flips on the short edge), or print the kit's single-sided edition, "
+          "which folds each front onto its back."),
     ):
         t.line(line, 9.5)
 

@@ -25,7 +25,7 @@ from rulepress.render.offline import read_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
-from rulepress.words import N_, Gettext, localize_dates, theme_words
+from rulepress.words import N_, Gettext, Words, localize_dates, theme_words
 
 CREDITS_TITLE = N_("Credits and licence")
 NOTATION_TITLE = N_("Appendix: the examples in engine notation")
@@ -234,14 +234,15 @@ class _Entry:
     note: str = ""  # the glossary's definition; the index's "Ruling 17"
 
 
-def _component_row(c: Component, _: Gettext) -> dict[str, str]:
+def _component_row(c: Component, _: Gettext, lang: str | None) -> dict[str, str]:
     notes = []
     if c.in_kit:
         notes.append(_("In the print-and-play kit (double-sided)") if c.back
                      else _("In the print-and-play kit"))
     if c.note:
         notes.append(c.note)
-    size = f"{c.size.width:g} × {c.size.height:g} mm" if c.size else "—"
+    n = Words(lang).number  # 88,9 in German
+    size = f"{n(c.size.width)} × {n(c.size.height)} mm" if c.size else "—"
     return {"name": c.name, "count": str(c.count), "size": size,
             "notes": "; ".join(notes) or "—"}
 
@@ -330,7 +331,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         )
         return str(box_macro(box))
 
-    components = [_component_row(c, _) for c in doc.meta.components]
+    components = [_component_row(c, _, lang) for c in doc.meta.components]
     components_html = (env.get_template("components.html.j2").render(components=components, _=_)
                        if components else "")
     body = render_body(doc, example_box, components_html, edition, _("Components"))

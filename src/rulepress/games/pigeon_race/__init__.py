@@ -20,7 +20,16 @@ from rulepress.games.pigeon_race.rules import (
     PigeonRaceRules,
 )
 from rulepress.games.pigeon_race.style import PIGEON_STYLES
-from rulepress.plugin import Agent, Drawer, Engine, Figure, Question
+from rulepress.plugin import (
+    CARD_NAME,
+    FACE_WORDS,
+    SUIT_NAMES,
+    Agent,
+    Drawer,
+    Engine,
+    Figure,
+    Question,
+)
 from rulepress.plugin import ordinal as place
 
 
@@ -89,12 +98,14 @@ def _questions() -> Sequence[Question]:
 def _words() -> Sequence[str]:
     """What the diagrams print and the facts say in words, for translators."""
     from rulepress.games.pigeon_race import rules
-    from rulepress.games.pigeon_race.diagrams import HOME_LABEL, START_LABEL
+    from rulepress.games.pigeon_race.diagrams import HOME_LABEL, START_LABEL, TITLE_WORDS
     from rulepress.games.pigeon_race.examples import BACKWARD, FORWARD, HOME_WORD
 
     reasons = [v for k, v in vars(rules).items() if k.startswith(("R_", "END_"))
                and isinstance(v, str)]
-    return [START_LABEL, HOME_LABEL, HOME_WORD, FORWARD, BACKWARD, *reasons]
+    cards = [CARD_NAME, *FACE_WORDS, *SUIT_NAMES.values()]  # a board's title names its card
+    return [START_LABEL, HOME_LABEL, HOME_WORD, FORWARD, BACKWARD, *reasons, *TITLE_WORDS,
+            *cards]
 
 
 ENGINE = Engine(

@@ -33,6 +33,14 @@ from rulepress.plugin import DIAGRAM_FONT, Figure, Lettering, in_strips, ordinal
 CELL = 20  # px per square
 LANE_W = 16  # lane numbers
 START_LABEL, HOME_LABEL = "START", "HOME"  # above the start boxes and the home column
+# A board's title, for readers who cannot see it (listed in Engine.words for translators).
+BOARD, END_BOARD = "The board", "The board at the end of the race"
+AFTER = "After the {card} on {pigeons}"
+ONE_PIGEON, TWO_PIGEONS = "pigeon {pigeon}", "pigeons {first} and {second}"
+WHERE = "pigeon {pigeon} {where}"
+AT_HOME, AT_START, ON_SQUARE = "home in {place} place", "on the start line", "on square {square}"
+TITLE_WORDS = (BOARD, END_BOARD, AFTER, ONE_PIGEON, TWO_PIGEONS, WHERE, AT_HOME, AT_START,
+               ON_SQUARE)
 START_W = 34  # the start boxes
 FINISH_W = 6  # the chequered finish line
 HOME_W = 54  # the home column: a gutter for arrows turning to their place, pigeon, place
@@ -58,11 +66,11 @@ def figures(r: Replay) -> list[Figure]:
     No caption: the example's prose, just above, says what the board shows."""
     if not r.moves:
         state = r.states[0]
-        title = "The board at the end of the race" if state.is_over() else "The board"
+        title = END_BOARD if state.is_over() else BOARD
         return [_figure(board(state, (), title))]
     return [
-        _figure(board(state, turn, f"After the {move.card.name} on "
-                      f"{_pigeon_words(move.pigeons)}", move))
+        _figure(board(state, turn, AFTER.format(card=move.card.name,
+                                                pigeons=_pigeon_words(move.pigeons)), move))
         for move, state, turn in zip(r.moves, r.states[1:], r.steps, strict=True)
     ]
 
@@ -255,13 +263,14 @@ def _where_all(state: State) -> str:
     parts = []
     for p in PIGEONS:
         pos = state.positions[p - 1]
-        where = (f"home in {ordinal(places[p])} place" if pos == HOME
-                 else "on the start line" if pos == START else f"on square {pos}")
-        parts.append(f"pigeon {p} {where}")
+        where = (AT_HOME.format(place=ordinal(places[p])) if pos == HOME
+                 else AT_START if pos == START else ON_SQUARE.format(square=pos))
+        parts.append(WHERE.format(pigeon=p, where=where))
     return "; ".join(parts).capitalize() + "."
 
 
 def _pigeon_words(pigeons: Sequence[int]) -> str:
     if len(pigeons) == 1:
-        return f"pigeon {pigeons[0]}"
-    return "pigeons " + " and ".join(map(str, pigeons))
+        return ONE_PIGEON.format(pigeon=pigeons[0])
+    first, second = pigeons  # a trump moves one pigeon or two
+    return TWO_PIGEONS.format(first=first, second=second)
