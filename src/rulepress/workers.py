@@ -15,6 +15,7 @@ A worker that stops is reported as :class:`Stopped`, naming the unit it was in.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import multiprocessing
@@ -306,10 +307,8 @@ class Workers(Generic[Item]):
             worker.item = self._queue.pop(heaviest)[1]
             worker.slot[0], worker.slot[1] = -1.0, 0.0
             self._busy.append(worker)
-            try:
+            with contextlib.suppress(OSError):  # it died waiting: its item is reported stopped
                 worker.conn.send(worker.item)
-            except OSError:
-                pass  # it died waiting for work: its item is reported stopped (_answer)
 
     def _collect(self, timeout: float) -> list[tuple[Item, str, Any]]:
         """The answers of the workers that are done (or stopped); each freed worker is handed
