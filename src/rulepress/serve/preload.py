@@ -6,12 +6,16 @@ import os
 import signal
 import sys
 
+import fontTools.agl  # noqa: F401 - the glyph check's names (0.02 s to build)
 import pypdfium2  # noqa: F401 - the faces page's rasterizer (0.08 s to import)
 from PIL import Image
 
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
 import rulepress.serve.faces  # noqa: F401
+import rulepress.simulate.ladder  # noqa: F401 - a playtest report's check (0.07 s)
+import rulepress.simulate.report  # noqa: F401
+import rulepress.simulate.tension  # noqa: F401
 from rulepress.cache import code_digest
 from rulepress.pnp.fonts import register_fonts
 from rulepress.render.html import environment
