@@ -115,6 +115,12 @@ class Generator(Protocol):
     reads_every_game: bool
     # Its part of the shared check (validate imports no generator): see validate.Checks.
     checks: Checks
+    # Whether its units need the shared check (every example proven ...); False: the game read
+    # (its front matter valid) and the generator's own prepare() and check() are enough.
+    checked: bool
+    # Its units are made on every run, never fresh: what they hold is the run's (a simulation
+    # plays again), not a function of their inputs.
+    remakes: bool
 
     @property
     def options(self) -> Any: ...
@@ -156,6 +162,8 @@ class Base:
 
     reads_every_game = False
     checks = NO_CHECKS
+    checked = True
+    remakes = False
 
     def planned(self, slug: str) -> list[str] | None:
         return None
@@ -247,7 +255,8 @@ class _Run:
             for unit in units:
                 if not unit.wanted:
                     continue
-                if all(self.manifest.fresh(n, k) for n, k in unit.records().items()):
+                if not generator.remakes and all(self.manifest.fresh(n, k)
+                                                 for n, k in unit.records().items()):
                     self.unchanged += len(unit.files or self.manifest.units[unit.name]["files"])
                 elif unit.guarded:
                     self.guarded.append(unit)
@@ -297,23 +306,48 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
     pooled = sum(g.pooled(doc, generator_key(inputs[doc.slug], g, doc.meta.engine,
                                              paths.project), manifest)
                  for doc in docs for g in generators)
-    with _pool(options.jobs, pooled) as pool:
-        report = check_phase(docs, paths.project, reporter, draw=options.draw,
-                             draft=options.draft, kept=kept,
-                             passed=lambda result: state.plan(result, pool),
-                             extra=[g.check for g in generators],
-                             checks=_merged([checks, *(g.checks for g in generators)]))
-        for unit_name, (key, text) in kept.made.items():
-            state.outputs[paths.out / unit_name] = text
-            state.record.unit(unit_name, key, {unit_name: text})
-        for unit, made in pool.results(reporter):
-            state.keep(unit, made)
+    if not all(g.checked for g in generators):  # the games as read, and the generators' checks
+        report = _unchecked(docs, state)
+    else:
+        with _pool(options.jobs, pooled) as pool:
+            report = check_phase(docs, paths.project, reporter, draw=options.draw,
+                                 draft=options.draft, kept=kept,
+                                 passed=lambda result: state.plan(result, pool),
+                                 extra=[g.check for g in generators],
+                                 checks=_merged([checks, *(g.checks for g in generators)]))
+            for unit_name, (key, text) in kept.made.items():
+                state.outputs[paths.out / unit_name] = text
+                state.record.unit(unit_name, key, {unit_name: text})
+            for unit, made in pool.results(reporter):
+                state.keep(unit, made)
     _make_guarded(state)
     if state.problems:  # every unit made first: all problems at once, nothing written
         raise RulepressError(state.problems)
     _finish(state)
     written = write_set(paths.out, state.outputs, state.record)
     return Built(paths.out, written, state.unchanged, report, skipped)
+
+
+def _unchecked(docs: Sequence[Document], state: _Run) -> CheckReport:
+    """For generators that need no shared check: each game as read (its front matter valid),
+    each generator's own check of it, then its units made here."""
+    report = CheckReport([])
+    for doc in docs:
+        result = DocumentCheck(doc, None)
+        for generator in state.generators:
+            result.diagnostics += generator.check(result)
+        report.documents.append(result)
+    status = exit_status(report.diagnostics)
+    if status is not ExitStatus.OK:
+        raise RulepressError(report.diagnostics, status)
+    if report.diagnostics:
+        state.reporter.diagnostics(report.diagnostics)
+    making = _Making(None)
+    for result in report.documents:
+        state.plan(result, making)
+    for unit, made in making.results(state.reporter):
+        state.keep(unit, made)
+    return report
 
 
 def _make_guarded(state: _Run) -> None:
@@ -420,7 +454,7 @@ def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generato
     unit each would make is fresh (the engine the game named then stands for the one it names
     now: the folder is hashed whole, so if the name changed, so did the key)."""
     built = manifest.game(inputs.slug)
-    if built is None:
+    if built is None or any(g.remakes for g in generators):
         return False
     engine = built.get("engine")
     for g in generators:
