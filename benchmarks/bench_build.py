@@ -14,7 +14,7 @@
   rebuild over that floor (what the rest of a rebuild costs: start-up, check, writing).
 - serve_reload_s: `rulepress serve` running, the median time from saving a change to the
   largest game's rules.md to the served page holding the new text (5 edits);
-  serve_reload_<game>_s the same for each game.
+  serve_reload_<game>_s the same for each game (`bench_build.py serve`: these alone).
 - parallel_over_serial, check_s, noop_make_s.
 
 Prints one JSON object per line: {"name", "value", "unit"}.
@@ -180,12 +180,16 @@ def serve_reload(tmp: Path, sources: Path) -> None:
 
 
 def main() -> None:
+    serve_only = sys.argv[1:] == ["serve"]  # `bench_build.py serve`: serve_reload alone
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         sources = tmp / "sources"
         shutil.copytree(ROOT / "sources", sources)
-        build_rounds(tmp, sources)
+        if not serve_only:
+            build_rounds(tmp, sources)
         serve_reload(tmp, sources)
+    if serve_only:
+        return
 
     from rulepress.checks import every
     from rulepress.document.reader import read_sources

@@ -615,22 +615,24 @@ def test_a_stop_while_the_workers_start_leaves_no_worker_and_no_scratch(
     build without stopping them: they died with it, leaving their scratch folders."""
     import tempfile
 
-    from rulepress import pipeline
+    from rulepress import pipeline, workers
     from rulepress.signals import Interrupted, stop_on_signals
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(pipeline, "_worker_ready", _waiting_worker)
-    starting = pipeline._Pool.__init__
+    starting = workers.Workers._new
 
-    def signalled_while_starting(pool: object, workers: int) -> None:
-        starting(pool, workers)  # type: ignore[arg-type]
-        deadline = time.monotonic() + 30
-        while len(list(tmp_path.iterdir())) < workers and time.monotonic() < deadline:
-            time.sleep(0.05)
-        os.kill(os.getpid(), signal.SIGTERM)
-        time.sleep(0.1)  # still starting when the signal comes
+    def signalled_while_starting(pool: workers.Workers[object]) -> object:
+        worker = starting(pool)
+        if len(pool._idle) == 1:  # the second and last is being started
+            deadline = time.monotonic() + 30
+            while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.1)  # still starting when the signal comes
+        return worker
 
-    monkeypatch.setattr(pipeline._Pool, "__init__", signalled_while_starting)
+    monkeypatch.setattr(workers.Workers, "_new", signalled_while_starting)
     with pytest.raises(Interrupted), stop_on_signals(), pipeline._pool(2, 2):
         pass
     assert list(tmp_path.iterdir()) == []
@@ -646,22 +648,22 @@ def _loses_one_sigterm(parent: int) -> None:
     signal.signal(signal.SIGTERM, swallow)
 
 
-def test_stopping_the_pdf_workers_ends_even_a_worker_that_lost_its_sigterm(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_stopping_the_pdf_workers_ends_even_a_worker_that_lost_its_sigterm() -> None:
     """The pool's terminate() waited forever for a worker whose SIGTERM was lost as it was
     forked (a build failing at once, as an engine that exits does, stops the pool at once)."""
     import threading
 
-    from rulepress import pipeline
+    from rulepress import workers
 
-    monkeypatch.setattr(pipeline, "_worker_ready", _loses_one_sigterm)
-    pool = pipeline._Pool(2)
-    for _ in range(2):  # busy when stopped: they swallow the SIGTERM and wait for work again
-        pool._pool.apply_async(time.sleep, (2,))
+    pool = workers.Workers(time.sleep, 2, warm=True, guard=False, start=_loses_one_sigterm)
+    pool.__enter__()
+    for _ in range(2):  # busy when stopped: they would swallow a SIGTERM and wait for work again
+        pool.submit(2)
     time.sleep(0.5)
-    stopping = threading.Thread(target=pool.stop, daemon=True)
+    pids = set(pool.workers())
+    assert len(pids) == 2
+    stopping = threading.Thread(target=pool.__exit__, args=(None, None, None), daemon=True)
     stopping.start()
     stopping.join(30)
     assert not stopping.is_alive(), "stopping the PDF workers hangs"
-    assert not any(p.is_alive() for p in pool._processes)
+    assert _gone(pids)

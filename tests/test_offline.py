@@ -3,6 +3,8 @@ hostile corpus (offline-*) checks the same through `rulepress build` with file:l
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rulepress.render.offline import css_urls, network_references
@@ -54,3 +56,49 @@ def test_what_a_page_may_not_hold_is_named(html: str, named: str) -> None:
 def test_css_urls_reads_nested_blocks_and_skips_comments() -> None:
     css = '/* url(http://no) */ @import url(a.css); @supports (x: y) { p { b: url("c.png") } }'
     assert list(css_urls(css)) == ["a.css", "c.png"]
+
+
+def test_a_style_with_no_function_or_at_rule_fetches_nothing_and_escapes_still_count() -> None:
+    """css_urls skips the tokenizer for a style with no '(' and no '@' (no url(), image(),
+    @import can be written without them, escaped or not)."""
+    assert list(css_urls("fill:#fff;stroke:#000;font-size:12px")) == []
+    assert list(css_urls(r"background: u\72l(http://x/a.png)")) == ["http://x/a.png"]
+    assert list(css_urls("@import 'b.css';")) == ["b.css"]
+    page = '<svg><rect style="fill: u&#114;l(http://x/y.png)"/></svg>'
+    assert network_references(page) == [("a reference to another place", "http://x/y.png")]
+
+
+def test_templates_are_compiled_once_and_again_when_their_source_or_filters_change() -> None:
+    """A page's environment is new each time; its templates are compiled once a process
+    (sandbox.COMPILED), by source and by the filters the sandbox checked them against."""
+    import jinja2
+
+    from rulepress.sandbox import Compiled, Sandbox
+
+    compiled = Compiled()
+    sources = {"t.j2": "{{ x | upper }}"}
+
+    def env() -> Sandbox:
+        return Sandbox(loader=jinja2.DictLoader(sources), bytecode_cache=compiled)
+
+    calls: list[str] = []
+    first = env()
+    original = Sandbox.compile
+
+    def counted(self: Sandbox, source: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(str(source)[:20])
+        return original(self, source, *args, **kwargs)
+
+    Sandbox.compile = counted  # type: ignore[method-assign]
+    try:
+        assert first.get_template("t.j2").render(x="a") == "A"
+        assert env().get_template("t.j2").render(x="b") == "B" and len(calls) == 1
+        sources["t.j2"] = "{{ x | lower }}"
+        assert env().get_template("t.j2").render(x="C") == "c" and len(calls) == 2
+        fewer = env()
+        del fewer.filters["lower"]
+        with pytest.raises(jinja2.TemplateError):  # checked again, not taken from the cache
+            fewer.get_template("t.j2")
+        assert len(calls) == 3
+    finally:
+        Sandbox.compile = original  # type: ignore[method-assign]

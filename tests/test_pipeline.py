@@ -116,3 +116,31 @@ def test_a_generators_warnings_are_said_and_counted_and_the_run_goes_on(paths: P
     assert (paths.out / "tiny" / "echo.txt").is_file()
     assert [d.message for d in quiet.said] == ["tiny: close to the edge"]
     assert "1 warning" in built.summary()
+
+
+class Played(Echo):
+    """A simulation's shape: needs no shared check, made again on every run."""
+
+    checked = False
+    remakes = True
+
+
+def test_a_generator_that_needs_no_check_runs_where_an_example_is_disproved(
+        tmp_path: Path) -> None:
+    shutil.copytree(ROOT.parent / "disproved", tmp_path / "sources")
+    paths = Paths(tmp_path / "sources", tmp_path / "out")
+    with pytest.raises(RulepressError) as checked:
+        run(paths, [Echo()], Quiet())
+    assert checked.value.status == 1 and not paths.out.exists()
+    played = Played()
+    run(paths, [played], Quiet())
+    assert played.made == ["tiny"] and (paths.out / "tiny" / "echo.txt").is_file()
+    with pytest.raises(RulepressError, match="tiny: refused"):  # its own check still stops it
+        run(paths, [Played(refuse=True)], Quiet())
+
+
+def test_a_generator_that_remakes_is_never_fresh(paths: Paths) -> None:
+    run(paths, [Played()], Quiet())
+    again = Played()
+    built = run(paths, [again], Quiet())
+    assert again.made == ["tiny"] and built.skipped == ()

@@ -722,3 +722,61 @@ def test_in_a_browser_a_page_runs_its_reload_script_and_a_file_runs_nothing(
         assert svg.evaluate("document.documentElement.getAttribute('data-ran')") is None
     finally:
         context.close()
+
+
+class _Jobs:
+    """Rebuilds whose jobs the test finishes by hand, in the order it chooses."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import Future
+
+        self.jobs: list[tuple[str, str | None, Future[Any]]] = []
+        self.lock = threading.Lock()
+        self.future = Future
+
+    def submit(self, settings: object, game: str, only: object = None,
+               seconds: float | None = None, part: str | None = None) -> Any:
+        with self.lock:
+            self.jobs.append((game, part, self.future()))
+            return self.jobs[-1][2]
+
+
+def test_a_translated_games_source_pages_reload_before_its_translations_are_built(
+        tmp_path: Path) -> None:
+    """Pigeon Race's English page waited for its German one (one job built both): now the two
+    are built at once and open pages reload as soon as the source's pages are written."""
+    from rulepress.serve.builder import SOURCE, TRANSLATIONS, Outcome, Settings
+    from rulepress.serve.server import Preview
+
+    settings = Settings(tmp_path, tmp_path / "out", tmp_path, ("a4",), ("player",), "t",
+                        languages=("en", "de"))
+    jobs = _Jobs()
+    said: list[str] = []
+    preview = Preview(settings, ["game"], jobs, said.append)  # type: ignore[arg-type]
+    result: list[bool] = []
+    rebuilding = threading.Thread(target=lambda: result.append(preview.rebuild(["game"])))
+    rebuilding.start()
+    deadline = time.monotonic() + 10
+    while len(jobs.jobs) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [(g, part) for g, part, _ in jobs.jobs] == [("game", SOURCE), ("game", TRANSLATIONS)]
+    jobs.jobs[0][2].set_result(Outcome("game", True, [], ["game/game.html"], 0.3))
+    assert preview.state.version == 1 and rebuilding.is_alive()  # reloaded, German still at work
+    jobs.jobs[1][2].set_result(Outcome("game", False, ["de.po:3: error: bad"], [], 0.5))
+    rebuilding.join(10)
+    assert result == [True] and preview.state.version == 2
+    assert preview.state.shown_on("game") == ["de.po:3: error: bad"]
+    assert said == ["game: the rebuild failed; serving the last good pages", "de.po:3: error: bad"]
+
+
+def test_the_manifest_keeps_each_generators_part_of_a_game_written_at_once() -> None:
+    """serve's two jobs of one game (its pages, its translations') each record their own
+    generator's part of it; the second written must not drop the first's."""
+    from rulepress.cache import Record
+
+    on_disk = {"units": {}, "games": {"game": {"engine": "e", "books": {"key": "old"},
+                                               "translated-books": {"key": "t"}}}}
+    record = Record()  # the source's job, which read the manifest before the other wrote it
+    record.games["game"] = {"engine": "e", "books": {"key": "new"}}
+    merged = record.merged(on_disk)["games"]["game"]
+    assert merged == {"engine": "e", "books": {"key": "new"}, "translated-books": {"key": "t"}}

@@ -335,7 +335,8 @@ def test_progress_goes_to_the_commands_reporter_as_steps(tmp_path: Path) -> None
     """simulate has no bar of its own: its progress is pipeline Steps to the one reporter."""
     from rulepress.diagnostics import Diagnostic
     from rulepress.pipeline import Step
-    from rulepress.simulate.run import Options, simulate_game
+    from rulepress.simulate.generator import simulate_game
+    from rulepress.simulate.run import Options
 
     told: list[str] = []
 
@@ -356,3 +357,25 @@ def test_progress_goes_to_the_commands_reporter_as_steps(tmp_path: Path) -> None
     quiet = simulate_game("coin-race", FIXTURE / "sources", FIXTURE, Options(40, "2-3"),
                           tmp_path / "quiet", jobs=1, reporter=None)
     assert quiet.startswith("played 80 games")
+
+
+def test_simulate_on_the_pipeline_plays_every_run_and_writes_only_its_files(
+        tmp_path: Path) -> None:
+    """simulate is a pipeline generator: the same files as before (summary, plots, the
+    folder's manifest, nothing kept for a check it does not run), and a second run plays
+    again (its unit is never fresh) with the same bytes."""
+    from rulepress.simulate.generator import simulate_game
+    from rulepress.simulate.run import Options
+
+    out = tmp_path / "out"
+    first = simulate_game("coin-race", FIXTURE / "sources", FIXTURE, Options(40, "2-3"), out,
+                          jobs=1)
+    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+             if p.is_file()}
+    assert ".rulepress/manifest.json" in files and "summary.json" in files
+    assert all(n == ".rulepress/manifest.json" or not n.startswith(".") for n in files), files
+    again = simulate_game("coin-race", FIXTURE / "sources", FIXTURE, Options(40, "2-3"), out,
+                          jobs=1)
+    assert first.startswith("played 80 games") and again.startswith("played 80 games")
+    assert {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+            if p.is_file()} == files

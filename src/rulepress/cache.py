@@ -317,7 +317,10 @@ class Record:
             for f, d in sorted(files.items())}}
 
     def merged(self, old: Mapping[str, Any]) -> dict[str, Any]:
-        games = {**old["games"], **self.games}
+        # Per game, each generator's part: serve's two rebuilds of one game (its source's pages,
+        # its translations') write their parts at the same time.
+        games = {**old["games"], **{slug: {**old["games"].get(slug, {}), **g}
+                                    for slug, g in self.games.items()}}
         if self.keep_games is not None:
             games = {slug: g for slug, g in games.items() if slug in self.keep_games}
         units = {name: u for name, u in {**old["units"], **self.units}.items()

@@ -625,7 +625,8 @@ def simulate(
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.project import Folder, no_links_below, simulation_apart
-        from rulepress.simulate.run import Options, simulate_game
+        from rulepress.simulate.generator import simulate_game
+        from rulepress.simulate.run import Options
 
         where = Where.of(project, sources, (game,))
         found = where.folders()

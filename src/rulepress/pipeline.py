@@ -5,18 +5,13 @@ knows no generator by name. It skips, unread, each game whose units every genera
 fresh in the output folder's manifest; reads and checks the rest (the shared check, then each
 generator's own); makes each unit that is not fresh; and writes everything as one set. A unit
 whose make is a typesetting (``pooled``) starts in the worker pool as soon as its game has
-passed its check, while the next game is checked; a unit that runs engine code (``guarded``)
-runs in a guarded worker (workers.py) once the check is over.
+passed its check, while the next game is checked, in workers of the one pool (workers.py); a
+unit that runs engine code (``guarded``) runs in a guarded worker once the check is over.
 """
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
 import os
-import queue
-import signal
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -34,7 +29,7 @@ from rulepress.diagnostics import (
 )
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
-from rulepress.signals import deferred, worker_started
+from rulepress.signals import worker_started
 from rulepress.validate.check import (
     NO_CHECKS,
     CheckReport,
@@ -120,6 +115,12 @@ class Generator(Protocol):
     reads_every_game: bool
     # Its part of the shared check (validate imports no generator): see validate.Checks.
     checks: Checks
+    # Whether its units need the shared check (every example proven ...); False: the game read
+    # (its front matter valid) and the generator's own prepare() and check() are enough.
+    checked: bool
+    # Its units are made on every run, never fresh: what they hold is the run's (a simulation
+    # plays again), not a function of their inputs.
+    remakes: bool
 
     @property
     def options(self) -> Any: ...
@@ -161,6 +162,8 @@ class Base:
 
     reads_every_game = False
     checks = NO_CHECKS
+    checked = True
+    remakes = False
 
     def planned(self, slug: str) -> list[str] | None:
         return None
@@ -235,7 +238,7 @@ class _Run:
     guarded: list[Unit] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
 
-    def plan(self, result: DocumentCheck, pool: _Pool | _Serial) -> None:
+    def plan(self, result: DocumentCheck, pool: _Making) -> None:
         """Record ``result``'s game and start making its units (it has passed its check)."""
         doc = result.doc
         game = self.record.games[doc.slug] = {**(self.manifest.game(doc.slug) or {}),
@@ -252,7 +255,8 @@ class _Run:
             for unit in units:
                 if not unit.wanted:
                     continue
-                if all(self.manifest.fresh(n, k) for n, k in unit.records().items()):
+                if not generator.remakes and all(self.manifest.fresh(n, k)
+                                                 for n, k in unit.records().items()):
                     self.unchanged += len(unit.files or self.manifest.units[unit.name]["files"])
                 elif unit.guarded:
                     self.guarded.append(unit)
@@ -302,23 +306,48 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
     pooled = sum(g.pooled(doc, generator_key(inputs[doc.slug], g, doc.meta.engine,
                                              paths.project), manifest)
                  for doc in docs for g in generators)
-    with _pool(options.jobs, pooled) as pool:
-        report = check_phase(docs, paths.project, reporter, draw=options.draw,
-                             draft=options.draft, kept=kept,
-                             passed=lambda result: state.plan(result, pool),
-                             extra=[g.check for g in generators],
-                             checks=_merged([checks, *(g.checks for g in generators)]))
-        for unit_name, (key, text) in kept.made.items():
-            state.outputs[paths.out / unit_name] = text
-            state.record.unit(unit_name, key, {unit_name: text})
-        for unit, made in pool.results(reporter):
-            state.keep(unit, made)
+    if not all(g.checked for g in generators):  # the games as read, and the generators' checks
+        report = _unchecked(docs, state)
+    else:
+        with _pool(options.jobs, pooled) as pool:
+            report = check_phase(docs, paths.project, reporter, draw=options.draw,
+                                 draft=options.draft, kept=kept,
+                                 passed=lambda result: state.plan(result, pool),
+                                 extra=[g.check for g in generators],
+                                 checks=_merged([checks, *(g.checks for g in generators)]))
+            for unit_name, (key, text) in kept.made.items():
+                state.outputs[paths.out / unit_name] = text
+                state.record.unit(unit_name, key, {unit_name: text})
+            for unit, made in pool.results(reporter):
+                state.keep(unit, made)
     _make_guarded(state)
     if state.problems:  # every unit made first: all problems at once, nothing written
         raise RulepressError(state.problems)
     _finish(state)
     written = write_set(paths.out, state.outputs, state.record)
     return Built(paths.out, written, state.unchanged, report, skipped)
+
+
+def _unchecked(docs: Sequence[Document], state: _Run) -> CheckReport:
+    """For generators that need no shared check: each game as read (its front matter valid),
+    each generator's own check of it, then its units made here."""
+    report = CheckReport([])
+    for doc in docs:
+        result = DocumentCheck(doc, None)
+        for generator in state.generators:
+            result.diagnostics += generator.check(result)
+        report.documents.append(result)
+    status = exit_status(report.diagnostics)
+    if status is not ExitStatus.OK:
+        raise RulepressError(report.diagnostics, status)
+    if report.diagnostics:
+        state.reporter.diagnostics(report.diagnostics)
+    making = _Making(None)
+    for result in report.documents:
+        state.plan(result, making)
+    for unit, made in making.results(state.reporter):
+        state.keep(unit, made)
+    return report
 
 
 def _make_guarded(state: _Run) -> None:
@@ -425,7 +454,7 @@ def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generato
     unit each would make is fresh (the engine the game named then stands for the one it names
     now: the folder is hashed whole, so if the name changed, so did the key)."""
     built = manifest.game(inputs.slug)
-    if built is None:
+    if built is None or any(g.remakes for g in generators):
         return False
     engine = built.get("engine")
     for g in generators:
@@ -457,107 +486,43 @@ def _files(manifest: Manifest, unit: str) -> int:
     return len(manifest.units[unit].get("files", ()))
 
 
-# The pool: pooled units made by forked workers as soon as their game has passed its check.
+# Pooled units: made by the one pool's workers (workers.py) as soon as their game has passed its
+# check, while the next game is checked.
 
-class _Serial:
-    """Pooled units made one after the other once the check has passed."""
+class _Making:
+    """Pooled units, made by ``pool``'s workers, the heaviest waiting one first, or here one
+    after the other once the check has passed (``pool`` None: one process would do)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pool: Workers[tuple[int, Callable[[], Any]]] | None) -> None:
         self.units: list[Unit] = []
+        self._pool = pool
 
     def add(self, units: Sequence[Unit]) -> None:
-        self.units += units
+        for unit in units:
+            if self._pool is not None:
+                self._pool.submit((len(self.units), unit.make), unit.weight)
+            self.units.append(unit)
 
     def results(self, reporter: Progress) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:
         counter = _Counter(self.units, reporter)
-        for unit in self.units:
-            made = unit.make()
-            counter.finished(unit)
-            yield unit, made
-
-
-class _Pool:
-    """Pooled units made by forked worker processes as soon as their game has passed its check,
-    the heaviest waiting one first, while this process checks the next game."""
-
-    def __init__(self, workers: int) -> None:
-        self.units: list[Unit] = []
-        self._workers = workers
-        self._waiting: list[int] = []
-        self._busy = 0
-        self._lock = threading.Lock()
-        self._done: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
-        before = set(multiprocessing.active_children())
-        self._pool = multiprocessing.get_context("fork").Pool(
-            workers, initializer=_worker_ready, initargs=(os.getpid(),))
-        # A pool quietly replaces a worker that dies, and its job never returns: watched, so a
-        # worker the kernel kills (out of memory) fails the run instead of hanging it.
-        self._processes = [p for p in multiprocessing.active_children() if p not in before]
-
-    def add(self, units: Sequence[Unit]) -> None:
-        with self._lock:
-            self._waiting += range(len(self.units), len(self.units) + len(units))
-            self.units += units
-            self._start()
-
-    def _start(self) -> None:
-        """Hand the heaviest waiting units to idle workers (called holding the lock)."""
-        while self._busy < self._workers and self._waiting:
-            index = max(self._waiting, key=lambda i: self.units[i].weight)
-            self._waiting.remove(index)
-            self._busy += 1
-            self._pool.apply_async(_made_indexed, (index, self.units[index].make),
-                                   callback=self._finished, error_callback=self._failed)
-
-    def _finished(self, result: tuple[int, Any]) -> None:
-        # In the pool's result thread: the next unit starts now, not when the check is done.
-        self._done.put(result)
-        with self._lock:
-            self._busy -= 1
-            self._start()
-
-    def _failed(self, exc: BaseException) -> None:
-        self._done.put((-1, exc))
-
-    def results(self, reporter: Progress) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:
-        counter = _Counter(self.units, reporter)
-        for _ in self.units:
-            while True:
-                try:  # with a timeout, so that a signal is handled while waiting
-                    index, made = self._done.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    self._check_workers()
-            if isinstance(made, BaseException):
-                raise made
-            counter.finished(self.units[index])
-            yield self.units[index], made
-        self._pool.close()
-        self._pool.join()
-
-    def _check_workers(self) -> None:
-        for process in self._processes:
-            if not process.is_alive():
-                code = process.exitcode
+        if self._pool is None:
+            made: Any
+            for unit in self.units:
+                made = unit.make()
+                counter.finished(unit)
+                yield unit, made
+            return
+        for (index, _), made in self._pool.results():
+            if isinstance(made, Stopped):
+                # A pool would replace a worker the kernel killed (out of memory) and wait for
+                # its unit forever: the run fails instead.
+                code = made.code
                 how = (f"killed by signal {-code}" if code is not None and code < 0
                        else f"exit status {code}")
                 raise RulepressError.at(None, f"a PDF worker process stopped ({how}), perhaps "
                                               "for lack of memory: nothing was written")
-
-    def stop(self) -> None:
-        # A SIGTERM that reaches a worker as it is being forked is lost (Python clears the
-        # signals pending in a new child), and terminate() then waits for that worker forever:
-        # while it runs, every worker still alive is sent SIGTERM again.
-        stopping = threading.Thread(target=self._pool.terminate, name="rulepress-stop")
-        stopping.start()
-        while stopping.is_alive():
-            stopping.join(0.2)
-            for process in self._processes:
-                if process.is_alive() and process.pid is not None:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(process.pid, signal.SIGTERM)
-        self._pool.join()
-        clear_stale_scratch()
+            counter.finished(self.units[index])
+            yield self.units[index], made
 
 
 def _worker_ready(parent: int) -> None:
@@ -569,8 +534,8 @@ def _worker_ready(parent: int) -> None:
         import weasyprint  # noqa: F401
 
 
-def _made_indexed(index: int, make: Callable[[], Any]) -> tuple[int, Any]:
-    return index, make()
+def _make(item: tuple[int, Callable[[], Any]]) -> Any:
+    return item[1]()
 
 
 class _Counter:
@@ -594,22 +559,16 @@ class _Counter:
 
 
 @contextmanager
-def _pool(workers: int, units: int) -> Iterator[_Serial | _Pool]:
-    """Where pooled units go: worker processes (``workers``, 0: one per core) when more than
-    one would work, else this process after the check. A failure, Ctrl-C or SIGTERM stops every
-    worker at once."""
+def _pool(workers: int, units: int) -> Iterator[_Making]:
+    """Where pooled units go: the pool's workers (``workers``, 0: one per core; started at once,
+    so each imports WeasyPrint while the check runs) when more than one would work, else this
+    process after the check. A failure, Ctrl-C or SIGTERM stops every worker at once."""
     workers = min(workers or os.cpu_count() or 1, units)
     if workers <= 1:
-        yield _Serial()
+        yield _Making(None)
         return
-    pool: _Pool | None = None
     try:
-        # A stop signal waits until the pool is whole: stopped half-made, its workers were left
-        # to die with this process, and their scratch folders stayed.
-        with deferred():
-            pool = _Pool(workers)
-        yield pool
-    except BaseException:
-        if pool is not None:
-            pool.stop()
-        raise
+        with Workers(_make, workers, warm=True, guard=False, start=_worker_ready) as pool:
+            yield _Making(pool)
+    finally:
+        clear_stale_scratch()  # what workers stopped in a render left

@@ -164,6 +164,38 @@ def _replace(value: Any, old: str, new: str, count: int | None = None) -> str:
     return text.replace(old, str(new), -1 if count is None else count)
 
 
+class Compiled(jinja2.BytecodeCache):
+    """Templates compiled once per process (and the processes forked from it: serve's fork
+    server compiles the theme's): a page's environment is new each time, its templates mostly
+    the theme's. A template is found by its source and by what its environment compiled it
+    with (its filters and tests are checked as it is compiled: Sandbox.compile)."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> jinja2.bccache.Bucket:
+        known = (type(environment).__qualname__, repr(environment.autoescape),
+                 environment.keep_trailing_newline, environment.trim_blocks,
+                 environment.lstrip_blocks, sorted(environment.filters),
+                 sorted(environment.tests))
+        key = self.get_cache_key(f"{name}\0{known!r}", filename)
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = Compiled()
+
+
 class Sandbox(ImmutableSandboxedEnvironment):
     """The sandboxed environment every untrusted template and prose renders in."""
 

@@ -8,21 +8,24 @@ loaded and the work's inputs, nothing is pickled on the way in) and runs one ite
 engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face), each
 within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
 loops), the worker within ``engine_memory_mb`` more than it started with (past it, allocation
-fails). simulate, check and pnp use this one pool (build.py's PDF pool runs no engine code).
+fails). Every command's worker processes come from this one pool: the check's, the build's
+typesetting (unguarded: it runs no engine code), simulate's and the kits' drawing.
 A worker that stops is reported as :class:`Stopped`, naming the unit it was in.
 """
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import multiprocessing
 import os
+import queue
 import resource
 import signal
 import sys
+import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,7 +34,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS
-from rulepress.signals import worker_started
+from rulepress.signals import deferred, worker_started
 
 Item = TypeVar("Item")
 WALL = 3.0  # a unit waiting (asleep, not computing) is stopped past this many times its budget
@@ -100,11 +103,11 @@ def tick() -> None:
 class Stopped(Exception):
     """A worker stopped while it worked on ``item`` (in ``unit``, when it was in one): ``how``
     says what happened, as a phrase after the engine's name ('ended its process (exit status
-    0)')."""
+    0)'); ``code`` is its exit status (negative: the signal), None if it was stopped waiting."""
 
-    def __init__(self, item: object, unit: int | None, how: str) -> None:
+    def __init__(self, item: object, unit: int | None, how: str, code: int | None = None) -> None:
         super().__init__(how)
-        self.item, self.unit, self.how = item, unit, how
+        self.item, self.unit, self.how, self.code = item, unit, how, code
 
 
 def memory_note() -> str:
@@ -133,14 +136,16 @@ def _how(code: int | None) -> str:
 
 
 def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
-           chosen: Budget) -> None:
+           chosen: Budget | None, start: Callable[[int], None]) -> None:
     """A worker's life: answer each item sent with ('ok', value) or ('raised', exception)."""
     global _slot, _budget
-    worker_started(parent)
+    start(parent)
     faulthandler.disable()  # a crash is reported by the parent, in one line
     signal.signal(signal.SIGPROF, signal.SIG_DFL)  # past the budget the kernel ends the worker
-    _slot, _budget = slot, chosen
-    _limit_memory(chosen.memory_mb * 2**20)
+    _slot = slot
+    if chosen is not None:
+        _budget = chosen
+        _limit_memory(chosen.memory_mb * 2**20)
     while True:
         try:
             item = conn.recv()
@@ -177,12 +182,14 @@ def _limit_memory(extra: int) -> None:
 
 
 class _Worker:
-    def __init__(self, run: Callable[[Any], Any]) -> None:
+    def __init__(self, run: Callable[[Any], Any], budget: Budget | None,
+                 start: Callable[[int], None]) -> None:
         context = multiprocessing.get_context("fork")
         self.conn, child = context.Pipe()
         self.slot = context.RawArray("d", 2)
+        self.slot[0] = -1.0
         self.process = context.Process(target=_serve, daemon=True,
-                                       args=(child, run, os.getpid(), self.slot, _budget))
+                                       args=(child, run, os.getpid(), self.slot, budget, start))
         # The worker's collector leaves alone what exists now: scanning it would copy every
         # page of the heap the fork shares (most of a check's cost in a worker).
         gc.freeze()
@@ -217,55 +224,135 @@ class _Worker:
 
 
 class Workers(Generic[Item]):
-    """Up to ``count`` forked workers, each calling ``run(item)`` for the items submitted, one
-    at a time. ``results()`` yields (item, value), or (item, Stopped) for an item whose worker
-    stopped (a new worker takes the next items); an exception ``run`` raised is raised here.
-    Leaving the block stops every worker. Where no worker may be started (can_fork), the
-    items are run here, unguarded."""
+    """The one pool: up to ``count`` forked workers, each calling ``run(item)`` for the items
+    submitted, one at a time, the heaviest waiting item first. ``results()`` yields (item,
+    value), or (item, Stopped) for an item whose worker stopped (a new worker takes the next
+    items); an exception ``run`` raised is raised here. Leaving the block stops every worker.
+    Where no worker may be started (can_fork), the items are run here, unguarded.
 
-    def __init__(self, run: Callable[[Item], Any], count: int = 1) -> None:
+    ``guard``: each worker within the budget (set_budget); off for work that runs no engine
+    code (typesetting), which gets no memory ceiling;
+    ``start(parent)``: how a worker sets itself up (Ctrl-C left to ``parent``; the build's
+    PDF workers also import WeasyPrint). ``warm``: every worker starts as the block is entered
+    (they set up while this process does other work), and a thread hands each finished
+    worker its next item at once, not when ``results()`` is next asked (the build checks the
+    next game meanwhile)."""
+
+    def __init__(self, run: Callable[[Item], Any], count: int = 1, *, warm: bool = False,
+                 guard: bool = True, start: Callable[[int], None] = worker_started) -> None:
         self._run, self._count = run, max(1, count)
+        self._guard, self._start, self._warm = guard, start, warm
         self._idle: list[_Worker] = []
         self._busy: list[_Worker] = []
-        self._queue: deque[Item] = deque()
+        self._queue: list[tuple[int, Item]] = []
+        self._pending = 0  # submitted, not yet given back by results()
         self._inline = not can_fork()
+        self._lock = threading.RLock()
+        self._done: queue.SimpleQueue[tuple[Item, str, Any]] = queue.SimpleQueue()
+        self._feeder: threading.Thread | None = None
+        self._closing = threading.Event()
 
     def __enter__(self) -> Workers[Item]:
+        if self._warm and not self._inline:
+            # A stop signal waits until the pool is whole (stopped half-made, its workers were
+            # left to die with this process), then stops every worker.
+            try:
+                with deferred():
+                    while len(self._idle) < self._count:
+                        self._idle.append(self._new())
+            except BaseException:
+                self._stop_all()
+                raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        for worker in self._idle + self._busy:
-            worker.stop()
-        self._idle, self._busy = [], []
+        self._closing.set()
+        if self._feeder is not None:
+            self._feeder.join()
+        self._stop_all()
 
-    def submit(self, item: Item) -> None:
-        self._queue.append(item)
-        self._dispatch()
+    def _new(self) -> _Worker:
+        return _Worker(self._run, _budget if self._guard else None, self._start)
+
+    def _stop_all(self) -> None:
+        with self._lock:
+            workers, self._idle, self._busy = self._idle + self._busy, [], []
+        for worker in workers:
+            worker.stop()
+
+    def workers(self) -> list[int]:
+        """The process ids of the workers alive now."""
+        with self._lock:
+            return [w.process.pid for w in self._idle + self._busy if w.process.pid is not None]
+
+    def submit(self, item: Item, weight: int = 0) -> None:
+        with self._lock:
+            self._queue.append((weight, item))
+            self._pending += 1
+            self._dispatch()
+        if self._warm and self._feeder is None and not self._inline:
+            self._feeder = threading.Thread(target=self._feed, name="rulepress-workers",
+                                            daemon=True)
+            self._feeder.start()
 
     def _dispatch(self) -> None:
-        while not self._inline and self._queue and (self._idle or len(self._busy) < self._count):
-            worker = self._idle.pop() if self._idle else _Worker(self._run)
-            worker.item = self._queue.popleft()
+        """Hand waiting items to idle workers, starting new ones up to ``count`` (from the main
+        thread only: a fork from another thread may copy a lock some thread holds)."""
+        fork = threading.current_thread() is threading.main_thread()
+        while not self._inline and self._queue and (
+                self._idle or (fork and len(self._busy) < self._count)):
+            worker = self._idle.pop() if self._idle else self._new()
+            heaviest = max(range(len(self._queue)), key=lambda i: self._queue[i][0])
+            worker.item = self._queue.pop(heaviest)[1]
             worker.slot[0], worker.slot[1] = -1.0, 0.0
             self._busy.append(worker)
-            worker.conn.send(worker.item)
+            with contextlib.suppress(OSError):  # it died waiting: its item is reported stopped
+                worker.conn.send(worker.item)
+
+    def _collect(self, timeout: float) -> list[tuple[Item, str, Any]]:
+        """The answers of the workers that are done (or stopped); each freed worker is handed
+        its next item."""
+        with self._lock:
+            busy = list(self._busy)
+        if not busy:
+            return []
+        ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout)
+        found = []
+        with self._lock:
+            for worker in busy:
+                answer = self._answer(worker, ready)
+                if answer is not None:
+                    self._busy.remove(worker)
+                    found.append((worker.item, *answer))
+            self._dispatch()
+        return found
+
+    def _feed(self) -> None:
+        """The warm pool's thread: answers collected as they come, next items sent at once."""
+        while not self._closing.is_set():
+            if not self._busy:
+                self._closing.wait(0.01)
+                continue
+            for done in self._collect(POLL):
+                self._done.put(done)
 
     def results(self) -> Iterator[tuple[Item, Any]]:
         while self._inline and self._queue:
-            item = self._queue.popleft()
-            yield item, self._run(item)
-        while self._busy:
-            ready = wait([w.conn for w in self._busy] + [w.process.sentinel for w in self._busy],
-                         timeout=POLL)
-            for worker in list(self._busy):
-                answer = self._answer(worker, ready)
-                if answer is None:
+            self._pending -= 1
+            yield (item := self._queue.pop(0)[1]), self._run(item)
+        while self._pending:
+            if self._feeder is None:
+                found = self._collect(POLL)
+            else:
+                with self._lock:
+                    self._dispatch()  # a worker the thread could not start
+                try:  # with a timeout, so that a signal is handled while waiting
+                    found = [self._done.get(timeout=POLL)]
+                except queue.Empty:
                     continue
-                item = worker.item
-                self._busy.remove(worker)
-                self._dispatch()  # which may hand the worker its next item
-                kind, value = answer
+            for item, kind, value in found:
+                self._pending -= 1
                 if kind == "raised":
                     raise value
                 yield item, value
@@ -290,6 +377,6 @@ class Workers(Generic[Item]):
             code = None
         else:
             return None
-        stopped = Stopped(worker.item, worker.unit(), _how(code))
+        stopped = Stopped(worker.item, worker.unit(), _how(code), code)
         worker.stop()
         return "stopped", stopped

@@ -62,7 +62,8 @@ class Span:
     edition: str
 
     def covers(self, loc: SourceLoc) -> bool:
-        return loc.path == self.path and self.first <= loc.line <= self.last
+        # The lines first: comparing paths costs ten times more, on every node of a rebuild.
+        return self.first <= loc.line <= self.last and loc.path == self.path
 
 
 def keeps(spans: Iterable[Span], edition: str, loc: SourceLoc) -> bool:

@@ -23,7 +23,7 @@ from rulepress.render.figures import legible_width, named
 from rulepress.render.lookup import lookup
 from rulepress.render.offline import read_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
-from rulepress.sandbox import GameTemplates, Sandbox, TemplateProblem, render
+from rulepress.sandbox import COMPILED, GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.words import N_, Gettext, Words, localize_dates, theme_words
 
@@ -95,14 +95,15 @@ KICKERS = {"example": (N_("Example"), ""), "simulation": (N_("Playtest"), "playt
 @cache
 def environment(game_folder: Path | None) -> Sandbox:
     """Templates of the game folder's templates/ (if any) first, then the theme's, all in the
-    sandbox: a game's folder is untrusted. Cached per folder."""
+    sandbox: a game's folder is untrusted. Its templates are compiled once a process
+    (sandbox.COMPILED)."""
     loaders: list[jinja2.BaseLoader] = []
     if game_folder is not None:
         loaders.append(GameTemplates(game_folder))
     loaders.append(jinja2.FileSystemLoader(templates_dir()))
     return Sandbox(
         loader=jinja2.ChoiceLoader(loaders), autoescape=True, keep_trailing_newline=True,
-        trim_blocks=False,
+        trim_blocks=False, bytecode_cache=COMPILED,
     )
 
 

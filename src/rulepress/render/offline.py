@@ -54,6 +54,8 @@ def _local(url: str, up: int = 1) -> bool:
 
 def css_urls(text: str) -> Iterator[str]:
     """Every URL a stylesheet (or a style attribute) would fetch: url(), @import strings."""
+    if "(" not in text and "@" not in text:
+        return  # no function, url() or at-rule: nothing fetched (most figures' style="...")
     nodes: deque[tinycss2.ast.Node] = deque(tinycss2.parse_component_value_list(text))
     importing = False
     while nodes:

@@ -74,9 +74,15 @@ def _text(diagnostics: Sequence[Diagnostic], project: Path) -> list[str]:
     return [str(d).replace(prefix, "") for d in diagnostics]
 
 
-def build_game(settings: Settings, game: str, only: frozenset[str] | None = None) -> Outcome:
+SOURCE, TRANSLATIONS = "source", "translations"  # a rebuild of the pages: one or the other
+
+
+def build_game(settings: Settings, game: str, only: frozenset[str] | None = None,
+               part: str | None = None) -> Outcome:
     """Build ``game``'s pages (``only`` None), or the outputs ``only`` names; never raises for
-    what the user caused."""
+    what the user caused. ``part``: the source language's pages and the faces page (SOURCE)
+    or the translations' pages (TRANSLATIONS) alone, each on the same check, so that the
+    first is served without waiting for the second; None: both."""
     import time
 
     from rulepress.build import build_rulebooks
@@ -84,15 +90,16 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
     start = time.perf_counter()
     reporter = _Silent()
     try:
-        also = _translations(settings, only)
-        if only is None:  # the pages: the kit's faces page too (serve/faces.py)
+        also = _translations(settings, only) if part != SOURCE else []
+        if only is None and part != TRANSLATIONS:  # the kit's faces page too (serve/faces.py)
             from rulepress.serve.faces import generator
 
             also.append(generator(settings.out, settings.editions, settings.project))
         built = build_rulebooks(
             settings.sources, settings.out, games=[game], papers=settings.papers,
             editions=settings.editions, project=settings.project, title=settings.title,
-            reporter=reporter, pdf=only is not None, only=only, jobs=1, also=also)
+            reporter=reporter, pdf=only is not None, only=only, jobs=1, also=also,
+            source=part != TRANSLATIONS)
     except RulepressError as exc:
         return Outcome(game, False, _text(exc.diagnostics, settings.project),
                        seconds=time.perf_counter() - start)
@@ -161,11 +168,11 @@ def _serve_one(conn: Connection) -> None:
     """In a rebuild process: its one job, then its answer."""
     _worker_started()
     try:
-        settings, game, only = conn.recv()
+        settings, game, only, part = conn.recv()
     except (EOFError, OSError):
         return  # the server stopped before it had work
     try:
-        answer: tuple[str, Any] = ("ok", build_game(settings, game, only))
+        answer: tuple[str, Any] = ("ok", build_game(settings, game, only, part))
     except BaseException:  # noqa: BLE001 - a bug: its traceback goes to the server
         answer = ("raised", traceback.format_exc())
     conn.send(answer)
@@ -190,10 +197,10 @@ class Rebuilds:
         self._stopped = False
 
     def submit(self, settings: Settings, game: str, only: frozenset[str] | None = None,
-               seconds: float | None = None) -> Future[Outcome]:
-        """Start build_game(settings, game, only) once a worker is free: its Outcome, a failed
-        one if its process dies or is still at work ``seconds`` after it started (it is killed
-        then, freeing its worker); Stopped once stop() is called."""
+               seconds: float | None = None, part: str | None = None) -> Future[Outcome]:
+        """Start build_game(settings, game, only, part) once a worker is free: its Outcome, a
+        failed one if its process dies or is still at work ``seconds`` after it started (it is
+        killed then, freeing its worker); Stopped once stop() is called."""
         with self._changed:
             self._changed.wait_for(lambda: bool(self._free) or self._stopped)
             if self._stopped:
@@ -203,7 +210,8 @@ class Rebuilds:
                 # Ctrl-C waits until a process being started is known to stop(): else, the
                 # server gone, it printed a traceback as it could not read its job.
                 with deferred():
-                    self._running[slot] = process = self._started(slot, (settings, game, only))
+                    self._running[slot] = process = self._started(
+                        slot, (settings, game, only, part))
             except BaseException:
                 self._free.insert(0, slot)
                 self._changed.notify()
@@ -220,7 +228,8 @@ class Rebuilds:
                          args=(slot, process, outcome, game, only, timer, late, seconds)).start()
         return outcome
 
-    def _started(self, slot: int, job: tuple[Settings, str, frozenset[str] | None]) -> _Process:
+    def _started(self, slot: int,
+                 job: tuple[Settings, str, frozenset[str] | None, str | None]) -> _Process:
         """The slot's waiting process (a fresh one if it has none or it died), given ``job``
         (called holding the lock)."""
         process, self._ready[slot] = self._ready[slot], None

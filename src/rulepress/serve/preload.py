@@ -6,20 +6,28 @@ import os
 import signal
 import sys
 
+import fontTools.agl  # noqa: F401 - the glyph check's names (0.02 s to build)
 import pypdfium2  # noqa: F401 - the faces page's rasterizer (0.08 s to import)
 from PIL import Image
 
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
 import rulepress.serve.faces  # noqa: F401
+import rulepress.simulate.ladder  # noqa: F401 - a playtest report's check (0.07 s)
+import rulepress.simulate.report  # noqa: F401
+import rulepress.simulate.tension  # noqa: F401
 from rulepress.cache import code_digest
 from rulepress.pnp.fonts import register_fonts
+from rulepress.render.html import environment
 from rulepress.write import scratch_folder
 
 with scratch_folder():  # its libraries' lookup writes temporary files (see build._worker_ready)
     import weasyprint  # noqa: F401
 
 code_digest()
+_theme = environment(None)  # the theme's templates compiled once, for every rebuild
+for _name in _theme.list_templates(filter_func=lambda name: name.endswith(".j2")):
+    _theme.get_template(_name)
 register_fonts()  # the faces page's: read once, not by every rebuild
 Image.init()  # its JPEG encoder, and the image formats a layout may use
 

@@ -8,7 +8,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from functools import partial
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,7 +23,14 @@ from rulepress.cache import engine_files, read_manifest
 from rulepress.diagnostics import RulepressError
 from rulepress.document.reader import source_games
 from rulepress.paths import templates_dir
-from rulepress.serve.builder import Outcome, Rebuilds, Settings, Stopped
+from rulepress.serve.builder import (
+    SOURCE,
+    TRANSLATIONS,
+    Outcome,
+    Rebuilds,
+    Settings,
+    Stopped,
+)
 from rulepress.serve.site import EVENTS, MEDIA, Refused, Site, faces_path, headers, live_page
 from rulepress.signals import raise_if_stopped
 
@@ -94,10 +103,29 @@ class Preview:
 
     def rebuild(self, games: Sequence[str]) -> bool:
         """Rebuild the pages of ``games``, each on its own (one failing stops no other);
-        whether the pages changed."""
-        pending = [self.rebuilds.submit(self.settings, g, seconds=limits.RENDER_SECONDS)
-                   for g in games]
-        outcomes = [p.result() for p in pending]
+        whether the pages changed. A game with translations is two rebuilds at once, its
+        source's pages and its translations': open pages reload as soon as the first is
+        written, not once the second is."""
+        parts = (SOURCE, TRANSLATIONS) if len(self.settings.languages) > 1 else (None,)
+        arrived: dict[str, list[Outcome]] = {g: [] for g in games}
+        changed = [False]
+        lock = threading.Lock()
+
+        def done(game: str, future: Future[Outcome]) -> None:
+            if future.exception() is None:  # else raised below, in the caller
+                with lock:
+                    arrived[game].append(future.result())
+                    changed[0] |= self.state.update([_merged(arrived[game])])
+
+        pending = []
+        for part in parts:
+            for g in games:
+                pending.append(self.rebuilds.submit(
+                    self.settings, g, seconds=limits.RENDER_SECONDS, part=part))
+                pending[-1].add_done_callback(partial(done, g))
+        for p in pending:
+            p.result()
+        outcomes = [_merged(arrived[g]) for g in games]
         for o in outcomes:
             if not o.ok:
                 self.say(f"{o.game}: the rebuild failed; serving the last good pages")
@@ -105,7 +133,7 @@ class Preview:
                 self.say(line)
             if o.ok and o.written:
                 self.say(f"{o.game}: rebuilt in {o.seconds:.2f} s ({len(o.written)} files)")
-        return self.state.update(outcomes)
+        return changed[0]
 
     def pdf(self, path: Path) -> str | None:
         """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
@@ -194,6 +222,14 @@ class Preview:
             self.say(f"game gone: {', '.join(gone)}")
             self.state.forget(gone)
         return now[:1] if gone and not added else added
+
+
+def _merged(outcomes: Sequence[Outcome]) -> Outcome:
+    """One game's rebuild made of its parts' (source, translations) as they arrive."""
+    return Outcome(outcomes[0].game, all(o.ok for o in outcomes),
+                   list(dict.fromkeys(p for o in outcomes for p in o.problems)),
+                   [f for o in outcomes for f in o.written], max(o.seconds for o in outcomes),
+                   any(o.died for o in outcomes))
 
 
 def local_host(host: str | None) -> bool:

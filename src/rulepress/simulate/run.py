@@ -5,21 +5,21 @@ until every game is done."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulepress.cache import Record
-from rulepress.diagnostics import ExitStatus, RulepressError, SourceLoc, error
+from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.document.model import Document
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
-from rulepress.simulate.execute import Progress, SchedulerError, StopRule, run_dask, run_local
-from rulepress.simulate.play import SimulationFailure, engine_of
+from rulepress.simulate.execute import Progress, StopRule, run_dask, run_local
+from rulepress.simulate.play import engine_of
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
     CAPPED,
@@ -38,9 +38,6 @@ from rulepress.simulate.spec import (
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
 from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
 from rulepress.write import write_set
-
-if TYPE_CHECKING:
-    from rulepress.pipeline import Progress as Reporter
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
@@ -83,10 +80,16 @@ def plan(game: str, sources: Path, project: Path | None, options: Options) -> Pl
     from rulepress.document.reader import read_sources
 
     (doc,) = read_sources(sources, [game])
+    return plan_of(doc, project, options)
+
+
+def plan_of(doc: Document, project: Path | None, options: Options) -> Plan:
+    """As :func:`plan`, for the game read."""
     if not doc.meta.engine:
-        raise RulepressError.at(SourceLoc(doc.path, 1), f"{game} names no engine in its front "
-                                "matter (engine:), so there is nothing to simulate")
-    return plan_for(game, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project, options)
+        raise RulepressError.at(SourceLoc(doc.path, 1), f"{doc.slug} names no engine in its "
+                                "front matter (engine:), so there is nothing to simulate")
+    return plan_for(doc.slug, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project,
+                    options)
 
 
 def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | None,
@@ -252,50 +255,7 @@ def _handicap(rules: Rules, options: Options, engine: str) -> int | None:
     return value
 
 
-def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
-                  *, jobs: int = 0, scheduler: str | None = None,
-                  reporter: Reporter | None = None) -> str:
-    """The whole run: plan, play, summarize, draw, write, its progress told to ``reporter``
-    (None: quiet). Returns what to tell the user."""
-    from rulepress.simulate.progress import game_steps
-
-    if jobs < 0:
-        raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
-                                "one per core")
-    if options.compensate:
-        from rulepress.simulate.compensate import simulate_compensation
-
-        return simulate_compensation(game, sources, project, options, out, jobs=jobs,
-                                     scheduler=scheduler, reporter=reporter)
-    if options.ladder is not None:
-        from rulepress.simulate.ladder import simulate_ladder
-
-        return simulate_ladder(game, sources, project, options, out, jobs=jobs,
-                               scheduler=scheduler, reporter=reporter)
-    chosen = plan(game, sources, project, options)
-    total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
-    start = time.perf_counter()
-    try:
-        with game_steps(reporter, game, total) as progress:
-            tallies = play(chosen, jobs=jobs, scheduler=scheduler, progress=progress)
-    except SchedulerError as exc:
-        raise RulepressError.at(None, str(exc)) from None
-    except SimulationFailure as exc:  # the engine raised or misbehaved (bad input), or a finding
-        raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
-                             if exc.bad_input else ExitStatus.CHECK_FAILED) from None
-    seconds = time.perf_counter() - start
-    total = sum(t.games for t in tallies)  # fewer than planned when --until stopped early
-    summary = summarize(chosen, tallies)
-    written = write(out, outputs(summary))
-    workers = jobs or os.cpu_count() or 1
-    where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
-    return (f"played {total} games of {game} in {seconds:.1f} s {where} "
-            f"({total / seconds:.0f} games/s){_narrower(summary)}{_stalled(summary)}; wrote "
-            f"{len(written)} files "
-            f"to {out}")
-
-
-def _narrower(summary: Mapping[str, Any]) -> str:
+def narrower(summary: Mapping[str, Any]) -> str:
     """What duplicate play gained, table by table: ``; over deals, 2-standard's intervals are
     1% narrower by agent, 43% by seat``."""
     gains = [f"{t['key']}'s intervals are {n['agents']} narrower by agent, {n['seats']} by seat"
@@ -304,7 +264,7 @@ def _narrower(summary: Mapping[str, Any]) -> str:
     return f"; over deals, {', '.join(gains)}" if gains else ""
 
 
-def _stalled(summary: Mapping[str, Any]) -> str:
+def stalled(summary: Mapping[str, Any]) -> str:
     """Games the turn cap stopped, a possible rules problem: ``; 3 games stopped by the turn
     cap at 2-standard (game 0: loop: move 6 returns to the state after move 0)``."""
     said = [f"{t['ends'][CAPPED]['count']} game{'s' * (t['ends'][CAPPED]['count'] > 1)} "
