@@ -1,7 +1,7 @@
 """rulepress simulate --ladder at full size: Pigeon, two players, five agents (random, greedy,
-flat:100, flat:400, flat:1600: the searches that beat greedy at Pigeon), every pair on the same
-deals (duplicate), then the strongest in every seat; on two workers, as on the reference
-machine's two cores.
+flat:100, flat:400, flat:1600; flat:400 tops Pigeon's ladder, though not yet told apart from
+greedy), every pair on the same deals (duplicate), then the strongest in every seat; on two
+workers, as on the reference machine's two cores.
 
 - ``pigeon_ladder5_seconds``: wall time of the whole ladder for DEALS deals (argv[1], default 2);
 - ``pigeon_ladder5_seconds_per_deal``: the same per deal (each deal is 2 games a pair, 10
