@@ -7,7 +7,9 @@ engine, two ways:
   by the game's own player (greedy), one move in ten at random;
 - ``<game>_ismcts_playouts_per_s``: the same inside a whole IS-MCTS decision (``ismcts:200``; 10
   for Worm Derby) at the game's first choice, the tree's selection, its hints from the game's
-  player and bookkeeping included.
+  player and bookkeeping included;
+- ``<game>_flat_playouts_per_s``: the same inside a whole ``flat:200`` decision (10 for Worm
+  Derby): the candidates compared on common samples, each rollout from a fresh random source.
 
 CPU time of this process, best of a few rounds, each sized to about SECONDS.
 
@@ -90,6 +92,13 @@ def measure(name: str) -> None:
         return budget
 
     emit(f"{name}_ismcts_playouts_per_s", rate(decision), "playouts/s")
+    flat = search_agent(f"flat:{budget}", rules, players)
+
+    def flat_decision(k: int) -> int:
+        flat(choice, random.Random(k))
+        return budget
+
+    emit(f"{name}_flat_playouts_per_s", rate(flat_decision), "playouts/s")
 
 
 def main() -> None:

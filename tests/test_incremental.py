@@ -254,8 +254,8 @@ def test_two_blocks_drawing_the_same_plot_from_two_runs_keep_both(
 
     src = tmp_path / "src"
     shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
-    replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/handicap/summary.json\n",
-               "summary: playtest/handicap/summary.json\nplots: [win-rates]\n")
+    replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/compensation/summary.json\n",
+               "summary: playtest/compensation/summary.json\nplots: [win-rates]\n")
     drawn: list[str] = []
     draw = plots.plot
 

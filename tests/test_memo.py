@@ -58,7 +58,7 @@ def _asked(asked: list[tuple[str, int]]) -> set[int]:
 def test_an_unchanged_game_answers_its_kit_playtest_and_examples_from_the_memo(
         game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = _summary(game)
-    assert "3 playtest reports up to date" in first
+    assert "4 playtest reports up to date" in first
     asked = _runs(monkeypatch)
     assert _summary(game) == first
     assert _asked(asked) == {check.COUNTS}  # the front matter's numbers: cheap, never kept
@@ -146,4 +146,4 @@ def test_off_keeps_nothing(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_unwritable_memo_is_no_error(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocked = game.parent / "memo"
     blocked.write_text("a file where the folder would go")
-    assert "3 playtest reports up to date" in _summary(game)
+    assert "4 playtest reports up to date" in _summary(game)

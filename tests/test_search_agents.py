@@ -374,3 +374,72 @@ def test_a_playout_player_the_game_lacks_is_refused() -> None:
                                           "has: random, greedy"):
         search_agent("ismcts:40:clever", rules_of("pigeon"),
                      {"greedy": load_engine("pigeon").agents()["greedy"][1]})
+
+
+# --- flat: candidates compared on common luck, and the playouts' player's shortlist ----------
+
+
+@dataclass(frozen=True)
+class Toss:
+    """Seat 0 says 'heads' or 'tails' (the same thing, by two names); a fair coin then decides
+    who wins."""
+
+    said: str = ""
+    coin: int = -1
+
+    def current_player(self) -> int:
+        return 0 if not self.said else CHANCE
+
+    def legal_moves(self) -> tuple[str, ...]:
+        return () if self.said else ("heads", "tails")
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        return ((0, 0.5), (1, 0.5)) if self.said and self.coin < 0 else ()
+
+    def apply(self, move: Any) -> Toss:
+        return Toss(move, -1) if not self.said else Toss(self.said, move)
+
+    def is_over(self) -> bool:
+        return self.coin >= 0
+
+    def outcome(self) -> Outcome | None:
+        return Outcome((self.coin,), (1 - self.coin, self.coin), "toss") if self.is_over() \
+            else None
+
+    def turn(self) -> int:
+        return int(bool(self.said))
+
+
+class TossRules:
+    name = "toss"
+    min_players = max_players = 2
+
+
+def test_flat_compares_its_moves_on_the_same_luck() -> None:
+    # Two names for one move meet the same coins, so they tie on every seed and the first in
+    # the rules' order is played; scored on separate coins, either would win half the time.
+    agent = search_agent("flat:40", TossRules())  # type: ignore[arg-type]
+    assert {agent(Toss(), random.Random(seed)) for seed in range(20)} == {"heads"}
+
+
+def test_flat_and_ismcts_search_only_the_playouts_players_shortlist_at_pigeon() -> None:
+    from rulepress.games.pigeon.rules import Play
+    from rulepress.simulate.search import SHORTLIST, Search
+
+    rules = rules_of("pigeon")
+    players = {n: a for n, (_, a) in load_engine("pigeon").agents().items()}
+    forcing = [s for s in decisions(rules, 6, skip=10)
+               if any(isinstance(m, Play) and m.force for m in s.legal_moves())]
+    assert forcing
+    for seed, state in enumerate(forcing):
+        legal = list(state.legal_moves())
+        search = Search(rules, players["greedy"], random.Random(seed))
+        short = search.shortlist(state, legal)
+        assert len(short) == min(SHORTLIST, len(legal)) < len(legal)
+        assert players["greedy"](state, random.Random(seed)) in short
+        # A Forceplay, greedy's last resort, is shortlisted only when too few others are legal.
+        unforced = [m for m in legal if not (isinstance(m, Play) and m.force)]
+        assert sum(m in unforced for m in short) == min(len(unforced), SHORTLIST)
+        for name in ("flat:16", "ismcts:16"):
+            chosen = search_agent(name, rules, players)(state, random.Random(seed))
+            assert chosen in short, (name, chosen)

@@ -311,3 +311,38 @@ def test_a_report_of_a_run_with_the_rules_handicap_names_its_value(tmp_path: Pat
     other = project(tmp_path / "other", run.replace("handicap: 2", "handicap: 3"))
     shutil.copytree(root / "sources/coin-race/playtest", other / "sources/coin-race/playtest")
     assert "is the summary of another run" in rulepress(other, "check").stderr
+
+
+def test_a_report_of_a_compensation_quotes_the_suggested_handicap_and_replays_its_games(
+    tmp_path: Path,
+) -> None:
+    run = "{games: 60, players: 2, agents: cautious, seed: 3, compensate: true}"
+    root = project(tmp_path, run, extra=" Give the second player {{ compensation.suggested }}: "
+                                        "{{ compensation.sentence }}.")
+    made_with = rulepress(root, "check").stderr
+    assert "--agent cautious --seed 3 --max-turns 1000 --seconds-per-turn 30 --compensate " \
+           "--out sources/coin-race/playtest" in made_with, made_with
+    assert make_summary(root).exit_code == 0
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    best = summary["compensation"]["suggested"]
+    assert summary["run"]["handicap"] == best
+    checked = rulepress(root, "check")
+    assert checked.exit_code == 0, checked.stderr
+    from rulepress.checks import every
+    from rulepress.document.reader import read_sources
+    from rulepress.validate.check import check_documents
+
+    docs = read_sources(root / "sources", ["coin-race"])
+    report = check_documents(docs, project=root, draw=False, checks=every())
+    prose = " ".join(report.documents[0].examples["playtest"].prose.split())
+    assert f"Give the second player {best}: with the handicap at {best} (" in prose, prose
+    # The summary's games are those at the suggested value: another value's summary is stale.
+    fixed = project(tmp_path / "fixed", run.replace("compensate: true", f"handicap: {best}"))
+    shutil.copytree(root / "sources/coin-race/playtest", fixed / "sources/coin-race/playtest")
+    assert rulepress(fixed, "check").exit_code == 0
+    summary["compensation"]["suggested"] = best + 1
+    (root / "sources/coin-race/playtest/summary.json").write_text(json.dumps(summary))
+    assert "is the summary of another run" in rulepress(root, "check").stderr
+    both = project(tmp_path / "both", run.replace("seed: 3", "seed: 3, handicap: 1"))
+    assert "run: compensate finds the handicap itself for the agents named" in rulepress(
+        both, "check").stderr

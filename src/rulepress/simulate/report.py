@@ -44,7 +44,7 @@ from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
 RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn",
-            "duplicate", "ladder", "until", "handicap")
+            "duplicate", "ladder", "until", "handicap", "compensate")
 CAPTIONS = {
     "length": N_("How long games last"),
     "scores": N_("Scores"),
@@ -75,7 +75,7 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
     from rulepress.simulate.play import replay
 
     try:
-        chosen = _plan(doc, block, project)
+        chosen = _compensated(doc, block, _plan(doc, block, project))
         played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block))
     except (_Stale, RulepressError):
         return None
@@ -90,6 +90,28 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
 def _is_ladder(block: Example) -> bool:
     run = block.data.get("run")
     return isinstance(run, Mapping) and run.get("ladder") is not None
+
+
+def _is_compensation(block: Example) -> bool:
+    run = block.data.get("run")
+    return isinstance(run, Mapping) and run.get("compensate") is True
+
+
+def _compensated(doc: Document, block: Example, chosen: Plan) -> Plan:
+    """A --compensate block's run at the handicap its summary suggests (its games were played
+    there); any other block's as it is."""
+    if not _is_compensation(block):
+        return chosen
+    try:
+        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+        value = summary["compensation"]["suggested"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+        value = None
+    if not isinstance(value, int):
+        raise _Stale("summary", f"{block.data['summary']} is not the summary of a "
+                                f"--compensate run; make it with: "
+                                f"{_command(chosen.spec, False, True)}")
+    return replace(chosen, spec=replace(chosen.spec, handicap=value))
 
 
 def _ladder_top(doc: Document, block: Example) -> str | None:
@@ -159,14 +181,15 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
                                  f"text), not '{unknown[0]}'")
     if not doc.meta.engine:
         raise _Stale("run", "the game names no engine, so it has no simulation to report")
-    chosen = _plan(doc, block, project)
+    asked = _plan(doc, block, project)
     path = _summary_path(doc, block)
-    ladder = _is_ladder(block)
-    expected = {**chosen.spec.figures(), **({"ladder": True} if ladder else {})}
-    remake = (f"make it with: {_command(chosen.spec, ladder)} --out "
+    ladder, compensate = _is_ladder(block), _is_compensation(block)
+    remake = (f"make it with: {_command(asked.spec, ladder, compensate)} --out "
               f"{_shown(path.parent, project)}")
     if not path.is_file():
         raise _Stale("summary", f"{block.data['summary']} does not exist; {remake}")
+    chosen = _compensated(doc, block, asked)
+    expected = {**chosen.spec.figures(), **({"ladder": True} if ladder else {})}
     try:
         # Bounded and never blocking: the game's folder could hold a FIFO or 200 GB there.
         summary: dict[str, Any] = json.loads(read_regular(path).decode("utf-8"))
@@ -183,9 +206,11 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
     return summary
 
 
-def _command(spec: RunSpec, ladder: bool) -> str:
+def _command(spec: RunSpec, ladder: bool, compensate: bool = False) -> str:
     from rulepress.simulate.ladder import command
 
+    if compensate:
+        return replace(spec, handicap=None).command() + " --compensate"
     return command(spec) if ladder else spec.command()
 
 
@@ -212,9 +237,11 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
             raise _Stale("run", "run: a ladder names its agents and plays them duplicate: "
                                 "leave out agents and duplicate")
         agents = listed("ladder")
-    duplicate = run.get("duplicate", False)
-    if not isinstance(duplicate, bool):
-        raise _Stale("run", f"run: duplicate is true or false, not '{duplicate}'")
+    duplicate = _flag(run, "duplicate")
+    if _flag(run, "compensate") and (run.get("handicap") is not None or agents is None
+                                     or run.get("ladder") is not None):
+        raise _Stale("run", "run: compensate finds the handicap itself for the agents named: "
+                            "name agents, and leave out handicap and ladder")
     try:
         options = Options(
             games=int(run.get("games", 0)),
@@ -227,6 +254,7 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
             duplicate=duplicate,
             until=listed("until"),
             handicap=None if run.get("handicap") is None else int(run["handicap"]),
+            compensate=_flag(run, "compensate"),
         )
     except (TypeError, ValueError) as exc:
         raise _Stale("run", f"run: {exc}") from None
@@ -238,6 +266,13 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
         raise
     except RulepressError as exc:
         raise _Stale("run", f"run: {exc.diagnostics[0].message}") from None
+
+
+def _flag(run: Mapping[str, Any], key: str) -> bool:
+    value = run.get(key, False)
+    if not isinstance(value, bool):
+        raise _Stale("run", f"run: {key} is true or false, not '{value}'")
+    return value
 
 
 def _summary_path(doc: Document, block: Example) -> Path:

@@ -47,6 +47,7 @@ NAME = re.compile(r"^(flat|mcts|ismcts):(\d+)(?::([A-Za-z_][\w-]*))?$")
 EPSILON = 0.1  # a playout by the game's own player still makes this share of its moves at random
 BIAS = 1.0  # progressive bias: the player's own choice at a node starts this much ahead
 MAX_PLAYOUTS = 1_000_000
+SHORTLIST = 8  # flat: the moves it compares, when the playouts' player can rank them
 
 LINES = {
     "flat": "flat Monte Carlo: tries each legal move in turn with {n} random playouts in all, "
@@ -146,6 +147,16 @@ class Search:
             return self.policy(state, rng)
         return moves[rng.randrange(len(moves))]
 
+    def shortlist(self, state: GameState[Any], moves: Sequence[Any]) -> list[Any]:
+        """The moves worth a search's playouts: the playouts' player's :data:`SHORTLIST` best
+        by its own ``value(state, move)`` (ties in the rules' order) when it offers one (Pigeon's
+        greedy player does: a Forceplay, most of the legal moves, is its last resort), else all
+        of them."""
+        value = getattr(self.policy, "value", None)
+        if value is None or len(moves) <= SHORTLIST:
+            return list(moves)
+        return sorted(moves, key=lambda move: -value(state, move))[:SHORTLIST]
+
     def hint(self, state: GameState[Any]) -> Any:
         """The policy's own choice at a node of the tree (None without a policy)."""
         return None if self.policy is None else self.policy(state, self.rng)
@@ -219,26 +230,32 @@ def _reward(reward: Sequence[float], seat: int) -> float:
 
 
 def flat(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
-    """Each legal move in turn gets the next playout (on a fresh sample); the best mean wins,
-    the policy's own choice, then the first in the rules' order, on a tie."""
+    """Rollouts of the playouts' player, compared on common luck: each sample of the view is
+    played on after every candidate move (every legal move, or the player's own shortlist, see
+    :meth:`Search.shortlist`), each time from the same random source, so two moves meet the
+    same deal and the same draws and a small difference between them shows through the luck
+    (common random numbers). The best total wins; the player's own choice, then the first in
+    the rules' order, on a tie. The budget buys as many whole rounds as it holds (one at
+    least)."""
     rules, rng = search.rules, search.rng
     root = sample_of(rules, view, rng)
     moves = list(root.legal_moves())
     if len(moves) == 1:
         return moves[0]
+    moves = search.shortlist(root, moves)
     hint = search.hint(root)
     if hint in moves:  # tried first, and first among equals
         moves.remove(hint)
+    if hint is not None:
         moves.insert(0, hint)
     totals = [0.0] * len(moves)
-    counts = [0] * len(moves)
-    for i in range(playouts):
-        k = i % len(moves)
-        state = root if i == 0 else sample_of(rules, view, rng)
-        totals[k] += _reward(search.score(state.apply(moves[k])), seat)
-        counts[k] += 1
-    means = [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
-    return moves[means.index(max(means))]
+    for round_ in range(max(1, playouts // len(moves))):
+        state = root if round_ == 0 else sample_of(rules, view, rng)
+        luck = rng.getrandbits(64)
+        for k, move in enumerate(moves):
+            same = Search(rules, search.policy, random.Random(luck))
+            totals[k] += _reward(same.score(state.apply(move)), seat)
+    return moves[totals.index(max(totals))]
 
 
 # --- tree search --------------------------------------------------------------------------------
@@ -307,7 +324,7 @@ def uct(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
     choice at a node is expanded first and keeps a bias of BIAS / (visits + 1)."""
     rng = search.rng
     root_state = sample_of(search.rules, view, rng)
-    moves = list(root_state.legal_moves())
+    moves = search.shortlist(root_state, root_state.legal_moves())
     if len(moves) == 1:
         return moves[0]
     root = Node(CHANCE)
@@ -321,7 +338,7 @@ def uct(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
                 continue
             hint = _hint(search, node, state)
             if node.untried is None:
-                node.untried = list(state.legal_moves())
+                node.untried = search.shortlist(state, state.legal_moves())
                 if hint in node.untried:  # expanded last: popped first
                     node.untried.remove(hint)
                     node.untried.append(hint)
@@ -349,7 +366,7 @@ def ismcts(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
     a bias of BIAS / (visits + 1)."""
     rules, rng = search.rules, search.rng
     first = sample_of(rules, view, rng)
-    moves = list(first.legal_moves())
+    moves = search.shortlist(first, first.legal_moves())
     if len(moves) == 1:
         return moves[0]
     root = Node(CHANCE)
@@ -362,7 +379,7 @@ def ismcts(search: Search, view: Hashable, seat: int, playouts: int) -> Any:
                 node, state = _through_chance(node, state, rng)
                 path.append(node)
                 continue
-            legal = state.legal_moves()
+            legal = search.shortlist(state, state.legal_moves())
             children = node.children
             hint = _hint(search, node, state)
             untried = [m for m in legal if m not in children]

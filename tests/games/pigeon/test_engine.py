@@ -344,6 +344,39 @@ def test_a_player_view_hides_the_opponents_hand_and_the_deck_order() -> None:
     assert not hasattr(view, "seats")
 
 
+def test_a_sample_of_a_view_deals_the_unseen_cards_as_a_real_deal_would() -> None:
+    """What a search plans on: every card the seat cannot see is as likely to be in the other
+    hand, in its own deck or in the other deck as the sizes say, and the deal is one the
+    view could come from (checked against the frequencies of 3,000 samples)."""
+    import random
+
+    from rulepress.games.pigeon.rules import sample
+
+    state = seeded_deal(3)
+    rng = random.Random(5)
+    while state.turn() < 6:  # some piles out, a hand drawn from, both decks shortened
+        state = state.apply(next(iter(state.legal_moves())))
+    view = state.view(0)
+    seen = {*view.hand, *view.out, *(c for p in view.piles for c in p.cards)}
+    unseen = [c for c in DECK if c not in seen]
+    where = {c: [0, 0, 0] for c in unseen}
+    n = 3000
+    for _ in range(n):
+        deal = sample(view, rng)
+        assert deal.view(0) == view
+        for c in deal.seats[1].hand:
+            where[c][0] += 1
+        for c in deal.seats[0].deck:
+            where[c][1] += 1
+        for c in deal.seats[1].deck:
+            where[c][2] += 1
+    sizes = (view.opponent_hand_size, *view.deck_sizes)
+    for card, counts in where.items():
+        for count, size in zip(counts, sizes, strict=True):
+            p = size / len(unseen)
+            assert abs(count / n - p) < 5 * (p * (1 - p) / n) ** 0.5, (card, counts, sizes)
+
+
 # --- decisions from the Clarifications appendix, one test each -------------------------------
 
 

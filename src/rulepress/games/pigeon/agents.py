@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from rulepress.games.pigeon.cards import ACE, KING
-from rulepress.games.pigeon.rules import DiscardPigeon, Move, Play, Sweep
+from rulepress.games.pigeon.rules import HAND_LIMIT, DiscardPigeon, Move, MoveList, Play, Sweep
 from rulepress.plugin import GameState
 
 # A card played is a card drawn back: the race to the bottom of one's deck. Finishing a pile
@@ -18,6 +18,7 @@ from rulepress.plugin import GameState
 PER_CARD = 10
 FINISH = 5
 FORCE = -100
+assert HAND_LIMIT * PER_CARD + FORCE < 0  # a Forceplay gains less than any other move
 DISCARD = 1_000  # the limit back at five at once: more cards drawn, and Forceplay again
 
 
@@ -36,17 +37,30 @@ def gain(move: Move) -> int:
     return 0
 
 
-def greedy(state: GameState[Any], rng: random.Random) -> Move:
-    """The move of most immediate gain; a tie is broken at random."""
-    best: list[Move] = []
-    top = FORCE * 2
-    for move in state.legal_moves():
-        value = gain(move)
-        if value > top:
-            best, top = [move], value
-        elif value == top:
-            best.append(move)
-    return best[rng.randrange(len(best))]
+class Greedy:
+    """The move of most immediate gain; a tie is broken at random. ``value`` is that gain, by
+    which a search shortlists the moves worth its playouts."""
+
+    def __call__(self, state: GameState[Any], rng: random.Random) -> Move:
+        legal = state.legal_moves()
+        # A Forceplay gains at most 5 * PER_CARD + FORCE < 0, below every other move: they are
+        # made only when nothing else is legal (the choice, and the draws, stay the same).
+        moves = (legal.unforced() or legal) if isinstance(legal, MoveList) else legal
+        best: list[Move] = []
+        top = FORCE * 2
+        for move in moves:
+            value = gain(move)
+            if value > top:
+                best, top = [move], value
+            elif value == top:
+                best.append(move)
+        return best[rng.randrange(len(best))]
+
+    def value(self, state: GameState[Any], move: Move) -> float:
+        return gain(move)
+
+
+greedy = Greedy()
 
 
 AGENTS = {

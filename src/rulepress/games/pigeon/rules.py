@@ -314,6 +314,14 @@ class State:
         """Every legal move in a fixed order: Pigeon discard or draw, Sets and Strings onto
         piles and as new piles (in the opening: single cards as new piles), Forceplays, Sweeps.
         A lazy sequence: Forceplays are made only when asked for."""
+        if _LAST[0] is self:  # a player asks again for the moves just listed (a search's playout)
+            moves: MoveList = _LAST[1]
+            return moves
+        moves = self._legal_moves()
+        _LAST[:] = (self, moves)
+        return moves
+
+    def _legal_moves(self) -> MoveList:
         seat = self.seats[self.to_move]
         special: list[Move] = []
         placed: list[tuple[tuple[Card, ...], str | None]] = []
@@ -596,6 +604,9 @@ def sample(view: PlayerView, rng: random.Random) -> State:
     return state
 
 
+# The last state asked for its moves, and its moves (states are immutable, so they stay right).
+_LAST: list[Any] = [None, None]
+
 SAMPLE_TRIES = 1000  # a hand with no legal move is rare: never this many times in a row
 
 
@@ -648,7 +659,19 @@ class MoveList(Sequence[Move]):
         return self._sweeps[k - n_force]
 
     def __iter__(self) -> Iterator[Move]:
-        return (self[k] for k in range(self._size))
+        yield from self._special
+        for cards, label in self._placed:
+            yield Play(cards, label)
+        piles = self._force_piles
+        for cards in self._plays:
+            for label in piles:
+                yield Play(cards, label, True)
+        yield from self._sweeps
+
+    def unforced(self) -> list[Move]:
+        """Every legal move but the Forceplays, in the same order: a player who only forces
+        when nothing else is legal needs no more."""
+        return [*self._special, *(Play(c, label) for c, label in self._placed), *self._sweeps]
 
 
 def _refill(seat: Seat) -> tuple[Seat, bool]:
