@@ -195,23 +195,29 @@ def test_kits_are_drawn_again_only_when_their_inputs_or_options_change(tmp_path:
     assert wrote("--bleed", "2") > 0
 
 
-def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A playtest report's plots take a second to draw: an edit to the rules' text reuses those
-    in the output folder, a changed summary draws them again, and either way the folder is
-    what a clean build makes."""
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the playtest plots drawn from now on, in order."""
     import rulepress.simulate.plots as plots
 
-    src = tmp_path / "src"
-    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
-    drawn: list[str] = []
+    names: list[str] = []
     draw = plots.plot
 
     def counted(summary: object, name: str, **options: bool) -> str:
-        drawn.append(name)
+        names.append(name)
         return draw(summary, name, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(plots, "plot", counted)
+    return names
+
+
+def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
+        tmp_path: Path, drawn: list[str]) -> None:
+    """A playtest report's plots take a second to draw: an edit to the rules' text reuses those
+    in the output folder, a changed summary draws them again, and either way the folder is
+    what a clean build makes."""
+    src = tmp_path / "src"
+    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
     names = ["ends", "ladder", "length", "margins", "win-rates"]  # the ladder's report's too
     every = sorted(names * 2)  # each drawn a page wide and narrow, for a phone
 
@@ -246,24 +252,14 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
 
 
 def test_two_blocks_drawing_the_same_plot_from_two_runs_keep_both(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, drawn: list[str]) -> None:
     """The handicap block draws win rates too, from its own run: each block keeps its own, so
     an edit to the prose draws neither again (kept by plot name alone, each overwrote the other
     and both were drawn on every build)."""
-    import rulepress.simulate.plots as plots
-
     src = tmp_path / "src"
     shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
     replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/compensation/summary.json\n",
                "summary: playtest/compensation/summary.json\nplots: [win-rates]\n")
-    drawn: list[str] = []
-    draw = plots.plot
-
-    def counted(summary: object, name: str, **options: bool) -> str:
-        drawn.append(name)
-        return draw(summary, name, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(plots, "plot", counted)
     args = ["build", "--sources", str(src), "--out", str(tmp_path / "out"), "--no-pdf",
             "--edition", "reference"]
     code, err = run(*args)
