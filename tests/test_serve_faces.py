@@ -156,7 +156,12 @@ def test_in_a_browser_the_faces_page_shows_each_face_its_toggles_work_and_axe_fi
                 if r.status >= 400 else None)
         page.goto(srv.base + "/build/catch/catch.html", wait_until="load")
         page.click("text=Kit faces")  # the book's served page links to its faces page
-        page.wait_for_url("**" + FACES)
+        try:
+            page.wait_for_url("**" + FACES)
+        except Exception as exc:  # say what the server said (seen once: it refused, under load)
+            alive = "running" if srv.proc.poll() is None else f"exited {srv.proc.returncode}"
+            raise AssertionError(f"{exc}\nserver {alive}; it said:\n"
+                                 + "\n".join(srv.lines)) from exc
         shown = page.evaluate("[...document.images].map(i => [i.complete, i.naturalWidth])")
         assert len(shown) == 21 and all(done and width > 0 for done, width in shown), shown
 
