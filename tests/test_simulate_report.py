@@ -147,15 +147,20 @@ def test_a_summary_of_another_run_is_refused(tmp_path: Path) -> None:
         in result.stderr
 
 
-def test_a_change_of_the_rules_makes_the_report_stale(tmp_path: Path) -> None:
-    root = project(tmp_path)
-    assert make_summary(root).exit_code == 0
+def checked_with_other_rules(root: Path) -> subprocess.CompletedProcess[str]:
+    """`check` after the engine's heads are worth 2, not 3: in a fresh process, as the
+    designer's next command is (this one has the old module loaded)."""
     engine = root / "engines" / "coin_race.py"
     engine.write_text(engine.read_text().replace("gain = {STEP: 1, HEADS: 3, TAILS: 0}",
                                                  "gain = {STEP: 1, HEADS: 2, TAILS: 0}"))
-    # A fresh process, as the designer's next command is: this one has the old module loaded.
-    result = subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
-                             "check", "--project", str(root)], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
+                           "check", "--project", str(root)], capture_output=True, text=True)
+
+
+def test_a_change_of_the_rules_makes_the_report_stale(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    assert make_summary(root).exit_code == 0
+    result = checked_with_other_rules(root)
     assert result.returncode == 1, result.stderr
     assert "the rules or agents no longer play the games of playtest/summary.json: its first " \
            "games at 2-short come out differently now; make it with:" in result.stderr
@@ -285,11 +290,7 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
         "Skill ladder: each agent's Elo, with its 95% interval"]
     assert all(f"{name}" in rendered.figures[0].svg for name in ("random", "cautious", "mcts:8"))
     # A pair's first game played otherwise makes the report stale: its rules changed.
-    engine = root / "engines" / "coin_race.py"
-    engine.write_text(engine.read_text().replace("gain = {STEP: 1, HEADS: 3, TAILS: 0}",
-                                                 "gain = {STEP: 1, HEADS: 2, TAILS: 0}"))
-    stale = subprocess.run([sys.executable, "-c", "from rulepress.cli import main; main()",
-                            "check", "--project", str(root)], capture_output=True, text=True)
+    stale = checked_with_other_rules(root)
     assert stale.returncode == 1, stale.stderr
     assert "its first games at random vs cautious come out differently now; make it with: " \
            "rulepress simulate coin-race --games 12 --players 2 --variant short --ladder " \
