@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pdfplumber
 import pytest
 from pypdf import PdfReader
-from test_render_support import lantern, rendered_examples, roots
+from test_render_support import LANTERN, lantern, rendered_examples, roots
 
 from rulepress.document.model import Document
+from rulepress.document.reader import read_document
 from rulepress.render import render_html, render_pdf
 
 EPOCH = "1767225600"
@@ -251,3 +253,29 @@ def test_reproducible_without_an_epoch_or_harfbuzz(doc: Document, html: str,
                      for _ in range(2))
     assert first == second
     assert "SOURCE_DATE_EPOCH" not in __import__("os").environ
+
+
+def test_the_running_head_names_the_section_in_force_at_the_top_of_the_page(
+        tmp_path: Path) -> None:
+    # A long section that ends halfway down a page, then a new one under it: that page belongs
+    # to the long section (its head said the next section's name before).
+    long = "\n\n".join(f"Paragraph {n} of the long section, " + "words to fill a line. " * 20
+                       for n in range(14))
+    folder = tmp_path / "game"
+    folder.mkdir()
+    source = LANTERN.read_text(encoding="utf-8").split("\n# Lantern Walk\n")[0]
+    (folder / "rules.md").write_text(
+        source + "\n# Lantern Walk\n\n## Long section\n\n" + long
+        + "\n\n## Short section\n\nIt starts under the long one.\n", encoding="utf-8")
+    doc = read_document(folder / "rules.md")
+    pdf_bytes = render_pdf(render_html(doc, {}), "a4", base_url=folder, allowed_roots=roots(doc))
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        # The head sits in the top margin (its baseline about 28 mm down), on the right.
+        heads = [" ".join(w["text"] for w in page.extract_words()
+                          if w["top"] < 90 and w["x0"] > page.width / 2) for page in pdf.pages]
+        bodies = [[ln["text"] for ln in page.extract_text_lines() if ln["top"] >= 90]
+                  for page in pdf.pages]
+    shared = [n for n, lines in enumerate(bodies)
+              if "Short section" in lines and lines[0] != "Short section"]
+    assert shared, bodies
+    assert heads[shared[0]] == "Long section", heads

@@ -250,3 +250,27 @@ def test_tension_is_counted_for_pigeon_race_and_refused_without_running_scores(
     assert refused.exit_code == 2
     assert ("--tension follows running scores, and the coin_race engine keeps none"
             in refused.stderr)
+
+
+def test_the_dashed_line_at_zero_does_not_strike_through_the_anchors_label() -> None:
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import to_rgb
+
+    from rulepress.simulate.plots import FAIR, _style, ladder_plot
+
+    ladder = json.loads((Path(__file__).parents[1] / "sources" / "pigeon-race" / "playtest"
+                         / "ladder" / "summary.json").read_text())
+    with _style():
+        figure = ladder_plot(ladder)
+        (ax,) = figure.axes
+        label = next(t for t in ax.texts if t.get_text() == "0")
+        label.set_color((0, 0, 0, 0))  # only what lies under the glyphs is left to see
+        canvas = FigureCanvasAgg(figure)
+        canvas.draw()
+        pixels = np.asarray(canvas.buffer_rgba())[..., :3] / 255
+        box = label.get_window_extent()
+    height = pixels.shape[0]
+    inside = pixels[int(height - box.y1):int(height - box.y0), int(box.x0):int(box.x1)]
+    line = np.abs(inside - np.array(to_rgb(FAIR))).sum(axis=2) < 0.05
+    assert inside.size and not line.any()

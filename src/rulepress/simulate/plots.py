@@ -331,8 +331,11 @@ def ladder_plot(summary: Mapping[str, Any]) -> Figure:
         colour = PALETTE[level[name] % len(PALETTE)]
         ax.errorbar([elo["elo"]], [y], xerr=[[elo["elo"] - low], [high - elo["elo"]]],
                     fmt="o", color=colour, capsize=3, elinewidth=1.2)
+        # A white ground keeps the dashed line at 0 from striking through the anchor's "0".
         ax.annotate(f"{elo['elo']:.0f}", (elo["elo"], y), xytext=(0, 6),
-                    textcoords="offset points", ha="center", fontsize=_small())
+                    textcoords="offset points", ha="center", fontsize=_small(),
+                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white",
+                          "edgecolor": "none"})
     ax.set_yticks(list(range(len(names))), names)
     ax.set_ylim(-0.6, len(names) - 0.4)
     ax.axvline(0, color=FAIR, linestyle="--", linewidth=1)
