@@ -22,6 +22,7 @@ from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 from rulepress.i18n.theme import extract
 from rulepress.paths import templates_dir
 from rulepress.words import (
+    Words,
     css_content,
     localize_dates,
     localize_numbers,
@@ -372,3 +373,9 @@ def test_an_engine_drawer_says_the_translations_words_on_any_canvas() -> None:
         said.append(text)
     assert "HOME" in said[0] and "1st" in said[0] and "ZIEL" not in said[0]
     assert "ZIEL" in said[1] and "1." in said[1] and "HOME" not in said[1]
+
+
+def test_an_empty_text_stays_empty_in_every_language() -> None:
+    # gettext's lookup of "" is the catalog's header; no printed text may become it.
+    assert theme_words("de")("") == ""
+    assert Words("de").pgettext("kit", "") == ""

@@ -7,6 +7,8 @@ take the language's formats from Babel's CLDR data."""
 
 from __future__ import annotations
 
+import gettext
+import io
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -62,31 +64,39 @@ def _used(m: Any) -> bool:
     return bool(m.id) and all(isinstance(t, str) and t for t in strings) and not m.fuzzy
 
 
-@cache
-def theme_strings(lang: str) -> Mapping[str, str]:
-    """The theme's translated words in ``lang`` (fuzzy and empty entries left out); a word
-    with a context by ``context\x04msgid``, as gettext keys it."""
-    catalog = _theme_catalog(lang)
-    return {} if catalog is None else {
-        _key(m): m.string for m in catalog if isinstance(m.id, str) and _used(m)}
-
-
 def _key(m: Any) -> str:
     msgid = m.id if isinstance(m.id, str) else m.id[0]
     return f"{m.context}\x04{msgid}" if m.context else str(msgid)
 
 
 @cache
-def theme_plurals(lang: str) -> tuple[Mapping[str, tuple[str, ...]], Callable[[int], int]]:
-    """The theme's translated plural messages in ``lang`` (by their singular msgid: every
-    form), and the catalog's ``Plural-Forms`` rule choosing a form for a count."""
-    from gettext import c2py
-
+def theme_translated(lang: str) -> frozenset[str]:
+    """The theme's words ``lang``'s catalog translates (fuzzy and empty entries left out), by
+    msgid (a plural message by its singular; a word with a context as ``context\x04msgid``)."""
     catalog = _theme_catalog(lang)
+    return frozenset() if catalog is None else frozenset(_key(m) for m in catalog if _used(m))
+
+
+@cache
+def _translations(lang: str | None) -> gettext.NullTranslations:
+    """``lang``'s theme catalog as gettext looks words up (plural forms by its own
+    ``Plural-Forms``); the source's language, or no catalog: every word as written."""
+    catalog = _theme_catalog(lang) if lang else None
     if catalog is None:
-        return {}, lambda n: int(n != 1)
-    forms = {m.id[0]: tuple(m.string) for m in catalog if isinstance(m.id, tuple) and _used(m)}
-    return forms, c2py(catalog.plural_expr)
+        return gettext.NullTranslations()
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
+    used = Catalog(locale=catalog.locale)
+    used.mime_headers = catalog.mime_headers  # Plural-Forms comes with them
+    for m in catalog:
+        if _used(m):
+            used.add(m.id, m.string, context=m.context)
+    compiled = io.BytesIO()
+    write_mo(compiled, used)
+    compiled.seek(0)
+    return Translations(compiled)
 
 
 @cache
@@ -103,21 +113,21 @@ def theme_missing(lang: str) -> tuple[str, ...]:
     """The theme's words ``lang``'s catalog does not translate: they print in English."""
     if _base(lang) == SOURCE:
         return ()
-    strings, plurals = theme_strings(lang), theme_plurals(lang)[0]
-    return tuple(m for m in theme_msgids() if m not in strings and m not in plurals)
+    translated = theme_translated(lang)
+    return tuple(m for m in theme_msgids() if m not in translated)
+
+
+def _filled(text: str, values: Mapping[str, Any]) -> str:
+    return text.format(**values) if values else text
 
 
 @cache
 def theme_words(lang: str | None) -> Gettext:
     """``_(msgid, **values)`` for ``lang``: the translation (else the English), ``{name}``
     placeholders filled from ``values``."""
-    strings = theme_strings(lang) if lang and _base(lang) != SOURCE else {}
-
-    def gettext(msgid: str, **values: Any) -> str:
-        text = strings.get(msgid, msgid)
-        return text.format(**values) if values else text
-
-    return gettext
+    lookup = _translations(lang).gettext
+    # gettext answers "" with the catalog's header; an empty text stays empty.
+    return lambda msgid, **values: _filled(lookup(msgid), values) if msgid else msgid
 
 
 @cache
@@ -125,17 +135,9 @@ def theme_ngettext(lang: str | None) -> Callable[..., str]:
     """``ngettext(singular, plural, n, **values)`` for ``lang``: the form its catalog's
     ``Plural-Forms`` chooses for ``n`` (else the English one), ``{n}`` and the other
     placeholders filled (``n`` as ``values`` gives it, else as the number)."""
-    forms, choose = theme_plurals(lang) if lang and _base(lang) != SOURCE else ({}, None)
-
-    def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
-        found = forms.get(singular)
-        if found and choose is not None:
-            text = found[min(choose(n), len(found) - 1)]
-        else:
-            text = singular if n == 1 else plural
-        return text.format(**{"n": n, **values})
-
-    return ngettext
+    lookup = _translations(lang).ngettext
+    return lambda singular, plural, n, **values: lookup(singular, plural, n).format(
+        **{"n": n, **values})
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,7 @@ class Words:
     def pgettext(self, context: str, msgid: str, **values: Any) -> str:
         """``msgid`` where the same English says something else elsewhere ("Printing": a
         kit's printing steps, not a book's printing)."""
-        strings = theme_strings(self.lang) if self.lang and _base(self.lang) != SOURCE else {}
-        text = strings.get(f"{context}\x04{msgid}", msgid)
-        return text.format(**values) if values else text
+        return _filled(_translations(self.lang).pgettext(context, msgid), values)
 
     def number(self, value: float) -> str:
         """A measure (63, 63.5) as the language writes it: 63,5 in German."""
