@@ -54,7 +54,7 @@ PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a 
 MIN_EFFECT = 0.1  # a design effect is taken as at least this (a few deals can show ~0)
 # --adaptive: a pair is decided when its score's Wilson interval at this z is clear of 1/2.
 # Looked at up to 16 times (a round each), so wider than 95%: Pocock's bound for 16 looks at
-# 5% in all is z = 2.7, and 2.8 keeps an even pair from stopping early, wrongly, in ~5% of runs.
+# 5% in all is z = 2.7, so at 2.8 an even pair stops early, wrongly, in fewer than 5% of runs.
 DECIDED_Z = 2.8
 LADDER_METHOD = {
     "ladder": "every pair plays the same deals (the run's seed), each deal once per seat "

@@ -33,7 +33,7 @@ DISCARD = 1_000  # the limit back at five at once: more cards drawn, and Forcepl
 # A search's look-ahead (simulate/search.py): its playouts stop HORIZON turns on and are judged
 # by the race, each seat's cards still to draw; a lowered limit draws one card fewer a turn.
 # Whole games from one move are mostly luck: with this, flat:100 beat greedy 58% [51, 65] of
-# 200 duplicate games, against 45-55% with playouts to the end (note in docs/simulate.md).
+# 200 duplicate games, against 45-55% with playouts to the end (docs/authoring.md: the horizon).
 HORIZON = 4
 SPREAD = 3.0  # cards behind in the race that turn a 50% game into 73%
 LOWERED = 1.5  # a limit of four, in cards behind
