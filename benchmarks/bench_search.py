@@ -5,6 +5,8 @@ engine, two ways:
   state sampled from seat 0's view, played to its end by random moves (the sampling included);
 - ``<game>_policy_playouts_per_s``: the same, played as a search's playouts are by default:
   by the game's own player (greedy), one move in ten at random;
+- ``<game>_judged_playouts_per_s``: for a game whose player judges a position (Pigeon), the
+  same cut off at that player's horizon and judged there, as its searches' playouts are;
 - ``<game>_ismcts_playouts_per_s``: the same inside a whole IS-MCTS decision (``ismcts:200``; 10
   for Worm Derby) at the game's first choice, the tree's selection, its hints from the game's
   player and bookkeeping included;
@@ -85,6 +87,14 @@ def measure(name: str) -> None:
         return 1
 
     emit(f"{name}_policy_playouts_per_s", rate(policy_playout), "playouts/s")
+    if hasattr(agent.policy, "evaluate"):  # its searches play on to a horizon and judge there
+
+        def judged_playout(k: int) -> int:
+            rng = random.Random(k)
+            Search(rules, agent.policy, rng).score(sample_of(rules, view, rng))
+            return 1
+
+        emit(f"{name}_judged_playouts_per_s", rate(judged_playout), "playouts/s")
     choice = first_choice(rules, 1)
 
     def decision(k: int) -> int:

@@ -443,3 +443,47 @@ def test_flat_and_ismcts_search_only_the_playouts_players_shortlist_at_pigeon() 
         for name in ("flat:16", "ismcts:16"):
             chosen = search_agent(name, rules, players)(state, random.Random(seed))
             assert chosen in short, (name, chosen)
+
+
+def test_pigeons_player_judges_a_position_by_the_race_of_cards_left_to_draw() -> None:
+    from dataclasses import replace as changed
+
+    from rulepress.games.pigeon.agents import greedy
+    from rulepress.games.pigeon.rules import PENALTY_LIMIT, Seat
+
+    state = decisions(rules_of("pigeon"), 1, skip=10)[0]
+    mine = Seat(state.seats[0].deck, state.seats[0].hand)  # both at the usual limit
+    even = changed(state, seats=(mine, Seat(mine.deck, state.seats[1].hand)))
+    assert greedy.evaluate(even) == (0.5, 0.5)
+    short = changed(even, seats=(Seat(even.seats[0].deck[3:], even.seats[0].hand),
+                                 even.seats[1]))
+    first, second = greedy.evaluate(short)  # three cards fewer to draw: ahead in the race
+    assert 0.7 < first < 0.8 and first + second == pytest.approx(1)
+    lowered = changed(short, seats=(Seat(short.seats[0].deck, short.seats[0].hand,
+                                         PENALTY_LIMIT), short.seats[1]))
+    assert 0.5 < greedy.evaluate(lowered)[0] < first  # a limit of four costs a card or two
+
+
+def test_a_search_scores_a_playout_by_its_players_judgement_at_the_horizon() -> None:
+    # Pigeon's player judges a position; a search's playouts stop its horizon on and take that
+    # judgement, so early in a game the reward is a chance, never a whole win.
+    from rulepress.games.pigeon.agents import HORIZON, greedy
+    from rulepress.simulate.search import Search
+
+    rules = rules_of("pigeon")
+    from rulepress.simulate.search import rewards
+
+    judged_at_horizon = 0
+    for seed, state in enumerate(decisions(rules, 6, skip=10)):
+        judged = tuple(Search(rules, greedy, random.Random(seed)).score(state))
+        end = Search(rules, greedy, random.Random(seed)).playout(state, HORIZON)
+        assert end is not None
+        if end.is_over():  # a game over sooner is scored by its outcome
+            assert judged == rewards(end)
+            continue
+        judged_at_horizon += 1
+        assert end.turn() == state.turn() + HORIZON
+        assert judged == greedy.evaluate(end) and 0 < judged[0] < 1
+        # without a judgement (random playouts) the playout runs to the end: a win or a loss
+        assert set(Search(rules, None, random.Random(seed)).score(state)) == {0.0, 1.0}
+    assert judged_at_horizon >= 3

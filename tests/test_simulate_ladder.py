@@ -122,6 +122,43 @@ def test_until_stops_once_the_first_player_is_known_that_well(tmp_path: Path) ->
         main, [*COIN[:-1], "--out", str(tmp_path / "three"), *run]).stderr
 
 
+def test_adaptive_stops_each_pair_once_decided_and_plays_the_close_ones_out(
+    tmp_path: Path,
+) -> None:
+    from rulepress.simulate.ladder import DECIDED_Z
+
+    run = ("-n", "96", "--ladder", "random,cautious,flat:8", "--adaptive")
+    one = simulate(tmp_path / "one", *run, "-j", "1")
+    two = simulate(tmp_path / "two", *run, "-j", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    data = summary(tmp_path / "one")
+    assert data["run"]["adaptive"] is True and data["command"].endswith(" --adaptive")
+    assert "Pocock" in data["method"]["adaptive"]
+    played = []
+    for pair, table in zip(data["ladder"]["pairs"], data["tables"], strict=False):
+        n = table["games"]
+        played.append(n)
+        assert n % 12 == 0 and 12 <= n <= 192  # whole rounds of 6 deals, twice each
+        low, high = wilson(pair["count"], pair["of"], DECIDED_Z)
+        decided = low > 0.5 or high < 0.5
+        assert decided or n == 192  # an undecided pair plays every deal
+        assert n == 192 or decided  # and one that stopped short was decided
+    assert min(played) < 192, played  # random against the search is decided early
+    # without --adaptive every pair plays every deal
+    full = simulate(tmp_path / "full", *run[:-1], "-j", "2")
+    assert full.exit_code == 0, full.output
+    assert [t["games"] for t in summary(tmp_path / "full")["tables"][:3]] == [192] * 3
+
+
+def test_adaptive_needs_a_ladder(tmp_path: Path) -> None:
+    result = simulate(tmp_path / "out", "-n", "4", "-a", "random", "--adaptive")
+    assert result.exit_code == 2
+    assert "--adaptive stops a ladder's decided pairs early: use it with --ladder" \
+        in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(("text", "value"), [("±1%", 0.01), ("1%", 0.01), ("+-0.5%", 0.005),
                                              ("0.02", 0.02)])
 def test_until_reads_a_half_width(text: str, value: float) -> None:

@@ -300,6 +300,30 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
            "duplicate" in rulepress(both, "check").stderr
 
 
+def test_a_report_of_an_adaptive_ladder_gives_the_command_and_takes_its_summary(
+    tmp_path: Path,
+) -> None:
+    run = "{games: 32, players: 2, ladder: [random, cautious, flat:8], seed: 3, adaptive: true}"
+    root = project(tmp_path, run, plots="[ladder]")
+    rules = root / "sources/coin-race/rules.md"
+    rules.write_text(re.sub(r"text: \|\n(  .*\n)+", "text: |\n  {{ ladder.sentence }}.\n",
+                            rules.read_text()))
+    assert "--ladder random,cautious,flat:8 --seed 3 --max-turns 1000 --seconds-per-turn 30 " \
+           "--adaptive --out" in rulepress(root, "check").stderr
+    made = make_summary(root)
+    assert made.exit_code == 0, made.output
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    assert summary["run"]["adaptive"] is True and "adaptive" in summary["method"]
+    checked = rulepress(root, "check")
+    assert checked.exit_code == 0, checked.stderr
+    # the same block without the ladder: adaptive has nothing to stop
+    lone = project(tmp_path / "lone", "{games: 8, players: 2, agents: random, adaptive: true}")
+    result = rulepress(lone, "check")
+    assert result.exit_code == 2
+    assert "error: playtest: run: adaptive stops a ladder's decided pairs early: it needs " \
+           "ladder" in result.stderr
+
+
 def test_a_report_of_a_run_with_the_rules_handicap_names_its_value(tmp_path: Path) -> None:
     run = "{games: 40, players: 2, agents: cautious, seed: 3, handicap: 2}"
     root = project(tmp_path, run)

@@ -604,6 +604,10 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
 @click.option("--until", default=None, metavar="±X%",
               help="Stop once the first player's win rate is known to ±X% (at most GAMES "
                    "games); with --ladder, for the strongest agent's seat balance.")
+@click.option("--adaptive", is_flag=True,
+              help="With --ladder: stop playing a pair once its result is decided (its 99.5% "
+                   "interval clear of an even score), so close pairs get the time; GAMES is "
+                   "each pair's most.")
 @click.option("--handicap", type=int, default=None,
               help="Play with the game's numeric handicap at this value (e.g. Pigeon Race: "
                    "points to every player but the first).")
@@ -617,8 +621,8 @@ def simulate(
     game: str, project: Path | None, sources: Path | None, out: Path | None, games: int,
     players: str | None, variant: str | None, agent: str | None, seed: int, jobs: int,
     scheduler: str | None, max_turns: int, seconds_per_turn: float, check: bool,
-    duplicate: bool, ladder: str | None, until: str | None, handicap: int | None,
-    compensate: bool, tension: bool, quiet: bool,
+    duplicate: bool, ladder: str | None, until: str | None, adaptive: bool,
+    handicap: int | None, compensate: bool, tension: bool, quiet: bool,
 ) -> None:
     """Play GAME many times and write statistics and plots: how long games last, how they
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
@@ -638,7 +642,8 @@ def simulate(
         no_links_below(where.sources if _within(target, where.sources) else where.project.root,
                        chosen)
         options = Options(games, players, variant, agent, seed, max_turns, seconds_per_turn,
-                          check, duplicate, ladder, until, handicap, compensate, tension)
+                          check, duplicate, ladder, until, handicap, compensate, tension,
+                          adaptive)
         done = simulate_game(game, where.sources, where.project.root, options, target,
                              jobs=jobs, scheduler=scheduler, reporter=None if quiet else reporter)
         reporter.done(done)

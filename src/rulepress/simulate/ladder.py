@@ -13,6 +13,11 @@ What it tells a designer, from counts alone (so a run's figures are the same wha
   strongest, and how the outcome's variance splits into skill, the deal and the rest;
 - the seat balance with the strongest agent in every seat (``--until``: until the first
   player's interval is that narrow).
+
+``--adaptive`` spends the games where they tell something: each pair plays its deals in rounds
+and stops after the first round that decides it (:func:`decided`), so random play against a
+searching player takes a round and the close pairs play every deal. A pair's figures are then
+from fewer deals (``games`` in its table says how many).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any
 from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.pipeline import Progress as Reporter
 from rulepress.simulate.run import Options, plan
-from rulepress.simulate.spec import RunSpec, SpecError
+from rulepress.simulate.spec import CAPPED, RunSpec, SpecError
 from rulepress.simulate.stats import (
     DUPLICATE_METHOD,
     METHOD,
@@ -47,6 +52,10 @@ from rulepress.words import N_
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a finite fit
 MIN_EFFECT = 0.1  # a design effect is taken as at least this (a few deals can show ~0)
+# --adaptive: a pair is decided when its score's Wilson interval at this z is clear of 1/2.
+# Looked at up to 16 times (a round each), so wider than 95%: Pocock's bound for 16 looks at
+# 5% in all is z = 2.7, so at 2.8 an even pair stops early, wrongly, in fewer than 5% of runs.
+DECIDED_Z = 2.8
 LADDER_METHOD = {
     "ladder": "every pair plays the same deals (the run's seed), each deal once per seat "
               "(duplicate play); a pair's score counts a win 1, a shared win or a draw 1/2",
@@ -64,6 +73,11 @@ LADDER_METHOD = {
     "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate, "
                     "Wilson interval; with --until, games are played in 16 rounds and the "
                     "run stops after the first round whose interval is that narrow",
+}
+ADAPTIVE_METHOD = {
+    "adaptive": "each pair plays its deals in 16 rounds and stops after the first round "
+                f"whose Wilson interval at z = {DECIDED_Z} (for up to 16 looks, as Pocock's "
+                "bound) lies clear of an even score; a pair so stopped played fewer deals",
 }
 
 
@@ -210,6 +224,19 @@ def command(spec: RunSpec) -> str:
                                   f"--ladder {shlex.quote(agents)}")
 
 
+def decided(agent: str) -> Callable[[list[Tally]], bool]:
+    """A StopRule's test for one pair: ``agent``'s score is clear of 1/2 (see DECIDED_Z)."""
+    def enough(totals: Sequence[Tally]) -> bool:
+        (tally,) = totals
+        n = tally.games - tally.ends.get(CAPPED, 0)
+        if n == 0:
+            return False
+        low, high = wilson(score_of(tally, agent), n, DECIDED_Z)
+        return low > 0.5 or high < 0.5
+
+    return enough
+
+
 def seat_spec(base: RunSpec, strongest: str) -> RunSpec:
     return replace(base, agents=(strongest,), duplicate=False)
 
@@ -312,7 +339,8 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
         raise RulepressError.at(None, "--ladder names the agents and plays them duplicate: "
                                       "leave out --agent and --duplicate")
     chosen = plan(game, sources, project, replace(options, agents=options.ladder,
-                                                  ladder=None))
+                                                  ladder=None, adaptive=False))
+    chosen = replace(chosen, spec=replace(chosen.spec, adaptive=options.adaptive))
     names = chosen.spec.agents
     try:
         specs = pair_specs(replace(chosen.spec, until=None), names)
@@ -330,7 +358,11 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
 
     try:
         with game_steps(reporter, game, total) as progress:
-            results = played(specs, progress)
+            if chosen.spec.adaptive:  # one pair at a time, each stopping on its own
+                results = [played([s], progress, StopRule(decided(s.agents[0])))[0]
+                           for s in specs]
+            else:
+                results = played(specs, progress)
             ladder, tables = figures(names, specs, [r[0] for r in results],
                                      chosen.spec.seconds_per_turn)
             seats = seat_spec(chosen.spec, ladder["ranking"][0])
@@ -353,7 +385,8 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
         "engine": spec.engine,
         "run": {**spec.figures(), "ladder": True},
         "agents": chosen.agents,
-        "method": {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD},
+        "method": {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD,
+                   **(ADAPTIVE_METHOD if spec.adaptive else {})},
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],

@@ -44,7 +44,7 @@ from rulepress.workers import unit
 
 KEYS = ("summary", "run", "plots")
 RUN_KEYS = ("games", "players", "variants", "agents", "seed", "max_turns", "seconds_per_turn",
-            "duplicate", "ladder", "until", "handicap", "compensate")
+            "duplicate", "ladder", "until", "handicap", "compensate", "adaptive")
 CAPTIONS = {
     "length": N_("How long games last"),
     "scores": N_("Scores"),
@@ -258,10 +258,14 @@ def _plan(doc: Document, block: Example, project: Path | None) -> Plan:
         )
     except (TypeError, ValueError) as exc:
         raise _Stale("run", f"run: {exc}") from None
+    adaptive = _flag(run, "adaptive")
+    if adaptive and run.get("ladder") is None:
+        raise _Stale("run", "run: adaptive stops a ladder's decided pairs early: it needs ladder")
     assert doc.meta.engine is not None
     try:
-        return plan_for(doc.slug, doc.meta.title, doc.meta.engine, doc.meta.engine_loc, project,
-                        options)
+        chosen = plan_for(doc.slug, doc.meta.title, doc.meta.engine, doc.meta.engine_loc,
+                          project, options)
+        return replace(chosen, spec=replace(chosen.spec, adaptive=True)) if adaptive else chosen
     except Malformed:  # the engine's error, at its own line, not the block's
         raise
     except RulepressError as exc:

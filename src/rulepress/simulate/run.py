@@ -62,6 +62,7 @@ class Options:
     handicap: int | None = None  # the rules' numeric handicap at this value
     compensate: bool = False  # look for the handicap that evens the seats (compensate.py)
     tension: bool = False  # lead changes and comebacks (tension.py)
+    adaptive: bool = False  # a ladder's decided pairs stop early (ladder.py, which plans it)
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,8 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
         options.seed, options.max_turns, options.seconds_per_turn, options.check,
         options.duplicate,
     )
+    if options.adaptive:
+        raise SpecError("--adaptive stops a ladder's decided pairs early: use it with --ladder")
     if options.until is not None:
         from rulepress.simulate.ladder import parse_until
 

@@ -14,7 +14,9 @@ nobody's win (no bundled game comes near it). A game whose states keep running s
 (``standing()``, e.g. Pigeon Race) has its playouts cut off :data:`CUTOFF_TURNS` turns on and
 scored by each seat's share of the points: random play to the end of a forty-turn race drowns
 the one move a playout is meant to judge (with it, ismcts:50 lost 93% of its races to the
-one-step greedy player).
+one-step greedy player). Likewise a playouts' player that offers ``evaluate(state)`` (each
+seat's chance from an unfinished state) and ``horizon`` (turns) has its playouts stop that many
+turns on and scored by it (Pigeon's greedy player: the race of cards left to draw).
 """
 
 from __future__ import annotations
@@ -178,6 +180,12 @@ class Search:
         return state if state.is_over() else None
 
     def score(self, state: GameState[Any]) -> Sequence[float]:
+        evaluate = getattr(self.policy, "evaluate", None)
+        if evaluate is not None:  # the player judges a position HORIZON turns on (Pigeon's)
+            end = self.playout(state, self.policy.horizon)  # type: ignore[union-attr]
+            if end is None:
+                return _NOBODY
+            return rewards(end) if end.is_over() else evaluate(end)
         if CUTOFF_TURNS is not None and standing_of(state) is not None:
             end = self.playout(state, CUTOFF_TURNS)
             if end is not None and not end.is_over():

@@ -73,6 +73,7 @@ class RunSpec:
     until: float | None = None  # stop once the first player's interval is this narrow
     handicap: int | None = None  # the rules' numeric handicap (Rules.handicap), if given
     tension: bool = False  # lead changes and comebacks, from running scores (tension.py)
+    adaptive: bool = False  # a ladder's pair stops once decided (ladder.py)
 
     @property
     def tables(self) -> tuple[Table, ...]:
@@ -113,6 +114,7 @@ class RunSpec:
             **({"until": self.until} if self.until is not None else {}),
             **({"handicap": self.handicap} if self.handicap is not None else {}),
             **({"tension": True} if self.tension else {}),
+            **({"adaptive": True} if self.adaptive else {}),
         }
 
     def command(self) -> str:
@@ -131,6 +133,7 @@ class RunSpec:
             *(["--until", f"±{self.until * 100:g}%"] if self.until is not None else []),
             *(["--handicap", str(self.handicap)] if self.handicap is not None else []),
             *(["--tension"] if self.tension else []),
+            *(["--adaptive"] if self.adaptive else []),
         ]
         return shlex.join(words)
 
