@@ -1,7 +1,8 @@
 """Heuristic players for simulating Pigeon Race: agents of the rules protocol.
 
-Each picks one of ``state.legal_moves()`` and looks ahead only through ``state.apply``; what it
-knows beyond the protocol is its own secret order, which a player at the table knows too.
+Each picks one of ``state.legal_moves()`` and looks ahead only through the rules' own account
+of a move (``places_after``); what it knows beyond the protocol is its own secret order, which
+a player at the table knows too.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulepress.games.pigeon_race.rules import Move, State, score
+from rulepress.games.pigeon_race.rules import SCORE_TABLE, Move, State, places_after
 from rulepress.plugin import GameState
 
 
@@ -22,7 +23,7 @@ def greedy(state: GameState[Any], rng: random.Random) -> Move:
     best: list[Move] = []
     top = -1.0
     for move in state.legal_moves():
-        value = _value(state.apply(move), order)
+        value = _value(places_after(state, move), order)
         if value > top:
             best, top = [move], value
         elif value == top:
@@ -30,9 +31,8 @@ def greedy(state: GameState[Any], rng: random.Random) -> Move:
     return best[rng.randrange(len(best))]
 
 
-def _value(state: State, order: tuple[int, ...]) -> float:
-    places = state.places()
-    return float(sum(score(i + 1, places[p]) for i, p in enumerate(order)))
+def _value(places: tuple[int, ...], order: tuple[int, ...]) -> float:
+    return float(sum([SCORE_TABLE[i][places[p - 1] - 1] for i, p in enumerate(order)]))
 
 
 AGENTS = {
