@@ -1,16 +1,27 @@
-"""Heuristic players for simulating Pigeon Race: agents of the rules protocol.
+"""Players for simulating Pigeon Race: agents of the rules protocol.
 
-Each picks one of ``state.legal_moves()`` and looks ahead only through ``state.apply``; what it
-knows beyond the protocol is its own secret order, which a player at the table knows too.
+``greedy`` looks one turn ahead; ``closer`` plays as greedy does until the last cards, then
+searches. What either knows beyond the lanes, the discards and its hand is its own secret
+order, which a player at the table knows too.
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
-from rulepress.games.pigeon_race.rules import Move, State, score
-from rulepress.plugin import GameState
+from rulepress.games.pigeon_race.rules import (
+    SCORE_TABLE,
+    Move,
+    State,
+    View,
+    allot,
+    moves_with,
+    places_after,
+    sample,
+)
+from rulepress.plugin import GameState, derive
 
 
 def greedy(state: GameState[Any], rng: random.Random) -> Move:
@@ -22,7 +33,7 @@ def greedy(state: GameState[Any], rng: random.Random) -> Move:
     best: list[Move] = []
     top = -1.0
     for move in state.legal_moves():
-        value = _value(state.apply(move), order)
+        value = _value(places_after(state, move), order)
         if value > top:
             best, top = [move], value
         elif value == top:
@@ -30,9 +41,77 @@ def greedy(state: GameState[Any], rng: random.Random) -> Move:
     return best[rng.randrange(len(best))]
 
 
-def _value(state: State, order: tuple[int, ...]) -> float:
-    places = state.places()
-    return float(sum(score(i + 1, places[p]) for i, p in enumerate(order)))
+def _value(places: tuple[int, ...], order: tuple[int, ...]) -> float:
+    return float(sum([SCORE_TABLE[i][places[p - 1] - 1] for i, p in enumerate(order)]))
+
+
+# closer: why the end. Over 200 duplicate deals a search in the last ten turns won 53.0% and one
+# in the last four 53.2% against greedy: what the race's last moves settle is most of what
+# looking ahead can gain, and rollouts that short are cheap.
+LATE = 6  # closer searches when this many cards or fewer are left to draw
+ROUNDS = 48  # deals sampled for each decision; every candidate is played out on each
+CANDIDATES = 12  # greedy's best moves, the ones compared
+DEALS = 3000  # allotments kept to sample the others' orders from
+
+
+def closer(state: GameState[Any], rng: random.Random) -> Move:
+    """Greedy until at most :data:`LATE` cards are left to draw; then greedy's
+    :data:`CANDIDATES` best moves are each played on :data:`ROUNDS` deals sampled from what the
+    player sees, every one played out to the end by greedy players on the same cards and the
+    same random choices (common luck), and the move winning most often is played (greedy's
+    choice on a tie). Honest: it reads the state's view of its seat and nothing else."""
+    seat = state.current_player()
+    view = getattr(state, "view", lambda seat: None)(seat)
+    if not isinstance(view, View):
+        raise TypeError(f"not a Pigeon Race state: {type(state).__name__}")
+    del state  # from here on, only what the seat knows
+    world = _world(view, rng)
+    if view.deck_size > LATE:
+        return greedy(world, rng)  # the sample's hidden part plays no role in greedy's choice
+    order = view.order
+    moves = moves_with(view.hand, view.trump_card, view.finished)
+    ranked = sorted(moves, key=lambda m: -_value(places_after(view, m), order))
+    choice = greedy(world, rng)
+    candidates = [choice] + [m for m in ranked[:CANDIDATES] if m != choice]
+    wins = [0.0] * len(candidates)
+    for round_ in range(ROUNDS):
+        if round_:
+            world = _world(view, rng)
+        luck = rng.getrandbits(64)
+        for k, move in enumerate(candidates):
+            end, same = world.apply(move), random.Random(luck)
+            while end.end is None:
+                end = end.apply(greedy(end, same))
+            winners = end.winners()
+            wins[k] += (seat in winners) / len(winners)
+    return candidates[wins.index(max(wins))]
+
+
+def _world(view: View, rng: random.Random) -> State:
+    """A race ``view`` could be of (the rules' sample), with the others' orders drawn as the
+    dealing and picking rules make them likely given the player's own pigeons: in a two-player
+    race the other player surely backs the two pigeons this one does not, which a uniform
+    draw of orders misses three times in five."""
+    world = sample(view, rng)
+    if view.orders is not None or not view.order:  # all shown, or an example's race: none
+        return world
+    others = iter(rng.choice(_allotments(len(view.hand_sizes), frozenset(view.order))))
+    orders = tuple(view.order if s == view.seat else next(others)
+                   for s in range(len(view.hand_sizes)))
+    return derive(world, orders=orders)
+
+
+@cache
+def _allotments(players: int, mine: frozenset[int]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The others' orders in :data:`DEALS` random allotments where seat 0 backs ``mine``: a
+    fixed draw (the rules' odds, the same in every race), the others' orders in seat order."""
+    rng = random.Random(players)
+    kept: list[tuple[tuple[int, ...], ...]] = []
+    while len(kept) < DEALS:
+        orders = allot(players, rng).orders
+        if frozenset(orders[0]) == mine:
+            kept.append(orders[1:])
+    return tuple(kept)
 
 
 AGENTS = {
@@ -40,5 +119,11 @@ AGENTS = {
         "plays the card and pigeons that would score its own secret order best if the race "
         "ended now",
         greedy,
+    ),
+    "closer": (
+        f"plays as greedy does until {LATE} cards or fewer are left to draw; then plays each "
+        f"of greedy's {CANDIDATES} best moves on {ROUNDS} deals sampled from what it can see, "
+        "played out to the end by greedy players, and picks the one that wins most often",
+        closer,
     ),
 }

@@ -162,12 +162,7 @@ class State:
         pairs."""
         if self.end is not None:
             return []
-        trump, finished = self.trump_card.suit, self.finished
-        out: list[Move] = []
-        for card in self.hands[self.to_move]:
-            moves = _MOVES.get((card, trump, finished))
-            out += _moves_for(card, trump, finished) if moves is None else moves
-        return out
+        return moves_with(self.hands[self.to_move], self.trump_card, self.finished)
 
     def chance_outcomes(self) -> tuple[()]:
         return ()  # every shuffle and draw happened at setup, from the seed
@@ -279,32 +274,60 @@ def resolve(
     """The pigeons' movements a legal move makes, in order: the moved pigeon(s) first, then
     each one's two neighbours, lower number first (PR-17). Order decides finishing order.
     Also the positions and the finishers after them."""
+    steps: list[Step] = []
+    positions, crossed = _shifted(state.positions, move, steps)
+    return tuple(steps), positions, state.finished + crossed
+
+
+def landing(state: State | View, move: Move) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The positions and the finishers after a legal ``move``, as :func:`resolve` finds them
+    without listing the steps or checking the move: what a player weighing every move of a
+    turn asks for each of them."""
+    positions, crossed = _shifted(state.positions, move, None)
+    return positions, state.finished + crossed
+
+
+def places_after(state: State | View, move: Move) -> tuple[int, ...]:
+    """Each pigeon's place (pigeon n at index n - 1) if the race ended after a legal ``move``,
+    ranked as :meth:`State.ranking` ranks them."""
+    positions, finished = landing(state, move)
+    # Sorting p - 8 * square puts the farther pigeon first, the lower number first on a shared
+    # square, and gives the pigeon back as the key modulo 8: no key function to call.
+    rest = sorted([p - 8 * x for p, x in zip(PIGEONS, positions, strict=True) if x != HOME])
+    place = [0] * len(PIGEONS)
+    for i, p in enumerate(finished):
+        place[p - 1] = i + 1
+    for i, k in enumerate(rest, len(finished) + 1):
+        place[k % 8 - 1] = i
+    return tuple(place)
+
+
+def _shifted(start: tuple[int, ...], move: Move, steps: list[Step] | None
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The moved pigeon(s) by the card's value, then their neighbours by half of it; the
+    steps appended to ``steps`` unless None (the inner loop of every player that looks
+    ahead: no closure, no steps unless asked)."""
     card = move.card
     sign = 1 if card.red else -1
-    pos = list(state.positions)
-    steps: list[Step] = []
+    pos = list(start)
     crossed: list[int] = []
-
-    def shift(pigeon: int, amount: int, push: bool) -> None:
-        start = pos[pigeon - 1]
-        if start == HOME:  # finished pigeons are off the board (PR-11)
-            return
-        end = start + sign * amount
+    pushed = half(card.rank)
+    shifts = [(p, card.rank, False) for p in move.pigeons]
+    shifts += [(q, pushed, True) for p in move.pigeons for q in NEIGHBOURS[p]]
+    for pigeon, amount, push in shifts:
+        was = pos[pigeon - 1]
+        if was == HOME:  # finished pigeons are off the board (PR-11)
+            continue
+        end = was + sign * amount
         if end < START:
             end = START  # the start line stops a backward move (PR-10)
         elif end > SQUARES:
             end = HOME
             crossed.append(pigeon)
         pos[pigeon - 1] = end
-        steps.append(Step(pigeon, start, end, push))
-
-    for p in move.pigeons:
-        shift(p, card.rank, False)
-    amount = half(card.rank)
-    for p in move.pigeons:
-        for q in NEIGHBOURS[p]:
-            shift(q, amount, True)
-    return tuple(steps), tuple(pos), state.finished + tuple(crossed)
+        if steps is not None:
+            steps.append(Step(pigeon, was, end, push))
+    return tuple(pos), tuple(crossed)
 
 
 def check(state: State, move: Move) -> None:
@@ -352,6 +375,18 @@ def _after(
         to_move=(seat + 1) % len(state.hands),
         end=end,
     )
+
+
+def moves_with(hand: Sequence[Card], trump_card: Card, finished: tuple[int, ...]
+               ) -> list[Move]:
+    """The legal moves of a running race's player holding ``hand`` (a view knows all three,
+    so a player can list them from what it sees)."""
+    trump = trump_card.suit
+    out: list[Move] = []
+    for card in hand:
+        moves = _MOVES.get((card, trump, finished))
+        out += _moves_for(card, trump, finished) if moves is None else moves
+    return out
 
 
 # legal_moves is the hot loop of random games: moves are immutable, so build each card's list
@@ -470,6 +505,19 @@ def deal_pigeons(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(cards[seat::n][:per])) for seat in range(n))
 
 
+def allot(players: int, rng: random.Random) -> Allotment:
+    """A random allotment: pigeons dealt, each player's pick among the others, and each
+    player's secret order (at random: the simulated tables write theirs so)."""
+    dealt = deal_pigeons(players, rng)
+    picks = tuple(rng.choice([p for p in PIGEONS if p not in d]) for d in dealt)
+    lists = []
+    for d, pick in zip(dealt, picks, strict=True):
+        mine = list(d) + [pick]
+        rng.shuffle(mine)
+        lists.append(tuple(mine))
+    return Allotment(dealt, picks, tuple(lists))
+
+
 def first_player(draws: Sequence[Sequence[Card]]) -> tuple[int, int]:
     """Seat of the first player from each player's revealed cards, and the rounds it took.
 
@@ -509,14 +557,7 @@ def set_up(players: int, rng: random.Random, allotment: Allotment | None = None)
     ``allotment`` is given), shuffle, hands, trump and the draw for the first player."""
     check_players(players)
     if allotment is None:
-        dealt = deal_pigeons(players, rng)
-        picks = tuple(rng.choice([p for p in PIGEONS if p not in d]) for d in dealt)
-        lists = []
-        for d, pick in zip(dealt, picks, strict=True):
-            mine = list(d) + [pick]
-            rng.shuffle(mine)
-            lists.append(tuple(mine))
-        allotment = Allotment(dealt, picks, tuple(lists))
+        allotment = allot(players, rng)
     check_allotment(allotment)
     deck = list(DECK)
     rng.shuffle(deck)
