@@ -21,7 +21,7 @@ from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
 from rulepress.render.lookup import lookup
-from rulepress.render.offline import read_page, refusal_loc
+from rulepress.render.offline import checked_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import COMPILED, GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
@@ -271,7 +271,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     env = game_environment(doc.path.parent)
     page = run_templates(env, "rulebook.html.j2",
                          lambda: _page(env, doc, examples, edition, links or {}, fonts_href))
-    read = read_page(page, 2 if doc.language else 1)  # a translation is in <game>/<lang>/
+    read = checked_page(page, 2 if doc.language else 1)  # a translation is in <game>/<lang>/
     if read.problems:  # a template override wrote it: the page must open offline and run nothing
         what, url = read.problems[0]
         raise RulepressError.at(refusal_loc(url, doc.path.parent), (
