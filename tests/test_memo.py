@@ -4,7 +4,9 @@ whose prose alone changed (serve's save); any change in what the engine sees che
 
 from __future__ import annotations
 
+import base64
 import json
+import marshal
 import shutil
 from pathlib import Path
 
@@ -147,3 +149,32 @@ def test_an_unwritable_memo_is_no_error(game: Path, monkeypatch: pytest.MonkeyPa
     blocked = game.parent / "memo"
     blocked.write_text("a file where the folder would go")
     assert "4 playtest reports up to date" in _summary(game)
+
+
+def test_an_examples_prose_compiled_once_is_loaded_by_the_next_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve's rebuilds are fresh processes: a prose template compiled by one is kept, and the
+    next renders it from the memo without compiling, to the same text; a damaged entry is
+    compiled again."""
+    from rulepress import prose
+
+    monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path))
+    text = "{{ moves[0] }} moves {{ claims.at }} squares{% if far %}, far{% endif %}."
+    data = {"moves": ["3C"], "claims": {"at": 4}, "far": True}
+    compiled: list[str] = []
+    real = prose.environment().compile
+    monkeypatch.setattr(prose.environment(), "compile",
+                        lambda source: compiled.append(source) or real(source))
+    prose._template.cache_clear()
+    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    assert compiled == [text]
+    prose._template.cache_clear()  # as a fresh process
+    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    assert compiled == [text]
+    for kept in tmp_path.glob("*/*.json"):
+        kept.write_text(json.dumps({"key": json.loads(kept.read_text())["key"],
+                                    "value": base64.b64encode(marshal.dumps(7)).decode()}))
+    prose._template.cache_clear()
+    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    assert compiled == [text, text]
+    prose._template.cache_clear()
