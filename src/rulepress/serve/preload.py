@@ -12,6 +12,7 @@ from PIL import Image
 
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
+import rulepress.serve.builder  # noqa: F401 - each rebuild's job comes through it
 import rulepress.serve.faces  # noqa: F401
 import rulepress.simulate.ladder  # noqa: F401 - a playtest report's check (0.07 s)
 import rulepress.simulate.report  # noqa: F401
