@@ -143,7 +143,7 @@ _SVG_BAD = re.compile(
 )
 
 
-_SVG_ID = re.compile(r"""\bid\s*=\s*(["'])([^"']+)\1""")
+_SVG_ID = re.compile(r"""(?=i)\bid\s*=\s*(["'])([^"']+)\1""")  # (?=i): a quick skip
 
 
 def _figure_svg(svg: str, example: Example, scope: str, name: str) -> Markup:
@@ -160,10 +160,31 @@ def with_class(svg: Markup, name: str) -> Markup:
     return Markup(re.sub(r"<svg\b", f'<svg class="{name}"', str(svg), count=1))
 
 
+_PLAIN_ID = re.compile(r"[\w.:-]+\Z")
+_ID_USE = re.compile(r"""(?=[iuh])(?:\bid\s*=\s*(["'])([^"']+)\1|url\(#([\w.:-]+)\)|"""
+                     r"""(href\s*=\s*["'])#([\w.:-]+)(["']))""")
+
+
 def scope_ids(svg: str, scope: str) -> str:
     """Prefix an inline SVG's ids and its references to them: one HTML page holds many figures,
     and two figures with the same id would otherwise share one clip path or gradient."""
     ids = {m.group(2) for m in _SVG_ID.finditer(svg)}
+    if all(_PLAIN_ID.match(name) for name in ids):  # one pass; else name by name, below
+
+        def scoped(m: re.Match[str]) -> str:
+            if m.group(2) is not None:
+                return f'id="{scope}-{m.group(2)}"' if m.group(2) in ids else m.group(0)
+            if m.group(3) is not None:
+                return f"url(#{scope}-{m.group(3)})" if m.group(3) in ids else m.group(0)
+            return (f"{m.group(4)}#{scope}-{m.group(5)}{m.group(6)}" if m.group(5) in ids
+                    else m.group(0))
+
+        return _ID_USE.sub(scoped, svg) if ids else svg
+    return _scope_each(svg, scope, ids)
+
+
+def _scope_each(svg: str, scope: str, ids: set[str]) -> str:
+    """scope_ids name by name, longest first: for ids a single pattern cannot name."""
     for name in sorted(ids, key=len, reverse=True):
         new = f"{scope}-{name}"
         svg = re.sub(rf"""\bid\s*=\s*(["']){re.escape(name)}\1""", f'id="{new}"', svg)
