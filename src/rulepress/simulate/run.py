@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rulepress.cache import Record
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document
 from rulepress.games import UnknownEngine, contract
@@ -37,7 +36,6 @@ from rulepress.simulate.spec import (
 )
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
 from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
-from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
@@ -315,15 +313,6 @@ def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
     from rulepress.simulate.plots import plots
 
     return {SUMMARY: dumps(summary) + "\n", **plots(summary)}
-
-
-def write(out: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write every file as one set, recorded in the folder's manifest as one unit: a plot an
-    earlier run wrote there and this one does not draw goes (if unchanged since); a file of
-    anyone else's is never replaced or deleted."""
-    record = Record()
-    record.unit(SIMULATION_UNIT, "", files)
-    return write_set(out, {out / name: text for name, text in files.items()}, record)
 
 
 def dumps(value: Any, indent: str = "") -> str:
