@@ -319,10 +319,9 @@ class Workers(Generic[Item]):
             self._feeder.start()
 
     def _dispatch(self) -> None:
-        """Hand waiting items to idle workers, starting new ones up to ``count`` (from the main
-        thread only: a fork from another thread may copy a lock some thread holds)."""
-        fork = (self._context is not None
-                or threading.current_thread() is threading.main_thread())
+        """Hand waiting items to idle workers, starting new ones up to ``count`` (from a thread
+        that may start them: _may_start)."""
+        fork = self._may_start()
         while not self._inline and self._queue and (
                 self._idle or (fork and len(self._busy) < self._count)):
             worker = self._idle.pop() if self._idle else self._new()
@@ -353,11 +352,21 @@ class Workers(Generic[Item]):
                 if answer is not None:
                     self._busy.remove(worker)
                     found.append((worker.item, *answer))
-            if self._once and self._warm and not self._closing.is_set():
-                while len(self._idle) + len(self._busy) < self._count:  # the next, ahead
-                    self._idle.append(self._new())
+            self._top_up()
             self._dispatch()
         return found
+
+    def _may_start(self) -> bool:
+        """Whether this thread may start a worker: a fork from another thread than the main
+        one may copy a lock some thread holds; a fork server's process copies none."""
+        return self._context is not None or threading.current_thread() is threading.main_thread()
+
+    def _top_up(self) -> None:
+        """With ``once`` and ``warm``: a fresh worker waits for each next item (called holding
+        the lock)."""
+        if self._once and self._warm and not self._closing.is_set() and self._may_start():
+            while len(self._idle) + len(self._busy) < self._count:
+                self._idle.append(self._new())
 
     def _feed(self) -> None:
         """The warm pool's thread: answers collected as they come, next items sent at once."""
@@ -385,6 +394,7 @@ class Workers(Generic[Item]):
             for item, kind, value in found:
                 with self._lock:
                     self._pending -= 1
+                    self._top_up()  # here, should the thread that collected it not start one
                 if kind == "raised":
                     raise value
                 yield item, value

@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rulepress import memo
+from rulepress.cache import digest
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document
 from rulepress.games import UnknownEngine, contract
@@ -99,7 +101,18 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         engine = engine_of(spec)
     except UnknownEngine as exc:
         raise RulepressError.at(engine_loc, str(exc)) from None
-    stop = _tried(spec, engine, options, title) if can_fork() and not in_worker() else None
+    stop = None
+    if can_fork() and not in_worker():
+        # A set-up that passed its trial passes it again with the same engine, game and
+        # options (engines are pure): serve's rebuilds, checking four playtest reports each
+        # save, keep that in the memo instead of forking four trials.
+        key = None if engine_loc is None else memo.engine_key(
+            engine_loc.path.parent, engine_loc.path, engine_spec, project,
+            digest("set-up trial", repr(options), title))
+        if memo.get(key) is not True:
+            stop = _tried(spec, engine, options, title)
+            if stop is None:
+                memo.put(key, True)
     if stop is not None:
         loc, how = stop
         raise RulepressError.at(loc or engine_loc, f"the {engine.name} engine {how} while "
