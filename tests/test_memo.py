@@ -4,7 +4,9 @@ whose prose alone changed (serve's save); any change in what the engine sees che
 
 from __future__ import annotations
 
+import base64
 import json
+import marshal
 import shutil
 from pathlib import Path
 
@@ -127,8 +129,10 @@ def test_a_kept_answer_not_as_written_is_a_miss(game: Path,
     first = _summary(game)
     kept = sorted((game.parent / "memo").rglob("*.json"))
     doc, = read_sources(game)
-    # the kit's diagnostics, the playtest's sample and each example's (proven) replay
-    assert len(kept) == 1 + len(doc.boxes)
+    # the kit's diagnostics, the playtest's sample and each example's (proven) replay, besides
+    # the playtest reports' passed set-up trials (True) and compiled prose (text)
+    answers = [p for p in kept if not isinstance(json.loads(p.read_text())["value"], bool | str)]
+    assert len(answers) == 1 + len(doc.boxes)
     for path in kept:
         path.write_text(json.dumps({"key": "another", "value": []}))
     asked = _runs(monkeypatch)
@@ -147,3 +151,56 @@ def test_an_unwritable_memo_is_no_error(game: Path, monkeypatch: pytest.MonkeyPa
     blocked = game.parent / "memo"
     blocked.write_text("a file where the folder would go")
     assert "4 playtest reports up to date" in _summary(game)
+
+
+def test_an_examples_prose_compiled_once_is_loaded_by_the_next_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve's rebuilds are fresh processes: a prose template compiled by one is kept, and the
+    next renders it from the memo without compiling, to the same text; a damaged entry is
+    compiled again."""
+    from rulepress import prose
+
+    monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path))
+    text = "{{ moves[0] }} moves {{ claims.at }} squares{% if far %}, far{% endif %}."
+    data = {"moves": ["3C"], "claims": {"at": 4}, "far": True}
+    compiled: list[str] = []
+    real = prose.environment().compile
+    monkeypatch.setattr(prose.environment(), "compile",
+                        lambda source: compiled.append(source) or real(source))
+    prose._template.cache_clear()
+    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    assert compiled == [text]
+    prose._template.cache_clear()  # as a fresh process
+    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    assert compiled == [text]
+    for kept in tmp_path.glob("*/*.json"):
+        kept.write_text(json.dumps({"key": json.loads(kept.read_text())["key"],
+                                    "value": base64.b64encode(marshal.dumps(7)).decode()}))
+    prose._template.cache_clear()
+    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    assert compiled == [text, text]
+    prose._template.cache_clear()
+
+
+def test_the_theme_is_hashed_again_only_when_a_file_of_it_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rebuild asks for the theme's digest a dozen times; its fonts are read once a process,
+    and any change to a file (same size and all) gives a new digest."""
+    from rulepress import cache
+
+    theme = tmp_path / "templates"
+    theme.mkdir()
+    (theme / "a.css").write_text("p { color: red }")
+    (theme / "b.ttf").write_bytes(b"font" * 1000)
+    monkeypatch.setattr(cache, "templates_dir", lambda: theme)
+    hashed: list[Path] = []
+    real = cache.tree_digest
+    monkeypatch.setattr(cache, "tree_digest", lambda folder, *a: hashed.append(folder)
+                        or real(folder, *a))
+    first = cache.theme_digest()
+    assert cache.theme_digest() == first and hashed == [theme]
+    (theme / "a.css").write_text("p { color: tan }")  # the same size
+    second = cache.theme_digest()
+    assert second != first and second == real(theme) and len(hashed) == 2
+    (theme / "c.css").write_text("")
+    assert cache.theme_digest() not in (first, second)

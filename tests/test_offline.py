@@ -3,11 +3,15 @@ hostile corpus (offline-*) checks the same through `rulepress build` with file:l
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rulepress.render.offline import css_urls, network_references
+from rulepress.render import offline
+from rulepress.render.offline import checked_page, css_urls, network_references, read_page
 
 ALLOWED = [
     '<a href="https://boardgamegeek.com/boardgame/1">the original</a>',
@@ -102,3 +106,56 @@ def test_templates_are_compiled_once_and_again_when_their_source_or_filters_chan
         assert len(calls) == 3
     finally:
         Sandbox.compile = original  # type: ignore[method-assign]
+
+
+# Pieces of pages for checked_page: figures (clean, bad, tricky ends) and what surrounds them.
+PIECES = [
+    '<svg><rect style="fill:#fff"/><text>3</text></svg>',
+    '<svg viewBox="0 0 2 2"><image href="data:image/svg+xml,%3Csvg/%3E"/></svg>',
+    '<svg><image href="http://example.com/a.svg"/></svg>',
+    '<svg title="</svg>" onload="x()">',  # the figure's end is in an attribute
+    '<svg><!-- </svg> -->',  # ... or in a comment
+    '<svg><style></svg><p>x</p></style></svg>',  # ... or in a style
+    '<p title="', '">', '<!--', '-->', '<style>', '</style>', 'url(http://x/p.png)',
+    '<p>text &amp; more</p>', '<script>', '</script>', '<rulepress-spliced>',
+    '<a href="#x">x</a>', '<img src="https://example.com/p.png" alt="">', "</svg>",
+    "<svg a=b>", "</SVG>", "</svg >", "<p ", "<![CDATA[", "]]>", "<!DOCTYPE html>", "<?x ",
+    '<img src="data:image/png;base64,AAAA" alt="">', "'", '"', ">", "<", "&",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+def test_a_page_checked_figure_by_figure_finds_what_the_whole_page_parse_finds(
+        pieces: list[str]) -> None:
+    """checked_page parses the figures apart from the rest of the page: it must find exactly
+    what the parse of the whole finds, wherever a figure's text ends up (an attribute, a
+    comment, a style) and whatever a figure leaves open."""
+    page = "".join(pieces)
+    whole = read_page(page)
+    spliced = checked_page(page)
+    assert (spliced.problems, spliced.bad_images) == (whole.problems, whole.bad_images)
+
+
+def test_a_page_whose_figures_were_checked_before_parses_only_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo keeps a page's set of figures as clean: the next process (a serve rebuild)
+    parses only the text around them, and a changed figure is parsed again."""
+    monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path))
+    figures = [f'<svg><rect width="{n}"/><text>{n}</text></svg>' for n in range(3)]
+    page = "<p>a</p>" + "<p>b</p>".join(figures)
+    parsed: list[str] = []
+    real = offline._parsed
+    monkeypatch.setattr(offline, "_parsed",
+                        lambda html, up: parsed.append(html) or real(html, up))
+    monkeypatch.setattr(offline, "_clean", set())
+    assert checked_page(page).problems == []
+    assert len(parsed) == 4  # the rest, then each figure
+    monkeypatch.setattr(offline, "_clean", set())  # as a fresh process
+    parsed.clear()
+    assert checked_page(page).problems == []
+    assert parsed == ["<p>a</p><rulepress-spliced><p>b</p><rulepress-spliced><p>b</p>"
+                      "<rulepress-spliced>"]
+    parsed.clear()
+    bad = page.replace("<text>2</text>", '<image href="http://x/a.png"/>')
+    assert checked_page(bad).problems == [("a reference to another place", "http://x/a.png")]

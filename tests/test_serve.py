@@ -780,3 +780,20 @@ def test_the_manifest_keeps_each_generators_part_of_a_game_written_at_once() -> 
     record.games["game"] = {"engine": "e", "books": {"key": "new"}}
     merged = record.merged(on_disk)["games"]["game"]
     assert merged == {"engine": "e", "books": {"key": "new"}, "translated-books": {"key": "t"}}
+
+
+def test_an_edited_engine_is_read_again_by_the_next_rebuild(server: tuple[Server, Path]) -> None:
+    """Each rebuild is a fresh process of the one pool, from a fork server that never imports
+    a game: the engine's code as saved now, not as the server found it, fills the page."""
+    srv, project = server
+    page = "/build/demo/demo.html"
+    assert "Be the first to bank 100 points" in srv.get(page)[1]
+    [engine] = [p for p in project.rglob("rules.py") if "GOAL = 100" in p.read_text()]
+    engine.write_text(engine.read_text().replace("GOAL = 100", "GOAL = 120"))
+    rules = project / "sources" / "demo" / "rules.md"
+    rules.write_text(rules.read_text().replace("bank 100 points", "bank 120 points"))
+    shown = srv.until(page, lambda b: "Be the first to bank 120 points" in b)
+    assert "rulepress-overlay" not in shown
+    engine.write_text(engine.read_text().replace("GOAL = 120", "GOAL = 90"))
+    shown = srv.until(page, lambda b: "rulepress-overlay" in b)
+    assert "this rule says 120 for scoring.goal, the demo engine holds 90" in shown

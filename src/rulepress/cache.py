@@ -178,9 +178,23 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+_theme: list[tuple[object, str]] = []  # the last (stamp, digest) this process hashed
+
+
+def _stamp(info: os.stat_result) -> tuple[int, ...]:
+    return info.st_mode, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
 def theme_digest() -> str:
-    """The bundled theme: templates, stylesheets and fonts."""
-    return tree_digest(templates_dir())
+    """The bundled theme: templates, stylesheets and fonts (its fonts are most of the bytes:
+    hashed again only when a file's size, time or inode changed since this process did)."""
+    folder = templates_dir()
+    stamp = [(path, _stamp(path.lstat())) for path in _files(folder, ())]
+    if _theme and _theme[0][0] == stamp:
+        return _theme[0][1]
+    found = tree_digest(folder)
+    _theme[:] = [(stamp, found)]
+    return found
 
 
 def module_files(dotted: str) -> list[Path]:

@@ -99,7 +99,14 @@ def put(key: str | None, value: Any) -> None:
         _prune(where)
 
 
+_pruned: set[Path] = set()
+
+
 def _prune(where: Path) -> None:
+    """Once a process: listing the folder costs more than writing an answer."""
+    if where in _pruned:
+        return
+    _pruned.add(where)
     files = [p for shelf in where.iterdir() if shelf.is_dir() for p in shelf.glob("*.json")]
     if len(files) > MAX_FILES:
         files.sort(key=lambda p: p.stat().st_mtime)

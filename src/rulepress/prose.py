@@ -8,13 +8,18 @@ of the data (``moves[0]``, ``claims.points[1]``, ``moves[0][:3]``).
 
 from __future__ import annotations
 
+import base64
+import marshal
 import re
 from functools import cache, lru_cache
+from types import CodeType
 from typing import Any
 
 import jinja2
 from jinja2 import nodes
 
+from rulepress import memo
+from rulepress.cache import code_digest, digest
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Example
 from rulepress.limits import MAX_PROSE_CHARS, PROSE_SECONDS
@@ -34,8 +39,22 @@ def environment() -> Sandbox:
 @lru_cache(maxsize=1024)
 def _template(text: str) -> jinja2.Template:
     """An example's prose, compiled once a process (a check, then the build's pages; serve's
-    checks, edit after edit): compiling is most of what rendering it costs."""
-    return environment().from_string(text)
+    checks, edit after edit): compiling is most of what rendering it costs. The compiled
+    code is kept in the memo, so that serve's next rebuild, a fresh process, loads it."""
+    env = environment()
+    key = digest("prose", text, code_digest())  # the code digest names Python and Jinja too
+    kept = memo.get(key)
+    if isinstance(kept, str):
+        try:
+            code = marshal.loads(base64.b64decode(kept))
+        except (ValueError, EOFError, TypeError):
+            pass
+        else:
+            if isinstance(code, CodeType):
+                return env.template_class.from_code(env, code, env.make_globals(None), None)
+    code = env.compile(text)
+    memo.put(key, base64.b64encode(marshal.dumps(code)).decode("ascii"))
+    return env.template_class.from_code(env, code, env.make_globals(None), None)
 
 
 def shows_a_number(text: str) -> str | None:

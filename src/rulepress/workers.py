@@ -136,13 +136,14 @@ def _how(code: int | None) -> str:
 
 
 def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
-           chosen: Budget | None, start: Callable[[int], None]) -> None:
-    """A worker's life: answer each item sent with ('ok', value) or ('raised', exception)."""
+           chosen: Budget | None, start: Callable[[int], None], once: bool = False) -> None:
+    """A worker's life: answer each item sent with ('ok', value) or ('raised', exception);
+    ``once``: the first item only, as a process of its own (it may start workers itself)."""
     global _slot, _budget
     start(parent)
     faulthandler.disable()  # a crash is reported by the parent, in one line
     signal.signal(signal.SIGPROF, signal.SIG_DFL)  # past the budget the kernel ends the worker
-    _slot = slot
+    _slot = None if once else slot
     if chosen is not None:
         _budget = chosen
         _limit_memory(chosen.memory_mb * 2**20)
@@ -163,6 +164,8 @@ def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
             conn.send(("memory", None))
         except Exception as exc:  # noqa: BLE001 - an answer that does not pickle
             conn.send(("raised", RuntimeError(f"a worker's answer cannot be sent: {exc!r}")))
+        if once:
+            return
 
 
 def _limit_memory(extra: int) -> None:
@@ -183,13 +186,15 @@ def _limit_memory(extra: int) -> None:
 
 class _Worker:
     def __init__(self, run: Callable[[Any], Any], budget: Budget | None,
-                 start: Callable[[int], None]) -> None:
-        context = multiprocessing.get_context("fork")
+                 start: Callable[[int], None], context: Any = None, once: bool = False) -> None:
+        context = context or multiprocessing.get_context("fork")
         self.conn, child = context.Pipe()
         self.slot = context.RawArray("d", 2)
         self.slot[0] = -1.0
-        self.process = context.Process(target=_serve, daemon=True,
-                                       args=(child, run, os.getpid(), self.slot, budget, start))
+        self.deadline: float | None = None  # its item's, in monotonic time
+        self.process = context.Process(
+            target=_serve, daemon=not once,  # once: a process of its own, which may fork
+            args=(child, run, os.getpid(), self.slot, budget, start, once))
         # The worker's collector leaves alone what exists now: scanning it would copy every
         # page of the heap the fork shares (most of a check's cost in a worker).
         gc.freeze()
@@ -199,6 +204,10 @@ class _Worker:
             gc.unfreeze()
         child.close()
         self.item: Any = None
+
+    def late(self) -> bool:
+        """Whether its item has run past the wall time it was given."""
+        return self.deadline is not None and time.monotonic() > self.deadline
 
     def overdue(self) -> bool:
         """Whether it has waited (not computed) in a unit past WALL times its budget: one that
@@ -236,12 +245,19 @@ class Workers(Generic[Item]):
     PDF workers also import WeasyPrint). ``warm``: every worker starts as the block is entered
     (they set up while this process does other work), and a thread hands each finished
     worker its next item at once, not when ``results()`` is next asked (the build checks the
-    next game meanwhile)."""
+    next game meanwhile). ``once``: each worker runs one item, as a process of its own (no
+    budget, and it may start workers itself), and a fresh one takes its place; with
+    ``warm``, at once, so that the next item starts without waiting for a process.
+    ``context``: the multiprocessing context workers start from (default: a fork of this
+    process); a fork server's may start them from any thread. Leaving the block ends
+    ``results()``."""
 
     def __init__(self, run: Callable[[Item], Any], count: int = 1, *, warm: bool = False,
-                 guard: bool = True, start: Callable[[int], None] = worker_started) -> None:
+                 guard: bool = True, start: Callable[[int], None] = worker_started,
+                 once: bool = False, context: Any = None) -> None:
         self._run, self._count = run, max(1, count)
         self._guard, self._start, self._warm = guard, start, warm
+        self._once, self._context = once, context
         self._idle: list[_Worker] = []
         self._busy: list[_Worker] = []
         self._queue: list[tuple[int, Item]] = []
@@ -251,6 +267,7 @@ class Workers(Generic[Item]):
         self._done: queue.SimpleQueue[tuple[Item, str, Any]] = queue.SimpleQueue()
         self._feeder: threading.Thread | None = None
         self._closing = threading.Event()
+        self._seconds: dict[int, float] = {}  # an item's wall-time limit, by its id
 
     def __enter__(self) -> Workers[Item]:
         if self._warm and not self._inline:
@@ -273,7 +290,8 @@ class Workers(Generic[Item]):
         self._stop_all()
 
     def _new(self) -> _Worker:
-        return _Worker(self._run, _budget if self._guard else None, self._start)
+        return _Worker(self._run, _budget if self._guard and not self._once else None,
+                       self._start, self._context, self._once)
 
     def _stop_all(self) -> None:
         with self._lock:
@@ -286,8 +304,12 @@ class Workers(Generic[Item]):
         with self._lock:
             return [w.process.pid for w in self._idle + self._busy if w.process.pid is not None]
 
-    def submit(self, item: Item, weight: int = 0) -> None:
+    def submit(self, item: Item, weight: int = 0, seconds: float | None = None) -> None:
+        """Run ``item``; ``seconds``: its worker is stopped if still at it that long after it
+        started (wall time), and the item reported as a Stopped whose ``code`` is None."""
         with self._lock:
+            if seconds is not None:
+                self._seconds[id(item)] = seconds
             self._queue.append((weight, item))
             self._pending += 1
             self._dispatch()
@@ -297,14 +319,19 @@ class Workers(Generic[Item]):
             self._feeder.start()
 
     def _dispatch(self) -> None:
-        """Hand waiting items to idle workers, starting new ones up to ``count`` (from the main
-        thread only: a fork from another thread may copy a lock some thread holds)."""
-        fork = threading.current_thread() is threading.main_thread()
+        """Hand waiting items to idle workers, starting new ones up to ``count`` (from a thread
+        that may start them: _may_start)."""
+        fork = self._may_start()
         while not self._inline and self._queue and (
                 self._idle or (fork and len(self._busy) < self._count)):
             worker = self._idle.pop() if self._idle else self._new()
+            if self._once and not worker.process.is_alive():  # it died waiting: unseen
+                worker.stop()
+                continue
             heaviest = max(range(len(self._queue)), key=lambda i: self._queue[i][0])
             worker.item = self._queue.pop(heaviest)[1]
+            seconds = self._seconds.pop(id(worker.item), None)
+            worker.deadline = None if seconds is None else time.monotonic() + seconds
             worker.slot[0], worker.slot[1] = -1.0, 0.0
             self._busy.append(worker)
             with contextlib.suppress(OSError):  # it died waiting: its item is reported stopped
@@ -325,8 +352,21 @@ class Workers(Generic[Item]):
                 if answer is not None:
                     self._busy.remove(worker)
                     found.append((worker.item, *answer))
+            self._top_up()
             self._dispatch()
         return found
+
+    def _may_start(self) -> bool:
+        """Whether this thread may start a worker: a fork from another thread than the main
+        one may copy a lock some thread holds; a fork server's process copies none."""
+        return self._context is not None or threading.current_thread() is threading.main_thread()
+
+    def _top_up(self) -> None:
+        """With ``once`` and ``warm``: a fresh worker waits for each next item (called holding
+        the lock)."""
+        if self._once and self._warm and not self._closing.is_set() and self._may_start():
+            while len(self._idle) + len(self._busy) < self._count:
+                self._idle.append(self._new())
 
     def _feed(self) -> None:
         """The warm pool's thread: answers collected as they come, next items sent at once."""
@@ -341,7 +381,7 @@ class Workers(Generic[Item]):
         while self._inline and self._queue:
             self._pending -= 1
             yield (item := self._queue.pop(0)[1]), self._run(item)
-        while self._pending:
+        while self._pending and not self._closing.is_set():
             if self._feeder is None:
                 found = self._collect(POLL)
             else:
@@ -352,7 +392,9 @@ class Workers(Generic[Item]):
                 except queue.Empty:
                     continue
             for item, kind, value in found:
-                self._pending -= 1
+                with self._lock:
+                    self._pending -= 1
+                    self._top_up()  # here, should the thread that collected it not start one
                 if kind == "raised":
                     raise value
                 yield item, value
@@ -365,7 +407,10 @@ class Workers(Generic[Item]):
             except (EOFError, OSError):
                 pass  # it died as it answered: said below
             else:
-                self._idle.append(worker)
+                if self._once:  # its one item done: it ends
+                    worker.stop()
+                else:
+                    self._idle.append(worker)
                 if kind == "memory":
                     return "stopped", Stopped(worker.item, worker.unit(),
                                               "ran out of memory: " + memory_note())
@@ -373,7 +418,7 @@ class Workers(Generic[Item]):
         if worker.process.sentinel in ready or not worker.process.is_alive():
             worker.process.join()
             code = worker.process.exitcode
-        elif worker.overdue():
+        elif worker.overdue() or worker.late():
             code = None
         else:
             return None

@@ -21,7 +21,7 @@ from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown
 from rulepress.render.figures import legible_width, named
 from rulepress.render.lookup import lookup
-from rulepress.render.offline import read_page, refusal_loc
+from rulepress.render.offline import checked_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import COMPILED, GameTemplates, Sandbox, TemplateProblem, render
 from rulepress.validate.results import RenderedExample, Status
@@ -143,7 +143,7 @@ _SVG_BAD = re.compile(
 )
 
 
-_SVG_ID = re.compile(r"""\bid\s*=\s*(["'])([^"']+)\1""")
+_SVG_ID = re.compile(r"""(?=i)\bid\s*=\s*(["'])([^"']+)\1""")  # (?=i): a quick skip
 
 
 def _figure_svg(svg: str, example: Example, scope: str, name: str) -> Markup:
@@ -160,10 +160,31 @@ def with_class(svg: Markup, name: str) -> Markup:
     return Markup(re.sub(r"<svg\b", f'<svg class="{name}"', str(svg), count=1))
 
 
+_PLAIN_ID = re.compile(r"[\w.:-]+\Z")
+_ID_USE = re.compile(r"""(?=[iuh])(?:\bid\s*=\s*(["'])([^"']+)\1|url\(#([\w.:-]+)\)|"""
+                     r"""(href\s*=\s*["'])#([\w.:-]+)(["']))""")
+
+
 def scope_ids(svg: str, scope: str) -> str:
     """Prefix an inline SVG's ids and its references to them: one HTML page holds many figures,
     and two figures with the same id would otherwise share one clip path or gradient."""
     ids = {m.group(2) for m in _SVG_ID.finditer(svg)}
+    if all(_PLAIN_ID.match(name) for name in ids):  # one pass; else name by name, below
+
+        def scoped(m: re.Match[str]) -> str:
+            if m.group(2) is not None:
+                return f'id="{scope}-{m.group(2)}"' if m.group(2) in ids else m.group(0)
+            if m.group(3) is not None:
+                return f"url(#{scope}-{m.group(3)})" if m.group(3) in ids else m.group(0)
+            return (f"{m.group(4)}#{scope}-{m.group(5)}{m.group(6)}" if m.group(5) in ids
+                    else m.group(0))
+
+        return _ID_USE.sub(scoped, svg) if ids else svg
+    return _scope_each(svg, scope, ids)
+
+
+def _scope_each(svg: str, scope: str, ids: set[str]) -> str:
+    """scope_ids name by name, longest first: for ids a single pattern cannot name."""
     for name in sorted(ids, key=len, reverse=True):
         new = f"{scope}-{name}"
         svg = re.sub(rf"""\bid\s*=\s*(["']){re.escape(name)}\1""", f'id="{new}"', svg)
@@ -271,7 +292,7 @@ def render_html(doc: Document, examples: Mapping[str, RenderedExample], *,
     env = game_environment(doc.path.parent)
     page = run_templates(env, "rulebook.html.j2",
                          lambda: _page(env, doc, examples, edition, links or {}, fonts_href))
-    read = read_page(page, 2 if doc.language else 1)  # a translation is in <game>/<lang>/
+    read = checked_page(page, 2 if doc.language else 1)  # a translation is in <game>/<lang>/
     if read.problems:  # a template override wrote it: the page must open offline and run nothing
         what, url = read.problems[0]
         raise RulepressError.at(refusal_loc(url, doc.path.parent), (

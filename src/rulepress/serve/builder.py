@@ -1,11 +1,12 @@
 """Rebuilds for the preview server, each in a fresh process.
 
-The processes come from a fork server with the build pipeline and WeasyPrint already imported,
+The processes are the one pool's (workers.Workers, one job a process), started from a fork
+server with the build pipeline and WeasyPrint already imported and warmed (serve/preload.py),
 and one waits for work ahead of each job, so a rebuild starts at once (and what the check
 keeps in memo.py spares it replaying examples whose data a save left alone); every rebuild runs
-in a new process, so it imports the game's engine as it is on disk now and starts with no
-cached template. A process that dies (killed for lack of memory, a crash in the PDF library)
-fails its own job, saying so, and the next job runs as usual.
+in a new process, so it imports the game's engine as it is on disk now. A process that dies
+(killed for lack of memory, a crash in the PDF library) fails its own job, saying so, and the
+next job runs as usual.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import traceback
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.signals import deferred
+from rulepress.workers import Stopped as Dead
+from rulepress.workers import Workers
 
 # Imported by the fork server once, so each rebuild process has them already.
 PRELOAD = ["rulepress.serve.preload"]
@@ -119,8 +121,12 @@ def _translations(settings: Settings, only: frozenset[str] | None) -> list[Any]:
     return [TranslatedBooks(options, pdf=only is not None, only=only)]
 
 
-def _worker_started() -> None:
-    """Ctrl-C is the server's to handle; a worker dies with the fork server (Linux)."""
+_Job = tuple[Settings, str, frozenset[str] | None, str | None]
+
+
+def _worker_started(parent: int | None = None) -> None:
+    """Ctrl-C is the server's to handle; a worker dies with the fork server (Linux), which is
+    its parent (not the server, ``parent``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform == "linux":
         import ctypes
@@ -133,163 +139,82 @@ def _worker_started() -> None:
             os._exit(128 + signal.SIGTERM)
 
 
+def _rebuild(job: _Job) -> tuple[str, Any]:
+    """In a rebuild process: its one job, ("ok", Outcome), or ("raised", the traceback) of a
+    bug, which the server shows."""
+    if job[3] == TRANSLATIONS:  # on a busy machine the source's pages, read first, go first
+        with contextlib.suppress(OSError):
+            os.nice(5)
+    try:
+        return "ok", build_game(*job)
+    except BaseException:  # noqa: BLE001 - a bug: its traceback goes to the server
+        return "raised", traceback.format_exc()
+
+
 class Stopped(Exception):
     """The job was not done: the server is stopping."""
 
 
-class _Process:
-    """A rebuild process from the fork server, started ahead of its one job, which it waits
-    for on its pipe. Its handle is ours: killed for overtime or at stop, its exit code read,
-    with no executor's private state."""
-
-    def __init__(self, context: Any) -> None:
-        self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=_serve_one, args=(theirs,),
-                                       name="rulepress-rebuild")
-        self.process.start()
-        theirs.close()
-
-    def answer(self) -> tuple[str, Any] | None:
-        """What the job gave ("ok", Outcome) or ("raised", traceback), None if the process
-        ended first (killed, crashed, stopped)."""
-        try:
-            wait([self.conn, self.process.sentinel])
-            found: tuple[str, Any] | None = self.conn.recv() if self.conn.poll() else None
-        except (EOFError, OSError):
-            found = None
-        self.process.join(5)
-        return found
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-def _serve_one(conn: Connection) -> None:
-    """In a rebuild process: its one job, then its answer."""
-    _worker_started()
-    try:
-        settings, game, only, part = conn.recv()
-    except (EOFError, OSError):
-        return  # the server stopped before it had work
-    try:
-        answer: tuple[str, Any] = ("ok", build_game(settings, game, only, part))
-    except BaseException:  # noqa: BLE001 - a bug: its traceback goes to the server
-        answer = ("raised", traceback.format_exc())
-    conn.send(answer)
-
-
 class Rebuilds:
     """Runs build_game, each job in a new process from the preloaded fork server, ``workers``
-    jobs at a time, with a process started ahead of each slot's next job (so a rebuild starts
-    at once).
+    jobs at a time: the one pool (workers.Workers) with one job a process, a process started
+    ahead of each next job (so a rebuild starts at once).
 
     A process that dies fails its own job and no other; one found dead while it waited for
     work is replaced unseen. Thread-safe: rebuilds come from the watcher, PDF renders from the
     requests' threads."""
 
     def __init__(self, workers: int = 2) -> None:
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(PRELOAD)
-        self._ready: list[_Process | None] = [None] * workers
-        self._running: dict[int, _Process] = {}
-        self._free = list(range(workers))
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        self._pool: Workers[_Job] = Workers(_rebuild, workers, warm=True, guard=False,
+                                            start=_worker_started, once=True, context=context)
+        self._waiting: dict[int, tuple[Future[Outcome], float | None]] = {}
         self._changed = threading.Condition()
-        self._stopped = False
+        self._started = self._stopped = False
 
     def submit(self, settings: Settings, game: str, only: frozenset[str] | None = None,
                seconds: float | None = None, part: str | None = None) -> Future[Outcome]:
         """Start build_game(settings, game, only, part) once a worker is free: its Outcome, a
         failed one if its process dies or is still at work ``seconds`` after it started (it is
         killed then, freeing its worker); Stopped once stop() is called."""
-        with self._changed:
-            self._changed.wait_for(lambda: bool(self._free) or self._stopped)
-            if self._stopped:
-                raise Stopped
-            slot = self._free.pop(0)  # the lowest: the one most likely to have a process ready
-            try:
-                # Ctrl-C waits until a process being started is known to stop(): else, the
-                # server gone, it printed a traceback as it could not read its job.
-                with deferred():
-                    self._running[slot] = process = self._started(
-                        slot, (settings, game, only, part))
-            except BaseException:
-                self._free.insert(0, slot)
-                self._changed.notify()
-                raise
+        job: _Job = (settings, game, only, part)
         outcome: Future[Outcome] = Future()
         outcome.set_running_or_notify_cancel()
-        late = threading.Event()
-        timer = None
-        if seconds is not None:
-            timer = threading.Timer(seconds, self._overtime, (slot, process, late))
-            timer.daemon = True
-            timer.start()
-        threading.Thread(target=self._finish, name="rulepress-rebuild-wait", daemon=True,
-                         args=(slot, process, outcome, game, only, timer, late, seconds)).start()
+        with self._changed:
+            if self._stopped:
+                raise Stopped
+            if not self._started:
+                # Ctrl-C waits until the processes being started are known to stop(): else,
+                # the server gone, they printed a traceback as they could not read their job.
+                with deferred():
+                    self._pool.__enter__()
+                    self._started = True
+                threading.Thread(target=self._deliver, name="rulepress-rebuilds",
+                                 daemon=True).start()
+            self._waiting[id(job)] = (outcome, seconds)
+            self._pool.submit(job, seconds=seconds)
+            self._changed.notify_all()
         return outcome
 
-    def _started(self, slot: int,
-                 job: tuple[Settings, str, frozenset[str] | None, str | None]) -> _Process:
-        """The slot's waiting process (a fresh one if it has none or it died), given ``job``
-        (called holding the lock)."""
-        process, self._ready[slot] = self._ready[slot], None
-        for _ in range(2):
-            if process is None or not process.process.is_alive():
-                if process is not None:
-                    process.close()
-                process = _Process(self._context)
+    def _deliver(self) -> None:
+        """Each job's outcome to its future, as it comes."""
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: bool(self._waiting) or self._stopped)
+                if self._stopped:
+                    return
             try:
-                process.conn.send(job)
-                return process
-            except OSError:  # it died between the look and the send
-                process.process.join(5)
-        raise RulepressError.at(None, "no rebuild process could be started")
-
-    def _overtime(self, slot: int, process: _Process, late: threading.Event) -> None:
-        """Kill the process of a job that has run too long; _finish reports it as late."""
-        with self._changed:
-            if self._stopped or self._running.get(slot) is not process:
-                return
-            late.set()
-        process.process.kill()  # a render stuck in the PDF library's C code dies too
-
-    def _finish(self, slot: int, process: _Process, outcome: Future[Outcome], game: str,
-                only: frozenset[str] | None, timer: threading.Timer | None,
-                late: threading.Event, seconds: float | None) -> None:
-        # In the job's own thread. The caller's future is set whatever happens here.
-        try:
-            answer = process.answer()
-            if timer is not None:
-                timer.cancel()
-            code = process.process.exitcode
-            process.close()
-            with self._changed:
-                self._running.pop(slot, None)
-                stopped = self._stopped
-            ahead = None
-            if not stopped:
-                with contextlib.suppress(OSError):  # none now: the next job starts one
-                    ahead = _Process(self._context)
-            with self._changed:
-                if self._stopped and ahead is not None:  # stop() came meanwhile
-                    ahead.process.terminate()
-                    ahead.process.join(5)
-                else:
-                    self._ready[slot] = ahead
-                self._free.append(slot)
-                self._free.sort()
-                self._changed.notify()
-            if stopped and answer is None:
-                raise Stopped
-            if answer is None:
-                outcome.set_result(_late(game, only, seconds) if late.is_set()
-                                   and seconds is not None else _died(game, only, code))
-            elif answer[0] == "raised":  # a bug: its traceback in the caller
-                raise RuntimeError(f"a rebuild of {game} raised:\n{answer[1]}")
-            else:
-                outcome.set_result(answer[1])
-        except BaseException as exc:
-            outcome.set_exception(exc)
+                for job, answer in self._pool.results():
+                    with self._changed:
+                        waiting = self._waiting.pop(id(job), None)
+                    if waiting is not None:  # None: stop() has answered it
+                        _settle(waiting[0], job, answer, waiting[1])
+            except Exception as exc:  # noqa: BLE001 - an answer that did not pickle: a bug
+                with self._changed:
+                    waiting_now, self._waiting = list(self._waiting.values()), {}
+                for outcome, _ in waiting_now:
+                    outcome.set_exception(exc)
 
     def stop(self) -> None:
         """Stop every process now, a job under way too (Ctrl-C must not wait for a render);
@@ -297,12 +222,23 @@ class Rebuilds:
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
-            processes = [p for p in self._ready if p is not None] + list(self._running.values())
-            self._ready = [None] * len(self._ready)
-        for process in processes:
-            process.process.terminate()
-        for process in processes:
-            process.process.join(timeout=5)
+            waiting, self._waiting = list(self._waiting.values()), {}
+        if self._started:
+            self._pool.__exit__(None, None, None)
+        for outcome, _ in waiting:
+            if not outcome.done():
+                outcome.set_exception(Stopped())
+
+
+def _settle(outcome: Future[Outcome], job: _Job, answer: Any, seconds: float | None) -> None:
+    _, game, only, _ = job
+    if isinstance(answer, Dead):
+        outcome.set_result(_late(game, only, seconds) if answer.code is None
+                           and seconds is not None else _died(game, only, answer.code))
+    elif answer[0] == "raised":  # a bug: its traceback in the caller
+        outcome.set_exception(RuntimeError(f"a rebuild of {game} raised:\n{answer[1]}"))
+    else:
+        outcome.set_result(answer[1])
 
 
 def _late(game: str, only: frozenset[str] | None, seconds: float) -> Outcome:

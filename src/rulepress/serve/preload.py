@@ -12,6 +12,7 @@ from PIL import Image
 
 import rulepress.build  # noqa: F401
 import rulepress.render.pdf  # noqa: F401
+import rulepress.serve.builder  # noqa: F401 - each rebuild's job comes through it
 import rulepress.serve.faces  # noqa: F401
 import rulepress.simulate.ladder  # noqa: F401 - a playtest report's check (0.07 s)
 import rulepress.simulate.report  # noqa: F401
@@ -19,6 +20,7 @@ import rulepress.simulate.tension  # noqa: F401
 from rulepress.cache import code_digest
 from rulepress.pnp.fonts import register_fonts
 from rulepress.render.html import environment
+from rulepress.serve.warm import warm
 from rulepress.write import scratch_folder
 
 with scratch_folder():  # its libraries' lookup writes temporary files (see build._worker_ready)
@@ -30,6 +32,7 @@ for _name in _theme.list_templates(filter_func=lambda name: name.endswith(".j2")
     _theme.get_template(_name)
 register_fonts()  # the faces page's: read once, not by every rebuild
 Image.init()  # its JPEG encoder, and the image formats a layout may use
+warm()  # what else a rebuild would set up from rulepress and its libraries alone
 
 
 FORK_SERVER = os.getpid()  # its workers' parent, inherited: see builder._worker_started

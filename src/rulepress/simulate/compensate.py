@@ -20,7 +20,7 @@ from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
 from rulepress.pipeline import Progress as Reporter
-from rulepress.simulate.run import Options, Plan, outputs, plan, play, summarize, write
+from rulepress.simulate.run import Options, Plan, outputs, play, summarize
 from rulepress.simulate.stats import Tally, rate
 
 METHOD = ("every value plays the run's deals; the first player's win rate (Wilson, 95%) is "
@@ -37,15 +37,30 @@ def simulate_compensation(game: str, sources: Path, project: Path | None, option
                           out: Path, *, jobs: int = 0, scheduler: str | None = None,
                           reporter: Reporter | None = None) -> str:
     """The search, then the run at the suggested value written as an ordinary summary with a
-    ``compensation`` part. Returns what to tell the user."""
+    ``compensation`` part, through the pipeline (simulate/generator.py). Returns what to tell
+    the user."""
+    from rulepress.simulate.generator import simulate_game
+
+    return simulate_game(game, sources, project, options, out, jobs=jobs, scheduler=scheduler,
+                         reporter=reporter)
+
+
+def compensation_options(options: Options) -> Options:
+    """The options a compensation's plan is checked with (its own, once they agree)."""
+    if options.ladder is not None or options.handicap is not None:
+        raise RulepressError.at(None, "--compensate finds the handicap itself: leave out "
+                                      "--handicap and --ladder")
+    return options
+
+
+def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str | None = None,
+                       reporter: Reporter | None = None) -> tuple[dict[str, str], str]:
+    """The search on the checked plan ``chosen``: its files (the summary at the suggested
+    value, its plots) and what to tell the user of it."""
     from rulepress.simulate.execute import SchedulerError
     from rulepress.simulate.play import SimulationFailure, engine_of
     from rulepress.simulate.progress import game_steps
 
-    if options.ladder is not None or options.handicap is not None:
-        raise RulepressError.at(None, "--compensate finds the handicap itself: leave out "
-                                      "--handicap and --ladder")
-    chosen = plan(game, sources, project, options)
     if len(chosen.spec.tables) != 1:
         raise RulepressError.at(None, "--compensate evens one table: give one player count and "
                                       "one variant")
@@ -100,9 +115,8 @@ def simulate_compensation(game: str, sources: Path, project: Path | None, option
         "suggested": best,
         "sentence": sentence,
     }
-    written = write(out, outputs(summary))
     games = sum(t.games for t in tried.values())
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
-    return (f"played {games} games of {game} in {seconds:.1f} s {where}, {len(tried)} values "
-            f"of the handicap: {sentence}; wrote {len(written)} files to {out}")
+    return outputs(summary), (f"played {games} games of {game} in {seconds:.1f} s {where}, "
+                              f"{len(tried)} values of the handicap: {sentence}")
 

@@ -6,7 +6,9 @@ always could (the check's exit status would otherwise change what simulate says)
 declares ``checked = False`` and checks its options in ``prepare``. Its one unit, the summary
 and the plots, is made on every run (``remakes``: it plays again) and written in the pipeline's
 write phase as one set with the output folder's manifest, where simulate always kept it; a
-plot an earlier run wrote that this one does not draw goes."""
+plot an earlier run wrote that this one does not draw goes. ``--ladder`` and ``--compensate``
+are the same generator: their one unit plays the ladder (simulate/ladder.py) or the search
+(simulate/compensate.py) instead of one run."""
 
 from __future__ import annotations
 
@@ -58,10 +60,20 @@ class Simulation(Base):
         self.games = 0  # played (fewer than planned when --until stopped early)
         self.seconds = 0.0
         self.summary: dict[str, Any] = {}
+        self.said = ""  # a ladder's or a search's account of itself
+        self.plan_options = options  # what the plan is checked with (a ladder's agents)
+        if options.compensate:
+            from rulepress.simulate.compensate import compensation_options
+
+            self.plan_options = compensation_options(options)
+        elif options.ladder is not None:
+            from rulepress.simulate.ladder import ladder_options
+
+            self.plan_options = ladder_options(options)
 
     def prepare(self, docs: Sequence[Document]) -> None:
         (doc,) = docs
-        self.plan = plan_of(doc, self.project, self.options)
+        self.plan = plan_of(doc, self.project, self.plan_options)
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         return [Unit(SIMULATION_UNIT, key, self._played, game.doc.slug)]
@@ -71,6 +83,8 @@ class Simulation(Base):
 
         chosen = self.plan
         assert chosen is not None  # prepare() came first
+        if self.options.compensate or self.options.ladder is not None:
+            return self._searched(chosen)
         total = sum(chosen.spec.plays(t.players) for t in chosen.spec.tables)
         start = time.perf_counter()
         try:
@@ -87,6 +101,21 @@ class Simulation(Base):
         self.summary = summarize(chosen, tallies)
         return outputs(self.summary)
 
+    def _searched(self, chosen: Plan) -> Files:
+        if self.options.compensate:
+            from rulepress.simulate.compensate import compensation_files
+
+            files, self.said = compensation_files(chosen, chosen.spec.game, jobs=self.jobs,
+                                                  scheduler=self.scheduler,
+                                                  reporter=self.reporter)
+        else:
+            from rulepress.simulate.ladder import ladder_files
+
+            files, self.said = ladder_files(chosen, chosen.spec.game,
+                                            adaptive=self.options.adaptive, jobs=self.jobs,
+                                            scheduler=self.scheduler, reporter=self.reporter)
+        return files
+
 
 def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
                   *, jobs: int = 0, scheduler: str | None = None,
@@ -96,19 +125,11 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     if jobs < 0:
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
-    if options.compensate:
-        from rulepress.simulate.compensate import simulate_compensation
-
-        return simulate_compensation(game, sources, project, options, out, jobs=jobs,
-                                     scheduler=scheduler, reporter=reporter)
-    if options.ladder is not None:
-        from rulepress.simulate.ladder import simulate_ladder
-
-        return simulate_ladder(game, sources, project, options, out, jobs=jobs,
-                               scheduler=scheduler, reporter=reporter)
     simulation = Simulation(options, project, jobs=jobs, scheduler=scheduler, reporter=reporter)
     built = run(Paths(sources, out, project), [simulation], reporter or _Quiet(),
                 RunOptions((game,)))
+    if simulation.said:  # a ladder or a search
+        return f"{simulation.said}; wrote {len(built.written)} files to {out}"
     workers = jobs or os.cpu_count() or 1
     where = f"on {scheduler}" if scheduler else f"on {workers} process{'es' * (workers > 1)}"
     total, seconds = simulation.games, simulation.seconds

@@ -34,7 +34,7 @@ from typing import Any
 
 from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.pipeline import Progress as Reporter
-from rulepress.simulate.run import Options, plan
+from rulepress.simulate.run import Options, Plan
 from rulepress.simulate.spec import CAPPED, RunSpec, SpecError
 from rulepress.simulate.stats import (
     DUPLICATE_METHOD,
@@ -324,7 +324,27 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
                     out: Path, *, jobs: int = 0, scheduler: str | None = None,
                     reporter: Reporter | None = None) -> str:
     """``rulepress simulate --ladder``: the pairs, then the strongest in every seat; one
-    summary.json and ladder.svg. Returns what to tell the user."""
+    summary.json and ladder.svg, written through the pipeline (simulate/generator.py).
+    Returns what to tell the user."""
+    from rulepress.simulate.generator import simulate_game
+
+    return simulate_game(game, sources, project, options, out, jobs=jobs, scheduler=scheduler,
+                         reporter=reporter)
+
+
+def ladder_options(options: Options) -> Options:
+    """The options a ladder's plan is checked with: its agents, played duplicate."""
+    if options.agents is not None or options.duplicate:
+        raise RulepressError.at(None, "--ladder names the agents and plays them duplicate: "
+                                      "leave out --agent and --duplicate")
+    return replace(options, agents=options.ladder, ladder=None, adaptive=False)
+
+
+def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int = 0,
+                 scheduler: str | None = None, reporter: Reporter | None = None
+                 ) -> tuple[dict[str, str], str]:
+    """The ladder of the checked plan ``chosen`` (``adaptive``: --adaptive): its files
+    (summary.json, ladder.svg) and what to tell the user of it."""
     from rulepress.simulate.execute import (
         SchedulerError,
         StopRule,
@@ -333,14 +353,9 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
     )
     from rulepress.simulate.play import SimulationFailure
     from rulepress.simulate.progress import game_steps
-    from rulepress.simulate.run import FORMAT, dumps, write
+    from rulepress.simulate.run import FORMAT, dumps
 
-    if options.agents is not None or options.duplicate:
-        raise RulepressError.at(None, "--ladder names the agents and plays them duplicate: "
-                                      "leave out --agent and --duplicate")
-    chosen = plan(game, sources, project, replace(options, agents=options.ladder,
-                                                  ladder=None, adaptive=False))
-    chosen = replace(chosen, spec=replace(chosen.spec, adaptive=options.adaptive))
+    chosen = replace(chosen, spec=replace(chosen.spec, adaptive=adaptive))
     names = chosen.spec.agents
     try:
         specs = pair_specs(replace(chosen.spec, until=None), names)
@@ -395,9 +410,8 @@ def simulate_ladder(game: str, sources: Path, project: Path | None, options: Opt
     }
     from rulepress.simulate.plots import ladder_svg
 
-    written = write(out, {"summary.json": dumps(summary) + "\n",
-                          "ladder.svg": ladder_svg(summary)})
+    files = {"summary.json": dumps(summary) + "\n", "ladder.svg": ladder_svg(summary)}
     games = sum(t["games"] for t in summary["tables"])
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
-    return (f"played {games} games of {game} in {seconds:.1f} s {where}: {ladder['sentence']}; "
-            f"wrote {len(written)} files to {out}")
+    return files, (f"played {games} games of {game} in {seconds:.1f} s {where}: "
+                   f"{ladder['sentence']}")

@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rulepress.cache import Record
+from rulepress import memo
+from rulepress.cache import digest
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document
 from rulepress.games import UnknownEngine, contract
@@ -37,7 +38,6 @@ from rulepress.simulate.spec import (
 )
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
 from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
-from rulepress.write import write_set
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
@@ -101,7 +101,18 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         engine = engine_of(spec)
     except UnknownEngine as exc:
         raise RulepressError.at(engine_loc, str(exc)) from None
-    stop = _tried(spec, engine, options, title) if can_fork() and not in_worker() else None
+    stop = None
+    if can_fork() and not in_worker():
+        # A set-up that passed its trial passes it again with the same engine, game and
+        # options (engines are pure): serve's rebuilds, checking four playtest reports each
+        # save, keep that in the memo instead of forking four trials.
+        key = None if engine_loc is None else memo.engine_key(
+            engine_loc.path.parent, engine_loc.path, engine_spec, project,
+            digest("set-up trial", repr(options), title))
+        if memo.get(key) is not True:
+            stop = _tried(spec, engine, options, title)
+            if stop is None:
+                memo.put(key, True)
     if stop is not None:
         loc, how = stop
         raise RulepressError.at(loc or engine_loc, f"the {engine.name} engine {how} while "
@@ -315,15 +326,6 @@ def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
     from rulepress.simulate.plots import plots
 
     return {SUMMARY: dumps(summary) + "\n", **plots(summary)}
-
-
-def write(out: Path, files: Mapping[str, str]) -> list[Path]:
-    """Write every file as one set, recorded in the folder's manifest as one unit: a plot an
-    earlier run wrote there and this one does not draw goes (if unchanged since); a file of
-    anyone else's is never replaced or deleted."""
-    record = Record()
-    record.unit(SIMULATION_UNIT, "", files)
-    return write_set(out, {out / name: text for name, text in files.items()}, record)
 
 
 def dumps(value: Any, indent: str = "") -> str:
