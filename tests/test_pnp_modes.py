@@ -146,7 +146,7 @@ def test_fill_is_what_the_faces_cover_on_the_rendered_page() -> None:
         assert planned == pytest.approx(trims / printable, abs=1e-3)
         img = doc[n].render(scale=dpi / 72).to_pil().convert("RGB")
         # the fixture tells faces apart by hue, dark or greyish: any non-white pixel is art
-        coloured = sum(1 for r, g, b in img.getdata() if min(r, g, b) < 200)
+        coloured = sum(1 for r, g, b in img.get_flattened_data() if min(r, g, b) < 200)
         painted = coloured * (72 / dpi) ** 2
         assert trims * 0.97 <= painted <= arts * 1.03, (n, trims, painted, arts)
 
