@@ -251,6 +251,15 @@ def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_interv
     assert "run: duplicate is true or false, not 'often'" in rulepress(bad, "check").stderr
 
 
+def ladder_project(tmp_path: Path, run: str, text: str) -> Path:
+    """A project whose report block plays ``run`` (a ladder), draws its plot and says ``text``."""
+    root = project(tmp_path, run, plots="[ladder]")
+    rules = root / "sources/coin-race/rules.md"
+    rules.write_text(re.sub(r"text: \|\n(  .*\n)+", lambda _: f"text: |\n  {text}\n",
+                            rules.read_text()))
+    return root
+
+
 def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs_first_game(
     tmp_path: Path,
 ) -> None:
@@ -259,13 +268,10 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
     from rulepress.validate.check import check_documents
 
     run = "{games: 12, players: 2, ladder: [random, cautious, mcts:8], seed: 3}"
-    root = project(tmp_path, run, plots="[ladder]")
-    rules = root / "sources/coin-race/rules.md"
-    rules.write_text(re.sub(r"text: \|\n(  .*\n)+", "text: |\n  {{ ladder.sentence }}. The "
-                            "strongest in both seats: the first player wins\n  {{ ladder."
-                            "seat_balance.first_player.percent }}; cautious scores {{ versus"
-                            "['cautious']['random'].percent }} against random, {{ ladder."
-                            "elo['cautious'].shown }} Elo.\n", rules.read_text()))
+    root = ladder_project(tmp_path, run, "{{ ladder.sentence }}. The strongest in both seats: "
+                          "the first player wins\n  {{ ladder.seat_balance.first_player.percent "
+                          "}}; cautious scores {{ versus['cautious']['random'].percent }} "
+                          "against random, {{ ladder.elo['cautious'].shown }} Elo.")
     result = rulepress(root, "check")
     assert "make it with: rulepress simulate coin-race --games 12 --players 2 --variant short " \
            "--ladder random,cautious,mcts:8 --seed 3" in result.stderr, result.stderr
@@ -304,10 +310,7 @@ def test_a_report_of_an_adaptive_ladder_gives_the_command_and_takes_its_summary(
     tmp_path: Path,
 ) -> None:
     run = "{games: 32, players: 2, ladder: [random, cautious, flat:8], seed: 3, adaptive: true}"
-    root = project(tmp_path, run, plots="[ladder]")
-    rules = root / "sources/coin-race/rules.md"
-    rules.write_text(re.sub(r"text: \|\n(  .*\n)+", "text: |\n  {{ ladder.sentence }}.\n",
-                            rules.read_text()))
+    root = ladder_project(tmp_path, run, "{{ ladder.sentence }}.")
     assert "--ladder random,cautious,flat:8 --seed 3 --max-turns 1000 --seconds-per-turn 30 " \
            "--adaptive --out" in rulepress(root, "check").stderr
     made = make_summary(root)
