@@ -27,7 +27,9 @@ from rulepress.games.base import (
     sample_of,
     view_of,
 )
+from rulepress.games.go_stop.cards import MONTH_MASK
 from rulepress.games.go_stop.rules import RULES as GO_STOP
+from rulepress.games.go_stop.rules import has_four
 from rulepress.games.pigeon.rules import RULES as PIGEON
 from rulepress.games.pigeon.rules import Seat
 from rulepress.games.pigeon_race.rules import RULES as PIGEON_RACE
@@ -139,21 +141,48 @@ def test_go_stop_views_do_not_tell_the_other_hands_or_the_stock() -> None:
 
 
 def test_go_stop_cards_shown_by_a_shake_stay_known() -> None:
-    for seed in range(200):
+    for seed in range(400):  # a shake whose number's last card the other player cannot see
         state = GO_STOP.new_game(2, seed)
         shakes = [m for m in state.legal_moves() if m.kind == "shake"]
-        if shakes:
+        seat = state.to_move
+        if shakes and not (state.view(1 - seat).hand | state.row) & MONTH_MASK[shakes[0].month - 1]:
             break
     else:
-        pytest.fail("no deal in 200 offers a shake")
+        pytest.fail("no deal in 400 offers such a shake")
     after = state.apply(shakes[0])
-    seat = state.to_move
-    month = shakes[0].month - 1
-    shown = after.view(1 - seat).shown[seat]
-    assert shown.bit_count() == 3 and shown == after.hands[seat] & (0b1111 << 4 * month)
-    for k in range(5):  # every sample puts the shown cards in the shaker's hand
-        got = GO_STOP.sample(after.view(1 - seat), random.Random(k))
-        assert got.hands[seat] & shown == shown
+    month = MONTH_MASK[shakes[0].month - 1]
+    view = after.view(1 - seat)
+    shown = view.shown[seat]
+    assert shown.bit_count() == 3 and shown == after.hands[seat] & month
+    for k in range(100):
+        got = GO_STOP.sample(view, random.Random(k))
+        # The shaker showed every card of that number it held: the fourth is elsewhere.
+        assert got.hands[seat] & month == shown
+        assert got.view(1 - seat) == view
+
+
+def test_go_stop_samples_deal_no_hand_a_whole_number() -> None:
+    """Four of a number in a hand ends the game at the deal: a hand in play never holds one."""
+    dealt = 0
+    for seed in range(40):
+        state = GO_STOP.new_game(2, seed)
+        if state.is_over():
+            continue
+        view = state.view(0)
+        for k in range(25):
+            got = GO_STOP.sample(view, random.Random(k))
+            assert not has_four(got.hands[1]), (seed, k)
+            dealt += 1
+    assert dealt > 500
+
+
+def test_go_stop_a_forged_view_no_deal_fits_is_refused() -> None:
+    state = GO_STOP.new_game(2, 7)
+    view = state.view(0)
+    # Player 2 has shaken every number: no card left unseen may be in that hand.
+    forged = replace(view, shaken=(0, (1 << 12) - 1))
+    with pytest.raises(ValueError, match="no deal of the unseen cards fits"):
+        GO_STOP.sample(forged, random.Random(0))
 
 
 def test_pigeon_race_views_do_not_tell_the_other_hand_the_deck_or_the_order() -> None:

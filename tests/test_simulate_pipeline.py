@@ -67,3 +67,24 @@ def test_a_refused_ladder_or_search_is_bad_input_and_writes_nothing(
     assert result.exit_code == 2, result.output
     assert said in result.stderr and "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("args", [("-n", "100000"), ("-n", "40", "--ladder", "random,cautious")])
+def test_a_summary_rulepress_did_not_write_stops_the_run_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]) -> None:
+    """A report's summary.json committed without its manifest: the run says so at once, not
+    after playing every game (a ladder can take an hour)."""
+    def played(*_: Any, **__: Any) -> None:
+        pytest.fail("games were played before the output folder was looked at")
+
+    monkeypatch.setattr(generator, "play", played)
+    monkeypatch.setattr("rulepress.simulate.ladder.ladder_files", played)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("{}\n")
+    result = simulate(out, *args)
+    assert result.exit_code == 2, result.output
+    assert "holds files rulepress did not write" in result.stderr
+    assert "summary.json; move them away" in result.stderr
+    assert (out / "summary.json").read_text() == "{}\n"
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]

@@ -158,6 +158,13 @@ def _with_manifest(out: Path, outputs: Mapping[Path, bytes | str], merged: Mappi
     return {**outputs, out / MANIFEST: text}
 
 
+def check_free(out: Path, names: list[str]) -> None:
+    """Fail now, as write_set would at the end, if a file rulepress did not write holds one of
+    ``names`` in ``out``: for a run that works for minutes before it writes. (write_set checks
+    again under the folder's lock.)"""
+    _check_owned(out, dict.fromkeys((out / name for name in names), b""), read_manifest(out))
+
+
 def _check_owned(out: Path, outputs: Mapping[Path, bytes | str], old: Mapping[str, Any]) -> None:
     """Stop before anything is written if an output's place holds something rulepress did not
     write: a file its manifest does not list, a link, a file where a folder goes."""

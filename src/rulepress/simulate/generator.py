@@ -25,6 +25,7 @@ from rulepress.simulate.execute import SchedulerError
 from rulepress.simulate.play import SimulationFailure
 from rulepress.simulate.run import (
     SIMULATION_UNIT,
+    SUMMARY,
     Options,
     Plan,
     narrower,
@@ -35,6 +36,7 @@ from rulepress.simulate.run import (
     summarize,
 )
 from rulepress.validate.check import DocumentCheck
+from rulepress.write import check_free
 
 
 class _Quiet:
@@ -125,6 +127,7 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     if jobs < 0:
         raise RulepressError.at(None, f"--jobs {jobs}: give a number of processes, or 0 for "
                                 "one per core")
+    check_free(out, [SUMMARY])  # before the games: they can take an hour
     simulation = Simulation(options, project, jobs=jobs, scheduler=scheduler, reporter=reporter)
     built = run(Paths(sources, out, project), [simulation], reporter or _Quiet(),
                 RunOptions((game,)))

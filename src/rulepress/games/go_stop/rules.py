@@ -768,16 +768,11 @@ def view(s: State, player: int) -> View:
     )
 
 
-def sample(v: View, rng: random.Random) -> State:
-    """A state ``v`` could be of: the cards its player has not seen are shuffled and dealt to
-    the other hands (beside the cards each showed) and to the rest of the stock, by their sizes."""
-    seen = v.hand | v.row | mask_of(v.drawn_cards)
-    for part in (*v.stores, *v.shown):
-        seen |= part
-    if v.pending is not None:
-        seen |= v.pending[0] | 1 << v.pending[2]
-    unseen = cards_in(ALL & ~seen)
-    rng.shuffle(unseen)
+_SAMPLE_TRIES = 10_000  # a view from play is met within a few; only a forged one runs out
+
+
+def _dealt(v: View, unseen: list[int]) -> list[int] | None:
+    """The hands ``v``'s shuffled ``unseen`` cards deal, or None if a hand could not be so."""
     hands: list[int] = []
     at = 0
     for p, size in enumerate(v.hand_sizes):
@@ -785,14 +780,43 @@ def sample(v: View, rng: random.Random) -> State:
             hands.append(v.hand)
             continue
         need = size - v.shown[p].bit_count()
-        hands.append(v.shown[p] | mask_of(unseen[at : at + need]))
+        dealt = mask_of(unseen[at : at + need])
         at += need
-    if len(unseen) - at != v.stock_left:
-        raise ValueError(f"a view with {len(unseen)} unseen cards for {at} in the other hands "
-                         f"and {v.stock_left} in the stock")
+        # A row of four is redealt before the hands are looked at, so only then may one hold four.
+        if dealt and (dealt & _shaken_mask(v.shaken[p])
+                      or v.result != REDEAL and has_four(dealt | v.shown[p])):
+            return None
+        hands.append(v.shown[p] | dealt)
+    return hands
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """A state ``v`` could be of: the cards its player has not seen are shuffled and dealt to
+    the other hands (beside the cards each showed) and to the rest of the stock, by their sizes.
+    A deal no true game reaches is drawn again: a hand holding the last card of a number it
+    shook (the shake would have shown it) or all four of a number (that ends the game at the
+    deal). Rejection keeps every consistent deal equally likely."""
+    seen = v.hand | v.row | mask_of(v.drawn_cards)
+    for part in (*v.stores, *v.shown):
+        seen |= part
+    if v.pending is not None:
+        seen |= v.pending[0] | 1 << v.pending[2]
+    unseen = cards_in(ALL & ~seen)
+    hidden = sum(size - v.shown[p].bit_count()
+                 for p, size in enumerate(v.hand_sizes) if p != v.player)
+    if len(unseen) - hidden != v.stock_left:
+        raise ValueError(f"a view with {len(unseen)} unseen cards for {hidden} in the other "
+                         f"hands and {v.stock_left} in the stock")
+    for _ in range(_SAMPLE_TRIES):
+        rng.shuffle(unseen)
+        hands = _dealt(v, unseen)
+        if hands is not None:
+            break
+    else:
+        raise ValueError(f"no deal of the unseen cards fits this view in {_SAMPLE_TRIES} tries")
     return State(
         players=len(v.hand_sizes), dealer=v.dealer, hands=tuple(hands), stores=v.stores,
-        row=v.row, owners=v.owners, tokens=v.tokens, stock=v.drawn_cards + tuple(unseen[at:]),
+        row=v.row, owners=v.owners, tokens=v.tokens, stock=v.drawn_cards + tuple(unseen[hidden:]),
         drawn=len(v.drawn_cards), to_move=v.to_move, phase=v.phase, gos=v.gos,
         reserves=v.reserves, credits=v.credits, shaken=v.shaken,
         animal_reserve=v.animal_reserve, last_go=v.last_go, pending=v.pending, winner=v.winner,
