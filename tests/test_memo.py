@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import marshal
+import os
 import shutil
 from pathlib import Path
 
@@ -222,5 +223,10 @@ def test_the_theme_is_hashed_again_only_when_a_file_of_it_changed(
     (theme / "a.css").write_text("p { color: tan }")  # the same size
     second = cache.theme_digest()
     assert second != first and second == real(theme) and len(hashed) == 2
+    assert cache.theme_digest() == second and len(hashed) == 2  # unchanged again: not hashed
     (theme / "c.css").write_text("")
-    assert cache.theme_digest() not in (first, second)
+    third = cache.theme_digest()
+    assert third not in (first, second) and len(hashed) == 3
+    stamp = (theme / "b.ttf").stat()  # the same bytes, a new time: hashed again, same digest
+    os.utime(theme / "b.ttf", ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 10**9))
+    assert cache.theme_digest() == third and len(hashed) == 4
