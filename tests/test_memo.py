@@ -7,9 +7,11 @@ from __future__ import annotations
 import base64
 import json
 import marshal
+import os
 import shutil
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from rulepress import memo
@@ -160,31 +162,45 @@ def test_an_unwritable_memo_is_no_error(game: Path, monkeypatch: pytest.MonkeyPa
 
 def test_an_examples_prose_compiled_once_is_loaded_by_the_next_process(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """serve's rebuilds are fresh processes: a prose template compiled by one is kept, and the
-    next renders it from the memo without compiling, to the same text; a damaged entry is
-    compiled again."""
+    """serve's rebuilds are fresh processes: a prose template compiled by one is kept (through
+    the prose sandbox's Jinja bytecode cache), and the next renders it from the memo without
+    compiling, to the same text; a damaged entry is compiled again."""
     from rulepress import prose
 
     monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path))
+    env = prose.environment()
     text = "{{ moves[0] }} moves {{ claims.at }} squares{% if far %}, far{% endif %}."
     data = {"moves": ["3C"], "claims": {"at": 4}, "far": True}
     compiled: list[str] = []
-    real = prose.environment().compile
-    monkeypatch.setattr(prose.environment(), "compile",
-                        lambda source: compiled.append(source) or real(source))
-    prose._template.cache_clear()
-    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    real = env.compile
+    monkeypatch.setattr(env, "compile", lambda source, *rest: compiled.append(source)
+                        or real(source, *rest))
+
+    def rendered() -> str:
+        env.cache.clear()  # as a fresh process
+        return str(env.get_template(text).render(data))
+
+    assert rendered() == "3C moves 4 squares, far."
     assert compiled == [text]
-    prose._template.cache_clear()  # as a fresh process
-    assert prose._template(text).render(data) == "3C moves 4 squares, far."
+    (kept,) = tmp_path.glob("*/*.json")
+    assert rendered() == "3C moves 4 squares, far."
     assert compiled == [text]
-    for kept in tmp_path.glob("*/*.json"):
-        kept.write_text(json.dumps({"key": json.loads(kept.read_text())["key"],
-                                    "value": base64.b64encode(marshal.dumps(7)).decode()}))
-    prose._template.cache_clear()
-    assert prose._template(text).render(data) == "3C moves 4 squares, far."
-    assert compiled == [text, text]
-    prose._template.cache_clear()
+    key = json.loads(kept.read_text())["key"]
+    whole = base64.b64decode(json.loads(kept.read_text())["value"])
+    magic = jinja2.bccache.bc_magic
+    not_code = jinja2.bccache.Bucket(env, key, env.bytecode_cache.get_source_checksum(text))
+    not_code.code = 7
+    for damaged in (base64.b64encode(marshal.dumps(7)).decode(),  # not Jinja's
+                    base64.b64encode(whole[:-9]).decode(),  # cut short
+                    base64.b64encode(magic + b"\x80garbage").decode(),  # a bad checksum
+                    base64.b64encode(not_code.bytecode_to_string()).decode(),  # 7, not code
+                    "not base64!"):
+        kept.write_text(json.dumps({"key": key, "value": damaged}))
+        assert rendered() == "3C moves 4 squares, far."
+        assert compiled[-1] == text
+    assert len(compiled) == 6
+    assert rendered() == "3C moves 4 squares, far." and len(compiled) == 6  # kept anew
+    env.cache.clear()
 
 
 def test_the_theme_is_hashed_again_only_when_a_file_of_it_changed(
@@ -207,5 +223,10 @@ def test_the_theme_is_hashed_again_only_when_a_file_of_it_changed(
     (theme / "a.css").write_text("p { color: tan }")  # the same size
     second = cache.theme_digest()
     assert second != first and second == real(theme) and len(hashed) == 2
+    assert cache.theme_digest() == second and len(hashed) == 2  # unchanged again: not hashed
     (theme / "c.css").write_text("")
-    assert cache.theme_digest() not in (first, second)
+    third = cache.theme_digest()
+    assert third not in (first, second) and len(hashed) == 3
+    stamp = (theme / "b.ttf").stat()  # the same bytes, a new time: hashed again, same digest
+    os.utime(theme / "b.ttf", ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 10**9))
+    assert cache.theme_digest() == third and len(hashed) == 4

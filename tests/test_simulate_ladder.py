@@ -151,6 +151,36 @@ def test_adaptive_stops_each_pair_once_decided_and_plays_the_close_ones_out(
     assert [t["games"] for t in summary(tmp_path / "full")["tables"][:3]] == [192] * 3
 
 
+def test_an_adaptive_ladder_plays_every_run_on_one_pool_of_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each pair stops on its own, then the strongest plays every seat: four runs one after
+    another, on the same two workers (not a pool forked for each), to the same files."""
+    from rulepress.simulate import execute
+
+    pools: list[execute.Workers[Any]] = []
+    forked: list[int] = []
+
+    class Counted(execute.Workers[Any]):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+        def _new(self) -> Any:
+            worker = super()._new()
+            forked.append(worker.process.pid)
+            return worker
+
+    run = ("-n", "48", "--ladder", "random,cautious,flat:8", "--adaptive")
+    plain = simulate(tmp_path / "plain", *run, "-j", "2")
+    monkeypatch.setattr(execute, "Workers", Counted)
+    counted = simulate(tmp_path / "counted", *run, "-j", "2")
+    assert plain.exit_code == 0 and counted.exit_code == 0, plain.output + counted.output
+    assert files(tmp_path / "plain") == files(tmp_path / "counted")
+    assert len(summary(tmp_path / "counted")["tables"]) == 4  # three pairs, then the seats
+    assert len(pools) == 1 and len(forked) == 2, (len(pools), forked)
+
+
 def test_adaptive_needs_a_ladder(tmp_path: Path) -> None:
     result = simulate(tmp_path / "out", "-n", "4", "-a", "random", "--adaptive")
     assert result.exit_code == 2

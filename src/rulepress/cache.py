@@ -32,7 +32,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -178,9 +178,6 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-_theme: list[tuple[object, str]] = []  # the last (stamp, digest) this process hashed
-
-
 def _stamp(info: os.stat_result) -> tuple[int, ...]:
     return info.st_mode, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
@@ -189,12 +186,14 @@ def theme_digest() -> str:
     """The bundled theme: templates, stylesheets and fonts (its fonts are most of the bytes:
     hashed again only when a file's size, time or inode changed since this process did)."""
     folder = templates_dir()
-    stamp = [(path, _stamp(path.lstat())) for path in _files(folder, ())]
-    if _theme and _theme[0][0] == stamp:
-        return _theme[0][1]
-    found = tree_digest(folder)
-    _theme[:] = [(stamp, found)]
-    return found
+    return _theme_digest(folder, tuple((path, _stamp(path.lstat()))
+                                       for path in _files(folder, ())))
+
+
+@lru_cache(maxsize=1)
+def _theme_digest(folder: Path, stamps: tuple[tuple[Path, tuple[int, ...]], ...]) -> str:
+    """The digest of ``folder``, whose files are as ``stamps`` says (they key the cache)."""
+    return tree_digest(folder)
 
 
 def module_files(dotted: str) -> list[Path]:

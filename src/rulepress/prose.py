@@ -9,9 +9,9 @@ of the data (``moves[0]``, ``claims.points[1]``, ``moves[0][:3]``).
 from __future__ import annotations
 
 import base64
-import marshal
 import re
-from functools import cache, lru_cache
+from collections.abc import Callable
+from functools import cache
 from types import CodeType
 from typing import Any
 
@@ -29,32 +29,47 @@ _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,]*")
 
 
+class _Texts(jinja2.BaseLoader):
+    """Example prose by name, a prose's name being its own text: loaded through a loader, it
+    is compiled through the bytecode cache."""
+
+    def get_source(self, environment: jinja2.Environment, template: str
+                   ) -> tuple[str, None, Callable[[], bool] | None]:
+        return template, None, None
+
+
+class _Kept(jinja2.BytecodeCache):
+    """Compiled prose kept in the memo, so that serve's next rebuild, a fresh process, loads
+    it rather than compiling it again (compiling is most of what rendering prose costs)."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        kept = memo.get(self._key(bucket))
+        if not isinstance(kept, str):
+            return
+        try:
+            bucket.bytecode_from_string(base64.b64decode(kept))
+        except Exception:  # noqa: BLE001 - a damaged entry is a miss (memo.py)
+            bucket.reset()
+        if not isinstance(bucket.code, CodeType):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        memo.put(self._key(bucket), base64.b64encode(bucket.bytecode_to_string()).decode())
+
+    @staticmethod
+    def _key(bucket: jinja2.bccache.Bucket) -> str:
+        # the code digest names Python and Jinja too: their code objects differ between versions
+        return digest("prose", bucket.key, bucket.checksum, code_digest())
+
+
 @cache
 def environment() -> Sandbox:
-    env = Sandbox(autoescape=False)
+    """The sandbox that compiles example prose: each text once a process (a check, then the
+    build's pages; serve's checks, edit after edit) in its template cache, and once for all
+    processes in the memo."""
+    env = Sandbox(autoescape=False, loader=_Texts(), bytecode_cache=_Kept(), cache_size=1024)
     env.globals.clear()
     return env
-
-
-@lru_cache(maxsize=1024)
-def _template(text: str) -> jinja2.Template:
-    """An example's prose, compiled once a process (a check, then the build's pages; serve's
-    checks, edit after edit): compiling is most of what rendering it costs. The compiled
-    code is kept in the memo, so that serve's next rebuild, a fresh process, loads it."""
-    env = environment()
-    key = digest("prose", text, code_digest())  # the code digest names Python and Jinja too
-    kept = memo.get(key)
-    if isinstance(kept, str):
-        try:
-            code = marshal.loads(base64.b64decode(kept))
-        except (ValueError, EOFError, TypeError):
-            pass
-        else:
-            if isinstance(code, CodeType):
-                return env.template_class.from_code(env, code, env.make_globals(None), None)
-    code = env.compile(text)
-    memo.put(key, base64.b64encode(marshal.dumps(code)).decode("ascii"))
-    return env.template_class.from_code(env, code, env.make_globals(None), None)
 
 
 def shows_a_number(text: str) -> str | None:
@@ -102,7 +117,7 @@ def render_prose(example: Example) -> tuple[str, list[Diagnostic]]:
     loc = example.line_of(("text",))
     env = environment()
     try:
-        text = render(lambda: _template(example.text).render(context), PROSE_SECONDS,
+        text = render(lambda: env.get_template(example.text).render(context), PROSE_SECONDS,
                       MAX_PROSE_CHARS, "the example text", env)
     except TemplateProblem as problem:
         message = f"{example.id}: example text: {problem.message}"

@@ -12,6 +12,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -76,15 +77,15 @@ def batches(spec: RunSpec, run: int = 0, rounds: int = 0) -> Iterator[Batch]:
                 yield Batch(b.table, b.start, b.stop, run, r)
 
 
-def _play(specs: tuple[RunSpec, ...], batch: Batch) -> Tally:
-    spec = specs[batch.run]
+def _play(spec: RunSpec, batch: Batch) -> Tally:
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
 
 
-def _played(specs: tuple[RunSpec, ...], batch: Batch) -> Tally | SimulationFailure:
-    """In a local worker: the failure returned, so the collector can pick the earliest."""
+def _played(job: tuple[RunSpec, Batch]) -> Tally | SimulationFailure:
+    """In a local worker: the failure returned, so the collector can pick the earliest. A job
+    carries its run, so that one pool plays any run (a ladder's pairs, then its seats)."""
     try:
-        return _play(specs, batch)
+        return _play(*job)
     except SimulationFailure as exc:
         return exc
 
@@ -168,21 +169,39 @@ def run_many(specs: Sequence[RunSpec], jobs: int, progress: Progress,
              stop: StopRule | None = None) -> list[list[Tally]]:
     """Several runs of one game on one pool (a ladder's pairs): no core waits for the last
     batch of one run while the next has batches to play."""
+    with local(jobs) as play:
+        return play(specs, progress, stop)
+
+
+# Plays runs together (their batches interleaved) and returns each run's tallies, by table.
+Play = Callable[[Sequence[RunSpec], Progress, "StopRule | None"], list[list[Tally]]]
+
+
+@contextmanager
+def local(jobs: int) -> Iterator[Play]:
+    """``jobs`` worker processes (0: one per core) for runs played one after another (an
+    adaptive ladder's pairs, each stopping on its own, then its seats): forked once."""
     jobs = jobs or os.cpu_count() or 1
-    collector = _Collector(tuple(specs), progress, stop)
-    with Workers(partial(_played, tuple(specs)), jobs) as pool:
+    with Workers(_played, jobs) as pool:
+        yield partial(_run_on, pool, jobs)
 
-        def submit(count: int) -> None:
-            for _ in range(count):
-                batch = collector.next()
-                if batch is None:
-                    return
-                pool.submit(batch)
 
-        submit(jobs)  # the next is sent as one finishes: none waits once the run has failed
-        for batch, value in pool.results():
-            collector.done(batch, partial(_outcome, tuple(specs), batch, value))
-            submit(1)
+def _run_on(pool: Workers[tuple[RunSpec, Batch]], jobs: int, specs: Sequence[RunSpec],
+            progress: Progress, stop: StopRule | None) -> list[list[Tally]]:
+    runs = tuple(specs)
+    collector = _Collector(runs, progress, stop)
+
+    def submit(count: int) -> None:
+        for _ in range(count):
+            batch = collector.next()
+            if batch is None:
+                return
+            pool.submit((runs[batch.run], batch))
+
+    submit(jobs)  # the next is sent as one finishes: none waits once the run has failed
+    for (_, batch), value in pool.results():  # every batch sent comes back: the pool is idle
+        collector.done(batch, partial(_outcome, runs, batch, value))
+        submit(1)
     return collector.finish()
 
 
@@ -205,31 +224,51 @@ def run_dask(spec: RunSpec, address: str, progress: Progress,
 def run_dask_many(specs: Sequence[RunSpec], address: str, progress: Progress,
                   stop: StopRule | None = None) -> list[list[Tally]]:
     """As :func:`run_many`, on the Dask cluster at ``address``."""
+    with dask(address) as play:
+        return play(specs, progress, stop)
+
+
+@contextmanager
+def dask(address: str) -> Iterator[Play]:
+    """The Dask cluster whose scheduler is at ``address``, connected once for runs played one
+    after another."""
     client = connect(address)
     try:
-        from distributed import as_completed
-
-        collector = _Collector(tuple(specs), progress, stop)
-        pending: dict[str, Batch] = {}
-        queue = as_completed(loop=client.loop)  # type: ignore[no-untyped-call]
-
-        def submit(count: int) -> None:
-            for _ in range(count):
-                batch = collector.next()
-                if batch is None:
-                    return
-                future = client.submit(_play, tuple(specs), batch, pure=False)
-                pending[future.key] = batch
-                queue.add(future)  # type: ignore[no-untyped-call]
-
-        submit((sum(client.nthreads().values()) or 1) * IN_FLIGHT)
-        for future in queue:
-            collector.done(pending.pop(future.key), future.result)
-            future.release()
-            submit(1)
-        return collector.finish()
+        yield partial(_run_on_dask, client)
     finally:
         client.close()
+
+
+def _run_on_dask(client: Any, specs: Sequence[RunSpec], progress: Progress,
+                 stop: StopRule | None) -> list[list[Tally]]:
+    from distributed import as_completed
+
+    runs = tuple(specs)
+    collector = _Collector(runs, progress, stop)
+    pending: dict[str, Batch] = {}
+    queue = as_completed(loop=client.loop)  # type: ignore[no-untyped-call]
+
+    def submit(count: int) -> None:
+        for _ in range(count):
+            batch = collector.next()
+            if batch is None:
+                return
+            future = client.submit(_play, runs[batch.run], batch, pure=False)
+            pending[future.key] = batch
+            queue.add(future)  # type: ignore[no-untyped-call]
+
+    submit((sum(client.nthreads().values()) or 1) * IN_FLIGHT)
+    for future in queue:
+        collector.done(pending.pop(future.key), future.result)
+        future.release()
+        submit(1)
+    return collector.finish()
+
+
+def players(jobs: int, scheduler: str | None) -> AbstractContextManager[Play]:
+    """Where runs played one after another are played: the Dask cluster at ``scheduler``, or
+    ``jobs`` local processes."""
+    return dask(scheduler) if scheduler is not None else local(jobs)
 
 
 def connect(address: str) -> Any:

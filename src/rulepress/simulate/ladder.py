@@ -345,12 +345,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                  ) -> tuple[dict[str, str], str]:
     """The ladder of the checked plan ``chosen`` (``adaptive``: --adaptive): its files
     (summary.json, ladder.svg) and what to tell the user of it."""
-    from rulepress.simulate.execute import (
-        SchedulerError,
-        StopRule,
-        run_dask_many,
-        run_many,
-    )
+    from rulepress.simulate.execute import SchedulerError, StopRule, players
     from rulepress.simulate.play import SimulationFailure
     from rulepress.simulate.progress import game_steps
     from rulepress.simulate.run import FORMAT, dumps
@@ -365,19 +360,13 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     total = sum(s.plays(2) for s in specs) + chosen.spec.games
     start = time.perf_counter()
 
-    def played(runs: Sequence[RunSpec], progress: Any, stop: StopRule | None = None
-               ) -> list[list[Tally]]:
-        if scheduler is not None:
-            return run_dask_many(runs, scheduler, progress, stop)
-        return run_many(runs, jobs, progress, stop)
-
-    try:
-        with game_steps(reporter, game, total) as progress:
+    try:  # one pool (or cluster connection) for every run of the ladder
+        with players(jobs, scheduler) as played, game_steps(reporter, game, total) as progress:
             if chosen.spec.adaptive:  # one pair at a time, each stopping on its own
                 results = [played([s], progress, StopRule(decided(s.agents[0])))[0]
                            for s in specs]
             else:
-                results = played(specs, progress)
+                results = played(specs, progress, None)
             ladder, tables = figures(names, specs, [r[0] for r in results],
                                      chosen.spec.seconds_per_turn)
             seats = seat_spec(chosen.spec, ladder["ranking"][0])
