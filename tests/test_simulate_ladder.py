@@ -151,11 +151,17 @@ def test_adaptive_stops_each_pair_once_decided_and_plays_the_close_ones_out(
     assert [t["games"] for t in summary(tmp_path / "full")["tables"][:3]] == [192] * 3
 
 
-def test_an_adaptive_ladder_plays_every_run_on_one_pool_of_workers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("run", "tables"), [
+    # each pair stops on its own, then the strongest plays every seat: four runs
+    (("-n", "48", "--ladder", "random,cautious,flat:8", "--adaptive"), 4),
+    # each handicap value the bisection tries is a run; the summary is the one suggested
+    (("-n", "40", "--compensate"), 1),
+])
+def test_runs_played_one_after_another_share_one_pool_of_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: tuple[str, ...], tables: int,
 ) -> None:
-    """Each pair stops on its own, then the strongest plays every seat: four runs one after
-    another, on the same two workers (not a pool forked for each), to the same files."""
+    """An adaptive ladder's runs, or a compensation's values, on the same two workers (not a
+    pool forked for each), to the same files."""
     from rulepress.simulate import execute
 
     pools: list[execute.Workers[Any]] = []
@@ -171,13 +177,12 @@ def test_an_adaptive_ladder_plays_every_run_on_one_pool_of_workers(
             forked.append(worker.process.pid)
             return worker
 
-    run = ("-n", "48", "--ladder", "random,cautious,flat:8", "--adaptive")
     plain = simulate(tmp_path / "plain", *run, "-j", "2")
     monkeypatch.setattr(execute, "Workers", Counted)
     counted = simulate(tmp_path / "counted", *run, "-j", "2")
     assert plain.exit_code == 0 and counted.exit_code == 0, plain.output + counted.output
     assert files(tmp_path / "plain") == files(tmp_path / "counted")
-    assert len(summary(tmp_path / "counted")["tables"]) == 4  # three pairs, then the seats
+    assert len(summary(tmp_path / "counted")["tables"]) == tables
     assert len(pools) == 1 and len(forked) == 2, (len(pools), forked)
 
 

@@ -20,7 +20,7 @@ from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
 from rulepress.pipeline import Progress as Reporter
-from rulepress.simulate.run import Options, Plan, outputs, play, summarize
+from rulepress.simulate.run import Options, Plan, outputs, summarize
 from rulepress.simulate.stats import Tally, rate
 
 METHOD = ("every value plays the run's deals; the first player's win rate (Wilson, 95%) is "
@@ -57,7 +57,7 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
                        reporter: Reporter | None = None) -> tuple[dict[str, str], str]:
     """The search on the checked plan ``chosen``: its files (the summary at the suggested
     value, its plots) and what to tell the user of it."""
-    from rulepress.simulate.execute import SchedulerError
+    from rulepress.simulate.execute import SchedulerError, players
     from rulepress.simulate.play import SimulationFailure, engine_of
     from rulepress.simulate.progress import game_steps
 
@@ -73,16 +73,13 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
 
     def at(value: int, progress: Any) -> float:
         if value not in tried:
-            with_value = Plan(replace(chosen.spec, handicap=value), chosen.title,
-                              chosen.agents, chosen.questions)
-            (tried[value],) = play(with_value, jobs=jobs, scheduler=scheduler,
-                                   progress=progress)
+            ((tried[value],),) = played([replace(chosen.spec, handicap=value)], progress, None)
         found = first_player(tried[value])["rate"]
         return 0.5 if found is None else float(found)
 
     total = steps * chosen.spec.plays(chosen.spec.players[0])
-    try:
-        with game_steps(reporter, game, total) as progress:
+    try:  # one pool (or cluster connection) for every value tried
+        with players(jobs, scheduler) as played, game_steps(reporter, game, total) as progress:
             low, high = offered.low, offered.high
             if at(low, progress) > 0.5 and at(high, progress) <= 0.5:
                 while high - low > 1:
