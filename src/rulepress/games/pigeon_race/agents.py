@@ -8,7 +8,6 @@ order, which a player at the table knows too.
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 from rulepress.games.pigeon_race.rules import (
@@ -16,12 +15,11 @@ from rulepress.games.pigeon_race.rules import (
     Move,
     State,
     View,
-    allot,
     moves_with,
     places_after,
     sample,
 )
-from rulepress.plugin import GameState, derive
+from rulepress.plugin import GameState
 
 
 def greedy(state: GameState[Any], rng: random.Random) -> Move:
@@ -51,7 +49,6 @@ def _value(places: tuple[int, ...], order: tuple[int, ...]) -> float:
 LATE = 6  # closer searches when this many cards or fewer are left to draw
 ROUNDS = 48  # deals sampled for each decision; every candidate is played out on each
 CANDIDATES = 12  # greedy's best moves, the ones compared
-DEALS = 3000  # allotments kept to sample the others' orders from
 
 
 def closer(state: GameState[Any], rng: random.Random) -> Move:
@@ -65,7 +62,7 @@ def closer(state: GameState[Any], rng: random.Random) -> Move:
     if not isinstance(view, View):
         raise TypeError(f"not a Pigeon Race state: {type(state).__name__}")
     del state  # from here on, only what the seat knows
-    world = _world(view, rng)
+    world = sample(view, rng)
     if view.deck_size > LATE:
         return greedy(world, rng)  # the sample's hidden part plays no role in greedy's choice
     order = view.order
@@ -76,7 +73,7 @@ def closer(state: GameState[Any], rng: random.Random) -> Move:
     wins = [0.0] * len(candidates)
     for round_ in range(ROUNDS):
         if round_:
-            world = _world(view, rng)
+            world = sample(view, rng)
         luck = rng.getrandbits(64)
         for k, move in enumerate(candidates):
             end, same = world.apply(move), random.Random(luck)
@@ -85,33 +82,6 @@ def closer(state: GameState[Any], rng: random.Random) -> Move:
             winners = end.winners()
             wins[k] += (seat in winners) / len(winners)
     return candidates[wins.index(max(wins))]
-
-
-def _world(view: View, rng: random.Random) -> State:
-    """A race ``view`` could be of (the rules' sample), with the others' orders drawn as the
-    dealing and picking rules make them likely given the player's own pigeons: in a two-player
-    race the other player surely backs the two pigeons this one does not, which a uniform
-    draw of orders misses three times in five."""
-    world = sample(view, rng)
-    if view.orders is not None or not view.order:  # all shown, or an example's race: none
-        return world
-    others = iter(rng.choice(_allotments(len(view.hand_sizes), frozenset(view.order))))
-    orders = tuple(view.order if s == view.seat else next(others)
-                   for s in range(len(view.hand_sizes)))
-    return derive(world, orders=orders)
-
-
-@cache
-def _allotments(players: int, mine: frozenset[int]) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The others' orders in :data:`DEALS` random allotments where seat 0 backs ``mine``: a
-    fixed draw (the rules' odds, the same in every race), the others' orders in seat order."""
-    rng = random.Random(players)
-    kept: list[tuple[tuple[int, ...], ...]] = []
-    while len(kept) < DEALS:
-        orders = allot(players, rng).orders
-        if frozenset(orders[0]) == mine:
-            kept.append(orders[1:])
-    return tuple(kept)
 
 
 AGENTS = {
