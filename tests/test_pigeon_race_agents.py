@@ -173,3 +173,33 @@ def test_closer_takes_the_last_move_that_wins_where_greedy_does_not() -> None:
             won[tuple(seat in state.apply(agent(state, random.Random(seat))).winners()
                       for agent in (closer, greedy))] += 1  # type: ignore[index]
     assert won[True, False] >= 1 and won[True, False] >= won[False, True], won
+
+
+def test_judge_plays_as_greedy_and_judges_a_race_by_its_points() -> None:
+    """judge, the playouts' player of ismcts:N:judge: greedy's moves and draws; a leaf's value
+    is each seat's chance from the points, the leader's above one half, all summing to one."""
+    from rulepress.games.pigeon_race.agents import judge
+
+    for state in states(3)[::7]:
+        assert judge(state, random.Random(4)) == greedy(state, random.Random(4))
+        chances = judge.evaluate(state)
+        assert abs(sum(chances) - 1) < 1e-9
+        scores = state.scores()
+        if scores[0] != scores[1]:
+            leader = scores.index(max(scores))
+            assert chances[leader] > 0.5 > chances[1 - leader], (scores, chances)
+        assert {judge.value(state, m) for m in state.legal_moves()} == {
+            float(greedy_value(state, m)) for m in state.legal_moves()}
+
+
+def test_a_search_with_judge_plans_on_its_view_alone() -> None:
+    from rulepress.simulate.search import search_agent
+
+    agent = search_agent("ismcts:60:judge", RULES, {n: a for n, (_, a) in agents.AGENTS.items()})
+    state = late(4)[0]
+    seat = state.current_player()
+    other = 1 - seat
+    twin = replace(state, orders=tuple(tuple(reversed(o)) if s == other else o
+                                       for s, o in enumerate(state.orders)))
+    assert twin.view(seat) == state.view(seat)
+    assert agent(state, random.Random(2)) == agent(twin, random.Random(2))
