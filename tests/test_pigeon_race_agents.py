@@ -13,6 +13,7 @@ from typing import Any
 from rulepress.games.pigeon_race import agents
 from rulepress.games.pigeon_race.agents import closer, greedy
 from rulepress.games.pigeon_race.rules import (
+    ALLOTMENT,
     PIGEONS,
     RULES,
     Move,
@@ -97,16 +98,68 @@ def greedy_value(state: State, move: Move) -> int:
 
 
 def test_the_other_player_surely_backs_the_pigeons_this_one_does_not() -> None:
+    """The rules' sample, which closer and the generic searches plan on: in a two-player race
+    the other backs the two pigeons this one does not and two of this one's, each pair as
+    likely (the uniform draw of old gave the other those two pigeons two times in five)."""
     state = RULES.new_game(2, 3)
     view = state.view(0)
     mine = set(view.order)
-    held: Counter[int] = Counter()
+    pairs: Counter[frozenset[int]] = Counter()
     for k in range(600):
-        world = agents._world(view, random.Random(k))
+        world = RULES.sample(view, random.Random(k))
         assert world.view(0) == view
-        held.update(world.orders[1])
-    for p in PIGEONS:  # the two not mine every time; each of mine in about half the samples
-        assert held[p] == 600 if p not in mine else 240 < held[p] < 360, (p, held)
+        assert set(PIGEONS) - mine <= set(world.orders[1]), world.orders
+        pairs[frozenset(world.orders[1]) & mine] += 1
+    assert len(pairs) == 6 and all(70 < n < 130 for n in pairs.values()), pairs
+
+
+def test_the_others_orders_are_drawn_as_the_dealing_rules_make_them_likely() -> None:
+    """Three players: how often each other player backs each pigeon, given seat 1's own, by
+    the sampler and exactly (every shuffle of the six pigeons and every pick, as ``allot``
+    makes them); within four standard errors over 4,000 samples."""
+    state = RULES.new_game(3, 5)
+    view = state.view(1)
+    exact = backing_odds(3, 1, frozenset(view.order))
+    held = [Counter[int]() for _ in range(3)]
+    both: Counter[int] = Counter()  # pigeons backed by both others, against the exact mean
+    draws = 4000
+    rng = random.Random(8)
+    for _ in range(draws):
+        orders = RULES.sample(view, rng).orders
+        assert orders[1] == view.order
+        for seat in (0, 2):
+            held[seat].update(orders[seat])
+        both[len(set(orders[0]) & set(orders[2]))] += 1
+    for seat in (0, 2):
+        for p in PIGEONS:
+            want = exact[seat][p]
+            assert abs(held[seat][p] / draws - want) < 4 * (want * (1 - want) / draws) ** 0.5 \
+                + 1e-9, (seat, p, held[seat][p] / draws, want)
+    mean_both = sum(k * n for k, n in both.items()) / draws
+    assert abs(mean_both - exact[3][0]) < 0.05, (mean_both, exact[3][0])
+
+
+def backing_odds(players: int, seat: int, backed: frozenset[int]) -> list[dict[int, float]]:
+    """Exactly, given that ``seat`` backs ``backed``: per seat the chance it backs each pigeon,
+    and (last) the mean number of pigeons the two other seats both back, over every deal and
+    pick ``allot`` could make (each deal and each pick as likely)."""
+    from itertools import permutations, product
+
+    per = ALLOTMENT[players][0]
+    counts = [Counter[int]() for _ in range(players)]
+    overlap = total = 0.0
+    for cards in permutations(PIGEONS):
+        dealt = [cards[s::players][:per] for s in range(players)]
+        for picks in product(*[[p for p in PIGEONS if p not in d] for d in dealt]):
+            sets = [set(d) | {pick} for d, pick in zip(dealt, picks, strict=True)]
+            if sets[seat] != backed:
+                continue
+            total += 1
+            for s, pigeons in enumerate(sets):
+                counts[s].update(pigeons)
+            a, b = (s for s in range(players) if s != seat)
+            overlap += len(sets[a] & sets[b])
+    return [{p: c[p] / total for p in PIGEONS} for c in counts] + [{0: overlap / total}]
 
 
 def test_closer_takes_the_last_move_that_wins_where_greedy_does_not() -> None:
@@ -120,3 +173,33 @@ def test_closer_takes_the_last_move_that_wins_where_greedy_does_not() -> None:
             won[tuple(seat in state.apply(agent(state, random.Random(seat))).winners()
                       for agent in (closer, greedy))] += 1  # type: ignore[index]
     assert won[True, False] >= 1 and won[True, False] >= won[False, True], won
+
+
+def test_judge_plays_as_greedy_and_judges_a_race_by_its_points() -> None:
+    """judge, the playouts' player of ismcts:N:judge: greedy's moves and draws; a leaf's value
+    is each seat's chance from the points, the leader's above one half, all summing to one."""
+    from rulepress.games.pigeon_race.agents import judge
+
+    for state in states(3)[::7]:
+        assert judge(state, random.Random(4)) == greedy(state, random.Random(4))
+        chances = judge.evaluate(state)
+        assert abs(sum(chances) - 1) < 1e-9
+        scores = state.scores()
+        if scores[0] != scores[1]:
+            leader = scores.index(max(scores))
+            assert chances[leader] > 0.5 > chances[1 - leader], (scores, chances)
+        assert {judge.value(state, m) for m in state.legal_moves()} == {
+            float(greedy_value(state, m)) for m in state.legal_moves()}
+
+
+def test_a_search_with_judge_plans_on_its_view_alone() -> None:
+    from rulepress.simulate.search import search_agent
+
+    agent = search_agent("ismcts:60:judge", RULES, {n: a for n, (_, a) in agents.AGENTS.items()})
+    state = late(4)[0]
+    seat = state.current_player()
+    other = 1 - seat
+    twin = replace(state, orders=tuple(tuple(reversed(o)) if s == other else o
+                                       for s, o in enumerate(state.orders)))
+    assert twin.view(seat) == state.view(seat)
+    assert agent(state, random.Random(2)) == agent(twin, random.Random(2))

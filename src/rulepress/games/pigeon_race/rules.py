@@ -17,6 +17,8 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import permutations
 from typing import Any, NamedTuple
 
 from rulepress.games.pigeon_race.cards import DECK, Card
@@ -425,30 +427,68 @@ class View:
 
 def sample(view: View, rng: random.Random) -> State:
     """A race ``view`` could be of: the unseen cards shuffled and dealt to the other hands and
-    the deck; each other player's secret order, distinct pigeons in a random order."""
+    the deck; the others' secret orders drawn as the dealing and picking rules (:func:`allot`)
+    make them likely given the seat's own order (in a two-player race the other player surely
+    backs the two pigeons this one does not; a uniform draw missed that three times in five)."""
     seen = {*view.hand, *view.discard, view.trump_card}
     unseen = [c for c in DECK if c not in seen]
     rng.shuffle(unseen)
     hands: list[tuple[Card, ...]] = []
-    orders: list[tuple[int, ...]] = []
     at = 0
-    for seat, (size, length) in enumerate(zip(view.hand_sizes, view.order_sizes, strict=True)):
+    for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat:
             hands.append(view.hand)
-            orders.append(view.order)
             continue
         hands.append(tuple(unseen[at : at + size]))
         at += size
-        orders.append(view.orders[seat] if view.orders is not None
-                      else tuple(rng.sample(PIGEONS, length)))
     if len(unseen) - at != view.deck_size:
         raise ValueError(f"a view with {len(unseen)} unseen cards for {at} in the other hands "
                          f"and {view.deck_size} in the deck")
     return State(
         positions=view.positions, finished=view.finished, hands=tuple(hands),
         deck=tuple(unseen[at:]), discard=view.discard, trump_card=view.trump_card,
-        to_move=view.to_move, orders=tuple(orders), end=view.end, bonus=view.bonus,
+        to_move=view.to_move, orders=_orders(view, rng), end=view.end, bonus=view.bonus,
     )
+
+
+def _orders(view: View, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """Every seat's order as ``view`` allows: the seat's own, the others' from the deals of
+    pigeons that could have given the seat its own (each as likely as any other: a deal is
+    a shuffle, and every pick the seat could have made is one of the same number), each other
+    player's pick among the pigeons it was not dealt and its order shuffled, as :func:`allot`
+    makes them. An order an example leaves out (or writes out of the table) is drawn as any
+    pigeons of its length."""
+    if view.orders is not None:
+        return view.orders
+    players = len(view.hand_sizes)
+    size = sum(ALLOTMENT.get(players, (0, 0)))
+    if len(view.order) != size or any(n != size for n in view.order_sizes):
+        return tuple(view.order if seat == view.seat else tuple(rng.sample(PIGEONS, n))
+                     for seat, n in enumerate(view.order_sizes))
+    deals = _deals_giving(players, view.seat, frozenset(view.order))
+    dealt = deals[rng.randrange(len(deals))]
+    orders: list[tuple[int, ...]] = []
+    for seat, mine in enumerate(dealt):
+        if seat == view.seat:
+            orders.append(view.order)
+            continue
+        pigeons = [*mine, rng.choice([p for p in PIGEONS if p not in mine])]
+        rng.shuffle(pigeons)
+        orders.append(tuple(pigeons))
+    return tuple(orders)
+
+
+@cache
+def _deals_giving(players: int, seat: int, backed: frozenset[int]
+                  ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Every deal of pigeons (:func:`deal_pigeons`) after which ``seat`` could back ``backed``:
+    it was dealt all of them but one, and picked that one. 20 to 720 deals in all, so listed
+    once and drawn from exactly rather than by rejecting random allotments."""
+    per = ALLOTMENT[players][0]
+    deals = {tuple(tuple(sorted(cards[s::players][:per])) for s in range(players))
+             for cards in permutations(PIGEONS)}
+    return tuple(sorted(d for d in deals if set(d[seat]) <= backed
+                        and len(backed) - len(d[seat]) == 1))
 
 
 # --- setup -------------------------------------------------------------------------------
