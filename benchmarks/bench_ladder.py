@@ -19,7 +19,7 @@ import resource
 import time
 from pathlib import Path
 
-from rulepress.simulate.execute import batches, run_many
+from rulepress.simulate.execute import batches, local
 from rulepress.simulate.ladder import pair_specs
 from rulepress.simulate.play import play_batch
 from rulepress.simulate.run import Options, plan
@@ -54,7 +54,8 @@ def main() -> None:
     for _ in range(ROUNDS):
         for jobs in (1, 2):
             start, used = time.perf_counter(), _cpu()
-            run_many(runs, jobs, lambda n: None)
+            with local(jobs) as played:
+                played(runs, lambda n: None, None)
             wall[jobs] = min(wall[jobs], time.perf_counter() - start)
             cpu[jobs] = min(cpu[jobs], _cpu() - used)
     direct = float("inf")

@@ -27,9 +27,8 @@ import time
 from pathlib import Path
 
 from rulepress.diagnostics import RulepressError
-from rulepress.simulate.execute import run_dask, run_local
 from rulepress.simulate.play import engine_of
-from rulepress.simulate.run import Options, Plan, plan
+from rulepress.simulate.run import Options, Plan, plan, play
 from rulepress.simulate.spec import agent_lines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,13 +52,13 @@ def per_core(game: str, players: int, agent: str) -> float:
     """Games per CPU second in one process, best of ROUNDS, the run sized to about SECONDS."""
     probe = planned(game, 20, players, agent)
     start = time.process_time()
-    run_local(probe.spec, 1, lambda n: None)
+    play(probe, jobs=1)
     rate = 20 / max(time.process_time() - start, 1e-6)
     chosen = planned(game, max(20, int(rate * SECONDS)), players, agent)
     best = 0.0
     for _ in range(ROUNDS):
         start = time.process_time()
-        run_local(chosen.spec, 1, lambda n: None)
+        play(chosen, jobs=1)
         best = max(best, chosen.spec.games / (time.process_time() - start))
     return best
 
@@ -74,7 +73,7 @@ def speedup() -> tuple[float, float]:
     for _ in range(ROUNDS):
         for jobs in (1, 2):
             start, used = time.perf_counter(), _cpu()
-            run_local(chosen.spec, jobs, lambda n: None)
+            play(chosen, jobs=jobs)
             wall[jobs] = min(wall[jobs], time.perf_counter() - start)
             cpu[jobs] = min(cpu[jobs], _cpu() - used)
     return wall[1] / wall[2], cpu[2] / cpu[1]
@@ -88,12 +87,12 @@ def dask_over_local() -> float:
     wall = {"local": float("inf"), "dask": float("inf")}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:
-        run_dask(chosen.spec, cluster.scheduler_address, lambda n: None)  # workers warm
+        play(chosen, scheduler=cluster.scheduler_address)  # workers warm
         for _ in range(ROUNDS):
             for where in wall:
                 start = time.perf_counter()
-                tallies = (run_local(chosen.spec, 2, lambda n: None) if where == "local" else
-                           run_dask(chosen.spec, cluster.scheduler_address, lambda n: None))
+                tallies = (play(chosen, jobs=2) if where == "local" else
+                           play(chosen, scheduler=cluster.scheduler_address))
                 wall[where] = min(wall[where], time.perf_counter() - start)
                 if where == "local":
                     expected = tallies

@@ -157,22 +157,6 @@ class _Collector:
         return self.totals
 
 
-def run_local(spec: RunSpec, jobs: int, progress: Progress,
-              stop: StopRule | None = None) -> list[Tally]:
-    """On ``jobs`` worker processes (0: one per core), each game within the engine's budget
-    (workers.py): even one job plays in a worker, so an engine that exits or crashes is
-    reported, never taken for the end of the run."""
-    return run_many((spec,), jobs, progress, stop)[0]
-
-
-def run_many(specs: Sequence[RunSpec], jobs: int, progress: Progress,
-             stop: StopRule | None = None) -> list[list[Tally]]:
-    """Several runs of one game on one pool (a ladder's pairs): no core waits for the last
-    batch of one run while the next has batches to play."""
-    with local(jobs) as play:
-        return play(specs, progress, stop)
-
-
 # Plays runs together (their batches interleaved) and returns each run's tallies, by table.
 Play = Callable[[Sequence[RunSpec], Progress, "StopRule | None"], list[list[Tally]]]
 
@@ -180,7 +164,11 @@ Play = Callable[[Sequence[RunSpec], Progress, "StopRule | None"], list[list[Tall
 @contextmanager
 def local(jobs: int) -> Iterator[Play]:
     """``jobs`` worker processes (0: one per core) for runs played one after another (an
-    adaptive ladder's pairs, each stopping on its own, then its seats): forked once."""
+    adaptive ladder's pairs, each stopping on its own, then its seats): forked once. Runs given
+    together share the pool (a ladder's pairs): no core waits for the last batch of one run
+    while the next has batches to play. Even one job plays in a worker, each game within the
+    engine's budget (workers.py), so an engine that exits or crashes is reported, never taken
+    for the end of the run."""
     jobs = jobs or os.cpu_count() or 1
     with Workers(_played, jobs) as pool:
         yield partial(_run_on, pool, jobs)
@@ -215,23 +203,10 @@ def _outcome(specs: tuple[RunSpec, ...], batch: Batch,
     return value
 
 
-def run_dask(spec: RunSpec, address: str, progress: Progress,
-             stop: StopRule | None = None) -> list[Tally]:
-    """On the Dask cluster whose scheduler is at ``address``; the same batches as locally."""
-    return run_dask_many((spec,), address, progress, stop)[0]
-
-
-def run_dask_many(specs: Sequence[RunSpec], address: str, progress: Progress,
-                  stop: StopRule | None = None) -> list[list[Tally]]:
-    """As :func:`run_many`, on the Dask cluster at ``address``."""
-    with dask(address) as play:
-        return play(specs, progress, stop)
-
-
 @contextmanager
 def dask(address: str) -> Iterator[Play]:
     """The Dask cluster whose scheduler is at ``address``, connected once for runs played one
-    after another."""
+    after another; the same batches as locally."""
     client = connect(address)
     try:
         yield partial(_run_on_dask, client)

@@ -19,7 +19,7 @@ from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Question, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
-from rulepress.simulate.execute import Progress, StopRule, run_dask, run_local
+from rulepress.simulate.execute import Progress, StopRule, players
 from rulepress.simulate.play import engine_of
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
@@ -295,9 +295,8 @@ def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
         from rulepress.simulate.ladder import until_enough
 
         stop = StopRule(until_enough(plan.spec.until))
-    if scheduler is not None:
-        return run_dask(plan.spec, scheduler, progress, stop)
-    return run_local(plan.spec, jobs, progress, stop)
+    with players(jobs, scheduler) as played:
+        return played([plan.spec], progress, stop)[0]
 
 
 def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
