@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -25,9 +24,9 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class ExportOptions:
-    """``base_url``: where TTS finds the images (ends in '/'); empty: the export folder's own
-    file:// address, from ``folder`` (the output folder, absolute). ``skip``: component ids
-    left out. ``strict``: preflight findings are errors."""
+    """``base_url``: where TTS finds the images (ends in '/'); empty: each image's address is
+    its name, relative to the saved object's folder. ``folder``: the output folder, absolute.
+    ``skip``: component ids left out. ``strict``: preflight findings are errors."""
 
     target: str
     folder: str = ""
@@ -131,8 +130,9 @@ class Exporter(Base):
             from rulepress.export.tts import saved_object
 
             comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
-            base = opts.base_url or (Path(opts.folder) / doc.slug / sub / "tts").as_uri() + "/"
-            return saved_object(doc, sides(doc, drawers, tables, comps), base)
+            art = Art(doc, tables)
+            rows = {c.id: art.rows(c) for c in comps if c.data is not None}
+            return saved_object(doc, sides(doc, drawers, tables, comps), opts.base_url, rows)
         from rulepress.export.houses import house_files, house_sides, placed
 
         parts, problems = placed(doc, opts.target, skip)
