@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import struct
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -253,7 +254,11 @@ def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, ga
         with Image.open(folder / "tgc" / row["file"]) as image:
             assert image.mode == "RGB"
             assert sorted(image.size) == sorted(products[row["product"]].pixels), row
+        assert phys(folder / "tgc" / row["file"]) == (11811, 11811, 1)  # 300 dpi
         assert row["file"].endswith(f"-x{row['copies']}.png")
+        # The card's id leads its name: a shared back has none.
+        card = row["card"] or row["component"]
+        assert row["file"].startswith(f"{row['file'][:2]}-{card}-"), row
         if comp_backs_vary(doc, row["component"]):  # each back numbered as its front
             pair = (row["file"].replace("-front-", "-BACK-").replace("-back-", "-front-")
                     .replace("-BACK-", "-back-"))
@@ -270,6 +275,70 @@ def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, ga
     assert orders == sorted(orders)
 
 
+def phys(path: Path) -> tuple[int, int, int]:
+    """A PNG's pHYs chunk read from its bytes: pixels a unit across, down, and the unit (1: the
+    metre)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at = 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[at + 8:at + 17])
+            return x, y, unit
+        if kind == b"IDAT":  # pHYs must come before the pixels
+            break
+        at += 12 + length
+    raise AssertionError(f"{path.name}: no pHYs before the image data")
+
+
+CARDS_CSV = """name,text,hue,qty
+Tide Caller,Draw **2** cards.,#1f6f8b,2
+Ébène & Co.,"Every player discards, *you too*.",#5b2c83,1
+,No name here.,#8b1f1f,1
+"""
+
+
+def test_print_files_record_300_dpi_and_name_each_card(tmp_path: Path) -> None:
+    """Each PNG carries 300 dpi (11811 px/m) in its pHYs chunk, and its name the card's id
+    and name: NN-<component>-KKK-<name>-front-xQTY.png, the manifest saying the same."""
+    game = tmp_path / "sources" / "tide"
+    (game / "layouts").mkdir(parents=True)
+    (game / "data").mkdir()
+    (game / "rules.md").write_text(
+        "---\ntitle: Tide\ndesigner: The tests\nplayers: {min: 1, max: 2}\n"
+        "duration: 1 minute\nlicence: {name: CC0 1.0, url: \"https://example.com/cc0\"}\n"
+        "provenance: [{title: Written for the tests, source: tests}]\ncomponents:\n"
+        "  - {id: tide, name: Tide cards, size: 63.5mm x 88.9mm, front: layouts/card.yml, "
+        "back: layouts/back.yml, data: data/cards.csv}\n---\n# Tide\n\n## Rules\n\nText.\n")
+    (game / "layouts" / "card.yml").write_text(
+        'background: "{{ hue }}"\nelements: {}\n')
+    (game / "layouts" / "back.yml").write_text('background: "#202020"\nelements: {}\n')
+    (game / "data" / "cards.csv").write_text(CARDS_CSV)
+    for target in ("tgc", "mpc"):
+        out = tmp_path / target
+        result = CliRunner().invoke(main, ["export", "tide", "--sources",
+                                           str(tmp_path / "sources"), "--out", str(out),
+                                           "--to", target])
+        assert result.exit_code == 0, result.stderr
+        folder = out / "tide" / target
+        with (folder / "manifest.csv").open() as fh:
+            rows = [(r["file"], r["card"], r["name"], r["side"], r["copies"])
+                    for r in csv.DictReader(fh)]
+        assert rows == [
+            ("01-tide-001-tide-caller-front-x2.png", "tide-001", "Tide Caller", "front", "2"),
+            ("01-tide-002-ebene-co-front-x1.png", "tide-002", "Ébène & Co.", "front", "1"),
+            ("01-tide-003-front-x1.png", "tide-003", "Tide cards", "front", "1"),
+            ("01-tide-back-x4.png", "", "Tide cards", "back", "4")]
+        assert {p.name for p in folder.glob("*.png")} == {r[0] for r in rows}
+        for file, *_ in rows:
+            assert phys(folder / file) == (11811, 11811, 1), file
+            with Image.open(folder / file) as image:
+                assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+        with Image.open(folder / rows[1][0]) as second:  # its own row's face
+            assert second.convert("RGB").getpixel((200, 200)) == (0x5b, 0x2c, 0x83)
+
+
 def comp_backs_vary(doc: Document, comp_id: str) -> bool:
     return next(c.back_varies for c in doc.meta.components if c.id == comp_id)
 
@@ -278,11 +347,11 @@ def test_a_poker_card_is_825_by_1125_at_tgc_and_822_by_1122_at_mpc(tmp_path: Pat
     for target, pixels in (("tgc", (825, 1125)), ("mpc", (822, 1122))):
         folder, _ = export(tmp_path / target, "pigeon", "--to", target, "--skip",
                            "pigeon-coin")
-        with Image.open(folder / target / "01-deck-front-001-x1.png") as card:
+        with Image.open(folder / target / "01-deck-001-front-x1.png") as card:
             assert card.size == pixels
         # The trim sits centred: the bleed is as wide on every side, so the artwork's frame
         # is as far from each edge.
-        with Image.open(folder / target / "01-deck-front-001-x1.png") as card:
+        with Image.open(folder / target / "01-deck-001-front-x1.png") as card:
             box = ImageChops.invert(card.convert("L")).point(lambda v: 255 * (v > 40)).getbbox()
             assert box is not None
             left, top, right, bottom = box
@@ -338,7 +407,7 @@ def test_a_component_placed_by_its_size_variant_is_laid_out_at_that_size(tmp_pat
     # through their `poker` variant, so the layout fills the poker card (its band runs along
     # the bottom), as the poker kit draws it.
     folder, _ = export(tmp_path, "go-stop", "--to", "tgc", "--skip", "player-tokens")
-    with Image.open(folder / "tgc" / "02-reserve-cards-front-x6.png") as card:
+    with Image.open(folder / "tgc" / "02-reserve-cards-001-reserve-front-x6.png") as card:
         rgb = card.convert("RGB")
         near_bottom = rgb.getpixel((rgb.width * 3 // 4, rgb.height - 80))
     assert near_bottom == pytest.approx((0x5b, 0x2c, 0x83), abs=6)

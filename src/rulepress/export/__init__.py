@@ -143,7 +143,9 @@ class Exporter(Base):
             from rulepress.export.dtc import deck_pdf
 
             return {f"{doc.slug}-{p.comp.id}.pdf": deck_pdf(doc, p, found) for p in parts}
-        return house_files(opts.target, parts, found)
+        art = Art(doc, tables)
+        rows = {p.comp.id: art.rows(p.comp) for p in parts if p.comp.data is not None}
+        return house_files(opts.target, parts, found, rows)
 
 
 def in_worker(game: DocumentCheck, work: Callable[[Mapping[str, Drawer], Tables], T],

@@ -38,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
@@ -47,7 +46,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from rulepress.document.model import Component, Document, Row
-from rulepress.document.rows import copies
+from rulepress.export.names import TEXT_FIELDS, card_name, card_rows, field
 from rulepress.export.raster import Shot, SideFaces, png, rasterize, round_cut
 
 MM_PER_IN = 25.4
@@ -59,8 +58,6 @@ TOKEN_MM, CARD_MM, BOARD_MM = 40.0, (30.0, 120.0), 120.0
 BLANK_BACK = (96, 96, 96)  # a plain back for cards the kit prints single-sided
 THUMBNAIL = 256
 VERSION = "v13.2.2"  # the TTS release whose saved objects these match
-NAME_FIELDS = ("name", "title")  # a data row's field that names its card, first found
-TEXT_FIELDS = ("text", "effect", "rule", "description")  # ... and the card's text
 DIE_CELL = 256  # px, one face of a die's image
 # TTS's d6 image: 4 x 3 cells, the four faces round the die in the middle row, the other two
 # above and below (as TTS's d6 template, kb.tabletopsimulator.com/custom-content/custom-dice/);
@@ -151,31 +148,6 @@ def _face_images(side: SideFaces, pixels: tuple[int, int], dpi: float, clear: bo
     return {s.key: image for s, image in zip(taken, rasterize(taken), strict=True)}
 
 
-def _plain(text: str) -> str:
-    """A field's text without the little Markdown a layout sets (TTS shows it as typed)."""
-    return re.sub(r"\*\*?([^*]+)\*\*?", r"\1", text).strip()
-
-
-def _field(row: Row | None, names: tuple[str, ...]) -> str:
-    """The first of ``names`` the row has, not empty, as plain text; '' if none."""
-    if row is None:
-        return ""
-    fields = {str(k).lower(): v for k, v in row.fields.items()}
-    for name in names:
-        value = fields.get(name)
-        if value is not None and str(value).strip():
-            return _plain(str(value))
-    return ""
-
-
-def _card_rows(comp: Component, rows: tuple[Row, ...]) -> list[Row | None]:
-    """Copy index -> its data row (None without rows, or when they do not make the count)."""
-    owners = copies(rows)
-    if len(owners) != comp.count:
-        return [None] * comp.count
-    return [rows[n] for n in owners]
-
-
 def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces | None,
           data: tuple[Row, ...] = ()) -> None:
     assert comp.size is not None
@@ -224,15 +196,13 @@ def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
     scale = max(w, h) / max(CARD_AT_SCALE_1)
     x = out.place(w)
     cards = []
-    for i, row in enumerate(_card_rows(comp, data)):
+    for i, row in enumerate(card_rows(comp, data)):
         pair = (front.keys[i], back.keys[i] if back else 0)
         card_id = slot_of[pair]
         deck = str(card_id // 100)
-        name = _field(row, NAME_FIELDS) or (f"{comp.name} {i + 1}" if comp.count > 1
-                                            else comp.name)
         cards.append({"Name": "Card" if comp.count > 1 else "CardCustom",
-                      "GUID": _guid(out.slug, comp.id, i), "Nickname": name,
-                      "Description": _field(row, TEXT_FIELDS), "CardID": card_id,
+                      "GUID": _guid(out.slug, comp.id, i), "Nickname": card_name(comp, row, i),
+                      "Description": field(row, TEXT_FIELDS), "CardID": card_id,
                       "SidewaysCard": w > h, "CustomDeck": {deck: sheets[deck]},
                       "Transform": _transform(x, 0.0, scale, scale,
                                               face_down=back is not None)})
@@ -279,15 +249,14 @@ def _flat(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
 
     scale = max(w, h)
     x = out.place(w)
-    for i, row in enumerate(_card_rows(comp, rows)):
+    for i, row in enumerate(card_rows(comp, rows)):
         fk = front.keys[i]
         face = fronts[fk]
         url = named("front", fk, face, len(fronts))
         under = named("back", back.keys[i], backs[back.keys[i]], len(backs)) if back else ""
         common = {"GUID": _guid(out.slug, comp.id, i),
-                  "Nickname": _field(row, NAME_FIELDS) or (
-                      f"{comp.name} {i + 1}" if comp.count > 1 else comp.name),
-                  "Description": _field(row, TEXT_FIELDS) or comp.note,
+                  "Nickname": card_name(comp, row, i),
+                  "Description": field(row, TEXT_FIELDS) or comp.note,
                   "Transform": _transform(x, i * (h + 0.2), scale, scale)}
         image: dict[str, Any] = {"ImageURL": url, "ImageSecondaryURL": under or url,
                                  "ImageScalar": 1.0, "WidthScale": 0.0}
