@@ -4,12 +4,11 @@
 What becomes what, from the component's size and sides alone (a kit needs no change):
 
 - a card (a rectangle 30 to 120 mm a side, not square): a ``DeckCustom`` of ``Card`` objects
-  (a ``CardCustom`` when there is one copy), each named from its data row (``name`` or
-  ``title``, its description the row's ``text``, ``effect`` or ``rule``); each distinct face
-  once on a sheet of at most
-  10 x 7 cells (``BackIsHidden``: the back shows a hidden card, so all 70 cells hold cards),
-  more sheets for more faces; ``UniqueBack`` with a sheet of backs when backs vary; a
-  landscape card is a ``SidewaysCard``;
+  (a ``CardCustom`` when there is one copy), each named from its data row (see names.py);
+  each distinct face once on a sheet of at most 10 x 7 cells (``BackIsHidden``: the back
+  shows a hidden card, so all 70 cells hold cards), more sheets for more faces;
+  ``UniqueBack`` with a sheet of backs when backs vary; a landscape card is a
+  ``SidewaysCard``;
 - a board (``tileable``, or a side over 120 mm): a ``Custom_Board``;
 - a token (both sides at most 40 mm, no back): a ``Custom_Token``, its shape the image's
   transparency;
