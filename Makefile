@@ -95,15 +95,17 @@ clean:
 # Re-resolves both locks to the newest releases pyproject.toml allows (uv: one resolution for
 # every Python from 3.11 up and every platform, which pip-compile cannot do). Run it on purpose,
 # then `make test`, and commit the locks with what the new releases needed.
+# --no-strip-extras: a pin keeps the extras a dependency asks for (fonttools[woff]==…, as
+# WeasyPrint requires fonttools[woff]); pip before 23.3, which Python 3.11 ships, otherwise stops
+# on the dependency as "not pinned with ==" when the lock is installed with its dependencies.
 UV := uv==0.13.9
 LOCK_TOOLS := .venv-lock
+UV_COMPILE := $(LOCK_TOOLS)/bin/uv pip compile -q --universal --python-version 3.11 \
+  --generate-hashes --no-strip-extras --custom-compile-command 'make lock'
 lock:
 	@test -x $(LOCK_TOOLS)/bin/uv || ($(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q $(UV))
-	$(LOCK_TOOLS)/bin/uv pip compile -q --upgrade --universal --python-version 3.11 --generate-hashes \
-	  --custom-compile-command 'make lock' pyproject.toml --group setup -o $(LOCK)
-	$(LOCK_TOOLS)/bin/uv pip compile -q --upgrade --universal --python-version 3.11 --generate-hashes \
-	  --custom-compile-command 'make lock' pyproject.toml --extra test --group setup -c $(LOCK) \
-	  -o $(TEST_LOCK)
+	$(UV_COMPILE) --upgrade pyproject.toml --group setup -o $(LOCK)
+	$(UV_COMPILE) --upgrade pyproject.toml --extra test --group setup -c $(LOCK) -o $(TEST_LOCK)
 
 # What the newest releases would break, before a user meets it: the tests of inputs, limits and
 # the engine boundary, against a scratch venv of the newest versions pyproject.toml allows.

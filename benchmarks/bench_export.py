@@ -31,7 +31,7 @@ def main() -> None:
         start = time.perf_counter()
         files = saved_object(doc, sides(doc, DRAWERS, {}), "https://example.com/bench/")
         best = min(best, time.perf_counter() - start)
-    assert "deck-faces.png" in files
+    assert "deck.faces.png" in files
     print(json.dumps({"name": "tts_sheet_52_s", "value": round(best, 3), "unit": "s"}))
     parts, problems = placed(doc, "tgc", frozenset())
     assert not problems

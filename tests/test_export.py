@@ -8,10 +8,10 @@ import csv
 import io
 import json
 import re
+import struct
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 import pypdf
 import pypdfium2
@@ -62,23 +62,27 @@ def tts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     return game, folder / "tts", saved
 
 
-def local(url: str) -> Path:
+def local(folder: Path, url: str) -> Path:
+    """An image address written without --base-url: a bare name, relative to the saved
+    object's folder (never a file:// path of the exporting machine)."""
     parts = urlsplit(url)
-    assert parts.scheme == "file", url
-    return Path(url2pathname(parts.path))
+    assert not parts.scheme and not parts.netloc and "/" not in url, url
+    return folder / url
 
 
 def test_tts_saved_object_holds_every_component_as_tts_expects(
         tts: tuple[str, Path, dict[str, Any]]) -> None:
     game, folder, saved = tts
     doc = doc_of(game)
+    assert saved["VersionNumber"] == "v13.2.2"
     copies: dict[str, int] = {}
     for obj in saved["ObjectStates"]:
         assert obj["Name"] in ("DeckCustom", "CardCustom", "Custom_Board", "Custom_Token",
                                "Custom_Tile", "Custom_Dice"), obj["Name"]
         cards = obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
-        if obj["Name"] == "DeckCustom":
+        if obj["Name"] == "DeckCustom":  # a deck holds Card objects, as TTS saves them
             assert obj["DeckIDs"] == [c["CardID"] for c in cards]
+            assert {c["Name"] for c in cards} == {"Card"}
         for card in cards:
             if "CardID" not in card:
                 continue
@@ -87,24 +91,27 @@ def test_tts_saved_object_holds_every_component_as_tts_expects(
             assert sheet == (obj["CustomDeck"][deck] if obj is not card else sheet)
             assert 1 <= sheet["NumWidth"] <= 10 and 1 <= sheet["NumHeight"] <= 7
             assert card["CardID"] % 100 < sheet["NumWidth"] * sheet["NumHeight"]
-            with Image.open(local(sheet["FaceURL"])) as faces:
+            with Image.open(local(folder, sheet["FaceURL"])) as faces:
                 assert faces.width % sheet["NumWidth"] == 0
                 assert faces.height % sheet["NumHeight"] == 0
+            assert local(folder, sheet["BackURL"]).is_file()
             if sheet["UniqueBack"]:
-                with Image.open(local(sheet["BackURL"])) as backs:
+                with Image.open(local(folder, sheet["BackURL"])) as backs:
                     assert backs.size == faces.size
         for image in [obj.get("CustomImage", {}).get(k) for k in ("ImageURL",
                                                                   "ImageSecondaryURL")]:
             if image:
-                assert local(image).is_file()
+                assert local(folder, image).is_file()
         if obj["Name"] == "Custom_Token":  # its outline is the image's transparency
-            with Image.open(local(obj["CustomImage"]["ImageURL"])) as token:
+            with Image.open(local(folder, obj["CustomImage"]["ImageURL"])) as token:
                 assert token.mode == "RGBA" and token.getextrema()[3][1] == 255
-        name = re.sub(r" \d+$", "", cards[0]["Nickname"])
+        # A deck is named as the component; a piece without a data row's name as the
+        # component with its number.
+        name = obj["Nickname"] if obj is not cards[0] else re.sub(r" \d+$", "", obj["Nickname"])
         copies[name] = copies.get(name, 0) + len(cards)
     assert copies == {c.name: c.count for c in doc.meta.components if c.in_kit}
     if game == "pigeon":  # its round token: clear outside the circle, solid within
-        with Image.open(folder / "pigeon-coin-front.png") as coin:
+        with Image.open(folder / "pigeon-coin.front.png") as coin:
             assert coin.getpixel((0, 0))[3] == 0
             assert coin.getpixel((coin.width // 2, coin.height // 2))[3] == 255
     for png in folder.glob("*.png"):
@@ -114,17 +121,30 @@ def test_tts_saved_object_holds_every_component_as_tts_expects(
 
 def test_tts_cards_are_their_real_size_in_tts_units(
         tts: tuple[str, Path, dict[str, Any]]) -> None:
+    """One scale for both axes (TTS takes a card's proportions from its sheet's cell), the
+    card's longer side at its size: 80 mm at scale 1. Other pieces: their longer side in
+    inches."""
     game, _, saved = tts
     sizes = {c.name: c.size for c in doc_of(game).meta.components if c.size}
+    measured = 0
     for obj in saved["ObjectStates"]:
+        t = obj["Transform"]
+        assert t["scaleX"] == t["scaleZ"], obj["Nickname"]
+        for card in obj.get("ContainedObjects", [obj]):
+            assert card["Transform"]["scaleX"] == card["Transform"]["scaleZ"]
         if obj["Name"] in ("DeckCustom", "CardCustom"):
             size = sizes[re.sub(r" \d+$", "", obj["Nickname"])]
             assert size is not None
-            t = obj["Transform"]
-            assert t["scaleX"] * 56 == pytest.approx(size.width, abs=0.05)
-            assert t["scaleZ"] * 80 == pytest.approx(size.height, abs=0.05)
+            assert t["scaleX"] * 80 == pytest.approx(max(size.width, size.height), abs=0.01)
             cards = obj.get("ContainedObjects", [obj])
             assert all(c["SidewaysCard"] == (size.width > size.height) for c in cards)
+            measured += 1
+        elif obj["Name"] in ("Custom_Tile", "Custom_Board", "Custom_Token"):
+            size = sizes[re.sub(r" \d+$", "", obj["Nickname"])]
+            assert size is not None
+            assert t["scaleX"] * 25.4 == pytest.approx(max(size.width, size.height), abs=0.01)
+            measured += 1
+    assert measured
 
 
 def kit_face(game: str, comp_id: str, index: int, pixels: tuple[int, int], back: bool = False
@@ -150,6 +170,49 @@ def difference(a: Image.Image, b: Image.Image) -> float:
     return float(sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3)
 
 
+HOSTILE = ROOT / "tests" / "hostile"
+
+
+def test_tts_decks_never_share_a_sheet_and_name_each_card_from_its_row(tmp_path: Path) -> None:
+    """Issue 40's case: 'spells' (72 faces, two sheets) and 'spells-2' once both wrote
+    spells-2-faces.png. Each face is a colour of its own (its row's hue): every card's cell,
+    on the sheet its CardID names, is its own row's colour, and its name and text its row's."""
+    case = HOSTILE / "export-tts-sheet-names-collide"
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["export", "game", "--sources", str(case / "sources"),
+                                       "--out", str(out), "--to", "tts"])
+    assert result.exit_code == 0, result.stderr
+    folder = out / "game" / "tts"
+    saved = json.loads((folder / "game.json").read_text())
+    rows = {deck: list(csv.DictReader((case / "sources" / "game" / "data" / f"{deck}.csv")
+                                      .open()))
+            for deck in ("spells", "spells-2")}
+    decks = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    sheets: list[str] = []
+    for deck_name, deck_id in (("Spells", "spells"), ("Spells 2", "spells-2")):
+        deck = decks[deck_name]
+        cards = deck["ContainedObjects"]
+        assert len(cards) == len(rows[deck_id])
+        sheets += [sheet["FaceURL"] for sheet in deck["CustomDeck"].values()]
+        for card, row in zip(cards, rows[deck_id], strict=True):
+            assert (card["Name"], card["Nickname"], card["Description"]) == (
+                "Card", row["name"], row["text"])
+            sheet = deck["CustomDeck"][str(card["CardID"] // 100)]
+            with Image.open(local(folder, sheet["FaceURL"])) as faces:
+                cw = faces.width // sheet["NumWidth"]
+                ch = faces.height // sheet["NumHeight"]
+                slot = card["CardID"] % 100
+                centre = (slot % sheet["NumWidth"] * cw + cw // 2,
+                          slot // sheet["NumWidth"] * ch + ch // 2)
+                colour = faces.convert("RGB").getpixel(centre)
+            want = tuple(int(row["hue"][i:i + 2], 16) for i in (1, 3, 5))
+            assert colour == pytest.approx(want, abs=2), (card["Nickname"], colour, want)
+    assert len(sheets) == len(set(sheets)) == 3
+    assert {p.name for p in folder.iterdir()} == {
+        "game.json", "game.png", "spells.faces-1.png", "spells.faces-2.png", "spells.back.png",
+        "spells-2.faces.png", "spells-2.back.png"}
+
+
 @pytest.mark.parametrize(("game", "comp_id"), [("pigeon", "deck"), ("go-stop", "player-cards")])
 def test_each_sheet_cell_holds_its_cards_face(tmp_path: Path, game: str, comp_id: str) -> None:
     folder, _ = export(tmp_path, game, "--to", "tts")
@@ -157,7 +220,7 @@ def test_each_sheet_cell_holds_its_cards_face(tmp_path: Path, game: str, comp_id
     deck = next(o for o in saved["ObjectStates"] if o["Nickname"].startswith(
         next(c.name for c in doc_of(game).meta.components if c.id == comp_id)))
     sheet = deck["CustomDeck"]["1" if game == "pigeon" else str(deck["DeckIDs"][0] // 100)]
-    faces = Image.open(local(sheet["FaceURL"])).convert("RGB")
+    faces = Image.open(local(folder / "tts", sheet["FaceURL"])).convert("RGB")
     cw, ch = faces.width // sheet["NumWidth"], faces.height // sheet["NumHeight"]
     checked = 0
     for index, card in enumerate(deck["ContainedObjects"]):
@@ -191,7 +254,11 @@ def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, ga
         with Image.open(folder / "tgc" / row["file"]) as image:
             assert image.mode == "RGB"
             assert sorted(image.size) == sorted(products[row["product"]].pixels), row
+        assert phys(folder / "tgc" / row["file"]) == (11811, 11811, 1)  # 300 dpi
         assert row["file"].endswith(f"-x{row['copies']}.png")
+        # The card's id leads its name: a shared back has none.
+        card = row["card"] or row["component"]
+        assert row["file"].startswith(f"{row['file'][:2]}-{card}-"), row
         if comp_backs_vary(doc, row["component"]):  # each back numbered as its front
             pair = (row["file"].replace("-front-", "-BACK-").replace("-back-", "-front-")
                     .replace("-BACK-", "-back-"))
@@ -208,6 +275,70 @@ def test_tgc_images_are_the_products_pixels_with_their_counts(tmp_path: Path, ga
     assert orders == sorted(orders)
 
 
+def phys(path: Path) -> tuple[int, int, int]:
+    """A PNG's pHYs chunk read from its bytes: pixels a unit across, down, and the unit (1: the
+    metre)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at = 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[at + 8:at + 17])
+            return x, y, unit
+        if kind == b"IDAT":  # pHYs must come before the pixels
+            break
+        at += 12 + length
+    raise AssertionError(f"{path.name}: no pHYs before the image data")
+
+
+CARDS_CSV = """name,text,hue,qty
+Tide Caller,Draw **2** cards.,#1f6f8b,2
+Ébène & Co.,"Every player discards, *you too*.",#5b2c83,1
+,No name here.,#8b1f1f,1
+"""
+
+
+def test_print_files_record_300_dpi_and_name_each_card(tmp_path: Path) -> None:
+    """Each PNG carries 300 dpi (11811 px/m) in its pHYs chunk, and its name the card's id
+    and name: NN-<component>-KKK-<name>-front-xQTY.png, the manifest saying the same."""
+    game = tmp_path / "sources" / "tide"
+    (game / "layouts").mkdir(parents=True)
+    (game / "data").mkdir()
+    (game / "rules.md").write_text(
+        "---\ntitle: Tide\ndesigner: The tests\nplayers: {min: 1, max: 2}\n"
+        "duration: 1 minute\nlicence: {name: CC0 1.0, url: \"https://example.com/cc0\"}\n"
+        "provenance: [{title: Written for the tests, source: tests}]\ncomponents:\n"
+        "  - {id: tide, name: Tide cards, size: 63.5mm x 88.9mm, front: layouts/card.yml, "
+        "back: layouts/back.yml, data: data/cards.csv}\n---\n# Tide\n\n## Rules\n\nText.\n")
+    (game / "layouts" / "card.yml").write_text(
+        'background: "{{ hue }}"\nelements: {}\n')
+    (game / "layouts" / "back.yml").write_text('background: "#202020"\nelements: {}\n')
+    (game / "data" / "cards.csv").write_text(CARDS_CSV)
+    for target in ("tgc", "mpc"):
+        out = tmp_path / target
+        result = CliRunner().invoke(main, ["export", "tide", "--sources",
+                                           str(tmp_path / "sources"), "--out", str(out),
+                                           "--to", target])
+        assert result.exit_code == 0, result.stderr
+        folder = out / "tide" / target
+        with (folder / "manifest.csv").open() as fh:
+            rows = [(r["file"], r["card"], r["name"], r["side"], r["copies"])
+                    for r in csv.DictReader(fh)]
+        assert rows == [
+            ("01-tide-001-tide-caller-front-x2.png", "tide-001", "Tide Caller", "front", "2"),
+            ("01-tide-002-ebene-co-front-x1.png", "tide-002", "Ébène & Co.", "front", "1"),
+            ("01-tide-003-front-x1.png", "tide-003", "Tide cards", "front", "1"),
+            ("01-tide-back-x4.png", "", "Tide cards", "back", "4")]
+        assert {p.name for p in folder.glob("*.png")} == {r[0] for r in rows}
+        for file, *_ in rows:
+            assert phys(folder / file) == (11811, 11811, 1), file
+            with Image.open(folder / file) as image:
+                assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+        with Image.open(folder / rows[1][0]) as second:  # its own row's face
+            assert second.convert("RGB").getpixel((200, 200)) == (0x5b, 0x2c, 0x83)
+
+
 def comp_backs_vary(doc: Document, comp_id: str) -> bool:
     return next(c.back_varies for c in doc.meta.components if c.id == comp_id)
 
@@ -216,11 +347,11 @@ def test_a_poker_card_is_825_by_1125_at_tgc_and_822_by_1122_at_mpc(tmp_path: Pat
     for target, pixels in (("tgc", (825, 1125)), ("mpc", (822, 1122))):
         folder, _ = export(tmp_path / target, "pigeon", "--to", target, "--skip",
                            "pigeon-coin")
-        with Image.open(folder / target / "01-deck-front-001-x1.png") as card:
+        with Image.open(folder / target / "01-deck-001-front-x1.png") as card:
             assert card.size == pixels
         # The trim sits centred: the bleed is as wide on every side, so the artwork's frame
         # is as far from each edge.
-        with Image.open(folder / target / "01-deck-front-001-x1.png") as card:
+        with Image.open(folder / target / "01-deck-001-front-x1.png") as card:
             box = ImageChops.invert(card.convert("L")).point(lambda v: 255 * (v > 40)).getbbox()
             assert box is not None
             left, top, right, bottom = box
@@ -276,7 +407,7 @@ def test_a_component_placed_by_its_size_variant_is_laid_out_at_that_size(tmp_pat
     # through their `poker` variant, so the layout fills the poker card (its band runs along
     # the bottom), as the poker kit draws it.
     folder, _ = export(tmp_path, "go-stop", "--to", "tgc", "--skip", "player-tokens")
-    with Image.open(folder / "tgc" / "02-reserve-cards-front-x6.png") as card:
+    with Image.open(folder / "tgc" / "02-reserve-cards-001-reserve-front-x6.png") as card:
         rgb = card.convert("RGB")
         near_bottom = rgb.getpixel((rgb.width * 3 // 4, rgb.height - 80))
     assert near_bottom == pytest.approx((0x5b, 0x2c, 0x83), abs=6)
@@ -320,7 +451,7 @@ def test_tts_dice_are_custom_d6_with_the_nets_faces_opposite_as_folded(tmp_path:
     for index, die in enumerate(dice):
         assert die["CustomImage"]["CustomDice"] == {"Type": 1}
         assert [v["Value"] for v in die["RotationValues"]] == ["1", "2", "3", "4", "5", "6"]
-        image = Image.open(local(die["CustomImage"]["ImageURL"]))
+        image = Image.open(local(folder / "tts", die["CustomImage"]["ImageURL"]))
         assert image.mode == "RGB" and image.size == (4 * cell, 3 * cell)
         net = kit_face("worm-derby", "dice", index, (3 * cell, 4 * cell))
         parts = {(c, r): net.crop((c * cell, r * cell, (c + 1) * cell, (r + 1) * cell))
@@ -347,7 +478,7 @@ def test_tts_round_coins_are_round_tiles_clear_outside_their_circle(tmp_path: Pa
         assert coin["Name"] == "Custom_Tile"
         assert coin["CustomImage"]["CustomTile"]["Type"] == 2  # TTS's circle
         for key, back in (("ImageURL", False), ("ImageSecondaryURL", True)):
-            image = Image.open(local(coin["CustomImage"][key]))
+            image = Image.open(local(folder / "tts", coin["CustomImage"][key]))
             assert image.mode == "RGBA"
             w, h = image.size
             alpha = image.getchannel("A")

@@ -4,6 +4,7 @@ bundled engines travel inside the package, with no environment variable and no c
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -84,22 +85,51 @@ def test_an_installed_rulepress_scaffolds_a_project_that_proves(
     assert done.stderr.strip().endswith("2 proven, 0 failed, 0 not checkable")
 
 
-def test_the_wheel_in_a_fresh_venv_puts_rulepress_on_path(tmp_path: Path) -> None:
-    """As the README tells a designer: the wheel and the lock into a venv of her own, then
-    `rulepress new`, `check` and `build` by name from her own folder."""
-    wheel = build_wheel(tmp_path)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
-    got = subprocess.run([*pip, "--require-hashes", "--no-deps", "-r",
-                          str(ROOT / "requirements.lock")], capture_output=True, text=True)
-    assert got.returncode == 0, f"cannot install the lock from the package index: {got.stderr}"
-    subprocess.run([*pip, "--no-deps", str(wheel)], check=True, capture_output=True)
+def readme_install_lines() -> list[str]:
+    """The README's lines that install rulepress into a venv of one's own: its one ``sh``
+    block that installs the lock."""
+    blocks = re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    (block,) = [b for b in blocks if "--require-hashes" in b]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+def test_the_readmes_install_lines_work_with_the_pip_python_3_11_ships(tmp_path: Path
+                                                                      ) -> None:
+    """As the README tells a designer, word for word: a venv made by ``python3.11 -m venv``
+    (its bundled pip, not upgraded), the lock with its hashes and its dependencies (no
+    --no-deps), then the wheel; then `rulepress new`, `check` and `build` by name from her own
+    folder. Needs python3.11 and the package index."""
+    found = shutil.which("python3.11")
+    assert found, "this test needs python3.11 on PATH: the README's lines are for its pip"
+    python = subprocess.run([found, "-c", "import sys; print(sys.executable)"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    bundled = subprocess.run([python, "-c", "import ensurepip; print(ensurepip.version())"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    # Her checkout: the lock and the wheel `make wheel` leaves in dist/; `python3` is 3.11.
+    checkout, home, tools = tmp_path / "checkout", tmp_path / "home", tmp_path / "tools"
+    for folder in (checkout / "dist", home, tools):
+        folder.mkdir(parents=True)
+    shutil.copy(ROOT / "requirements.lock", checkout)
+    wheel = build_wheel(tmp_path / "wheel")
+    shutil.copy(wheel, checkout / "dist")
+    (tools / "python3").symlink_to(python)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("RULEPRESS", "PYTHON", "VIRTUAL_ENV"))}
+    env |= {"HOME": str(home), "PATH": f"{tools}{os.pathsep}/usr/bin:/bin"}
+    lines = readme_install_lines()
+    assert len(lines) == 3 and f"dist/{wheel.name}" in lines[2], lines
+    for line in lines:
+        done = subprocess.run(line, shell=True, cwd=checkout, env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, f"{line}\n{done.stderr}"
+    venv = home / "rulepress"
+    pip = subprocess.run([str(venv / "bin" / "pip"), "--version"], check=True,
+                         capture_output=True, text=True).stdout
+    assert pip.startswith(f"pip {bundled} "), (pip, bundled)  # the pip 3.11 ships, as it is
     checked = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "check"],
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout  # the wheel's requirements are all met
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("RULEPRESS", "PYTHON", "VIRTUAL_ENV"))}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}/usr/bin:/bin"
     assert shutil.which("rulepress", path=env["PATH"]) == str(venv / "bin" / "rulepress")
 

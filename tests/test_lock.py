@@ -14,7 +14,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-PIN = re.compile(r"^([A-Za-z0-9_.-]+)==(\S+)(?:\s*;\s*(.+?))?\s*\\$")
+# A pin may name extras (fonttools[woff]==4.68.0): the lock keeps what a dependency asks for.
+PIN = re.compile(r"^([A-Za-z0-9_.-]+)(?:\[[A-Za-z0-9_.,-]+\])?==(\S+)(?:\s*;\s*(.+?))?\s*\\$")
 
 
 def entries(lock: str) -> list[tuple[str, str, str | None]]:

@@ -418,8 +418,8 @@ def pnp(
               help="tts: a Tabletop Simulator saved object; tgc, mpc: The Game Crafter's or "
                    "MakePlayingCards' images; dtc: DriveThruCards' CMYK PDFs.")
 @click.option("--base-url", default=None, metavar="URL",
-              help="tts: the http(s) address you upload the images to, so other players see "
-                   "them. Default: file:// paths to the export folder (this machine only).")
+              help="tts: the http(s) address you upload the images to, so TTS can fetch "
+                   "them. Default: each image's name, relative to the saved object's folder.")
 @click.option("--skip", metavar="ID[,ID]", default=None,
               help="Leave out these components (e.g. pieces the house cannot print).")
 @click.option("--strict", is_flag=True, help="Preflight findings are errors, not warnings.")

@@ -10,10 +10,11 @@ import unicodedata
 GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
 
 
-def slugify(text: str) -> str:
+def slugify(text: str, default: str = "section") -> str:
+    """``text`` in a-z, 0-9 and '-'; ``default`` when nothing of it is left."""
     norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", norm.lower()).strip("-")
-    return slug or "section"
+    return slug or default
 
 
 def unique(slug: str, taken: set[str]) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
-from rulepress.document.model import Document
+from rulepress.document.model import Component, Document, Row
+from rulepress.document.schema import is_layout
 from rulepress.games import contract
 from rulepress.games.base import Drawer
 from rulepress.pipeline import Base, Files, Unit
@@ -25,9 +25,9 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class ExportOptions:
-    """``base_url``: where TTS finds the images (ends in '/'); empty: the export folder's own
-    file:// address, from ``folder`` (the output folder, absolute). ``skip``: component ids
-    left out. ``strict``: preflight findings are errors."""
+    """``base_url``: where TTS finds the images (ends in '/'); empty: each image's address is
+    its name, relative to the saved object's folder. ``folder``: the output folder, absolute.
+    ``skip``: component ids left out. ``strict``: preflight findings are errors."""
 
     target: str
     folder: str = ""
@@ -131,8 +131,8 @@ class Exporter(Base):
             from rulepress.export.tts import saved_object
 
             comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
-            base = opts.base_url or (Path(opts.folder) / doc.slug / sub / "tts").as_uri() + "/"
-            return saved_object(doc, sides(doc, drawers, tables, comps), base)
+            return saved_object(doc, sides(doc, drawers, tables, comps), opts.base_url,
+                                _rows(doc, tables, comps))
         from rulepress.export.houses import house_files, house_sides, placed
 
         parts, problems = placed(doc, opts.target, skip)
@@ -143,7 +143,17 @@ class Exporter(Base):
             from rulepress.export.dtc import deck_pdf
 
             return {f"{doc.slug}-{p.comp.id}.pdf": deck_pdf(doc, p, found) for p in parts}
-        return house_files(opts.target, parts, found)
+        return house_files(opts.target, parts, found,
+                           _rows(doc, tables, [p.comp for p in parts]))
+
+
+def _rows(doc: Document, tables: Tables, comps: Sequence[Component]
+          ) -> dict[str, tuple[Row, ...]]:
+    """The data rows of the components whose front is a layout (which name their cards):
+    the rows check has already drawn every face from."""
+    art = Art(doc, tables)
+    return {c.id: art.rows(c) for c in comps
+            if c.data is not None and c.front is not None and is_layout(c.front)}
 
 
 def in_worker(game: DocumentCheck, work: Callable[[Mapping[str, Drawer], Tables], T],

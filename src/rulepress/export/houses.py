@@ -1,5 +1,6 @@
 """``export --to tgc|mpc``: one PNG per distinct face at the house's exact pixel size for the
-product each component fits, named in upload order with their copies, and a manifest.csv."""
+product each component fits (300 dpi recorded in it), named in upload order with the card's
+id, name and copies, and a manifest.csv saying the same."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from PIL import Image
+
 from rulepress.diagnostics import Diagnostic, error
-from rulepress.document.model import Component, Document
+from rulepress.document.model import Component, Document, Row
+from rulepress.export.names import NAME_FIELDS, card_rows, field, file_slug
 from rulepress.export.products import DPI, Fit, fit, nearest
 from rulepress.export.raster import Shot, SideFaces, png, rasterize, round_cut, sides
 from rulepress.games.base import Drawer
@@ -70,17 +74,36 @@ def shots(side: SideFaces, where: Fit) -> list[Shot]:
 
 
 def house_files(house: str, parts: Sequence[Placed],
-                found: Mapping[tuple[str, bool], SideFaces]) -> dict[str, bytes | str]:
-    """File name (inside the export folder) -> content: the PNGs and manifest.csv.
+                found: Mapping[tuple[str, bool], SideFaces],
+                data: Mapping[str, tuple[Row, ...]] | None = None) -> dict[str, bytes | str]:
+    """File name (inside the export folder) -> content: the PNGs, 300 dpi recorded in each,
+    and manifest.csv; ``data``: each component's rows, which name its cards.
 
-    A component whose backs are shared: its fronts (``NN-id-front-KKK-xQTY.png``) and its one
-    back. One whose backs vary: each distinct front-and-back pair, numbered alike
-    (``NN-id-KKK-front-xQTY.png`` with ``NN-id-KKK-back-xQTY.png``), so each back goes with
-    its front."""
+    Each distinct face is ``NN-CARD-NAME-SIDE-xQTY.png``: NN the upload order, CARD the card's
+    id (``<component>-KKK``, KKK numbering the component's distinct faces), NAME its data row's
+    ``name`` (or ``title``) as a slug (none without one), SIDE ``front`` or ``back``, QTY its
+    copies. A component whose backs vary is numbered by front-and-back pairs, so each back has
+    its front's name; a shared back is ``NN-COMPONENT-back-xQTY.png``."""
     files: dict[str, bytes | str] = {}
-    rows: list[tuple[str, str, str, int, str]] = []
+    rows: list[tuple[str, str, str, str, str, int, str]] = []
+
+    def add(n: int, part: Placed, card: int | None, name: str, what: str, qty: int,
+            image: Image.Image) -> None:
+        comp = part.comp
+        if card is None:  # the one back every copy shares
+            card_id, file = "", f"{n:02d}-{comp.id}-{what}-x{qty}.png"
+        else:  # a card named only by its component: its id says it all
+            card_id = f"{comp.id}-{card:03d}"
+            slug = f"-{file_slug(name)}" if name != comp.name else ""
+            file = f"{n:02d}-{card_id}{slug}-{what}-x{qty}.png"
+        files[file] = png(image, DPI)
+        rows.append((file, comp.id, card_id, name, what, qty, part.fit.product.name))
+
     for n, part in enumerate(parts, 1):
-        comp, product = part.comp, part.fit.product.name
+        comp = part.comp
+        # Each copy's name: its row's, else the component's (the card's id numbers it).
+        names = [field(row, NAME_FIELDS) or comp.name
+                 for row in card_rows(comp, (data or {}).get(comp.id, ()))]
         front, back = found[(comp.id, False)], found.get((comp.id, True))
         if back is not None and len(set(back.keys)) > 1:
             pairs = list(dict.fromkeys(zip(front.keys, back.keys, strict=True)))
@@ -89,23 +112,18 @@ def house_files(house: str, parts: Sequence[Placed],
                 taken = [_shot(side, pair[index], part.fit) for pair in pairs]
                 what = "back" if index else "front"
                 for k, (pair, image) in enumerate(zip(pairs, rasterize(taken), strict=True), 1):
-                    qty = keys.count(pair)
-                    name = f"{n:02d}-{comp.id}-{k:03d}-{what}-x{qty}.png"
-                    files[name] = png(image)
-                    rows.append((name, comp.id, what, qty, product))
+                    add(n, part, k, names[keys.index(pair)], what, keys.count(pair), image)
             continue
         for side in (s for s in (front, back) if s is not None):
             taken = shots(side, part.fit)
             what = "back" if side.back else "front"
             for k, (shot, image) in enumerate(zip(taken, rasterize(taken), strict=True), 1):
-                qty = side.copies(shot.key)
-                number = f"-{k:03d}" if len(taken) > 1 else ""
-                name = f"{n:02d}-{comp.id}-{what}{number}-x{qty}.png"
-                files[name] = png(image)
-                rows.append((name, comp.id, what, qty, product))
+                card = None if side.back else k
+                add(n, part, card, names[side.drawn(shot.key)] if card else comp.name, what,
+                    side.copies(shot.key), image)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(("file", "component", "side", "copies", "product"))
+    writer.writerow(("file", "component", "card", "name", "side", "copies", "product"))
     writer.writerows(rows)
     files["manifest.csv"] = out.getvalue()
     return files

@@ -188,8 +188,11 @@ def render(data: bytes, shots: Sequence[Shot]) -> list[Image.Image]:
     return images
 
 
-def png(image: Image.Image) -> bytes:
-    """PNG bytes with nothing but the pixels (no date, no software): reproducible."""
+def png(image: Image.Image, dpi: float | None = None) -> bytes:
+    """PNG bytes with nothing but the pixels (no date, no software): reproducible; ``dpi``:
+    recorded in a pHYs chunk (pixels a metre), so an editor or a print house reads the
+    print size rather than assuming 72 dpi."""
     buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=1)  # 4x faster than 6, ~15% larger
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(buf, format="PNG", compress_level=1, **extra)  # 4x faster than 6, ~15% larger
     return buf.getvalue()

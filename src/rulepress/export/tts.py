@@ -4,10 +4,11 @@
 What becomes what, from the component's size and sides alone (a kit needs no change):
 
 - a card (a rectangle 30 to 120 mm a side, not square): a ``DeckCustom`` of ``Card`` objects
-  (a ``CardCustom`` when there is one copy); each distinct face once on a sheet of at most
-  10 x 7 cells (``BackIsHidden``: the back shows a hidden card, so all 70 cells hold cards),
-  more sheets for more faces; ``UniqueBack`` with a sheet of backs when backs vary; a
-  landscape card is a ``SidewaysCard``;
+  (a ``CardCustom`` when there is one copy), each named from its data row (see names.py);
+  each distinct face once on a sheet of at most 10 x 7 cells (``BackIsHidden``: the back
+  shows a hidden card, so all 70 cells hold cards), more sheets for more faces;
+  ``UniqueBack`` with a sheet of backs when backs vary; a landscape card is a
+  ``SidewaysCard``;
 - a board (``tileable``, or a side over 120 mm): a ``Custom_Board``;
 - a token (both sides at most 40 mm, no back): a ``Custom_Token``, its shape the image's
   transparency;
@@ -22,7 +23,13 @@ What becomes what, from the component's size and sides alone (a kit needs no cha
 
 Sizes: TTS measures in units that its ruler shows as inches; a card at scale 1 is taken as
 2.2 x 3.15 units (56 x 80 mm, as tts-deckconverter sizes cards), every other object's longer
-side at scale 1 as 1 unit. Images are PNG, RGB (RGBA for shapes), no side over 4096 px.
+side at scale 1 as 1 unit; every scale is uniform (TTS takes a card's proportions from its
+sheet's cell), its longer side the component's. Images are PNG, RGB (RGBA for shapes), no side
+over 4096 px.
+
+Names: every image is ``<component id>.<what>.png`` (``spells.faces-2.png``): an id holds no
+dot, so no two components' images can share a name, whatever their ids. Without a base URL an
+image's address is that name, relative to the saved object's folder.
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from rulepress.document.model import Component, Document
+from rulepress.document.model import Component, Document, Row
+from rulepress.export.names import TEXT_FIELDS, card_name, card_rows, field
 from rulepress.export.raster import Shot, SideFaces, png, rasterize, round_cut
 
 MM_PER_IN = 25.4
@@ -48,6 +56,7 @@ MAX_DPI = 300
 TOKEN_MM, CARD_MM, BOARD_MM = 40.0, (30.0, 120.0), 120.0
 BLANK_BACK = (96, 96, 96)  # a plain back for cards the kit prints single-sided
 THUMBNAIL = 256
+VERSION = "v13.2.2"  # the TTS release whose saved objects these match
 DIE_CELL = 256  # px, one face of a die's image
 # TTS's d6 image: 4 x 3 cells, the four faces round the die in the middle row, the other two
 # above and below (as TTS's d6 template, kb.tabletopsimulator.com/custom-content/custom-dice/);
@@ -102,7 +111,7 @@ class SavedObject:
     """The saved object being assembled: its objects and the files they name."""
 
     slug: str
-    base: str  # the URL images are found under, ending in '/'
+    base: str  # the URL images are found under, ending in '/'; empty: relative names
     files: dict[str, bytes | str]
     objects: list[dict[str, Any]]
     deck_id: int = 0
@@ -114,8 +123,13 @@ class SavedObject:
 
     def image(self, name: str, image: Image.Image) -> str:
         self.first = self.first or image
-        self.files[name] = png(image)
+        self.add(name, png(image))
         return self.url(name)
+
+    def add(self, name: str, data: bytes) -> None:
+        # Names are unique by construction (see the module's docstring); never overwrite.
+        assert name not in self.files, f"{name} written twice"
+        self.files[name] = data
 
     def place(self, width: float) -> float:
         x = self.x + width / 2
@@ -133,7 +147,8 @@ def _face_images(side: SideFaces, pixels: tuple[int, int], dpi: float, clear: bo
     return {s.key: image for s, image in zip(taken, rasterize(taken), strict=True)}
 
 
-def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces | None) -> None:
+def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces | None,
+          data: tuple[Row, ...] = ()) -> None:
     assert comp.size is not None
     w, h = comp.size.width / MM_PER_IN, comp.size.height / MM_PER_IN
     pairs = list(dict.fromkeys(zip(front.keys, back.keys if back else [0] * comp.count,
@@ -162,38 +177,41 @@ def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
                 back_sheet.paste(backs[bk], spot)
             slot_of[(fk, bk)] = deck_id * 100 + slot
         sheet_no = f"-{first // per_sheet + 1}" if len(pairs) > per_sheet else ""
-        face_url = out.image(f"{comp.id}{sheet_no}-faces.png", face_sheet)
+        face_url = out.image(f"{comp.id}.faces{sheet_no}.png", face_sheet)
+        shared = f"{comp.id}.back.png"
         if back_sheet is not None:
-            back_url = out.image(f"{comp.id}{sheet_no}-backs.png", back_sheet)
+            back_url = out.image(f"{comp.id}.backs{sheet_no}.png", back_sheet)
+        elif shared in out.files:
+            back_url = out.url(shared)
         elif back is not None:
-            back_url = out.url(f"{comp.id}-back.png")
-            if f"{comp.id}-back.png" not in out.files:
-                out.image(f"{comp.id}-back.png", backs[back.keys[0]])
+            back_url = out.image(shared, backs[back.keys[0]])
         else:
-            back_url = out.url(f"{comp.id}-back.png")
-            out.files.setdefault(f"{comp.id}-back.png",
-                                 png(Image.new("RGB", cell, BLANK_BACK)))
+            back_url = out.url(shared)
+            out.add(shared, png(Image.new("RGB", cell, BLANK_BACK)))
         sheets[str(deck_id)] = {"FaceURL": face_url, "BackURL": back_url,
                                 "NumWidth": grid[0], "NumHeight": grid[1],
                                 "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0}
-    sx, sz = w / CARD_AT_SCALE_1[0], h / CARD_AT_SCALE_1[1]
+    # One scale for both axes (TTS fits a card to its cell's proportions): the longer side's.
+    scale = max(w, h) / max(CARD_AT_SCALE_1)
     x = out.place(w)
     cards = []
-    for i in range(comp.count):
+    for i, row in enumerate(card_rows(comp, data)):
         pair = (front.keys[i], back.keys[i] if back else 0)
         card_id = slot_of[pair]
         deck = str(card_id // 100)
-        cards.append({"Name": "CardCustom", "GUID": _guid(out.slug, comp.id, i),
-                      "Nickname": f"{comp.name} {i + 1}" if comp.count > 1 else comp.name,
-                      "Description": "", "CardID": card_id, "SidewaysCard": w > h,
-                      "CustomDeck": {deck: sheets[deck]},
-                      "Transform": _transform(x, 0.0, sx, sz, face_down=back is not None)})
+        cards.append({"Name": "Card" if comp.count > 1 else "CardCustom",
+                      "GUID": _guid(out.slug, comp.id, i), "Nickname": card_name(comp, row, i),
+                      "Description": field(row, TEXT_FIELDS), "CardID": card_id,
+                      "SidewaysCard": w > h, "CustomDeck": {deck: sheets[deck]},
+                      "Transform": _transform(x, 0.0, scale, scale,
+                                              face_down=back is not None)})
     if comp.count == 1:
         out.objects.append(cards[0])
         return
     out.objects.append({"Name": "DeckCustom", "GUID": _guid(out.slug, comp.id),
                         "Nickname": comp.name, "Description": comp.note,
-                        "Transform": _transform(x, 0.0, sx, sz, face_down=back is not None),
+                        "Transform": _transform(x, 0.0, scale, scale,
+                                                face_down=back is not None),
                         "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": sheets,
                         "ContainedObjects": cards})
 
@@ -208,7 +226,7 @@ def _clear_corners(image: Image.Image) -> bool:
 
 
 def _flat(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces | None,
-          what: str, cut: bool = False) -> None:
+          what: str, cut: bool = False, rows: tuple[Row, ...] = ()) -> None:
     """Boards, tokens and tiles: one object per copy, images shared by equal faces; ``cut``:
     round, each image cleared outside its circle."""
     assert comp.size is not None
@@ -223,21 +241,21 @@ def _flat(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
 
     def named(side: str, key: int, image: Image.Image, keys: int) -> str:
         number = f"-{key + 1}" if keys > 1 and key >= 0 else ""
-        name = f"{comp.id}-{side}{number}.png"
+        name = f"{comp.id}.{side}{number}.png"
         if name not in out.files:
             out.image(name, image if what != "board" else image.convert("RGB"))
         return out.url(name)
 
     scale = max(w, h)
     x = out.place(w)
-    for i in range(comp.count):
+    for i, row in enumerate(card_rows(comp, rows)):
         fk = front.keys[i]
         face = fronts[fk]
         url = named("front", fk, face, len(fronts))
         under = named("back", back.keys[i], backs[back.keys[i]], len(backs)) if back else ""
         common = {"GUID": _guid(out.slug, comp.id, i),
-                  "Nickname": f"{comp.name} {i + 1}" if comp.count > 1 else comp.name,
-                  "Description": comp.note,
+                  "Nickname": card_name(comp, row, i),
+                  "Description": field(row, TEXT_FIELDS) or comp.note,
                   "Transform": _transform(x, i * (h + 0.2), scale, scale)}
         image: dict[str, Any] = {"ImageURL": url, "ImageSecondaryURL": under or url,
                                  "ImageScalar": 1.0, "WidthScale": 0.0}
@@ -344,7 +362,7 @@ def _dice(out: SavedObject, comp: Component, front: SideFaces,
         for value, (c, r) in D6_CELLS.items():
             sheet.paste(faces[key][value], (c * DIE_CELL, r * DIE_CELL))
         number = f"-{n}" if len(faces) > 1 else ""
-        urls[key] = out.image(f"{comp.id}{number}-die.png", sheet)
+        urls[key] = out.image(f"{comp.id}.die{number}.png", sheet)
     for i in range(comp.count):
         out.objects.append({
             "Name": "Custom_Dice", "GUID": _guid(out.slug, comp.id, i),
@@ -369,9 +387,11 @@ def _cut_round(image: Image.Image) -> Image.Image:
     return cut
 
 
-def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], base: str
-                 ) -> dict[str, bytes | str]:
-    """The export folder's files: <slug>.json, <slug>.png and the images."""
+def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], base: str,
+                 rows: Mapping[str, tuple[Row, ...]] | None = None) -> dict[str, bytes | str]:
+    """The export folder's files: <slug>.json, <slug>.png and the images; ``base``: the URL
+    the images are found under ('' for names relative to the saved object's folder);
+    ``rows``: each component's data rows, which name its cards."""
     out = SavedObject(doc.slug, base, {}, [])
     for comp in doc.meta.components:
         front = found.get((comp.id, False))
@@ -383,16 +403,17 @@ def saved_object(doc: Document, found: Mapping[tuple[str, bool], SideFaces], bas
         if faces is not None:
             _dice(out, comp, front, faces)
         elif what == "card":
-            _deck(out, comp, front, back)
+            _deck(out, comp, front, back, (rows or {}).get(comp.id, ()))
         else:
-            _flat(out, comp, front, back, what, cut=what == "tile" and round_cut(doc, comp))
+            _flat(out, comp, front, back, what, cut=what == "tile" and round_cut(doc, comp),
+                  rows=(rows or {}).get(comp.id, ()))
     if out.first is not None:
         small = out.first.convert("RGB")
         small.thumbnail((THUMBNAIL, THUMBNAIL))
-        out.files[f"{doc.slug}.png"] = png(small)
+        out.add(f"{doc.slug}.png", png(small))
     bag = {"SaveName": doc.meta.title, "GameMode": "", "Date": "", "Table": "", "Sky": "",
            "Note": f"{doc.meta.title}, exported by rulepress", "Rules": "", "XmlUI": "",
            "LuaScript": "", "LuaScriptState": "", "ObjectStates": out.objects,
-           "TabStates": {}, "VersionNumber": ""}
+           "TabStates": {}, "VersionNumber": VERSION}
     out.files[f"{doc.slug}.json"] = json.dumps(bag, indent=2, ensure_ascii=False) + "\n"
     return out.files
