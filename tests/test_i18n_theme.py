@@ -165,9 +165,13 @@ def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
         tmp_path: Path) -> None:
     folder = tmp_path / "sources" / "pigeon-race"
     shutil.copytree(SOURCES / "pigeon-race", folder, ignore=shutil.ignore_patterns("locales"))
+    (tmp_path / "rulepress.toml").write_text('sources = "sources"\n')
     result = CliRunner().invoke(main, ["translate", "pigeon-race", "--lang", "fr",
-                                       "--sources", str(folder.parent)])
+                                       "--project", str(tmp_path)])
     assert result.exit_code == 0, result.stderr
+    assert "rulepress.toml: added fr to the project's languages (en, fr)" in result.stderr
+    assert (tmp_path / "rulepress.toml").read_text() == \
+        'sources = "sources"\nlanguages = ["en", "fr"]\n'
     books = TranslatedBooks(TranslationOptions(("fr",), papers=()), pdf=False)
     build_rulebooks(folder.parent, tmp_path / "out", papers=(), reporter=Quiet(), also=[books])
     total = len(theme_msgids())

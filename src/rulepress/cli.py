@@ -246,9 +246,15 @@ def new(name: str) -> None:
 
 
 @games_command
+@lang_option
+@click.option("--strict", is_flag=True,
+              help="A segment that would print in the source language (untranslated or "
+                   "fuzzy) is an error at its catalog line.")
 @quiet_option
-def check(games: tuple[str, ...], project: Path | None, sources: Path | None) -> None:
-    """Run every check (examples, components, references, kits); write nothing."""
+def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
+          langs: tuple[str, ...], strict: bool) -> None:
+    """Run every check (examples, components, references, kits, each language's catalog);
+    write nothing."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.checks import every
@@ -257,13 +263,14 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 
         where = Where.of(project, sources, games)
         where.folders()
+        _, others = where.languages(langs)  # the source is checked whatever is asked
         docs = read_sources(where.sources, where.games)
         report = check_documents(docs, project=where.project.root, checks=every())
-        if len(where.project.languages) > 1 and report.status is ExitStatus.OK:
+        if others and report.status is ExitStatus.OK:
             from rulepress.i18n.books import TranslationOptions, check_translations
 
-            check_translations(report, TranslationOptions(where.project.languages[1:],
-                                                          where.project.languages[0]))
+            check_translations(report, TranslationOptions(
+                others, where.project.languages[0], strict=strict))
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
         return report.status
@@ -563,6 +570,12 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
         for doc in read_sources(where.sources, where.games):
             for done in run(doc, wanted, where.project.languages[0], where.project.root):
                 reporter.done(done.line())
+        from rulepress.project import CONFIG, add_languages
+
+        added = add_languages(where.project, wanted)
+        if added:  # so that check, build and pnp make them from now on
+            reporter.done(f"{CONFIG}: added {', '.join(added)} to the project's languages "
+                          f"({', '.join(where.project.languages + added)})")
         return ExitStatus.OK
 
     _run(action)
