@@ -97,3 +97,76 @@ def test_the_french_kit_prints_the_cards_in_french(project: Path, tmp_path: Path
     for words in ("Vairon", "Étang calme", "Mange tous les Vairons.", "Carte poisson",
                   "Résumé du tour"):
         assert words in french
+
+
+def english_theme_words() -> list[str]:
+    """The theme's words the French catalog says otherwise, whole sentences or words of more
+    than five letters without placeholders: none may be left in a French output."""
+    from rulepress.words import theme_msgids
+
+    own = FIXTURE / "sources" / GAME / "locales" / "fr-theme.po"
+    french = {(m.id if isinstance(m.id, str) else m.id[0]): m.string
+              for m in read_po(io.BytesIO(own.read_bytes())) if m.id}
+    return [w for w in (k.split("\x04")[-1] for k in theme_msgids())
+            if "{" not in w and len(w) > 5 and french.get(w) not in (None, w)]
+
+
+def test_the_french_book_kit_and_export_print_no_english_theme_word_or_card_text(
+        project: Path, tmp_path: Path) -> None:
+    build, pnp = tmp_path / "build", tmp_path / "pnp"
+    code, said = run("build", "--project", str(project), "--paper", "a4", "--out", str(build),
+                     "--strict")
+    assert code == 0, said
+    assert "minnows fr: 27/27 segments translated, 0 fuzzy" in said
+    assert "the theme's words" not in said  # nothing of it left in English
+    code, said = run("translate", "--project", str(project))
+    assert "minnows fr: the theme's words: 148/148 translated (locales/fr-theme.po)" in said
+    code, said = run("pnp", "--project", str(project), "--paper", "a4", "--out", str(pnp),
+                     "--lang", "fr")
+    assert code == 0, said
+    code, said = run("export", GAME, "--project", str(project), "--to", "tts", "--out",
+                     str(pnp), "--lang", "fr")
+    assert code == 0, said
+    page = re.sub(r"<style.*?</style>", " ", (build / GAME / "fr" / f"{GAME}.html").read_text(),
+                  flags=re.S)
+    html = re.sub(r"<[^>]+>", " ", page)
+    texts = {"book": pdf_text(build / GAME / "fr" / f"{GAME}-a4.pdf"),
+             "reference": pdf_text(build / GAME / "fr" / f"{GAME}-reference-a4.pdf"),
+             "page": " ".join(html.split()),
+             "kit": pdf_text(pnp / GAME / "fr" / f"{GAME}-a4.pdf"),
+             "export": (pnp / GAME / "fr" / "tts" / f"{GAME}.json").read_text()}
+    words = english_theme_words()
+    assert {"Contents", "Players", "Duration", "Printer check", "Components"} <= set(words)
+    for what, text in texts.items():
+        for word in words:
+            assert not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text), (what, word)
+    for word in ("Sommaire", "JOUEURS", "page 2 sur 4", "Mise en place", "Aide-mémoire"):
+        assert word in texts["book"], word
+    for word in ("Test d’impression", "Ce kit : 2 feuilles de papier A4.", "feuille 2 sur 2",
+                 "Vairon", "Mange tous les Vairons."):
+        assert word in texts["kit"], word
+    assert '"Nickname": "Cartes poisson"' in texts["export"]
+    for row in cards(project / "sources" / GAME):
+        for column in ("name", "pond", "text"):
+            for what in ("kit", "page"):
+                assert not re.search(rf"\b{re.escape(row[column])}(?!\w)", texts[what])
+    # The components table sits before "Mise en place", as the English one before "Setup".
+    book = texts["book"]
+    assert book.index("Ce qu’il faut pour jouer") < book.index("Mise en place Mélangez")
+
+
+def test_strict_makes_a_theme_word_left_in_english_an_error(project: Path,
+                                                            tmp_path: Path) -> None:
+    theme = project / "sources" / GAME / "locales" / "fr-theme.po"
+    theme.write_text(theme.read_text().replace('msgstr "Sommaire"', 'msgstr ""'))
+    out = tmp_path / "build"
+    code, said = run("build", "--project", str(project), "--no-pdf", "--out", str(out))
+    assert code == 0, said
+    assert "minnows fr: the theme's words: 147/148 translated (locales/fr-theme.po), the " \
+           "rest in English" in said
+    assert "Contents" in (out / GAME / "fr" / f"{GAME}.html").read_text()
+    code, said = run("build", "--project", str(project), "--no-pdf", "--out", str(out),
+                     "--strict")
+    assert code == 2
+    assert "locales/fr-theme.po:1:1: error: fr: 1 of the theme's words print in English " \
+           "('Contents', ...)" in said

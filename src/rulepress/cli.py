@@ -559,6 +559,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.document.reader import read_sources
+        from rulepress.i18n.translate import theme_line
         from rulepress.i18n.translate import translate as run
 
         where = Where.of(project, sources, games)
@@ -570,6 +571,9 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
         for doc in read_sources(where.sources, where.games):
             for done in run(doc, wanted, where.project.languages[0], where.project.root):
                 reporter.done(done.line())
+                theme = theme_line(doc, done.lang)
+                if theme is not None:
+                    reporter.done(theme)
         from rulepress.project import CONFIG, add_languages
 
         added = add_languages(where.project, wanted)

@@ -145,7 +145,7 @@ def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
             out.append(term)
             continue
         source = [text for text, _ in dfns(block[2])]
-        found = dfns(said, ordinal(6, catalog.lang) == "6.")
+        found = dfns(said, ordinal(6, catalog.lang, doc.folder) == "6.")
         n = source.index(term.text) if term.text in source else -1
         if 0 <= n < len(found) and len(found) == len(source):
             out.append(replace(term, text=found[n][0], definition=found[n][1]))
