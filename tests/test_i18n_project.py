@@ -170,3 +170,31 @@ def test_strict_makes_a_theme_word_left_in_english_an_error(project: Path,
     assert code == 2
     assert "locales/fr-theme.po:1:1: error: fr: 1 of the theme's words print in English " \
            "('Contents', ...)" in said
+
+
+def test_a_changed_card_reprints_alone_in_each_language(project: Path, tmp_path: Path) -> None:
+    """Trout's text changed in English (and its French with it); Perch's French alone: the
+    English reprint holds Trout, the French one Trout and Perch, and no other card."""
+    old = tmp_path / "old"
+    shutil.copytree(project, old)
+    game = project / "sources" / GAME
+    csv = game / "data" / "cards.csv"
+    csv.write_text(csv.read_text().replace("Jumps upstream.", "Leaps upstream."))
+    po = game / "locales" / "fr.po"
+    po.write_text(po.read_text().replace('msgstr "Nage seule."', 'msgstr "Nage en solitaire."')
+                  .replace('msgid "Jumps upstream."\nmsgstr "Saute à contre-courant."',
+                           'msgid "Leaps upstream."\nmsgstr "Bondit à contre-courant."'))
+    out = tmp_path / "pnp"
+    code, said = run("pnp", "--project", str(project), "--paper", "a4", "--changed-since",
+                     str(old), "--out", str(out))
+    assert code == 0, said
+    made = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.pdf"))
+    assert [m.split("-changed-since")[0] for m in made] == [
+        "minnows/fr/minnows-a4", "minnows/minnows-a4"]
+    english, french = (pdf_text(out / m) for m in reversed(made))
+    assert "Leaps upstream." in english and "Trout" in english
+    assert "Bondit à contre-courant." in french and "Nage en solitaire." in french
+    names = {"Minnow": "Vairon", "Perch": "Perche", "Carp": "Carpe", "Trout": "Truite",
+             "Eel": "Anguille", "Pike": "Brochet"}
+    assert [n for n in names if re.search(rf"\b{n}\b", english)] == ["Trout"]
+    assert [n for n, f in names.items() if re.search(rf"\b{f}\b", french)] == ["Perch", "Trout"]

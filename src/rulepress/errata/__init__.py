@@ -206,9 +206,16 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
 
 
 def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
-                  reporter: Progress) -> tuple[str, dict[str, set[FaceId]]]:
+                  reporter: Progress, langs: Sequence[str] = (), source: str = "en",
+                  ) -> tuple[str, dict[str, set[FaceId]]]:
     """For ``pnp --changed-since``: the old printing's label, and by game the faces of the
-    working tree's printing that differ from it (its version stamp apart)."""
+    working tree's printing that differ from it (its version stamp apart); by ``game/lang``
+    those of each translation in ``langs`` the game has a catalog of, each printing drawn in
+    that language from its own catalog, so a card whose translation changed is changed there
+    (and one whose source changed, its translation gone fuzzy, too)."""
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.i18n.books import languages_of
+
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing the faces with {before.label}")
         checked = check_old(before, slugs)
@@ -217,10 +224,19 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
         changed: dict[str, set[FaceId]] = {}
         for result in now.documents:
             slug = result.doc.slug
-            old_faces, new_faces = faces_of([checked[slug], result])
-            changed[slug] = {(cid, *f.key) for cid, found in face_changes(old_faces,
-                                                                          new_faces).items()
-                             for f in found if f.kind != REMOVED}
+            pairs = [(slug, checked[slug], result)]
+            for lang in languages_of(result.doc, tuple(langs)):
+                was = checked[slug]
+                try:
+                    then = translated(was.doc, read_catalog(was.doc, lang), source)
+                except RulepressError as exc:
+                    raise _at_side(exc, before) from None
+                pairs.append((f"{slug}/{lang}", replace(was, doc=then), replace(
+                    result, doc=translated(result.doc, read_catalog(result.doc, lang), source))))
+            for key, was, new in pairs:
+                old_faces, new_faces = faces_of([was, new])
+                changed[key] = {(cid, *f.key) for cid, found in face_changes(
+                    old_faces, new_faces).items() for f in found if f.kind != REMOVED}
         return before.label, changed
 
 
