@@ -198,3 +198,34 @@ def test_a_changed_card_reprints_alone_in_each_language(project: Path, tmp_path:
              "Eel": "Anguille", "Pike": "Brochet"}
     assert [n for n in names if re.search(rf"\b{n}\b", english)] == ["Trout"]
     assert [n for n, f in names.items() if re.search(rf"\b{f}\b", french)] == ["Perch", "Trout"]
+
+
+def test_diff_writes_an_errata_sheet_in_each_language(project: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A French rule reworded and Perch's French changed, the English untouched: the English
+    sheet has no errata, the French one names the rule, in French, and the card."""
+    old = tmp_path / "old"
+    shutil.copytree(project, old)
+    po = project / "sources" / GAME / "locales" / "fr.po"
+    po.write_text(po.read_text().replace('msgstr "Nage seule."', 'msgstr "Nage en solitaire."')
+                  .replace("distribuez-en 3 à chaque joueur", "donnez-en 3 à chaque joueur"))
+    out = tmp_path / "build"
+    monkeypatch.chdir(tmp_path)  # the old side named "old" in the sheet's name
+    code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
+                     str(out))
+    assert code == 0, said
+    name = "minnows-errata-old-working"
+    english = (out / GAME / "errata" / f"{name}.html").read_text()
+    french = " ".join(re.sub(r"<[^>]+>", " ", (out / GAME / "fr" / "errata" / f"{name}.html")
+                             .read_text()).split())
+    assert "There are no errata." in " ".join(english.split())
+    assert "Mise en place: in “Mélangez les 6 cartes et distribuez-en 3 à ...”, " \
+           "“distribuez-en” becomes “donnez-en”." in french
+    assert "Cartes poisson (front of row 2 (Perche))" in french
+    assert (out / GAME / "fr" / "errata" / f"{name}-a4.pdf").is_file()
+    # --lang en: the source's sheet alone.
+    shutil.rmtree(out)
+    code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
+                     str(out), "--lang", "en")
+    assert code == 0, said
+    assert not (out / GAME / "fr").exists() and (out / GAME / "errata" / f"{name}.html").exists()

@@ -477,13 +477,15 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
 @sources_option
 @out_option("build")
 @paper_option
+@lang_option
 @force_option
 @quiet_option
 def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | None,
-         out: Path | None, paper: str | None, force: bool) -> None:
+         out: Path | None, paper: str | None, langs: tuple[str, ...], force: bool) -> None:
     """Write an errata sheet per game: what changed from OLD to NEW (git revisions of the
     project, or project folders; NEW defaults to the working tree), both proven, into
-    build/GAME/errata/GAME-errata-OLD-NEW.html and a PDF per paper."""
+    build/GAME/errata/GAME-errata-OLD-NEW.html and a PDF per paper; and one in each of the
+    project's translations, into build/GAME/LANG/errata/."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.errata import diff as run_diff
@@ -493,8 +495,9 @@ def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
         target = out or where.project.path(where.project.build)
+        source, others = where.languages(langs)
         built = run_diff(where.project, where.sources, target, old, new, where.games,
-                         where.papers(paper), reporter, force)
+                         where.papers(paper), reporter, force, others, source)
         reporter.done(built.summary())
         return ExitStatus.OK
 
@@ -517,9 +520,10 @@ def _new_and_games(rest: tuple[str, ...], where: Where) -> tuple[str | None, tup
 @out_option("build")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="The port on 127.0.0.1 (0: any free one). Default: 8000, else a free one.")
+@lang_option
 @quiet_option
 def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-          port: int | None) -> None:
+          port: int | None, langs: tuple[str, ...]) -> None:
     """Preview the rulebooks in a browser: serve their pages on 127.0.0.1, rebuild a game
     when its files change and reload the page; a PDF is rendered when its link is opened."""
 
@@ -530,11 +534,12 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
+        _, others = where.languages(langs)  # the source's pages are always served
         settings = Settings(where.sources.resolve(),
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
                             where.project.title, where.project.path(where.project.pnp),
-                            where.project.languages)
+                            (where.project.languages[0], *others))
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:

@@ -208,9 +208,10 @@ def _mark(tokens: list[Token], i: int, source: str) -> None:
             return
 
 
-def translate_markdown(text: str, language: Language) -> str:
+def translate_markdown(text: str, language: Language, keep_lines: bool = False) -> str:
     """``text`` (Markdown of the source) with each translated block's lines replaced by its
-    translation (a list item keeps its marker): what a kit prints of a section."""
+    translation (a list item keeps its marker): what a kit prints of a section. ``keep_lines``:
+    a block's later lines left blank, not removed, so each block stays at its source line."""
     tokens = _block_parser().parse(text)
     lines: list[str | None] = list(text.split("\n"))
     for i, tok in enumerate(tokens):
@@ -228,7 +229,7 @@ def translate_markdown(text: str, language: Language) -> str:
             continue
         lines[start] = first[:at] + string
         for n in range(start + 1, end):
-            lines[n] = None
+            lines[n] = "" if keep_lines else None
     return "\n".join(line for line in lines if line is not None)
 
 
