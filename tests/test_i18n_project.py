@@ -229,3 +229,23 @@ def test_diff_writes_an_errata_sheet_in_each_language(project: Path, tmp_path: P
                      str(out), "--lang", "en")
     assert code == 0, said
     assert not (out / GAME / "fr").exists() and (out / GAME / "errata" / f"{name}.html").exists()
+
+
+def test_adding_a_language_keeps_the_rest_of_rulepress_toml(tmp_path: Path) -> None:
+    from rulepress.project import add_languages, load_project
+
+    config = tmp_path / "rulepress.toml"
+    config.write_text('# mine\ntitle = "T"\nlanguages = [\n  "en",\n]  # English first\n\n'
+                      "[limits]\nengine_seconds = 5\n")
+    assert add_languages(load_project(tmp_path), ["fr", "en", "fr"]) == ("fr",)
+    assert config.read_text() == ('# mine\ntitle = "T"\nlanguages = ["en", "fr"]  # English '
+                                  'first\n\n[limits]\nengine_seconds = 5\n')
+    assert add_languages(load_project(tmp_path), ["fr"]) == ()
+    config.write_text('title = "T"\n[limits]\nengine_seconds = 5\n')
+    add_languages(load_project(tmp_path), ["de"])
+    assert config.read_text() == 'title = "T"\nlanguages = ["en", "de"]\n[limits]\n' \
+                                 "engine_seconds = 5\n"
+    assert load_project(tmp_path).engine_seconds == 5.0
+    config.unlink()  # no rulepress.toml: one is made, with the languages alone
+    add_languages(load_project(cwd=tmp_path), ["fr"])
+    assert config.read_text() == 'languages = ["en", "fr"]\n'
