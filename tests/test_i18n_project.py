@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from rulepress.cli import main
 from rulepress.diagnostics import SourceLoc
 from rulepress.document.rows import read_csv
+from rulepress.words import theme_msgids
 
 FIXTURE = Path(__file__).parent / "fixtures" / "french"
 GAME = "minnows"
@@ -102,8 +103,6 @@ def test_the_french_kit_prints_the_cards_in_french(project: Path, tmp_path: Path
 def english_theme_words() -> list[str]:
     """The theme's words the French catalog says otherwise, whole sentences or words of more
     than five letters without placeholders: none may be left in a French output."""
-    from rulepress.words import theme_msgids
-
     own = FIXTURE / "sources" / GAME / "locales" / "fr-theme.po"
     french = {(m.id if isinstance(m.id, str) else m.id[0]): m.string
               for m in read_po(io.BytesIO(own.read_bytes())) if m.id}
@@ -120,7 +119,9 @@ def test_the_french_book_kit_and_export_print_no_english_theme_word_or_card_text
     assert "minnows fr: 27/27 segments translated, 0 fuzzy" in said
     assert "the theme's words" not in said  # nothing of it left in English
     code, said = run("translate", "--project", str(project))
-    assert "minnows fr: the theme's words: 148/148 translated (locales/fr-theme.po)" in said
+    total = len(theme_msgids())
+    assert f"minnows fr: the theme's words: {total}/{total} translated (locales/fr-theme.po)" \
+        in said
     code, said = run("pnp", "--project", str(project), "--paper", "a4", "--out", str(pnp),
                      "--lang", "fr")
     assert code == 0, said
@@ -162,8 +163,9 @@ def test_strict_makes_a_theme_word_left_in_english_an_error(project: Path,
     out = tmp_path / "build"
     code, said = run("build", "--project", str(project), "--no-pdf", "--out", str(out))
     assert code == 0, said
-    assert "minnows fr: the theme's words: 147/148 translated (locales/fr-theme.po), the " \
-           "rest in English" in said
+    total = len(theme_msgids())
+    assert f"minnows fr: the theme's words: {total - 1}/{total} translated " \
+           "(locales/fr-theme.po), the rest in English" in said
     assert "Contents" in (out / GAME / "fr" / f"{GAME}.html").read_text()
     code, said = run("build", "--project", str(project), "--no-pdf", "--out", str(out),
                      "--strict")
@@ -219,9 +221,14 @@ def test_diff_writes_an_errata_sheet_in_each_language(project: Path, tmp_path: P
     french = " ".join(re.sub(r"<[^>]+>", " ", (out / GAME / "fr" / "errata" / f"{name}.html")
                              .read_text()).split())
     assert "There are no errata." in " ".join(english.split())
-    assert "Mise en place: in “Mélangez les 6 cartes et distribuez-en 3 à ...”, " \
-           "“distribuez-en” becomes “donnez-en”." in french
-    assert "Cartes poisson (front of row 2 (Perche))" in french
+    # Its plain-words page in French, from the project's theme catalog.
+    assert "Mise en place : dans « Mélangez les 6 cartes et distribuez-en 3 à ... », " \
+           "« distribuez-en » devient « donnez-en »." in french
+    assert "Si vous avez old : imprimez ou demandez de nouveaux exemplaires de Cartes poisson " \
+           "(recto de la ligne 2 (Perche)) ; tout le reste ne change pas." in french
+    assert "De old à version de travail de Vairons : 1 règle modifiée; 1 élément modifié." \
+        in french and "En clair" in french and '<html lang="fr">' in (
+            out / GAME / "fr" / "errata" / f"{name}.html").read_text()
     assert (out / GAME / "fr" / "errata" / f"{name}-a4.pdf").is_file()
     # --lang en: the source's sheet alone.
     shutil.rmtree(out)

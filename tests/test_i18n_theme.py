@@ -178,8 +178,11 @@ def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
     books = TranslatedBooks(TranslationOptions(("fr",), papers=()), pdf=False)
     build_rulebooks(folder.parent, tmp_path / "out", papers=(), reporter=Quiet(), also=[books])
     total = len(theme_msgids())
-    assert f"pigeon-race fr: the theme's words: 0/{total} translated (fr.po), the rest in " \
-           "English" in books.notes
+    # translate made the game's own theme catalog, empty: the summary names it.
+    assert f"pigeon-race fr: the theme's words: 0/{total} translated (locales/fr-theme.po), " \
+           "the rest in English" in books.notes
+    assert f"pigeon-race fr: the theme's words: 0/{total} translated (locales/fr-theme.po)" \
+        in result.stderr
     page = (tmp_path / "out" / "pigeon-race" / "fr" / "pigeon-race.html").read_text()
     assert "<h2 class=\"toc-title\" id=\"rp-contents-title\">Contents</h2>" in page
     # No figure word is translated either, and the summary counts them.

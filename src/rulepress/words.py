@@ -30,6 +30,11 @@ def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a word marked, tra
     return msgid
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """A word with a plural marked, its forms chosen later by ``ngettext``."""
+    return singular, plural
+
+
 def ordinal(n: Any, lang: str = SOURCE, folder: Path | None = None) -> str:
     """1 -> 1st, 2 -> 2nd, 11 -> 11th; German (and most languages Babel knows) 1 -> 1."""
     k = int(n)

@@ -38,6 +38,7 @@ from rulepress.pipeline import (
 from rulepress.project import Project
 from rulepress.render import FONTS
 from rulepress.validate.check import DocumentCheck
+from rulepress.words import SOURCE_WORDS, Words
 from rulepress.write import scratch_folder
 
 
@@ -58,6 +59,7 @@ class Errata(Base):
     that start (and load WeasyPrint) while the printings are checked."""
 
     name = "errata"
+    up = "../../"  # from the sheet's folder to the output folder's
 
     def __init__(self, options: ErrataOptions, old: Side, new: Side) -> None:
         self.options, self.old, self.new = options, old, new
@@ -96,6 +98,10 @@ class Errata(Base):
         """The printings as the sheet compares them (a translation's: in its language)."""
         return before, game
 
+    def words(self, doc: Document) -> Words:
+        """The words of the sheet's plain-words page."""
+        return SOURCE_WORDS
+
     def page(self, game: DocumentCheck) -> str:
         """The errata sheet's HTML: the old printing checked, both printings compared."""
         before = check_old(self.old, [game.doc.slug])[game.doc.slug]
@@ -109,7 +115,7 @@ class Errata(Base):
         new = Printing(self.new.label, game.doc, game, new_faces)
         difference = compare(before.doc, game.doc, changes)
         return render_page(game.doc.meta.title, old, new, difference,
-                           fonts_href=f"../../{FONTS}")
+                           fonts_href=f"{self.up}{FONTS}", words=self.words(game.doc))
 
 
 class TranslatedErrata(Errata):
@@ -123,6 +129,7 @@ class TranslatedErrata(Errata):
         super().__init__(options, old, new)
         self.lang, self.source = lang, source
         self.name = f"errata-{lang}"
+        self.up = "../../../"  # <game>/<lang>/errata/
 
     def _has(self, doc: Document) -> bool:
         from rulepress.i18n.books import languages_of
@@ -140,6 +147,9 @@ class TranslatedErrata(Errata):
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         return super().units(game, key) if self._has(game.doc) else []
+
+    def words(self, doc: Document) -> Words:
+        return Words(self.lang, doc.folder)
 
     def sides_of(self, before: DocumentCheck, game: DocumentCheck
                  ) -> tuple[DocumentCheck, DocumentCheck]:
