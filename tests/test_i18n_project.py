@@ -256,3 +256,19 @@ def test_adding_a_language_keeps_the_rest_of_rulepress_toml(tmp_path: Path) -> N
     config.unlink()  # no rulepress.toml: one is made, with the languages alone
     add_languages(load_project(cwd=tmp_path), ["fr"])
     assert config.read_text() == 'languages = ["en", "fr"]\n'
+
+
+def test_serve_takes_the_languages_it_is_asked(project: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulepress.serve.server as server
+
+    seen: list[tuple[str, ...]] = []
+    monkeypatch.setattr(server, "serve", lambda settings, *a, **k: seen.append(
+        settings.languages))
+    for args, languages in (((), ("en", "fr")), (("--lang", "en"), ("en",)),
+                            (("--lang", "fr"), ("en", "fr"))):
+        code, said = run("serve", "--project", str(project), *args)
+        assert code == 0, said
+        assert seen.pop() == languages
+    code, said = run("serve", "--project", str(project), "--lang", "xx-yy")
+    assert code == 2 and "--lang xx-yy: 'xx-yy' is not a language code" in said
