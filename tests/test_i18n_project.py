@@ -272,3 +272,20 @@ def test_serve_takes_the_languages_it_is_asked(project: Path,
         assert seen.pop() == languages
     code, said = run("serve", "--project", str(project), "--lang", "xx-yy")
     assert code == 2 and "--lang xx-yy: 'xx-yy' is not a language code" in said
+
+
+def test_pnp_strict_makes_a_card_text_left_in_english_an_error(project: Path,
+                                                              tmp_path: Path) -> None:
+    po = project / "sources" / GAME / "locales" / "fr.po"
+    text = po.read_text()
+    po.write_text(text.replace('msgstr "Glisse une fois."', 'msgstr ""'))
+    line = text.split("\n").index('msgstr "Glisse une fois."')
+    out = tmp_path / "pnp"
+    code, said = run("pnp", "--project", str(project), "--paper", "a4", "--out", str(out),
+                     "--lang", "fr", "--strict")
+    assert code == 2 and not out.exists()
+    assert f"locales/fr.po:{line}:1: error: fr: untranslated: card data at cards.csv:6" in said
+    code, said = run("pnp", "--project", str(project), "--paper", "a4", "--out", str(out),
+                     "--lang", "fr")
+    assert code == 0, said
+    assert "Slips away once." in pdf_text(out / GAME / "fr" / f"{GAME}-a4.pdf")

@@ -377,12 +377,15 @@ def build(
          "face once at 1:1 with its trim and safe-area lines.",
 )
 @lang_option
+@click.option("--strict", is_flag=True,
+              help="A text a translated kit would print in the source language (a card's, a "
+                   "layout's, the theme's) is an error at its catalog line.")
 @force_option
 @quiet_option
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    changed_since: str | None, proof: bool, langs: tuple[str, ...], force: bool,
+    changed_since: str | None, proof: bool, langs: tuple[str, ...], strict: bool, force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -400,7 +403,8 @@ def pnp(
             from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
             from rulepress.i18n.run import precheck
 
-            precheck(where, TranslationOptions(others, where.project.languages[0]))
+            precheck(where, TranslationOptions(others, where.project.languages[0],
+                                               strict=strict))
             also = [TranslatedKits(TranslatedKitOptions(
                 where.papers(paper), duplex, bleed, proof, sides, ink, chosen,
                 langs=others, source=where.project.languages[0]))]
