@@ -289,3 +289,27 @@ def test_pnp_strict_makes_a_card_text_left_in_english_an_error(project: Path,
                      "--lang", "fr")
     assert code == 0, said
     assert "Slips away once." in pdf_text(out / GAME / "fr" / f"{GAME}-a4.pdf")
+
+
+def test_the_faces_page_in_french_shows_the_french_cards(project: Path, tmp_path: Path) -> None:
+    from support import Quiet
+
+    from rulepress.build import build_rulebooks
+    from rulepress.i18n.faces import TranslatedFaces
+    from rulepress.serve.faces import FaceOptions, generator
+
+    out = tmp_path / "build"
+    build_rulebooks(project / "sources", out, papers=("a4",), project=project, pdf=False,
+                    reporter=Quiet(), also=[generator(out, ("player",), project),
+                                            TranslatedFaces(FaceOptions(), out, project, "fr",
+                                                            "en")])
+
+    def images(page: Path) -> list[str]:
+        return re.findall(r'<img src="([^"]+)"', page.read_text())
+
+    english = images(out / GAME / "faces" / "index.html")
+    french = images(out / GAME / "fr" / "faces" / "index.html")
+    assert len(english) == len(french) == 6 + 1 + 1  # six fronts, the shared back, the aid
+    fronts = [(e, f) for e, f in zip(english, french, strict=True) if e.startswith("deck-front")]
+    assert len(fronts) == 6 and all(e != f for e, f in fronts)  # each card's French drawing
+    assert all((out / GAME / "fr" / "faces" / f).is_file() for f in french)
