@@ -11,7 +11,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
 from rulepress.pipeline import Files, Unit
-from rulepress.serve.faces import Faces, FaceOptions
+from rulepress.serve.faces import FaceOptions, Faces
 from rulepress.serve.site import FACES_FOLDER
 from rulepress.validate.check import DocumentCheck
 
