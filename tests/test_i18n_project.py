@@ -313,3 +313,19 @@ def test_the_faces_page_in_french_shows_the_french_cards(project: Path, tmp_path
     fronts = [(e, f) for e, f in zip(english, french, strict=True) if e.startswith("deck-front")]
     assert len(fronts) == 6 and all(e != f for e, f in fronts)  # each card's French drawing
     assert all((out / GAME / "fr" / "faces" / f).is_file() for f in french)
+
+
+def test_a_translation_changed_alone_reprints_in_its_language_alone(project: Path,
+                                                                   tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(project, old)
+    po = project / "sources" / GAME / "locales" / "fr.po"
+    po.write_text(po.read_text().replace('msgstr "Nage seule."', 'msgstr "Nage en solitaire."'))
+    out = tmp_path / "pnp"
+    code, said = run("pnp", "--project", str(project), "--paper", "a4", "--changed-since",
+                     str(old), "--out", str(out))
+    assert code == 0, said
+    assert "minnows: no printed face changed since" in said
+    made = [p.relative_to(out).as_posix() for p in out.rglob("*.pdf")]
+    assert len(made) == 1 and made[0].startswith("minnows/fr/minnows-a4-changed-since-")
+    assert "Nage en solitaire." in pdf_text(out / made[0])

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.document.model import Document
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
 from rulepress.pipeline import Files, Unit
@@ -33,6 +34,10 @@ class TranslatedKits(Kits):
             except RulepressError as exc:
                 found += exc.diagnostics
         return found
+
+    def unchanged(self, doc: Document) -> bool:
+        return all(self.changed(f"{doc.slug}/{lang}") == set()
+                   for lang in languages_of(doc, self.options.langs))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         made: list[Unit] = []

@@ -57,8 +57,9 @@ class Kits(Base):
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, drawing = game.doc, self._drawing
         assert drawing is not None, "prepare() comes first"
-        if not any(c.in_kit and (drawing.only is None or c.id in drawing.only)
-                   for c in doc.meta.components):
+        if self.unchanged(doc) or not any(
+                c.in_kit and (drawing.only is None or c.id in drawing.only)
+                for c in doc.meta.components):
             return []
         what = "proof" if self.options.proof else "kit"
         engine = game.engine
@@ -69,6 +70,10 @@ class Kits(Base):
 
         return [Unit(doc.slug, key, partial(self._draw, game), f"drawing the {doc.slug} {what}",
                      guarded=engine is not None, stopped=stopped)]
+
+    def unchanged(self, doc: Document) -> bool:
+        """With --changed-since, whether no face of the game's kit changed: no reprint."""
+        return self.changed(doc.slug) == set()
 
     def changed(self, key: str) -> set[tuple[str, bool, int]] | None:
         """With --changed-since, the faces of ``key`` (a game, or game/lang) that changed."""
