@@ -143,7 +143,10 @@ def test_no_english_theme_word_is_left_in_the_german_books(
         r"pigeon-race de: (\d+)/\1 segments translated, 0 fuzzy", notes[0]), notes
     text = _pdf_text(folder / edition)
     assert _english_left(text) == set()
-    assert "Seite 2 von " in text and "Spielmaterial" in text and "Inhalt" in text
+    assert "Seite 2 von " in text and "Inhalt" in text
+    # The components table ends "Was ihr braucht" ("What you need"), as in the English book:
+    # no second heading ("Spielmaterial") for the same section.
+    assert "Was ihr braucht" in text and "Spielmaterial" not in text
     assert "Version 1.0, 27.11.2026" in text  # the printing's date, the German way
     assert "88,9 × 63,5 mm" in text and "88.9" not in text  # the components' sizes too
     assert "Erste Auflage mit rulepress" in text or "reference" not in edition  # the changelog
@@ -165,14 +168,21 @@ def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
         tmp_path: Path) -> None:
     folder = tmp_path / "sources" / "pigeon-race"
     shutil.copytree(SOURCES / "pigeon-race", folder, ignore=shutil.ignore_patterns("locales"))
+    (tmp_path / "rulepress.toml").write_text('sources = "sources"\n')
     result = CliRunner().invoke(main, ["translate", "pigeon-race", "--lang", "fr",
-                                       "--sources", str(folder.parent)])
+                                       "--project", str(tmp_path)])
     assert result.exit_code == 0, result.stderr
+    assert "rulepress.toml: added fr to the project's languages (en, fr)" in result.stderr
+    assert (tmp_path / "rulepress.toml").read_text() == \
+        'sources = "sources"\nlanguages = ["en", "fr"]\n'
     books = TranslatedBooks(TranslationOptions(("fr",), papers=()), pdf=False)
     build_rulebooks(folder.parent, tmp_path / "out", papers=(), reporter=Quiet(), also=[books])
     total = len(theme_msgids())
-    assert f"pigeon-race fr: the theme's words: 0/{total} translated (fr.po), the rest in " \
-           "English" in books.notes
+    # translate made the game's own theme catalog, empty: the summary names it.
+    assert f"pigeon-race fr: the theme's words: 0/{total} translated (locales/fr-theme.po), " \
+           "the rest in English" in books.notes
+    assert f"pigeon-race fr: the theme's words: 0/{total} translated (locales/fr-theme.po)" \
+        in result.stderr
     page = (tmp_path / "out" / "pigeon-race" / "fr" / "pigeon-race.html").read_text()
     assert "<h2 class=\"toc-title\" id=\"rp-contents-title\">Contents</h2>" in page
     # No figure word is translated either, and the summary counts them.

@@ -222,3 +222,31 @@ def test_nothing_spills_past_the_screen_width(page: str, width: int) -> None:
             assert max(ch["x1"] for ch in p.chars) <= right + 0.5
             assert min(ch["x0"] for ch in p.chars) >= 0
             assert all(im["x1"] <= right + 0.5 for im in p.images)
+
+
+def test_a_translation_places_the_components_by_the_sources_headings(tmp_path: Path) -> None:
+    """The French "Mise en place" is the source's "Setting up" and "Matériel" its "What you
+    need": the table goes where the English book puts it, whatever the headings now say."""
+    from dataclasses import replace
+
+    from rulepress.document.model import Language
+    from rulepress.document.reader import read_document
+
+    front = (Path(__file__).parent / "fixtures" / "roots" / "plain" / "plain" / "rules.md"
+             ).read_text().split("# Plain Game")[0]
+    for text, toc in (("## Story\n\nOnce.\n\n## Setting up\n\nDeal.\n",
+                       ["#story", "#rp-components", "#setting-up"]),
+                      ("## Story\n\nOnce.\n\n## What you need\n\nCards.\n\n## Play\n\nGo.\n",
+                       ["#story", "#what-you-need", "#play"])):
+        (tmp_path / "rules.md").write_text(front + text)
+        doc = read_document(tmp_path / "rules.md")
+        french = {"Story": "Setup", "Setting up": "Mise en place", "What you need": "Matériel",
+                  "Play": "Components"}  # English words in the wrong places, as a trap
+        doc = replace(doc, headings=tuple(replace(h, text=french.get(h.text, h.text))
+                                          for h in doc.headings),
+                      language=Language("fr", "en", french))
+        page = render_html(doc, {})
+        assert Page(page).toc[:3] == toc
+        assert "Mise en place" in page or "Matériel" in page
+        if "#what-you-need" in toc:  # at the end of its section, before "Play"
+            assert page.index("Cards.") < page.index('class="components') < page.index("Go.")

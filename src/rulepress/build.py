@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rulepress.books import BookOptions, Books
@@ -99,9 +100,18 @@ def build_kits(
         if proof or only is not None:
             raise RulepressError.at(None, "--changed-since chooses the pieces itself: leave "
                                           f"out {'--proof' if proof else '--only'}")
-        label, changed = changed_faces(project or Path.cwd(), sources, changed_since, games,
-                                       reporter)
-        since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()))
+        from rulepress.i18n.kits import TranslatedKits
+
+        translations = [g for g in also if isinstance(g, TranslatedKits)]
+        langs = tuple(dict.fromkeys(x for g in translations for x in g.options.langs))
+        label, changed = changed_faces(
+            project or Path.cwd(), sources, changed_since, games, reporter, langs,
+            translations[0].options.source if translations else "en")
+        since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()
+                              if "/" not in slug))
+        for g in translations:  # each language's own: a game/lang's changed faces
+            g.options = replace(g.options, since=(label, tuple(
+                (key, tuple(sorted(faces))) for key, faces in changed.items() if "/" in key)))
         for slug in (slug for slug, faces in changed.items() if not faces):
             reporter.progress(f"{slug}: no printed face changed since {label}: no kit")
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,

@@ -246,9 +246,15 @@ def new(name: str) -> None:
 
 
 @games_command
+@lang_option
+@click.option("--strict", is_flag=True,
+              help="A segment that would print in the source language (untranslated or "
+                   "fuzzy) is an error at its catalog line.")
 @quiet_option
-def check(games: tuple[str, ...], project: Path | None, sources: Path | None) -> None:
-    """Run every check (examples, components, references, kits); write nothing."""
+def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
+          langs: tuple[str, ...], strict: bool) -> None:
+    """Run every check (examples, components, references, kits, each language's catalog);
+    write nothing."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.checks import every
@@ -257,13 +263,14 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 
         where = Where.of(project, sources, games)
         where.folders()
+        _, others = where.languages(langs)  # the source is checked whatever is asked
         docs = read_sources(where.sources, where.games)
         report = check_documents(docs, project=where.project.root, checks=every())
-        if len(where.project.languages) > 1 and report.status is ExitStatus.OK:
+        if others and report.status is ExitStatus.OK:
             from rulepress.i18n.books import TranslationOptions, check_translations
 
-            check_translations(report, TranslationOptions(where.project.languages[1:],
-                                                          where.project.languages[0]))
+            check_translations(report, TranslationOptions(
+                others, where.project.languages[0], strict=strict))
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
         return report.status
@@ -370,12 +377,15 @@ def build(
          "face once at 1:1 with its trim and safe-area lines.",
 )
 @lang_option
+@click.option("--strict", is_flag=True,
+              help="A text a translated kit would print in the source language (a card's, a "
+                   "layout's, the theme's) is an error at its catalog line.")
 @force_option
 @quiet_option
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    changed_since: str | None, proof: bool, langs: tuple[str, ...], force: bool,
+    changed_since: str | None, proof: bool, langs: tuple[str, ...], strict: bool, force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -393,7 +403,8 @@ def pnp(
             from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
             from rulepress.i18n.run import precheck
 
-            precheck(where, TranslationOptions(others, where.project.languages[0]))
+            precheck(where, TranslationOptions(others, where.project.languages[0],
+                                               strict=strict))
             also = [TranslatedKits(TranslatedKitOptions(
                 where.papers(paper), duplex, bleed, proof, sides, ink, chosen,
                 langs=others, source=where.project.languages[0]))]
@@ -470,13 +481,15 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
 @sources_option
 @out_option("build")
 @paper_option
+@lang_option
 @force_option
 @quiet_option
 def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | None,
-         out: Path | None, paper: str | None, force: bool) -> None:
+         out: Path | None, paper: str | None, langs: tuple[str, ...], force: bool) -> None:
     """Write an errata sheet per game: what changed from OLD to NEW (git revisions of the
     project, or project folders; NEW defaults to the working tree), both proven, into
-    build/GAME/errata/GAME-errata-OLD-NEW.html and a PDF per paper."""
+    build/GAME/errata/GAME-errata-OLD-NEW.html and a PDF per paper; and one in each of the
+    project's translations, into build/GAME/LANG/errata/."""
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.errata import diff as run_diff
@@ -486,8 +499,9 @@ def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
         target = out or where.project.path(where.project.build)
+        source, others = where.languages(langs)
         built = run_diff(where.project, where.sources, target, old, new, where.games,
-                         where.papers(paper), reporter, force)
+                         where.papers(paper), reporter, force, others, source)
         reporter.done(built.summary())
         return ExitStatus.OK
 
@@ -510,9 +524,10 @@ def _new_and_games(rest: tuple[str, ...], where: Where) -> tuple[str | None, tup
 @out_option("build")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="The port on 127.0.0.1 (0: any free one). Default: 8000, else a free one.")
+@lang_option
 @quiet_option
 def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-          port: int | None) -> None:
+          port: int | None, langs: tuple[str, ...]) -> None:
     """Preview the rulebooks in a browser: serve their pages on 127.0.0.1, rebuild a game
     when its files change and reload the page; a PDF is rendered when its link is opened."""
 
@@ -523,11 +538,12 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
+        _, others = where.languages(langs)  # the source's pages are always served
         settings = Settings(where.sources.resolve(),
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
                             where.project.title, where.project.path(where.project.pnp),
-                            where.project.languages)
+                            (where.project.languages[0], *others))
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:
@@ -552,6 +568,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.document.reader import read_sources
+        from rulepress.i18n.translate import theme_line
         from rulepress.i18n.translate import translate as run
 
         where = Where.of(project, sources, games)
@@ -563,6 +580,15 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
         for doc in read_sources(where.sources, where.games):
             for done in run(doc, wanted, where.project.languages[0], where.project.root):
                 reporter.done(done.line())
+                theme = theme_line(doc, done.lang)
+                if theme is not None:
+                    reporter.done(theme)
+        from rulepress.project import CONFIG, add_languages
+
+        added = add_languages(where.project, wanted)
+        if added:  # so that check, build and pnp make them from now on
+            reporter.done(f"{CONFIG}: added {', '.join(added)} to the project's languages "
+                          f"({', '.join(where.project.languages + added)})")
         return ExitStatus.OK
 
     _run(action)

@@ -311,3 +311,39 @@ def _key_lines(text: str) -> dict[str, int]:
 def chosen_games(project: Project, games: Sequence[str]) -> tuple[str, ...]:
     """The games a command works on: those named, else the project's default list (else all)."""
     return tuple(games) or project.games
+
+
+_LANGUAGES = re.compile(r"^(?P<head>languages\s*=\s*)\[[^\]]*\]", re.M)
+
+
+def add_languages(project: Project, langs: Sequence[str]) -> tuple[str, ...]:
+    """Add ``langs`` to the project's ``languages`` in rulepress.toml (created with that key
+    alone when there is none), its other lines and comments kept; the codes added. What is
+    written is read back as a project before it replaces the file."""
+    added = tuple(lang for lang in dict.fromkeys(langs) if lang not in project.languages)
+    if not added:
+        return ()
+    path = project.config or project.root / CONFIG
+    text = read_regular(path).decode("utf-8") if project.config is not None else ""
+    line = "languages = [" + ", ".join(f'"{x}"' for x in project.languages + added) + "]"
+    found = _LANGUAGES.search(text)
+    if found is not None and _key_lines(text).get("languages") == text.count(
+            "\n", 0, found.start()) + 1:
+        text = text[:found.start()] + line + text[found.end():]
+    else:  # a top-level key: before the first [table]
+        table = re.search(r"^\s*\[", text, re.M)
+        at = table.start() if table else len(text)
+        before = text[:at] + ("\n" if text[:at] and not text[:at].endswith("\n") else "")
+        text = before + line + "\n" + text[at:]
+    tmp = path.with_name(f".{path.name}.new")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        if read_config(tmp).languages != project.languages + added:
+            raise RulepressError.at(SourceLoc(path, 1), "cannot add the languages: its "
+                                                        "languages key is not a plain list")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc.strerror}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return added

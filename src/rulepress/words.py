@@ -2,8 +2,10 @@
 
 The theme's own words (the cover's "Players", an example box's "Example", the running "page 4
 of 11") are msgids of the theme's catalog, ``templates/locales/<lang>.po``, read with Babel. A
-word the catalog lacks prints in English and is counted (``theme_missing``). Numbers and dates
-take the language's formats from Babel's CLDR data."""
+game may bring its own, ``locales/<lang>-theme.po`` in its folder (``folder`` below): each word
+it translates overrides rulepress's, so a project prints the theme in a language rulepress does
+not ship. A word no catalog has prints in English and is counted (``theme_missing``). Numbers
+and dates take the language's formats from Babel's CLDR data."""
 
 from __future__ import annotations
 
@@ -28,10 +30,15 @@ def N_(msgid: str) -> str:  # noqa: N802 - gettext's name for a word marked, tra
     return msgid
 
 
-def ordinal(n: Any, lang: str = SOURCE) -> str:
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """A word with a plural marked, its forms chosen later by ``ngettext``."""
+    return singular, plural
+
+
+def ordinal(n: Any, lang: str = SOURCE, folder: Path | None = None) -> str:
     """1 -> 1st, 2 -> 2nd, 11 -> 11th; German (and most languages Babel knows) 1 -> 1."""
     k = int(n)
-    _ = theme_words(lang)
+    _ = theme_words(lang, folder)
     # Translators: a place or rank, any number: 1st, 2nd, 3rd, 4th (German "{n}.").
     if _base(lang) != SOURCE and _("{n}th") != "{n}th":
         return _("{n}th", n=k)
@@ -59,6 +66,45 @@ def _theme_catalog(lang: str) -> Any:
         return read_po(fh, locale=_base(lang))
 
 
+def own_theme_path(folder: Path, lang: str) -> Path:
+    """A game's own catalog of the theme's words in ``lang``, beside its rules' catalog."""
+    return folder / "locales" / f"{lang}-theme.po"
+
+
+OwnKey = tuple[str, int] | None  # the game's theme catalog and its mtime: a cache key
+
+
+def _own_key(lang: str | None, folder: Path | None) -> OwnKey:
+    if lang is None or folder is None or _base(lang) == SOURCE:
+        return None
+    path = own_theme_path(folder, lang)
+    try:
+        return str(path), path.stat().st_mtime_ns  # edited under serve: read again
+    except OSError:
+        return None
+
+
+@cache
+def _own_catalog(lang: str, key: tuple[str, int]) -> Any:
+    """The game's theme catalog, read as untrusted input; one that does not read is left out
+    here (the translated books' check reports it at its line)."""
+    from rulepress.diagnostics import RulepressError
+    from rulepress.i18n.catalog import load
+
+    try:
+        return load(Path(key[0]), lang)
+    except RulepressError:
+        return None
+
+
+def _catalogs(lang: str | None, own: OwnKey) -> list[Any]:
+    """rulepress's catalog of ``lang``, then the game's own (its words win)."""
+    found = [_theme_catalog(lang)] if lang else []
+    if lang and own is not None:
+        found.append(_own_catalog(lang, own))
+    return [c for c in found if c is not None]
+
+
 def _used(m: Any) -> bool:
     strings = m.string if isinstance(m.string, tuple) else (m.string,)
     return bool(m.id) and all(isinstance(t, str) and t for t in strings) and not m.fuzzy
@@ -69,30 +115,38 @@ def _key(m: Any) -> str:
     return f"{m.context}\x04{msgid}" if m.context else str(msgid)
 
 
-@cache
-def theme_translated(lang: str) -> frozenset[str]:
-    """The theme's words ``lang``'s catalog translates (fuzzy and empty entries left out), by
+def theme_translated(lang: str, folder: Path | None = None) -> frozenset[str]:
+    """The theme's words ``lang``'s catalogs translate (fuzzy and empty entries left out), by
     msgid (a plural message by its singular; a word with a context as ``context\x04msgid``)."""
-    catalog = _theme_catalog(lang)
-    return frozenset() if catalog is None else frozenset(_key(m) for m in catalog if _used(m))
+    return _translated(lang, _own_key(lang, folder))
 
 
 @cache
-def _translations(lang: str | None) -> gettext.NullTranslations:
-    """``lang``'s theme catalog as gettext looks words up (plural forms by its own
+def _translated(lang: str, own: OwnKey) -> frozenset[str]:
+    return frozenset(_key(m) for c in _catalogs(lang, own) for m in c if _used(m))
+
+
+def _translations(lang: str | None, folder: Path | None = None) -> gettext.NullTranslations:
+    return _compiled(lang, _own_key(lang, folder))
+
+
+@cache
+def _compiled(lang: str | None, own: OwnKey) -> gettext.NullTranslations:
+    """``lang``'s theme catalogs as gettext looks words up (plural forms by the last one's
     ``Plural-Forms``); the source's language, or no catalog: every word as written."""
-    catalog = _theme_catalog(lang) if lang else None
-    if catalog is None:
+    catalogs = _catalogs(lang, own)
+    if not catalogs:
         return gettext.NullTranslations()
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
     from babel.support import Translations
 
-    used = Catalog(locale=catalog.locale)
-    used.mime_headers = catalog.mime_headers  # Plural-Forms comes with them
-    for m in catalog:
-        if _used(m):
-            used.add(m.id, m.string, context=m.context)
+    used = Catalog(locale=catalogs[-1].locale)
+    used.mime_headers = catalogs[-1].mime_headers  # Plural-Forms comes with them
+    for catalog in catalogs:
+        for m in catalog:
+            if _used(m):  # a word of the game's catalog replaces rulepress's
+                used.add(m.id, m.string, context=m.context)
     compiled = io.BytesIO()
     write_mo(compiled, used)
     compiled.seek(0)
@@ -109,11 +163,11 @@ def theme_msgids() -> tuple[str, ...]:
         return tuple(_key(m) for m in read_po(fh) if m.id)
 
 
-def theme_missing(lang: str) -> tuple[str, ...]:
-    """The theme's words ``lang``'s catalog does not translate: they print in English."""
+def theme_missing(lang: str, folder: Path | None = None) -> tuple[str, ...]:
+    """The theme's words ``lang``'s catalogs do not translate: they print in English."""
     if _base(lang) == SOURCE:
         return ()
-    translated = theme_translated(lang)
+    translated = theme_translated(lang, folder)
     return tuple(m for m in theme_msgids() if m not in translated)
 
 
@@ -121,21 +175,19 @@ def _filled(text: str, values: Mapping[str, Any]) -> str:
     return text.format(**values) if values else text
 
 
-@cache
-def theme_words(lang: str | None) -> Gettext:
-    """``_(msgid, **values)`` for ``lang``: the translation (else the English), ``{name}``
-    placeholders filled from ``values``."""
-    lookup = _translations(lang).gettext
+def theme_words(lang: str | None, folder: Path | None = None) -> Gettext:
+    """``_(msgid, **values)`` for ``lang`` (and the game in ``folder``): the translation (else
+    the English), ``{name}`` placeholders filled from ``values``."""
+    lookup = _translations(lang, folder).gettext
     # gettext answers "" with the catalog's header; an empty text stays empty.
     return lambda msgid, **values: _filled(lookup(msgid), values) if msgid else msgid
 
 
-@cache
-def theme_ngettext(lang: str | None) -> Callable[..., str]:
+def theme_ngettext(lang: str | None, folder: Path | None = None) -> Callable[..., str]:
     """``ngettext(singular, plural, n, **values)`` for ``lang``: the form its catalog's
     ``Plural-Forms`` chooses for ``n`` (else the English one), ``{n}`` and the other
     placeholders filled (``n`` as ``values`` gives it, else as the number)."""
-    lookup = _translations(lang).ngettext
+    lookup = _translations(lang, folder).ngettext
     return lambda singular, plural, n, **values: lookup(singular, plural, n).format(
         **{"n": n, **values})
 
@@ -147,17 +199,18 @@ class Words:
     ``_.number(...)``. ``lang`` None: the source's language."""
 
     lang: str | None = None
+    folder: Path | None = None  # the game's: its own theme catalog, if any
 
     def __call__(self, msgid: str, **values: Any) -> str:
-        return theme_words(self.lang)(msgid, **values)
+        return theme_words(self.lang, self.folder)(msgid, **values)
 
     def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
-        return theme_ngettext(self.lang)(singular, plural, n, **values)
+        return theme_ngettext(self.lang, self.folder)(singular, plural, n, **values)
 
     def pgettext(self, context: str, msgid: str, **values: Any) -> str:
         """``msgid`` where the same English says something else elsewhere ("Printing": a
         kit's printing steps, not a book's printing)."""
-        return _filled(_translations(self.lang).pgettext(context, msgid), values)
+        return _filled(_translations(self.lang, self.folder).pgettext(context, msgid), values)
 
     def number(self, value: float) -> str:
         """A measure (63, 63.5) as the language writes it: 63,5 in German."""

@@ -38,6 +38,7 @@ from rulepress.pipeline import (
 from rulepress.project import Project
 from rulepress.render import FONTS
 from rulepress.validate.check import DocumentCheck
+from rulepress.words import SOURCE_WORDS, Words
 from rulepress.write import scratch_folder
 
 
@@ -58,6 +59,7 @@ class Errata(Base):
     that start (and load WeasyPrint) while the printings are checked."""
 
     name = "errata"
+    up = "../../"  # from the sheet's folder to the output folder's
 
     def __init__(self, options: ErrataOptions, old: Side, new: Side) -> None:
         self.options, self.old, self.new = options, old, new
@@ -91,9 +93,19 @@ class Errata(Base):
                        f"{slug} errata ({paper})", (name,), pooled=True, weight=len(page))
                   for paper, name in pdfs.items()]]
 
+    def sides_of(self, before: DocumentCheck, game: DocumentCheck
+                 ) -> tuple[DocumentCheck, DocumentCheck]:
+        """The printings as the sheet compares them (a translation's: in its language)."""
+        return before, game
+
+    def words(self, doc: Document) -> Words:
+        """The words of the sheet's plain-words page."""
+        return SOURCE_WORDS
+
     def page(self, game: DocumentCheck) -> str:
         """The errata sheet's HTML: the old printing checked, both printings compared."""
         before = check_old(self.old, [game.doc.slug])[game.doc.slug]
+        before, game = self.sides_of(before, game)
         old_faces, new_faces = faces_of([before, game])
         changes = face_changes(old_faces, new_faces)
         if changes:  # drawn again, as PDFs, to be shown: only the faces that changed
@@ -103,7 +115,61 @@ class Errata(Base):
         new = Printing(self.new.label, game.doc, game, new_faces)
         difference = compare(before.doc, game.doc, changes)
         return render_page(game.doc.meta.title, old, new, difference,
-                           fonts_href=f"../../{FONTS}")
+                           fonts_href=f"{self.up}{FONTS}", words=self.words(game.doc))
+
+
+class TranslatedErrata(Errata):
+    """The errata sheet in a language of the project: both printings translated, each with
+    its own catalog (a rule, card or example whose translation changed is a change there),
+    written to <game>/<lang>/errata/ beside the translated books. Games without a catalog of
+    the language have none."""
+
+    def __init__(self, options: ErrataOptions, old: Side, new: Side, lang: str,
+                 source: str) -> None:
+        super().__init__(options, old, new)
+        self.lang, self.source = lang, source
+        self.name = f"errata-{lang}"
+        self.up = "../../../"  # <game>/<lang>/errata/
+
+    def _has(self, doc: Document) -> bool:
+        from rulepress.i18n.books import languages_of
+
+        return bool(languages_of(doc, (self.lang,)))
+
+    def _names(self, doc: Document) -> tuple[str, dict[str, str]]:
+        html, pdfs = super()._names(doc)
+        mine = f"{doc.slug}/{self.lang}/"
+        return (html.replace(f"{doc.slug}/", mine, 1),
+                {p: n.replace(f"{doc.slug}/", mine, 1) for p, n in pdfs.items()})
+
+    def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
+        return super().pooled(doc, key, manifest) if self._has(doc) else 0
+
+    def units(self, game: DocumentCheck, key: str) -> list[Unit]:
+        return super().units(game, key) if self._has(game.doc) else []
+
+    def words(self, doc: Document) -> Words:
+        return Words(self.lang, doc.folder)
+
+    def sides_of(self, before: DocumentCheck, game: DocumentCheck
+                 ) -> tuple[DocumentCheck, DocumentCheck]:
+        try:
+            was = replace(before, doc=_in_language(before.doc, self.lang, self.source))
+        except RulepressError as exc:
+            raise _at_side(exc, self.old) from None
+        return was, replace(game, doc=_in_language(game.doc, self.lang, self.source))
+
+
+def _in_language(doc: Document, lang: str, source: str) -> Document:
+    """``doc`` translated with its own catalog, its body's Markdown too (compare reads it)."""
+    from rulepress.i18n.apply import read_catalog, translate_markdown, translated
+
+    found = translated(doc, read_catalog(doc, lang), source)
+    assert found.language is not None
+    language = found.language
+    return replace(found, parts=tuple(
+        replace(p, text=translate_markdown(p.text, language, keep_lines=True))
+        for p in found.parts))
 
 
 def _files(files: Files) -> Files:
@@ -188,27 +254,38 @@ def _at_side(exc: RulepressError, side: Side) -> RulepressError:
 
 def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
          games: Sequence[str], papers: Sequence[str], reporter: Progress,
-         force: bool = False) -> Built:
+         force: bool = False, langs: Sequence[str] = (), source: bool = True) -> Built:
     """``rulepress diff``: an errata sheet per game, from ``old`` to ``new`` (None: the
-    working tree), written to out/<game>/errata/."""
+    working tree), written to out/<game>/errata/; and one in each of ``langs`` (the project's
+    translations) a game has a catalog of, to out/<game>/<lang>/errata/. ``source=False``:
+    the translations' alone."""
     with sides(project.root, sources, old, new, games) as (before, after, slugs):
         # The old printing's files (and the engine its game names now: an engine module is
         # among them) key the sheet; it is read and checked only when a sheet is made.
         keys = tuple((s, game_inputs(before.sources / s).key(None, before.project, {}))
                      for s in slugs)
         options = ErrataOptions(before.slug, after.slug, keys, tuple(papers))
-        generator = Errata(options, before, after)
+        first = project.languages[0]
+        generators: list[Errata] = [Errata(options, before, after)] if source else []
+        generators += [TranslatedErrata(options, before, after, lang, first) for lang in langs]
         try:
-            return run(Paths(after.sources, out, after.project), [generator], reporter,
+            return run(Paths(after.sources, out, after.project), generators, reporter,
                        RunOptions(tuple(slugs), force), every())
         except RulepressError as exc:
             raise _at_side(exc, after) from None
 
 
 def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
-                  reporter: Progress) -> tuple[str, dict[str, set[FaceId]]]:
+                  reporter: Progress, langs: Sequence[str] = (), source: str = "en",
+                  ) -> tuple[str, dict[str, set[FaceId]]]:
     """For ``pnp --changed-since``: the old printing's label, and by game the faces of the
-    working tree's printing that differ from it (its version stamp apart)."""
+    working tree's printing that differ from it (its version stamp apart); by ``game/lang``
+    those of each translation in ``langs`` the game has a catalog of, each printing drawn in
+    that language from its own catalog, so a card whose translation changed is changed there
+    (and one whose source changed, its translation gone fuzzy, too)."""
+    from rulepress.i18n.apply import read_catalog, translated
+    from rulepress.i18n.books import languages_of
+
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing the faces with {before.label}")
         checked = check_old(before, slugs)
@@ -217,10 +294,19 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
         changed: dict[str, set[FaceId]] = {}
         for result in now.documents:
             slug = result.doc.slug
-            old_faces, new_faces = faces_of([checked[slug], result])
-            changed[slug] = {(cid, *f.key) for cid, found in face_changes(old_faces,
-                                                                          new_faces).items()
-                             for f in found if f.kind != REMOVED}
+            pairs = [(slug, checked[slug], result)]
+            for lang in languages_of(result.doc, tuple(langs)):
+                was = checked[slug]
+                try:
+                    then = translated(was.doc, read_catalog(was.doc, lang), source)
+                except RulepressError as exc:
+                    raise _at_side(exc, before) from None
+                pairs.append((f"{slug}/{lang}", replace(was, doc=then), replace(
+                    result, doc=translated(result.doc, read_catalog(result.doc, lang), source))))
+            for key, was, new in pairs:
+                old_faces, new_faces = faces_of([was, new])
+                changed[key] = {(cid, *f.key) for cid, found in face_changes(
+                    old_faces, new_faces).items() for f in found if f.kind != REMOVED}
         return before.label, changed
 
 

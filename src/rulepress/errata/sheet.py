@@ -8,6 +8,7 @@ own printing's engine), and every component whose faces changed, both drawn smal
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from rulepress.errata.faces import Drawn, FaceId, png
 from rulepress.render.html import FONT_FACES, environment, run_templates
 from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import Status
+from rulepress.words import N_, SOURCE_WORDS, N_plural, Words
 
 SUMMARY_LINES = 12  # the player summary keeps to one page
 STATUS_WORDS = {
@@ -51,11 +53,17 @@ class Printing:
     @property
     def name(self) -> str:
         """'version 1.1 (working tree)', 'v1.0' ..."""
+        return self.named(SOURCE_WORDS)
+
+    def named(self, _: Words) -> str:
+        """Its name in the language of ``_``: 'Version 1.1 (Arbeitsstand)'."""
         version = self.doc.meta.version
+        # Translators: the printing in the project's folder now, not yet a git revision.
+        label = _("working tree") if self.label == "working tree" else self.label
         if not version:
-            return self.label
-        said = f"version {version}"
-        return said if self.label in (version, f"v{version}") else f"{said} ({self.label})"
+            return label
+        said = _("version {version}", version=version)
+        return said if self.label in (version, f"v{version}") else f"{said} ({label})"
 
 
 def face_changes(old: Mapping[FaceId, Drawn],
@@ -122,7 +130,8 @@ def _example(e: ExampleChange, old: Printing, new: Printing) -> dict[str, Any]:
             "changed": changed, "where": f"{loc.path.name}:{loc.line}; changed: {what}"}
 
 
-def context(title: str, old: Printing, new: Printing, diff: Difference) -> dict[str, Any]:
+def context(title: str, old: Printing, new: Printing, diff: Difference,
+            _: Words = SOURCE_WORDS) -> dict[str, Any]:
     comps = []
     for c in diff.components:
         faces = []
@@ -132,12 +141,24 @@ def context(title: str, old: Printing, new: Printing, diff: Difference) -> dict[
                           "old": _uri(old.faces.get(key)), "new": _uri(new.faces.get(key))})
         comps.append({"id": c.id, "name": c.name, "kind": c.kind, "fields": c.fields,
                       "faces": faces})
-    reprint = [f"{c.name} ({', '.join(f.label for f in c.faces if f.kind != REMOVED)})"
+    reprint = [f"{c.name} ({', '.join(_face(f.label, _) for f in c.faces if f.kind != REMOVED)})"
                for c in diff.components if any(f.kind != REMOVED for f in c.faces)]
+    was, now = old.named(_), new.named(_)
     return {
         "title": title, "old": old, "new": new, "empty": diff.empty,
-        "headline": _headline(title, old, new, diff),
-        "summary": summary(diff),
+        "headline": _headline(title, old, new, diff, _),
+        "summary": summary(diff, _),
+        "lang": _.lang or "en",
+        "words": {
+            "kicker": _("Errata"),
+            "title": _("{title}: errata, {old} to {new}", title=title, old=was, new=now),
+            "subtitle": _("What changed from {old} to {new}", old=was, new=now),
+            "plain": _("In plain words"),
+            "nothing": _("Nothing changed: {old} and {new} have the same rules, worked examples "
+                         "and components. There are no errata.", old=was, new=now),
+            "reprint": _("If you own {old}: print or ask for new copies of {reprint}; "
+                         "everything else stays as it is.", old=was, reprint="; ".join(reprint)),
+        },
         "reprint": "; ".join(reprint),
         "meta": diff.meta,
         "texts": [_text(t) for t in diff.texts],
@@ -146,55 +167,90 @@ def context(title: str, old: Printing, new: Printing, diff: Difference) -> dict[
     }
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
+def _face(label: str, _: Words) -> str:
+    """'front of row 2 (Perch)' in the language of ``_`` (the label as face_changes made it)."""
+    side, _of, what = label.partition(" of ")
+    row = re.fullmatch(r"row (\d+)(.*)", what, re.S)
+    if row:
+        what = _("row {n}", n=row[1]) + row[2]
+    elif what.startswith("copy "):
+        what = _("copy {n}", n=what.removeprefix("copy "))
+    elif what == "every copy":
+        what = _("every copy")
+    return (_("front of {what}", what=what) if side == "front" else
+            _("back of {what}", what=what))
 
 
-def _headline(title: str, old: Printing, new: Printing, diff: Difference) -> str:
+# What changed, in the headline: the first count of a kind names it, the next do not.
+_HEADLINE = {
+    ("rule", CHANGED): N_plural("{n} rule changed", "{n} rules changed"),
+    ("rule", ADDED): N_plural("{n} rule added", "{n} rules added"),
+    ("rule", REMOVED): N_plural("{n} rule removed", "{n} rules removed"),
+    ("example", CHANGED): N_plural("{n} worked example changed", "{n} worked examples changed"),
+    ("example", ADDED): N_plural("{n} worked example added", "{n} worked examples added"),
+    ("example", REMOVED): N_plural("{n} worked example removed", "{n} worked examples removed"),
+    ("component", CHANGED): N_plural("{n} component changed", "{n} components changed"),
+    ("component", ADDED): N_plural("{n} component added", "{n} components added"),
+    ("component", REMOVED): N_plural("{n} component removed", "{n} components removed"),
+}
+_MORE = {CHANGED: N_("{n} changed"), ADDED: N_("{n} added"), REMOVED: N_("{n} removed")}
+
+
+def _headline(title: str, old: Printing, new: Printing, diff: Difference,
+              _: Words = SOURCE_WORDS) -> str:
     said = []
-    for what, changes in (("rule", diff.texts), ("worked example", diff.examples),
+    for what, changes in (("rule", diff.texts), ("example", diff.examples),
                           ("component", diff.components)):
-        kinds = [sum(c.kind == k for c in changes) for k in (CHANGED, ADDED, REMOVED)]
-        if any(kinds):
-            first = next(i for i, n in enumerate(kinds) if n)
-            parts = [f"{n} {('changed', 'added', 'removed')[i]}" for i, n in enumerate(kinds)
-                     if n]
-            parts[0] = f"{_count(kinds[first], what)} {('changed', 'added', 'removed')[first]}"
-            said.append(", ".join(parts))
-    return f"From {old.name} to {new.name} of {title}: {'; '.join(said)}."
+        kinds = [(k, sum(c.kind == k for c in changes)) for k in (CHANGED, ADDED, REMOVED)]
+        parts = [(k, n) for k, n in kinds if n]
+        if parts:
+            (k, n), rest = parts[0], parts[1:]
+            one, many = _HEADLINE[what, k]
+            said.append(", ".join([_.ngettext(one, many, n)] + [_(_MORE[k], n=n)
+                                                               for k, n in rest]))
+    return _("From {old} to {new} of {title}: {changes}.", old=old.named(_),
+             new=new.named(_), title=title, changes="; ".join(said))
 
 
-def summary(diff: Difference) -> list[str]:
+def summary(diff: Difference, _: Words = SOURCE_WORDS) -> list[str]:
     """One line in plain words per change, at most SUMMARY_LINES (the rest: see below)."""
     lines = []
     for key, was, now in diff.meta:
-        lines.append(f"The game's {key} is now “{now}” (was “{was}”).")
+        lines.append(_("The game's {key} is now “{now}” (was “{was}”).", key=key, now=now,
+                       was=was))
     for t in diff.texts:
-        where, label = t.block.section or "The opening", t.block.label
+        where, label = t.block.section or _("The opening"), t.block.label
         if t.kind == CHANGED:
             assert t.old is not None and t.new is not None
-            lines.append(f"{where}: in “{t.old.label}”, {_swaps(t.old.text, t.new.text)}.")
+            lines.append(_("{where}: in “{label}”, {swaps}.", where=where, label=t.old.label,
+                           swaps=_swaps(t.old.text, t.new.text, _)))
         elif t.kind == ADDED:
-            lines.append(f"{where}: a new rule, “{label}”.")
+            lines.append(_("{where}: a new rule, “{label}”.", where=where, label=label))
         else:
-            lines.append(f"{where}: “{label}” is gone.")
+            lines.append(_("{where}: “{label}” is gone.", where=where, label=label))
+    verbs = {CHANGED: N_("The worked example “{title}” is corrected."),
+             ADDED: N_("The worked example “{title}” is new."),
+             REMOVED: N_("The worked example “{title}” is gone.")}
     for e in diff.examples:
-        verb = {CHANGED: "is corrected", ADDED: "is new", REMOVED: "is gone"}[e.kind]
-        lines.append(f"The worked example “{e.title}” {verb}.")
+        lines.append(_(verbs[e.kind], title=e.title))
     for c in diff.components:
         if c.faces:
-            lines.append(f"{c.name}: {_count(len(c.faces), 'face')} redrawn.")
+            lines.append(_.ngettext("{name}: {n} face redrawn.", "{name}: {n} faces redrawn.",
+                                    len(c.faces), name=c.name))
         elif c.kind == CHANGED:
-            lines.append(f"{c.name}: {', '.join(k for k, _, _ in c.fields)} changed.")
+            lines.append(_("{name}: {fields} changed.", name=c.name,
+                           fields=", ".join(k for k, _w, _v in c.fields)))
+        elif c.kind == ADDED:
+            lines.append(_("{name}: new.", name=c.name))
         else:
-            lines.append(f"{c.name}: {'new' if c.kind == ADDED else 'no longer used'}.")
+            lines.append(_("{name}: no longer used.", name=c.name))
     if len(lines) > SUMMARY_LINES:
         rest = len(lines) - SUMMARY_LINES + 1
-        lines = [*lines[:SUMMARY_LINES - 1], f"... and {rest} more, each in full below."]
+        lines = [*lines[:SUMMARY_LINES - 1], _("... and {n} more, each in full below.", n=rest)]
     return lines
 
 
-def _swaps(old: str, new: str) -> str:
+def _swaps(old: str, new: str, _: Words = SOURCE_WORDS) -> str:
     """What a reader must change in their copy: '“middle line” becomes “axis”', at most
     three such changes, else that the passage is rewritten."""
     runs = list(words(_plain(old), _plain(new)))
@@ -204,21 +260,24 @@ def _swaps(old: str, new: str) -> str:
         if kind == "old":
             pending = run
         elif kind == "new":
-            swaps.append(f"“{pending}” becomes “{run}”" if pending else f"“{run}” is added")
+            swaps.append(_("“{old}” becomes “{new}”", old=pending, new=run) if pending
+                         else _("“{new}” is added", new=run))
             pending = ""
         else:
             if pending:
-                swaps.append(f"“{pending}” is struck out")
+                swaps.append(_("“{old}” is struck out", old=pending))
             pending = ""
     if not swaps or len(swaps) > 3 or sum(len(x) for x in swaps) > 240:
-        return "the passage is rewritten (in full below)"
+        return _("the passage is rewritten (in full below)")
     return "; ".join(swaps)
 
 
 def render_page(title: str, old: Printing, new: Printing, diff: Difference,
-                fonts_href: str | None = None) -> str:
+                fonts_href: str | None = None, words: Words = SOURCE_WORDS) -> str:
+    """The sheet's page; its plain-words page (cover, summary) in the language of ``words``,
+    the pages after in English."""
     env = environment(None)
-    values = context(title, old, new, diff)
+    values = context(title, old, new, diff, words)
     return run_templates(env, "errata.html.j2", lambda: env.get_template("errata.html.j2").render(
         **values, fonts_href=fonts_href, font_faces=FONT_FACES))
 

@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Component, Document, Example, Language, Ruling, Term
 from rulepress.i18n.catalog import load, po_path
-from rulepress.i18n.segments import Segment, block_key, normal, segments
+from rulepress.i18n.segments import Segment, block_key, catalog_key, normal, segments
 from rulepress.words import ordinal
 
 # Quotation marks as the typographer prints them ("..." in the source): primary, then inner.
@@ -45,7 +45,8 @@ class Catalogued:
 
     lang: str
     path: Path
-    entries: Mapping[str, Entry]  # by msgid, the catalog's current (not obsolete) messages
+    # by msgid (``context\x04msgid`` with a context), the current (not obsolete) messages
+    entries: Mapping[str, Entry]
     segments: tuple[Segment, ...]
 
     def strings(self) -> dict[str, str]:
@@ -53,7 +54,7 @@ class Catalogued:
 
     def counts(self) -> tuple[int, int, int]:
         """(segments, translated, fuzzy), each segment text once."""
-        texts = {s.text for s in self.segments}
+        texts = {s.key for s in self.segments}
         used = sum(1 for t in texts if t in self.entries and self.entries[t].used)
         fuzzy = sum(1 for t in texts if t in self.entries and self.entries[t].fuzzy)
         return len(texts), used, fuzzy
@@ -67,10 +68,10 @@ class Catalogued:
         found: list[Diagnostic] = []
         seen: set[str] = set()
         for seg in self.segments:
-            if seg.text in seen:
+            if seg.key in seen:
                 continue
-            seen.add(seg.text)
-            entry = self.entries.get(seg.text)
+            seen.add(seg.key)
+            entry = self.entries.get(seg.key)
             if entry is None:
                 found.append(error(seg.loc, f"{self.lang}: this {seg.kind} is not in "
                                             f"{self.path.name}: run rulepress translate"))
@@ -89,7 +90,8 @@ def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = Non
     if path.exists() or path.is_symlink():
         for m in load(path, lang):
             if m.id and isinstance(m.id, str) and isinstance(m.string, str):
-                entries[m.id] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
+                key = catalog_key(m.id, m.context)
+                entries[key] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
     return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found))
 
 
@@ -102,7 +104,12 @@ def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
         return strings.get(normal(text), text) if text else text
 
     def component(c: Component) -> Component:
-        return replace(c, name=tr(c.name), note=tr(c.note))
+        data = c.data
+        if data is not None and data.rows:  # the fields its layouts print, by their context
+            data = replace(data, rows=tuple(replace(r, fields={
+                k: strings.get(catalog_key(normal(v), f"{c.id}.{k}"), v)
+                if isinstance(v, str) else v for k, v in r.fields.items()}) for r in data.rows))
+        return replace(c, name=tr(c.name), note=tr(c.note), data=data)
 
     def example(e: Example) -> Example:
         return replace(e, title=tr(e.title), text=strings.get(e.text.strip(), e.text))
@@ -128,7 +135,7 @@ def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
 
     strings = catalog.strings()
     blocks = sorted((s.loc.path, s.loc.line, s.text) for s in catalog.segments
-                    if s.example is None and s.loc.path.suffix == ".md")
+                    if s.example is None and s.context is None and s.loc.path.suffix == ".md")
     out = []
     for term in doc.terms:
         at = bisect.bisect_right(blocks, (term.loc.path, term.loc.line, "\uffff")) - 1
@@ -138,7 +145,7 @@ def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
             out.append(term)
             continue
         source = [text for text, _ in dfns(block[2])]
-        found = dfns(said, ordinal(6, catalog.lang) == "6.")
+        found = dfns(said, ordinal(6, catalog.lang, doc.folder) == "6.")
         n = source.index(term.text) if term.text in source else -1
         if 0 <= n < len(found) and len(found) == len(source):
             out.append(replace(term, text=found[n][0], definition=found[n][1]))
@@ -151,7 +158,8 @@ def _rulings(doc: Document, catalog: Catalogued) -> tuple[Ruling, ...]:
     """Each ruling titled by its translation's bold lead (the index lists it so); its number
     and anchor stay, and so does its title where the item is not translated or has no lead."""
     strings = catalog.strings()
-    by_line = {(s.loc.path, s.loc.line): s.text for s in catalog.segments if s.example is None}
+    by_line = {(s.loc.path, s.loc.line): s.text for s in catalog.segments
+               if s.example is None and s.context is None}
     out = []
     for ruling in doc.rulings:
         source = by_line.get((ruling.loc.path, ruling.loc.line))
@@ -200,9 +208,10 @@ def _mark(tokens: list[Token], i: int, source: str) -> None:
             return
 
 
-def translate_markdown(text: str, language: Language) -> str:
+def translate_markdown(text: str, language: Language, keep_lines: bool = False) -> str:
     """``text`` (Markdown of the source) with each translated block's lines replaced by its
-    translation (a list item keeps its marker): what a kit prints of a section."""
+    translation (a list item keeps its marker): what a kit prints of a section. ``keep_lines``:
+    a block's later lines left blank, not removed, so each block stays at its source line."""
     tokens = _block_parser().parse(text)
     lines: list[str | None] = list(text.split("\n"))
     for i, tok in enumerate(tokens):
@@ -220,7 +229,7 @@ def translate_markdown(text: str, language: Language) -> str:
             continue
         lines[start] = first[:at] + string
         for n in range(start + 1, end):
-            lines[n] = None
+            lines[n] = "" if keep_lines else None
     return "\n".join(line for line in lines if line is not None)
 
 

@@ -18,7 +18,7 @@ from rulepress.document.editions import PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
-from rulepress.i18n.catalog import po_path
+from rulepress.i18n.catalog import LOCALES, load, po_path
 from rulepress.i18n.checks import check_catalog
 from rulepress.i18n.engine import translate_svg, translate_values, word_translator
 from rulepress.pipeline import Base, Unit
@@ -29,6 +29,7 @@ from rulepress.words import (
     N_,
     Gettext,
     localize_numbers,
+    own_theme_path,
     theme_catalog_path,
     theme_missing,
     theme_msgids,
@@ -90,6 +91,7 @@ class TranslatedBooks(Base):
             found.examples[lang] = examples
             said = {d.loc for d in checked}  # one error an entry: its own check's
             diags += [d for d in prose_diags if d.loc not in said]
+            diags += theme_problems(doc, lang, self.options.strict)
             self.notes.append(f"{doc.slug} {catalog.summary()}")
             self.notes += _left_in_source(doc, catalog, sorted(left))
             if self.options.strict and left:
@@ -147,12 +149,38 @@ def _left_in_source(doc: Document, catalog: Catalogued, figure_words: list[str])
     if figure_words:
         lines.append(f"{doc.slug} {catalog.lang}: {len(figure_words)} words of the figures "
                      f"untranslated ({', '.join(figure_words[:4])})")
-    missing = theme_missing(catalog.lang)
+    missing = theme_missing(catalog.lang, doc.folder)
     if missing:
         lines.append(f"{doc.slug} {catalog.lang}: the theme's words: "
                      f"{len(theme_msgids()) - len(missing)}/{len(theme_msgids())} translated "
-                     f"({theme_catalog_path(catalog.lang).name}), the rest in English")
+                     f"({_theme_file(doc, catalog.lang)}), the rest in English")
     return lines
+
+
+def _theme_file(doc: Document, lang: str) -> str:
+    """Where the theme's words of ``lang`` come from, as the summary names it."""
+    own = own_theme_path(doc.folder, lang)
+    return f"{LOCALES}/{own.name}" if own.is_file() else theme_catalog_path(lang).name
+
+
+def theme_problems(doc: Document, lang: str, strict: bool) -> list[Diagnostic]:
+    """A game's own theme catalog read as any catalog is (errors at its lines), and with
+    --strict an error for the theme's words that would print in English."""
+    own = own_theme_path(doc.folder, lang)
+    found: list[Diagnostic] = []
+    if own.exists() or own.is_symlink():
+        try:
+            load(own, lang)
+        except RulepressError as exc:
+            return exc.diagnostics
+    missing = theme_missing(lang, doc.folder)
+    if strict and missing:
+        at = SourceLoc(own, 1) if own.is_file() else SourceLoc(doc.path, 1)
+        found.append(error(at, (
+            f"{lang}: {len(missing)} of the theme's words print in English "
+            f"({', '.join(repr(m.split(chr(4))[-1]) for m in missing[:3])}, ...): translate "
+            f"them in {LOCALES}/{own.name} (rulepress translate --lang {lang} makes it)")))
+    return found
 
 
 def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
@@ -176,7 +204,7 @@ def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: 
     from rulepress.render import render_html
 
     lang = doc.language.code if doc.language else ""
-    _ = theme_words(lang)
+    _ = theme_words(lang, doc.folder)
 
     def paper(p: str) -> str:
         return _(paper_name(p))
@@ -226,7 +254,7 @@ def translated_examples(
     source language is added to ``untranslated``."""
     out: dict[str, RenderedExample] = {}
     diags: list[Diagnostic] = []
-    tr = word_translator(catalog.strings(), catalog.lang)
+    tr = word_translator(catalog.strings(), catalog.lang, doc.folder)
     left = untranslated if untranslated is not None else set()
     for ex in doc.boxes:
         rendered = checked.get(ex.id)

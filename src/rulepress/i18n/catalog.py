@@ -60,12 +60,12 @@ def template(doc: Document, found: list[Segment] | None = None) -> Catalog:
     pot = Catalog(project=doc.meta.title, version="", creation_date=_date(),
                   revision_date=_date(), fuzzy=False, header_comment=HEADER)
     for seg in segments(doc) if found is None else found:
-        known = pot.get(seg.text)
+        known = pot.get(seg.text, context=seg.context)
         where = reference(seg, doc.folder)
         if known is not None:
             known.locations.append(where)
             continue
-        pot.add(seg.text, locations=[where], auto_comments=[seg.kind])
+        pot.add(seg.text, locations=[where], auto_comments=[seg.kind], context=seg.context)
     return pot
 
 

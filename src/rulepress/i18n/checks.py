@@ -126,10 +126,10 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
     seen: set[str] = set()
     quoted = re.compile(r'"[^"]*"|“[^”]*”')  # the original's words, quoted as written
     for seg in catalog.segments:
-        entry = catalog.entries.get(seg.text)
-        if seg.text in seen or entry is None or not entry.used:
+        entry = catalog.entries.get(seg.key)
+        if seg.key in seen or entry is None or not entry.used:
             continue
-        seen.add(seg.text)
+        seen.add(seg.key)
         found += check_entry(seg, entry, names.get(seg.example or "", set()))
         for term, words, line in glossary:
             if (re.search(rf"\b{re.escape(term)}", quoted.sub("", seg.text), re.I)

@@ -74,13 +74,14 @@ PLOT_TEXTS = (
 _SEARCH = re.compile(r"^(?:flat|mcts|ismcts):\d+(?::\w+)?$")  # an agent's name, as typed
 
 
-def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], str | None]:
+def word_translator(strings: Mapping[str, str], lang: str, folder: Path | None = None
+                    ) -> Callable[[str], str | None]:
     """A word's translation: the game's catalog's (a word with ``{placeholders}``, such as a
     figure title's "After the {card} on {pigeons}", as a pattern whose values are translated
     in turn), else an ordinal or a plot's text as the theme writes it (its numbers in the
     language's format); a text of numbers alone in the language's format. None when there is
     none: a text with words is translated only by a translation, never by its numbers."""
-    theme = theme_words(lang)
+    theme = theme_words(lang, folder)
     patterns = [(_pattern(m), m) for m in PLOT_TEXTS]
     games = [(_pattern(k), v) for k, v in strings.items()
              if _PLACEHOLDER.search(k) and "{{" not in k]  # not a prose block's Jinja
@@ -105,8 +106,8 @@ def word_translator(strings: Mapping[str, str], lang: str) -> Callable[[str], st
         if _SEARCH.match(key):
             return key
         found = _ORDINAL.match(key)
-        if found and ordinal(1, lang) != "1st":
-            return ordinal(int(found.group(1)), lang)
+        if found and ordinal(1, lang, folder) != "1st":
+            return ordinal(int(found.group(1)), lang, folder)
         for pattern, said in games:
             if (values := filled(pattern, key)) is not None:
                 return said.format(**values)
@@ -218,9 +219,9 @@ def translate_values(value: Any, tr: Callable[[str], str | None]) -> Any:
     return value
 
 
-def translated_tables(tables: Mapping[str, Sequence[Mapping[str, Any]]], language: Language
-                      ) -> dict[str, list[dict[str, Any]]]:
+def translated_tables(tables: Mapping[str, Sequence[Mapping[str, Any]]], language: Language,
+                      folder: Path | None = None) -> dict[str, list[dict[str, Any]]]:
     """An engine's tables with their words (not their fields' names) in ``language``."""
-    tr = word_translator(language.strings, language.code)
+    tr = word_translator(language.strings, language.code, folder)
     return {name: [{k: translate_values(v, tr) for k, v in row.items()} for row in rows]
             for name, rows in tables.items()}

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.document.model import Document
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
 from rulepress.pipeline import Files, Unit
@@ -34,10 +35,16 @@ class TranslatedKits(Kits):
                 found += exc.diagnostics
         return found
 
+    def unchanged(self, doc: Document) -> bool:
+        return all(self.changed(f"{doc.slug}/{lang}") == set()
+                   for lang in languages_of(doc, self.options.langs))
+
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         made: list[Unit] = []
         for unit in super().units(game, key):
             for lang in languages_of(game.doc, self.options.langs):
+                if self.changed(f"{game.doc.slug}/{lang}") == set():
+                    continue  # --changed-since: nothing of it changed in this language
                 made.append(replace(unit, name=f"{unit.name}/{lang}",
                                     make=partial(self._translated, game, lang),
                                     label=f"{unit.label} ({lang})"))
@@ -45,7 +52,7 @@ class TranslatedKits(Kits):
 
     def _translated(self, game: DocumentCheck, lang: str) -> Files | list[Diagnostic]:
         doc = translated(game.doc, read_catalog(game.doc, lang), self.options.source)
-        files = self._draw(replace(game, doc=doc))
+        files = self._draw(replace(game, doc=doc), f"{game.doc.slug}/{lang}")
         if isinstance(files, list):
             return files
         return {f"{name.split('/', 1)[0]}/{lang}/{name.split('/', 1)[1]}": data

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulepress.diagnostics import RulepressError, Severity
-from rulepress.i18n.books import TranslationOptions, languages_of
+from rulepress.i18n.books import TranslationOptions, languages_of, theme_problems
 
 if TYPE_CHECKING:
     from rulepress.cli import Where
@@ -27,6 +27,7 @@ def precheck(where: Where, options: TranslationOptions) -> None:
                 problems += exc.diagnostics
                 continue
             problems += [d for d in check_catalog(doc, catalog) if d.severity is Severity.ERROR]
+            problems += theme_problems(doc, lang, options.strict)
             if options.strict:
                 problems += catalog.missing()
     if problems:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -34,6 +35,16 @@ class Segment:
     loc: SourceLoc
     kind: str  # what a translator is told it is: 'heading', 'paragraph', 'example prose' ...
     example: str | None = None  # the example whose prose (or title) it is
+    context: str | None = None  # the msgctxt: a card's field, "deck.text" (component.column)
+
+    @property
+    def key(self) -> str:
+        """Its key in a catalog, as gettext's: the text, after its context and EOT if any."""
+        return catalog_key(self.text, self.context)
+
+
+def catalog_key(text: str, context: str | None) -> str:
+    return f"{context}\x04{text}" if context else text
 
 
 def normal(text: str) -> str:
@@ -115,14 +126,15 @@ def example_segments(doc: Document) -> list[Segment]:
     return found
 
 
-def layout_segments(doc: Document) -> list[Segment]:
-    """The words the kit's layouts print: each text element's text and each table's titles,
-    in every layout file a component names and those they extend. Read here with the YAML
-    reader alone (the kit's drawing code is slow to import); a layout that does not read is
-    the kit's check's to report."""
-    found: list[Segment] = []
-    todo = [name for c in doc.meta.components for name in (c.front, c.back)
-            if name is not None and name.endswith((".yml", ".yaml"))]
+Layout = tuple[Path, dict[str, Any], dict[yamlines.KeyPath, int]]
+
+
+def _layouts(doc: Document, names: list[str]) -> list[Layout]:
+    """The layout files ``names`` and those they extend, each once, read with the YAML reader
+    alone (the kit's drawing code is slow to import); a layout that does not read is the kit's
+    check's to report."""
+    found: list[Layout] = []
+    todo = [name for name in names if name.endswith((".yml", ".yaml"))]
     seen: set[Path] = set()
     folder = doc.folder.resolve()
     while todo and len(seen) < 100:
@@ -139,6 +151,17 @@ def layout_segments(doc: Document) -> list[Segment]:
             continue
         if isinstance(data.get("extends"), str):
             todo.append(data["extends"])
+        found.append((path, data, lines))
+    return found
+
+
+def layout_segments(doc: Document) -> list[Segment]:
+    """The words the kit's layouts print: each text element's text and each table's titles,
+    in every layout file a component names and those they extend."""
+    found: list[Segment] = []
+    folder = doc.folder.resolve()
+    names = [name for c in doc.meta.components for name in (c.front, c.back) if name]
+    for path, data, lines in _layouts(doc, names):
         elements = data.get("elements")
         for name, element in (elements.items() if isinstance(elements, dict) else ()):
             if not isinstance(element, dict):
@@ -157,12 +180,59 @@ def layout_segments(doc: Document) -> list[Segment]:
     return found
 
 
+# What an element prints of its values (the rest are colours, images, sizes ...).
+_PRINTED = ("text", "char", "value", "symbol")
+
+
+@cache
+def _names(template: str) -> frozenset[str]:
+    """The names a layout's template reads: its row's fields (``{{ text }}``, ``row.text``)."""
+    from jinja2 import Environment, TemplateSyntaxError, meta
+
+    try:
+        parsed = Environment().parse(template)
+    except TemplateSyntaxError:
+        return frozenset()  # the kit's check says where
+    return frozenset(meta.find_undeclared_variables(parsed)) | frozenset(
+        re.findall(r"\brow\.(\w+)", template))
+
+
+def printed_fields(doc: Document, names: list[str]) -> set[str]:
+    """The fields of a row the layouts ``names`` print as text."""
+    fields: set[str] = set()
+    for _, data, _ in _layouts(doc, names):
+        elements = data.get("elements")
+        for element in elements.values() if isinstance(elements, dict) else ():
+            if isinstance(element, dict):
+                for key in _PRINTED:
+                    if isinstance(element.get(key), str) and "{" in element[key]:
+                        fields |= _names(element[key])
+    return fields
+
+
+def data_segments(doc: Document) -> list[Segment]:
+    """The texts of the components' data rows (a CSV's cells, the front matter's rows) that
+    their layouts print, each at its row with the component and column as its context
+    (``deck.text``): "Minnow" the card's name and "Minnow" a suit may be translated apart."""
+    found: list[Segment] = []
+    for comp in doc.meta.components:
+        if comp.data is None or comp.data.engine is not None:
+            continue  # an engine's tables print the engine's words (engine_segments)
+        fields = printed_fields(doc, [n for n in (comp.front, comp.back) if n])
+        for row in comp.data.rows:
+            for column, value in row.fields.items():
+                if column in fields and isinstance(value, str) and translatable(value):
+                    found.append(Segment(normal(value), row.loc, "card data",
+                                         context=f"{comp.id}.{column}"))
+    return found
+
+
 def segments(doc: Document) -> list[Segment]:
     """Every segment of ``doc``, in the order a reader meets them (front matter first)."""
     order = {part.path: n for n, part in enumerate(doc.parts)}
     body = sorted(body_segments(doc) + example_segments(doc),
                   key=lambda s: (order.get(s.loc.path, 0), s.loc.line))
-    return front_matter_segments(doc) + body + layout_segments(doc)
+    return front_matter_segments(doc) + body + layout_segments(doc) + data_segments(doc)
 
 
 def reference(seg: Segment, folder: Path) -> tuple[str, int]:

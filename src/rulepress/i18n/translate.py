@@ -14,10 +14,21 @@ from pathlib import Path
 
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document
-from rulepress.i18n.catalog import LOCALES, Updated, lang_problem, po_path, pot_path, update
+from rulepress.i18n.catalog import (
+    LOCALES,
+    Updated,
+    dump,
+    lang_problem,
+    load,
+    merged,
+    po_path,
+    pot_path,
+    update,
+)
 from rulepress.i18n.engine import engine_segments
 from rulepress.i18n.segments import Segment
 from rulepress.jail import Refused, read_regular
+from rulepress.words import own_theme_path
 
 
 @dataclass(frozen=True)
@@ -48,11 +59,54 @@ def translate(doc: Document, langs: Sequence[str], source_lang: str = "en",
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise RulepressError.at(SourceLoc(folder, 1), "locales must be a folder of the game's "
                                                       "own, not a link or a file")
+    themes = [(lang, theme) for lang in langs if (theme := _theme(doc, lang)) is not None]
     folder.mkdir(exist_ok=True)
     _replace(pot_path(doc), done[0].updated.pot if done else _pot(doc, extra))
     for t in done:
         _replace(po_path(doc, t.lang), t.updated.po)
+    for lang, (data, _, _) in themes:
+        _replace(own_theme_path(doc.folder, lang), data)
     return done
+
+
+def theme_line(doc: Document, lang: str) -> str | None:
+    """What translate says of the game's own theme catalog of ``lang``, if it has one."""
+    path = own_theme_path(doc.folder, lang)
+    if not path.is_file():
+        return None
+    catalog = load(path, lang)
+    total = sum(1 for m in catalog if m.id)
+    used = sum(1 for m in catalog if m.id and m.string and all(m.string) and not m.fuzzy)
+    return (f"{doc.slug} {lang}: the theme's words: {used}/{total} translated "
+            f"({LOCALES}/{path.name})")
+
+
+def _theme(doc: Document, lang: str) -> tuple[bytes, int, int] | None:
+    """The game's own catalog of the theme's words in ``lang`` merged with the theme's template
+    as the rules' is: made for a language rulepress ships no theme catalog of, kept up to date
+    where the game has one (its words override rulepress's)."""
+    from babel.messages.pofile import read_po
+
+    from rulepress.paths import templates_dir
+    from rulepress.words import theme_catalog_path
+
+    path = own_theme_path(doc.folder, lang)
+    if theme_catalog_path(lang).is_file() and not (path.exists() or path.is_symlink()):
+        return None
+    with (templates_dir() / "locales" / "theme.pot").open("rb") as fh:
+        pot = read_po(fh)
+    old = load(path, lang) if path.exists() or path.is_symlink() else None
+    po = merged(pot, old, lang)
+    if old is None:
+        po.header_comment = THEME_HEADER.replace("PROJECT", doc.meta.title)
+    messages = [m for m in po if m.id]
+    return dump(po), len(messages), sum(bool(m.string) for m in messages)
+
+
+THEME_HEADER = """\
+# The words rulepress prints around the rules of PROJECT (contents, page numbers, the kit's
+# instructions), for a language rulepress ships none for. Made and merged by `rulepress
+# translate`; each word translated here replaces rulepress's. Keep each {placeholder}."""
 
 
 def _pot(doc: Document, extra: list[Segment]) -> bytes:

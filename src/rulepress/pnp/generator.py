@@ -57,8 +57,9 @@ class Kits(Base):
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, drawing = game.doc, self._drawing
         assert drawing is not None, "prepare() comes first"
-        if not any(c.in_kit and (drawing.only is None or c.id in drawing.only)
-                   for c in doc.meta.components):
+        if self.unchanged(doc) or not any(
+                c.in_kit and (drawing.only is None or c.id in drawing.only)
+                for c in doc.meta.components):
             return []
         what = "proof" if self.options.proof else "kit"
         engine = game.engine
@@ -70,23 +71,35 @@ class Kits(Base):
         return [Unit(doc.slug, key, partial(self._draw, game), f"drawing the {doc.slug} {what}",
                      guarded=engine is not None, stopped=stopped)]
 
-    def _draw(self, game: DocumentCheck) -> Files | list[Diagnostic]:
+    def unchanged(self, doc: Document) -> bool:
+        """With --changed-since, whether no face of the game's kit changed: no reprint."""
+        return self.changed(doc.slug) == set()
+
+    def changed(self, key: str) -> set[tuple[str, bool, int]] | None:
+        """With --changed-since, the faces of ``key`` (a game, or game/lang) that changed."""
+        since = self.options.since
+        return None if since is None else set(dict(since[1]).get(key, ()))
+
+    def _draw(self, game: DocumentCheck, key: str | None = None) -> Files | list[Diagnostic]:
         """The game's kit (or proof), or what stops it; in a worker when its engine draws
-        (workers.py), so a drawer that ends its process or crashes is reported."""
+        (workers.py), so a drawer that ends its process or crashes is reported. ``key``: whose
+        changed faces it holds with --changed-since (default: the game's)."""
         from rulepress.pnp.proof import proof as proof_page
 
         doc, engine, o = game.doc, game.engine, self.options
+        drawing = self._drawing
         try:
             drawers, tables = contract.drawers(engine), contract.tables(engine)
             if o.proof:
                 return {f"{doc.slug}/{doc.slug}-proof.pdf":
                         proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
-            if o.since is not None:
+            faces = self.changed(key or doc.slug)
+            if faces is not None and drawing is not None:
                 from rulepress.errata import only_changed
 
-                doc = only_changed(doc, set(dict(o.since[1]).get(doc.slug, ())))
-            kits = draw_kits(doc, drawers, o.papers, Path(), tables=tables,
-                             options=self._drawing)
+                doc = only_changed(doc, faces)  # and only the components they are of
+                drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
+            kits = draw_kits(doc, drawers, o.papers, Path(), tables=tables, options=drawing)
             return {path.as_posix(): data for path, data in kits.items()}
         except RulepressError as exc:
             return exc.diagnostics

@@ -157,7 +157,7 @@ def _engine_words(doc: Document) -> Callable[[str], str | None] | None:
         return None
     from rulepress.i18n.engine import word_translator  # only a translation needs it
 
-    return word_translator(doc.language.strings, doc.language.code)
+    return word_translator(doc.language.strings, doc.language.code, doc.folder)
 
 
 def _drawer_line(exc: BaseException) -> SourceLoc | None:
@@ -547,7 +547,7 @@ def _binary_streams() -> Iterator[None]:
 
 def kit_words(doc: Document) -> Words:
     """The words rulepress prints into ``doc``'s kit, in its language."""
-    return Words(doc.language.code if doc.language else None)
+    return Words(doc.language.code if doc.language else None, doc.folder)
 
 
 def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:

@@ -34,6 +34,10 @@ COMPONENT_SECTIONS = frozenset({
 })
 # ... else a "Components" section of its own goes before the first of these (or the first section).
 SETUP_SECTIONS = ("setup", "set-up", "set up", "setting up", "preparation", "getting ready")
+# Matched against a heading's anchor, made from the source's words: a translation's heading
+# text ("Mise en place") never moves the table.
+_COMPONENT_ANCHORS = frozenset(slugify(s) for s in COMPONENT_SECTIONS) | {"components"}
+_SETUP_ANCHORS = tuple(slugify(s) for s in SETUP_SECTIONS)
 COMPONENTS_ID = "rp-components"
 
 
@@ -235,6 +239,12 @@ def _drop_marker(inline: Token) -> None:
         inline.content = heading_marker(inline.content)[0]
 
 
+def _source_words(anchor: str) -> str:
+    """A heading's anchor without the number that keeps it unique ("setup-2")."""
+    stem, sep, n = anchor.rpartition("-")
+    return stem if sep and n.isdigit() else anchor
+
+
 def render_body(
     doc: Document, example_box: ExampleBox, components_html: str, edition: str = REFERENCE,
     components_title: str = "Components",
@@ -273,15 +283,15 @@ def render_body(
     comp_at: int | None = None  # insert before this token index (len(tokens) = at the end)
     synthetic = False
     if components_html:
-        for n, (_, level, text, anchor) in enumerate(heads):
-            if level == top and (text.casefold() in COMPONENT_SECTIONS or anchor == "components"):
+        for n, (_, level, _text, anchor) in enumerate(heads):
+            if level == top and _source_words(anchor) in _COMPONENT_ANCHORS:
                 later = [j for j, lv, _, _ in heads[n + 1 :] if lv <= level]
                 comp_at = later[0] if later else len(tokens)
                 break
         else:
             firsts = [i for i, level, _, _ in heads if level == top]
-            setups = [i for i, level, text, _ in heads
-                      if level == top and text.casefold().startswith(SETUP_SECTIONS)]
+            setups = [i for i, level, _, anchor in heads
+                      if level == top and _source_words(anchor).startswith(_SETUP_ANCHORS)]
             comp_at = (setups or firsts or [len(tokens)])[0]
             synthetic = True
 

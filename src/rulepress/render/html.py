@@ -310,7 +310,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     folder = doc.path.parent
     proof = edition == REFERENCE
     lang = doc.language.code if doc.language else None
-    _ = theme_words(lang)
+    _ = theme_words(lang, folder)
     box_template = env.get_template("example.html.j2")
     try:
         module = box_template.make_module({"_": _})

@@ -88,7 +88,7 @@ def lookup(doc: Document, edition: str) -> Lookup:
     titles = {h.anchor: h.text for h in doc.headings}
     titles |= {example_anchor(e.id): e.title for e in doc.boxes}
     titles |= {t.anchor: t.text for t in doc.terms}
-    _ = theme_words(doc.language.code if doc.language else None)
+    _ = theme_words(doc.language.code if doc.language else None, doc.folder)
     titles |= {r.anchor: _("Ruling {number}", number=r.number) for r in doc.rulings}
     return Lookup(tuple(kept), titles)
 

@@ -45,7 +45,7 @@ def print_css(game_folder: Path, page_size: str = COMMON_PAGE, booklet: bool = F
     ``booklet`` (a game's templates/print.css may replace the theme's), its words in ``lang``."""
     env = game_environment(game_folder)
     fonts_url = (templates_dir() / "fonts").as_uri()
-    _ = theme_words(lang)
+    _ = theme_words(lang, game_folder)
     page = "target-counter(attr(href url), page)"
     return run_templates(env, "print.css", lambda: env.get_template("print.css").render(
         page_size=page_size, booklet=booklet, font_faces=FONT_FACES, fonts_url=fonts_url, _=_,
@@ -239,7 +239,8 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
             document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
             parted = _parted_stages(document)
             if parted:  # a box taller than a page: its title again where it goes on
-                page = with_print_css(figures_as_images(_continued(html, parted)), css)
+                again = _continued(html, parted, Path(base_url))
+                page = with_print_css(figures_as_images(again), css)
                 source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
                 document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
             document.metadata.created = document.metadata.modified = date
@@ -281,9 +282,9 @@ def _parted_stages(document: Any) -> list[str]:
     return list(parted.values())
 
 
-def _continued(html: str, stages: Sequence[str]) -> str:
+def _continued(html: str, stages: Sequence[str], game_folder: Path) -> str:
     """``html`` with "<title> (continued)" above each of ``stages`` (see _parted_stages)."""
-    _ = theme_words(page_lang(html))
+    _ = theme_words(page_lang(html), game_folder)
     for key in stages:
         owner = key.rpartition("-fig")[0]
         title = re.search(rf'id="{re.escape(owner)}--title">(.*?)</p>', html, re.S)

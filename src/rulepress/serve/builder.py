@@ -93,6 +93,13 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
     reporter = _Silent()
     try:
         also = _translations(settings, only) if part != SOURCE else []
+        if only is None and part != SOURCE and len(settings.languages) > 1:
+            from rulepress.i18n.faces import TranslatedFaces  # each translation's faces page
+            from rulepress.serve.faces import FaceOptions
+
+            also += [TranslatedFaces(FaceOptions(editions=settings.editions), settings.out,
+                                     settings.project, lang, settings.languages[0])
+                     for lang in settings.languages[1:]]
         if only is None and part != TRANSLATIONS:  # the kit's faces page too (serve/faces.py)
             from rulepress.serve.faces import generator
 

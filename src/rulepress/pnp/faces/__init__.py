@@ -123,7 +123,7 @@ class Art:
         if doc.language is not None:  # the engine's words in its tables ("1st") translated
             from rulepress.i18n.engine import translated_tables
 
-            tables = translated_tables(tables, doc.language)
+            tables = translated_tables(tables, doc.language, doc.folder)
         self.doc, self.tables = doc, tables
         self.rulebook = RuleBook(doc, tables)
         self._sides: dict[tuple[str, bool], Side] = {}
