@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
 from rulepress.pipeline import Progress as Reporter
+from rulepress.simulate.records import sealed
 from rulepress.simulate.run import Options, Plan, outputs, summarize
 from rulepress.simulate.stats import Tally, rate
 
@@ -51,6 +53,24 @@ def compensation_options(options: Options) -> Options:
         raise RulepressError.at(None, "--compensate finds the handicap itself: leave out "
                                       "--handicap and --ladder")
     return options
+
+
+def derived(stored: Mapping[str, Any], table: Mapping[str, Any]) -> dict[str, Any]:
+    """A compensation's figures from its records (each value's first-player counts) and the
+    table played at the suggested value (its figures already derived)."""
+    handicap = stored["handicap"]
+    tried = [{"value": t["value"], "first_player": rate(t["first_player"]["count"],
+                                                         t["first_player"]["of"])}
+             for t in stored["tried"]]
+    best = stored["suggested"]
+    fair = table["first_player"]
+    ci = fair["ci"] or [0.0, 0.0]
+    at_low = next(t["first_player"]["rate"] for t in tried if t["value"] == handicap["low"])
+    sentence = (f"with the handicap at {best} ({handicap['text']}), the first player wins "
+                f"{fair['rate'] * 100:.1f}% [{ci[0] * 100:.1f}, {ci[1] * 100:.1f}] of "
+                f"{fair['of']:,} games (at {handicap['low']}: {at_low * 100:.1f}%)")
+    return {"handicap": handicap, "method": METHOD, "tried": tried, "suggested": best,
+            "sentence": sentence}
 
 
 def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str | None = None,
@@ -99,19 +119,13 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
     suggested = Plan(replace(chosen.spec, handicap=best), chosen.title, chosen.agents,
                      chosen.questions)
     summary = summarize(suggested, [tried[best]])
-    fair = first_player(tried[best])
-    ci = fair["ci"] or [0.0, 0.0]
-    sentence = (f"with the handicap at {best} ({offered.text}), the first player wins "
-                f"{fair['rate'] * 100:.1f}% [{ci[0] * 100:.1f}, {ci[1] * 100:.1f}] of "
-                f"{fair['of']:,} games (at {offered.low}: "
-                f"{at(offered.low, None) * 100:.1f}%)")
-    summary["compensation"] = {
+    summary["compensation"] = derived({
         "handicap": {"text": offered.text, "low": offered.low, "high": offered.high},
-        "method": METHOD,
         "tried": [{"value": v, "first_player": first_player(tried[v])} for v in sorted(tried)],
         "suggested": best,
-        "sentence": sentence,
-    }
+    }, summary["tables"][0])
+    summary = sealed(summary)
+    sentence = summary["compensation"]["sentence"]
     games = sum(t.games for t in tried.values())
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
     return outputs(summary), (f"played {games} games of {game} in {seconds:.1f} s {where}, "

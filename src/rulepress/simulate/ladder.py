@@ -144,17 +144,17 @@ def fit(names: Sequence[str], pairs: Sequence[tuple[int, int, float, float, floa
     return [float(t) for t in theta], [[float(c) for c in row] for row in cov]
 
 
-def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Tally],
-            seconds_per_turn: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: str,
+            tallies: Sequence[Tally], seconds_per_turn: float
+            ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The ladder's figures and each pair's table figures."""
     tables: list[dict[str, Any]] = []
     pairs: list[dict[str, Any]] = []
     fitted: list[tuple[int, int, float, float, float]] = []
     skill = deal = 0.0
-    for spec, tally in zip(specs, tallies, strict=True):
-        a, b = spec.agents
-        table = table_figures(tally, spec.agents, seconds_per_turn)
-        tables.append({"key": pair_key(spec), "players": 2, "variant": spec.variants[0],
+    for (a, b), tally in zip(matches, tallies, strict=True):
+        table = table_figures(tally, (a, b), seconds_per_turn)
+        tables.append({"key": f"{a} vs {b}", "players": 2, "variant": variant,
                        **table, **first_game(tally)})
         n = table["finished"]
         score = score_of(tally, a)
@@ -173,7 +173,7 @@ def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Ta
     top, bottom = ranked[0], ranked[-1]
     spread = theta[top] - theta[bottom]
     spread_var = cov[top][top] + cov[bottom][bottom] - 2 * cov[top][bottom]
-    count = len(specs)
+    count = len(matches)
     shares = {"skill": _r(skill / count / 0.25), "deal": _r(deal / count / 0.25)}
     shares["rest"] = _r(max(0.0, 1 - shares["skill"] - shares["deal"]))
     return {
@@ -348,6 +348,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     from rulepress.simulate.execute import SchedulerError, StopRule, players
     from rulepress.simulate.play import SimulationFailure
     from rulepress.simulate.progress import game_steps
+    from rulepress.simulate.records import sealed
     from rulepress.simulate.run import FORMAT, dumps
 
     chosen = replace(chosen, spec=replace(chosen.spec, adaptive=adaptive))
@@ -367,7 +368,8 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                            for s in specs]
             else:
                 results = played(specs, progress, None)
-            ladder, tables = figures(names, specs, [r[0] for r in results],
+            ladder, tables = figures(names, [(s.agents[0], s.agents[1]) for s in specs],
+                                     chosen.spec.variants[0], [r[0] for r in results],
                                      chosen.spec.seconds_per_turn)
             seats = seat_spec(chosen.spec, ladder["ranking"][0])
             stop = StopRule(until_enough(half)) if half is not None else None
@@ -381,7 +383,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     ladder["seat_balance"] = seat_balance(seat_tally, seats.agents[0], half)
     ladder["sentence"] = sentence(ladder)
     spec = chosen.spec
-    summary: dict[str, Any] = {
+    summary: dict[str, Any] = sealed({
         "format": FORMAT,
         "command": command(spec),
         "game": spec.game,
@@ -389,14 +391,13 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
         "engine": spec.engine,
         "run": {**spec.figures(), "ladder": True},
         "agents": chosen.agents,
-        "method": {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD,
-                   **(ADAPTIVE_METHOD if spec.adaptive else {})},
+        "method": method(spec.adaptive),
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],
                              **table_figures(seat_tally, seats.agents, spec.seconds_per_turn),
                              **first_game(seat_tally)}],
-    }
+    })
     from rulepress.simulate.plots import ladder_svg
 
     files = {"summary.json": dumps(summary) + "\n", "ladder.svg": ladder_svg(summary)}
@@ -404,3 +405,36 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
     return files, (f"played {games} games of {game} in {seconds:.1f} s {where}: "
                    f"{ladder['sentence']}")
+
+
+def method(adaptive: bool) -> dict[str, str]:
+    return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD,
+            **(ADAPTIVE_METHOD if adaptive else {})}
+
+
+def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, Any]:
+    """A ladder summary's figures (method, ladder, tables) computed again from its records."""
+    from rulepress.simulate.records import tally_of
+
+    run = summary["run"]
+    stored = summary["tables"]
+    matches = [(t["agents"][0], t["agents"][1]) for t in
+               (p for p in summary["ladder"]["pairs"])]
+    tallies = [tally_of(t, kinds) for t in stored[:-1]]
+    spt = float(run["seconds_per_turn"])
+    ladder, tables = figures(run["agents"], matches, run["variants"][0], tallies, spt)
+    for made, kept in zip(tables, stored, strict=False):
+        made["sample"] = kept["sample"]  # records: the replayed games' digests
+        made.update({"first_game": kept["first_game"]} if "first_game" in kept else {})
+    seats = stored[-1]
+    top = ladder["ranking"][0]
+    seat_table = {"key": f"{top} in every seat", "players": 2, "variant": run["variants"][0],
+                  **table_figures(tally_of(seats, kinds), (top,), spt),
+                  "sample": seats["sample"],
+                  **({"first_game": seats["first_game"]} if "first_game" in seats else {})}
+    until = run.get("until")
+    ladder["seat_balance"] = seat_balance(tally_of(seats, kinds), top,
+                                          None if until is None else float(until))
+    ladder["sentence"] = sentence(ladder)
+    return {"method": method(bool(run.get("adaptive"))), "ladder": ladder,
+            "tables": [*tables, seat_table]}

@@ -202,8 +202,32 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
     if not same:
         raise _Stale("run", f"{block.data['summary']} is the summary of another run "
                             f"({made_by}); {remake}")
+    summary = _from_records(summary, block.data["summary"], remake)
     _replay_sample(chosen, summary, block, remake, sampled)
     return summary
+
+
+def _from_records(summary: dict[str, Any], name: str, remake: str) -> dict[str, Any]:
+    """The summary with every figure computed from its records, once the records match their
+    digest and the stored figures are exactly those (records.py)."""
+    from rulepress.simulate.records import DIGEST_KEY, derived, first_difference, records_digest
+
+    try:
+        sealed = summary.get(DIGEST_KEY)
+        intact = sealed == records_digest(summary)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise _Stale("summary", f"{name} is not a summary rulepress simulate wrote (its "
+                                f"records lack {exc}); {remake}") from None
+    if not intact:
+        raise _Stale("summary", f"{name}: its records do not match their digest "
+                                f"({DIGEST_KEY}): a record was changed after the run; "
+                                f"{remake}")
+    made = {**derived(summary), DIGEST_KEY: sealed}
+    changed = first_difference(summary, made)
+    if changed:
+        raise _Stale("summary", f"{name}: {changed}; a figure is computed from the records, "
+                                f"never edited: {remake}")
+    return made
 
 
 def _command(spec: RunSpec, ladder: bool, compensate: bool = False) -> str:

@@ -279,8 +279,6 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
         "draws": rate(tally.draws, finished),
         "shared_wins": rate(tally.shared, finished),
         "scores": distribution(all_scores),
-        "scores_by_seat": [distribution(tally.scores[s], histogram=False)
-                           for s in range(tally.players)],
         "winning_score": distribution(tally.winning),
         "margin": distribution(tally.margins),
         "questions": {name: _answer(tally.kinds[name], tally.answers[name])
@@ -316,7 +314,16 @@ def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
         "narrower": {"agents": _narrower(by_agent.values()), "seats": _narrower(by_seat)},
         "agents": by_agent,
         "seats": by_seat,
+        # the records these come from: each deal's (wins, games), counted
+        "units": {"agents": {name: _units(tally.agent_units.get(name, Counter()))
+                             for name in dict.fromkeys(agents)},
+                  "seats": [_units(tally.seat_units.get(s, Counter()))
+                            for s in range(tally.players)]},
     }
+
+
+def _units(units: Counter[tuple[int, int]]) -> list[list[int]]:
+    return [[w, g, units[w, g]] for w, g in sorted(units) if units[w, g]]
 
 
 def _narrower(figures: Iterable[Mapping[str, Any]]) -> str | None:

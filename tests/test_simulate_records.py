@@ -1,0 +1,102 @@
+"""A playtest's figures come from its records: an edited figure or record fails the check at
+the report's summary line, and every committed summary recomputes exactly from its records."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_simulate_report import make_summary, project, rulepress
+
+from rulepress.simulate.records import (
+    DIGEST_KEY,
+    derived,
+    first_difference,
+    records_digest,
+    tally_of,
+    tally_records,
+)
+from rulepress.simulate.run import dumps
+
+ROOT = Path(__file__).parent.parent
+DUPLICATE = "{games: 40, players: 2, agents: [random, cautious], seed: 3, duplicate: true}"
+COMMITTED = sorted((ROOT / "sources").glob("*/playtest/**/summary.json"))
+
+
+def _made(tmp_path: Path) -> tuple[Path, Path, dict[str, Any]]:
+    root = project(tmp_path, DUPLICATE)
+    assert make_summary(root).exit_code == 0
+    path = root / "sources/coin-race/playtest/summary.json"
+    return root, path, json.loads(path.read_text())
+
+
+def _error(root: Path) -> str:
+    result = rulepress(root, "check")
+    assert result.exit_code == 2, result.output
+    line = (root / "sources/coin-race/rules.md").read_text().splitlines().index(
+        "summary: playtest/summary.json") + 1
+    found = re.search(rf"rules\.md:{line}:1: error: playtest: (.*)$", result.stderr, re.M)
+    assert found, result.stderr
+    return found[1]
+
+
+def test_a_hand_edited_figure_fails_the_check_at_the_summary(tmp_path: Path) -> None:
+    root, path, summary = _made(tmp_path)
+    assert rulepress(root, "check").exit_code == 0
+    agent = summary["tables"][0]["agents"]["cautious"]
+    shown = agent["rate"]
+    agent["rate"] = 0.9  # the figure raised, its counts left alone: the audit's edit
+    agent["ci"] = [0.85, 0.95]
+    path.write_text(dumps(summary) + "\n")
+    said = _error(root)
+    assert said.startswith(f"playtest/summary.json: tables[2-short].agents.cautious.rate is "
+                           f"0.9, its records give {json.dumps(shown)}; a figure is computed "
+                           f"from the records, never edited: make it with: rulepress simulate "
+                           f"coin-race "), said
+
+
+def test_an_edited_record_fails_the_check_by_its_digest(tmp_path: Path) -> None:
+    root, path, summary = _made(tmp_path)
+    table = summary["tables"][0]
+    table["duplicate"]["units"]["agents"]["cautious"][0][2] += 1  # one more deal of some kind
+    path.write_text(dumps(summary) + "\n")
+    assert _error(root).startswith(
+        "playtest/summary.json: its records do not match their digest (records_sha256): a "
+        "record was changed after the run; make it with: rulepress simulate coin-race ")
+    # a record edited and every figure made to agree still differs from the run's digest
+    table["duplicate"]["units"]["agents"]["cautious"][0][2] -= 1
+    table["agents"]["cautious"]["count"] += 1
+    path.write_text(dumps({**derived(summary), DIGEST_KEY: summary[DIGEST_KEY]}) + "\n")
+    assert "its records do not match their digest" in _error(root)
+    # a summary without a digest is not one this version can trust
+    del summary[DIGEST_KEY]
+    path.write_text(dumps(summary) + "\n")
+    assert "its records do not match their digest" in _error(root)
+
+
+def test_the_records_are_every_count_a_table_is_computed_from(tmp_path: Path) -> None:
+    """The counts read back from a run's table give that table's figures again, and reading
+    those figures back gives the same counts: nothing printed comes from elsewhere."""
+    from rulepress.simulate.records import kinds_of
+    from rulepress.simulate.stats import table_figures
+
+    _, _, summary = _made(tmp_path)
+    kinds = kinds_of(summary)
+    stored = summary["tables"][0]
+    tally = tally_of(stored, kinds)
+    assert tally.agent_units and tally.seat_units and tally.turns and tally.margins
+    again = table_figures(tally, summary["run"]["agents"], 30.0)
+    again["sample"] = stored["sample"]
+    assert first_difference({k: stored[k] for k in again}, again) is None
+    assert tally_records(tally_of({**stored, **again}, kinds)) == tally_records(tally)
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT / "sources")))
+def test_every_committed_summary_is_its_records_figures(path: Path) -> None:
+    summary = json.loads(path.read_text())
+    assert summary[DIGEST_KEY] == records_digest(summary)
+    made = {**derived(summary), DIGEST_KEY: summary[DIGEST_KEY]}
+    assert first_difference(summary, made) is None
