@@ -100,3 +100,31 @@ def test_every_committed_summary_is_its_records_figures(path: Path) -> None:
     assert summary[DIGEST_KEY] == records_digest(summary)
     made = {**derived(summary), DIGEST_KEY: summary[DIGEST_KEY]}
     assert first_difference(summary, made) is None
+
+
+def test_replay_all_plays_every_game_and_finds_a_forged_record(tmp_path: Path) -> None:
+    """A record changed with its digest and figures made to agree passes the ordinary check
+    (only the first games are played again); ``check --replay-all`` plays them all."""
+    root, path, summary = _made(tmp_path)
+    result = rulepress(root, "check", "--replay-all")
+    assert result.exit_code == 0, result.output
+    assert "1 playtest report up to date; 1 replayed in full" in result.output
+    table = summary["tables"][0]
+    units = table["duplicate"]["units"]["agents"]["cautious"]
+    # one deal the agent won both games of, told as a deal it won one of
+    assert units[-1][:2] == [2, 2] and units[-2][:2] == [1, 2]
+    units[-1][2] -= 1
+    units[-2][2] += 1
+    table["agents"]["cautious"]["count"] -= 1
+    forged = derived(summary)
+    path.write_text(dumps({**forged, DIGEST_KEY: records_digest(forged)}) + "\n")
+    assert rulepress(root, "check").exit_code == 0
+    replayed = rulepress(root, "check", "--replay-all")
+    assert replayed.exit_code == 1, replayed.output
+    line = (root / "sources/coin-race/rules.md").read_text().splitlines().index(
+        "summary: playtest/summary.json") + 1
+    assert re.search(rf"rules\.md:{line}:1: error: playtest: playtest/summary\.json: its "
+                     r"records are not what its games give played again in full \(first at "
+                     r"tables\[2-short\]\.agent_wins\); make it with: rulepress simulate "
+                     r"coin-race ", replayed.stderr), replayed.stderr
+    assert "1 replayed in full, 1 not as recorded" in replayed.output
