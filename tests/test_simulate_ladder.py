@@ -59,8 +59,16 @@ def test_the_fit_recovers_known_strengths_within_its_intervals() -> None:
 def test_a_smaller_design_effect_narrows_the_elo_interval() -> None:
     counts = [(0, 1, 60.0, 200.0, 1.0)]
     _, plain = fit(["a", "b"], counts)
-    _, paired = fit(["a", "b"], [(0, 1, 60.0, 200.0, 0.25)])
-    assert paired[1][1] == pytest.approx(plain[1][1] / 4, rel=1e-6)
+    _, paired = fit(["a", "b"], [(0, 1, 60.0, 200.0, 0.8)])
+    assert paired[1][1] == pytest.approx(plain[1][1] * 0.8, rel=1e-6)
+
+
+def test_a_design_effect_near_zero_counts_a_pair_at_most_twice() -> None:
+    """A few deals split evenly show a design effect of ~0; floored at 0.1 it gave the pair ten
+    times its games' information, now at most twice."""
+    _, plain = fit(["a", "b"], [(0, 1, 4.0, 8.0, 1.0)])
+    _, even = fit(["a", "b"], [(0, 1, 4.0, 8.0, 0.0)])
+    assert even[1][1] == pytest.approx(plain[1][1] / 2, rel=1e-6)
 
 
 def test_a_ladder_ranks_the_agents_the_same_whatever_the_jobs(tmp_path: Path) -> None:
@@ -346,3 +354,26 @@ def test_the_dashed_line_at_zero_does_not_strike_through_the_anchors_label() -> 
     inside = pixels[int(height - box.y1):int(height - box.y0), int(box.x0):int(box.x1)]
     line = np.abs(inside - np.array(to_rgb(FAIR))).sum(axis=2) < 0.05
     assert inside.size and not line.any()
+
+
+def test_the_seat_balance_counts_games_won_at_the_deal_once() -> None:
+    """Go-Stop: 3 hands of 60 won at the deal have no first player; the seats' wins were put
+    over the 57 others (60 wins over 57 games, 105.3%), and the sentence said "of 60 games"
+    for a rate of 57."""
+    from rulepress.simulate.ladder import seat_balance, sentence
+    from rulepress.simulate.play import Game
+    from rulepress.simulate.stats import Tally
+
+    tally = Tally.empty(2, {})
+    for i in range(60):
+        first = None if i < 3 else i % 2
+        tally.add(Game(i, ("x", "x"), 10, "done", ((i // 2) % 2,), (1.0, 0.0), first, {}))
+    balance = seat_balance(tally, "x", None)
+    assert balance["first_player"]["of"] == 57
+    assert [s["of"] for s in balance["seats"]] == [60, 60]
+    assert sum(s["count"] for s in balance["seats"]) == 60
+    ladder = {"spread": {"to": "x", "from": "y", "elo": 0.0, "ci": [0.0, 0.0]},
+              "pairs": [{"agents": ["x", "y"], "rate": 0.5, "ci": [0.4, 0.6]}],
+              "levels": [["x", "y"]], "shares": {"skill": 0.0, "deal": 0.0},
+              "seat_balance": balance}
+    assert sentence(ladder).endswith("] of 57 games")

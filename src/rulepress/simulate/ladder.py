@@ -44,6 +44,7 @@ from rulepress.simulate.stats import (
     _r,
     rate,
     sample_digest,
+    seat_shares,
     table_figures,
     wilson,
 )
@@ -51,7 +52,9 @@ from rulepress.words import N_
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a finite fit
-MIN_EFFECT = 0.1  # a design effect is taken as at least this (a few deals can show ~0)
+# A design effect is taken as at least this: a pair's games count at most twice, however
+# alike its deals' two games look (0.1 let a few even deals count ten times).
+MIN_EFFECT = 0.5
 # --adaptive: a pair is decided when its score's Wilson interval at this z is clear of 1/2.
 # Looked at up to 16 times (a round each), so wider than 95%: Pocock's bound for 16 looks at
 # 5% in all is z = 2.7, so at 2.8 an even pair stops early, wrongly, in fewer than 5% of runs.
@@ -62,7 +65,8 @@ LADDER_METHOD = {
     "elo": "Bradley-Terry fitted by minorization-maximization (Hunter 2004) with one virtual "
            "drawn game per pair; Elo = 400 log10(strength), the first agent at 0; 95% "
            "intervals from the Fisher information, each pair's games divided by its design "
-           "effect (variance over deals / binomial variance, at least 0.1)",
+           "effect (variance over deals / binomial variance, at least 0.5; 1 for a pair of "
+           "fewer deals than an interval over deals needs)",
     "levels": "agents by Elo, strongest first; an agent starts a new level when its pair "
               "with the strongest of the level above excludes an even score (interval over "
               "deals)",
@@ -70,9 +74,11 @@ LADDER_METHOD = {
               "(p - 1/2)^2 of it (p the pair's score), the deal (1 - design effect) p (1 - p), "
               "the rest (the play's own chance and the agents' draws) what remains; averaged "
               "over the pairs",
-    "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate, "
-                    "Wilson interval; with --until, games are played in 16 rounds and the "
-                    "run stops after the first round whose interval is that narrow",
+    "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate "
+                    "over the games with a first player (not those won at the deal), Wilson "
+                    "interval; each seat's share of the wins; with --until, games are played in "
+                    "16 rounds and the run stops after the first round whose interval is that "
+                    "narrow",
 }
 ADAPTIVE_METHOD = {
     "adaptive": "each pair plays its deals in 16 rounds and stops after the first round "
@@ -261,8 +267,7 @@ def seat_balance(tally: Tally, strongest: str, half_width: float | None) -> dict
     first = sum(tally.first.values())
     out: dict[str, Any] = {"agent": strongest, "games": tally.games,
            "first_player": rate(tally.order_wins[0], first),
-           "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], first)}
-                     for s in range(tally.players)]}
+           "seats": seat_shares(tally)}
     if half_width is not None:
         ci = out["first_player"]["ci"]
         out["until"] = _r(half_width)
@@ -298,7 +303,7 @@ def sentence(ladder: Mapping[str, Any]) -> str:
         fp = seat["first_player"]
         text = SEAT_SENTENCE.format(ladder=text, agent=seat["agent"], rate=_pct(fp["rate"]),
                                     low=_pct(fp["ci"][0], ""), high=_pct(fp["ci"][1], ""),
-                                    games=f"{seat['games']:,}")
+                                    games=f"{fp['of']:,}")
     return text
 
 

@@ -195,3 +195,44 @@ def first_difference(stored: Any, made: Any, path: str = "") -> str | None:
             and not isinstance(stored, bool) and stored == made):
         return None
     return f"{path[:-1]} is {json.dumps(stored)}, its records give {json.dumps(made)}"
+
+
+def changes(stored: Any, made: Any, path: str = "") -> list[str]:
+    """Every figure that differs between two summaries, as ``path: old -> new``."""
+    if isinstance(stored, Mapping) and isinstance(made, Mapping):
+        return [c for k in dict.fromkeys([*stored, *made])
+                for c in (changes(stored.get(k), made.get(k), f"{path}{k}.")
+                          if k in stored and k in made
+                          else [f"{path}{k}: {json.dumps(stored.get(k))} -> "
+                                f"{json.dumps(made.get(k))}"])]
+    if isinstance(stored, list) and isinstance(made, list) and len(stored) == len(made):
+        labels = [b.get("key", i) if isinstance(b, Mapping) else i for i, b in enumerate(made)]
+        return [c for label, a, b in zip(labels, stored, made, strict=True)
+                for c in changes(a, b, f"{path[:-1]}[{label}].")]
+    if stored == made:
+        return []
+    return [f"{path[:-1]}: {json.dumps(stored)} -> {json.dumps(made)}"]
+
+
+def refigured(text: str) -> tuple[str, list[str]]:
+    """A summary's text with its figures computed again from its records in this version's
+    methods (no game played), and what changed; ValueError when its records do not match
+    their digest (a refigured summary keeps the run's digest, never a new one)."""
+    from rulepress.simulate.run import dumps
+
+    summary = json.loads(text)
+    if summary.get(DIGEST_KEY) != records_digest(summary):
+        raise ValueError("its records do not match their digest")
+    made = {**derived(summary), DIGEST_KEY: summary[DIGEST_KEY]}
+    return dumps(made) + "\n", changes(summary, made)
+
+
+if __name__ == "__main__":  # python -m rulepress.simulate.records summary.json...
+    import sys
+    from pathlib import Path
+
+    for name in sys.argv[1:]:
+        file = Path(name)
+        text, changed = refigured(file.read_text(encoding="utf-8"))
+        file.write_text(text, encoding="utf-8")
+        print(f"{name}: {len(changed)} figures changed", *changed, sep="\n  ")

@@ -13,6 +13,7 @@ with the number of games. Every figure of the summary is computed from these cou
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections import Counter
@@ -31,12 +32,18 @@ SAMPLE = 4  # each table's first games, replayed by every check to spot a stale 
 STALLS = 10  # capped games a batch names (the run keeps the first STALLS by number)
 QUANTILES = {"p5": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 BIN = 100  # values are counted in bins of 1/BIN
+MIN_DEALS = 10  # an interval over deals needs this many deals (4 gave [100, 100])
 METHOD = {
     "rates": "Wilson score interval, 95%",
     "means": "normal approximation, mean +- 1.96 s / sqrt(n), s the sample standard deviation",
     "quantiles": "nearest rank over values counted in bins of 0.01 (exact for whole numbers)",
-    "wins": "a shared win counts as a win for each seat sharing it; unfinished games count in "
-            "no win rate",
+    "outcomes": "a finished game has one winner, a shared win (several seats win; each of "
+                "them has a win), or no winner (a draw: no seat wins); a capped game is "
+                "unfinished and counts in no win rate; 'decided' games are those with a winner",
+    "wins": "an agent's, or the k-th to act's, win rate: its wins over its finished games (a "
+            "draw is no win); a seat's share: its wins over all seats' wins at the table, so "
+            "the seats' shares sum to 100% (the decided games when no win is shared) and an "
+            "even share is 1 / players",
     "seeds": "game i is set up from sha256('seed:i:deal') and played from sha256('seed:i:play')",
     "lineup": "seat s of game i is played by agents[(i + s) mod len(agents)]",
 }
@@ -47,10 +54,12 @@ DUPLICATE_METHOD = {
     "lineup": "game i is rotation r = i mod P of deal d = i div P (P players): seat s is played "
               "by agents[(d + (s + r) mod P) mod len(agents)]",
     "duplicate": "each deal is one unit: an agent's (or seat's) wins w_d of its finished "
-                 "games g_d in the deal; rate = W / G over all deals, ci = rate +- 1.96 sqrt(n / "
-                 "(n - 1) * sum (w_d - rate g_d)^2) / G (n deals; s / sqrt(n) of the deals' "
-                 "shares when every deal has as many games); ordinary_ci = Wilson over the "
-                 "games as if independent; width_ratio = ci's width / ordinary_ci's",
+                 "games g_d in the deal; rate = W / G over all deals, ci = rate +- t sqrt(n / "
+                 "(n - 1) * sum (w_d - rate g_d)^2) / G, t Student's 97.5th percentile on n - 1 "
+                 "degrees of freedom (n deals; s / sqrt(n) of the deals' shares when every "
+                 f"deal has as many games), printed from {MIN_DEALS} deals on (none below); "
+                 "ordinary_ci = Wilson over the games as if independent; width_ratio = ci's "
+                 "width / ordinary_ci's",
 }
 
 
@@ -266,8 +275,7 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
         "minutes": scaled(turns, seconds_per_turn / 60),
         "ends": {reason: rate(count, tally.games) for reason, count in ends},
         "fair_share": _r(1 / tally.players),
-        "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], finished)}
-                  for s in range(tally.players)],
+        "seats": seat_shares(tally),
         "first_player": {
             **rate(tally.order_wins[0], first_games),
             "seats": {str(s + 1): tally.first[s] for s in sorted(tally.first)},
@@ -295,6 +303,33 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                         "found": tally.stalls[i][1]} for i in sorted(tally.stalls)]}
            if tally.stalls else {}),
     }
+
+
+def seat_shares(tally: Tally) -> list[dict[str, Any]]:
+    """Each seat's share of the table's wins (see METHOD["wins"]): they sum to 100%."""
+    won = sum(tally.seat_wins.values())
+    return [{"seat": s + 1, **rate(tally.seat_wins[s], won)} for s in range(tally.players)]
+
+
+@functools.cache
+def t975(df: int) -> float:
+    """Student's t 97.5th percentile on ``df`` degrees of freedom: the density integrated by
+    Simpson's rule from 0 and the point where it reaches 0.475 found by bisection."""
+    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+
+    def density(x: float) -> float:
+        return math.exp(log_c - (df + 1) / 2 * math.log1p(x * x / df))
+
+    def area(t: float, steps: int = 2000) -> float:
+        h = t / steps
+        inner = math.fsum((4 if i % 2 else 2) * density(i * h) for i in range(1, steps))
+        return h / 3 * (density(0.0) + inner + density(t))
+
+    low, high = Z95, 100.0
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if area(middle) < 0.475 else (low, middle)
+    return (low + high) / 2
 
 
 def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
@@ -340,13 +375,13 @@ def _paired(units: Counter[tuple[int, int]], wins: int, games: int) -> dict[str,
     s^2 / n of the deals' shares when every deal has as many games."""
     n = sum(units.values())
     ordinary = rate(wins, games)
-    if n == 0:
-        return {"deals": 0, "rate": None, "ci": None, "ordinary_ci": ordinary["ci"],
-                "width_ratio": None}
+    if n < MIN_DEALS:
+        return {"deals": n, "rate": ordinary["rate"], "ci": None,
+                "ordinary_ci": ordinary["ci"], "width_ratio": None}
     mean = wins / games
     keys = sorted(units)  # a fixed order: the same sums whatever order the tallies merged in
     spread = math.fsum(units[k] * (k[0] - mean * k[1]) ** 2 for k in keys)
-    half = Z95 * math.sqrt(n / (n - 1) * spread) / games if n > 1 else 0.0
+    half = t975(n - 1) * math.sqrt(n / (n - 1) * spread) / games
     ci = [_r(max(0.0, mean - half)), _r(min(1.0, mean + half))]
     width = ordinary["ci"][1] - ordinary["ci"][0]
     return {"deals": n, "rate": _r(mean), "ci": ci, "ordinary_ci": ordinary["ci"],
