@@ -96,9 +96,8 @@ def test_a_ladder_ranks_the_agents_the_same_whatever_the_jobs(tmp_path: Path) ->
     assert sorted(n for level in ladder["levels"] for n in level) == sorted(elo)
     # a search of 8 playouts beats random at Coin Race: it is above it, by an interval
     assert elo["flat:8"]["ci"][0] > 0
-    shares = ladder["shares"]
-    assert all(0 <= v <= 1 for v in shares.values())
-    assert sum(shares.values()) == pytest.approx(1, abs=1e-5)
+    # "skill explains X%" depended on which agents were ranked: it is no figure now
+    assert "shares" not in ladder and "skill explains" not in ladder["sentence"]
     # the seat balance is the strongest's, stopped at ±20% or at the cap
     seat = ladder["seat_balance"]
     assert seat["agent"] == ladder["ranking"][0]
@@ -374,6 +373,44 @@ def test_the_seat_balance_counts_games_won_at_the_deal_once() -> None:
     assert sum(s["count"] for s in balance["seats"]) == 60
     ladder = {"spread": {"to": "x", "from": "y", "elo": 0.0, "ci": [0.0, 0.0]},
               "pairs": [{"agents": ["x", "y"], "rate": 0.5, "ci": [0.4, 0.6]}],
-              "levels": [["x", "y"]], "shares": {"skill": 0.0, "deal": 0.0},
+              "levels": [["x", "y"]],
               "seat_balance": balance}
     assert sentence(ladder).endswith("] of 57 games")
+
+
+
+def test_the_ladder_sentence_says_beats_only_when_the_interval_excludes_an_even_score() -> None:
+    """The audit: "beats" was printed whatever the interval; the top two of a ladder whose
+    interval holds 1/2 are "no difference shown"."""
+    from rulepress.simulate.ladder import sentence
+
+    def said(ci: list[float], deal_ci: list[float] | None) -> str:
+        return sentence({
+            "spread": {"to": "x", "from": "y", "elo": 20.0, "ci": [-30.0, 70.0]},
+            "pairs": [{"agents": ["y", "x"], "rate": 0.46, "ci": ci, "deal_ci": deal_ci}],
+            "levels": [["x", "y"]]})
+
+    assert said([0.40, 0.52], None).startswith(
+        "no difference shown between x and y: the former scores 54.0% [48.0, 60.0] (a win 1, "
+        "a draw or a shared win half), 20 Elo [-30, 70]; levels of play the games tell apart: 1")
+    assert said([0.40, 0.52], [0.41, 0.49]).startswith("x beats y, scoring 54.0% [48.0, 60.0]")
+    assert said([0.30, 0.45], None).startswith("x beats y, scoring 54.0% [55.0, 70.0]")
+
+
+def test_a_pair_with_draws_has_no_interval_over_deals_beside_its_score() -> None:
+    """Go-Stop: the interval over deals counts wins only, draws as losses, beside a score
+    counting them half; a pair with draws or shared wins now has none (levels use Wilson)."""
+    from rulepress.simulate.ladder import figures
+    from rulepress.simulate.play import Game
+    from rulepress.simulate.stats import Tally
+
+    tally = Tally.empty(2, {})
+    for deal in range(20):
+        games = [Game(2 * deal + r, lineup, 10, "done", () if deal % 4 == 0 else (0,),
+                      (1.0, 1.0), 0, {}) for r, lineup in enumerate((("a", "b"), ("b", "a")))]
+        for game in games:
+            tally.add(game)
+        tally.add_deal(games)
+    ladder, _ = figures(["a", "b"], [("a", "b")], "standard", [tally], 30.0)
+    (pair,) = ladder["pairs"]
+    assert pair["rate"] == 0.5 and pair["deal_ci"] is None

@@ -9,8 +9,8 @@ What it tells a designer, from counts alone (so a run's figures are the same wha
 - each agent's Elo (the first agent at 0) with a 95% interval from the fit's Fisher
   information, each pair's games counted as ``games / design effect`` (the design effect: the
   variance over deals over the variance as if the games were independent);
-- how many levels of play the games tell apart, the Elo spread from the first agent to the
-  strongest, and how the outcome's variance splits into skill, the deal and the rest;
+- how many levels of play the games tell apart and the Elo spread from the first agent to the
+  strongest;
 - the seat balance with the strongest agent in every seat (``--until``: until the first
   player's interval is that narrow).
 
@@ -70,10 +70,6 @@ LADDER_METHOD = {
     "levels": "agents by Elo, strongest first; an agent starts a new level when its pair "
               "with the strongest of the level above excludes an even score (interval over "
               "deals)",
-    "shares": "per game, an agent's result varies by 1/4 around an even score: skill is "
-              "(p - 1/2)^2 of it (p the pair's score), the deal (1 - design effect) p (1 - p), "
-              "the rest (the play's own chance and the agents' draws) what remains; averaged "
-              "over the pairs",
     "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate "
                     "over the games with a first player (not those won at the deal), Wilson "
                     "interval; each seat's share of the wins; with --until, games are played in "
@@ -157,7 +153,6 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
     tables: list[dict[str, Any]] = []
     pairs: list[dict[str, Any]] = []
     fitted: list[tuple[int, int, float, float, float]] = []
-    skill = deal = 0.0
     for (a, b), tally in zip(matches, tallies, strict=True):
         table = table_figures(tally, (a, b), seconds_per_turn)
         tables.append({"key": f"{a} vs {b}", "players": 2, "variant": variant,
@@ -165,12 +160,12 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
         n = table["finished"]
         score = score_of(tally, a)
         effect = design_effect(table, a)
-        p = score / n if n else 0.5
-        skill += (p - 0.5) ** 2
-        deal += (1 - min(effect, 1.0)) * p * (1 - p)
-        over_deals = table["duplicate"]["agents"][a]
+        # The interval over deals counts wins only: beside a score that counts a draw or a
+        # shared win half it is another quantity, so such a pair has none.
+        halves = tally.draws + tally.shared
+        over_deals = None if halves else table["duplicate"]["agents"][a]["ci"]
         pairs.append({"agents": [a, b], **rate(_r(score), n),
-                      "deal_ci": over_deals["ci"], "design_effect": _r(effect)})
+                      "deal_ci": over_deals, "design_effect": _r(effect)})
         fitted.append((names.index(a), names.index(b), score, n, effect))
     theta, cov = fit(names, fitted)
     elo = {name: {"elo": _r(ELO * t), "ci": _elo_ci(ELO * t, cov[i][i])}
@@ -179,9 +174,6 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
     top, bottom = ranked[0], ranked[-1]
     spread = theta[top] - theta[bottom]
     spread_var = cov[top][top] + cov[bottom][bottom] - 2 * cov[top][bottom]
-    count = len(matches)
-    shares = {"skill": _r(skill / count / 0.25), "deal": _r(deal / count / 0.25)}
-    shares["rest"] = _r(max(0.0, 1 - shares["skill"] - shares["deal"]))
     return {
         "agents": list(names),
         "pairs": pairs,
@@ -190,7 +182,6 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
         "spread": {"from": names[bottom], "to": names[top], "elo": _r(ELO * spread),
                    "ci": _elo_ci(ELO * spread, spread_var)},
         "levels": _levels([names[i] for i in ranked], pairs),
-        "shares": shares,
     }, tables
 
 
@@ -276,9 +267,13 @@ def seat_balance(tally: Tally, strongest: str, half_width: float | None) -> dict
 
 
 LADDER_SENTENCE = N_(
-    "{top} beats {bottom} {rate} [{low}, {high}] of games, {elo} Elo [{elo_low}, {elo_high}]; "
-    "levels of play the games tell apart: {levels}; skill explains about {skill} of results, "
-    "the deal {deal}")
+    "{top} beats {bottom}, scoring {rate} [{low}, {high}] (a win 1, a draw or a shared win "
+    "half), {elo} Elo [{elo_low}, {elo_high}]; levels of play the games tell apart: {levels}")
+# When the pair's interval holds an even score: the words may claim no more than it shows.
+LADDER_EVEN = N_(
+    "no difference shown between {top} and {bottom}: the former scores {rate} [{low}, {high}] "
+    "(a win 1, a draw or a shared win half), {elo} Elo [{elo_low}, {elo_high}]; levels of play "
+    "the games tell apart: {levels}")
 SEAT_SENTENCE = N_("{ladder}; with {agent} in both seats the first player wins {rate} "
                    "[{low}, {high}] of {games} games")
 
@@ -291,13 +286,15 @@ def sentence(ladder: Mapping[str, Any]) -> str:
     if pair["agents"][0] != top and p is not None:
         p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
     spread = ladder["spread"]
-    shares = ladder["shares"]
+    decided = pair.get("deal_ci") or pair["ci"]
+    if pair["agents"][0] != top and decided is not None:
+        decided = [1 - decided[1], 1 - decided[0]]
+    beats = decided is not None and decided[0] > 0.5
     # Written from the theme's words, so a translated book's report says it in its language.
-    text = LADDER_SENTENCE.format(
+    text = (LADDER_SENTENCE if beats else LADDER_EVEN).format(
         top=top, bottom=bottom, rate=_pct(p), low=_pct(ci[0], ""), high=_pct(ci[1], ""),
         elo=f"{spread['elo']:.0f}", elo_low=f"{spread['ci'][0]:.0f}",
-        elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]),
-        skill=f"{shares['skill'] * 100:.0f}%", deal=f"{shares['deal'] * 100:.0f}%")
+        elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]))
     seat = ladder.get("seat_balance")
     if seat:
         fp = seat["first_player"]
