@@ -128,3 +128,20 @@ def test_replay_all_plays_every_game_and_finds_a_forged_record(tmp_path: Path) -
                      r"tables\[2-short\]\.agent_wins\); make it with: rulepress simulate "
                      r"coin-race ", replayed.stderr), replayed.stderr
     assert "1 replayed in full, 1 not as recorded" in replayed.output
+
+
+def test_the_fair_handicap_is_a_curve_fitted_to_every_value_tried() -> None:
+    """Pigeon Race's search picked the nearer of two straddling values (2) from 160 races
+    each; a logistic fit over all 960 races puts the fair handicap at 2.3 [1.8, 2.9] (the
+    audit's figure), and it is in the compensation's derived figures."""
+    from rulepress.simulate.compensate import logistic_fit
+
+    path = ROOT / "sources/pigeon-race/playtest/compensation/summary.json"
+    summary = json.loads(path.read_text())
+    fit = derived(summary)["compensation"]["fit"]
+    assert (fit["games"], fit["shown"], fit["interval"]) == (960, "2.3", "1.8–2.9")
+    assert fit["fair"] == pytest.approx(2.340261, abs=1e-6)
+    # a curve that does not fall gives no interval, two values at least are needed
+    flat = logistic_fit([(0, 80, 160), (1, 81, 160), (2, 79, 160)])
+    assert flat is not None and flat["ci"] is None
+    assert logistic_fit([(2, 84, 160)]) is None
