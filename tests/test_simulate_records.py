@@ -145,3 +145,26 @@ def test_the_fair_handicap_is_a_curve_fitted_to_every_value_tried() -> None:
     flat = logistic_fit([(0, 80, 160), (1, 81, 160), (2, 79, 160)])
     assert flat is not None and flat["ci"] is None
     assert logistic_fit([(2, 84, 160)]) is None
+
+
+def test_levels_come_from_holm_adjusted_tests_and_early_stops_are_named() -> None:
+    """Pigeon Race's ladder put ismcts:100 a level below greedy, though their head to head is
+    53.8% [44.9, 62.6]: levels came from uncorrected tests against the level's top only.
+    Pigeon's adaptive ladder printed fixed-sample intervals for pairs stopped once decided."""
+    from rulepress.simulate.ladder import holm
+
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    race = derived(json.loads(
+        (ROOT / "sources/pigeon-race/playtest/ladder/summary.json").read_text()))["ladder"]
+    assert race["levels"] == [["ismcts:400", "greedy", "ismcts:100"], ["random"]]
+    pairs = {frozenset(p["agents"]): p for p in race["pairs"]}
+    for upper, lower in zip(race["levels"], race["levels"][1:], strict=False):
+        assert all(pairs[frozenset((a, lower[0]))]["p_holm"] < 0.05 for a in upper)
+    assert pairs[frozenset(("greedy", "ismcts:100"))]["p_holm"] > 0.05
+    assert "stopped_early" not in race  # not an adaptive run
+    pigeon = derived(json.loads(
+        (ROOT / "sources/pigeon/playtest/ladder/summary.json").read_text()))["ladder"]
+    assert len(pigeon["stopped_early"]) == 7 and ["greedy", "flat:400"] in pigeon["stopped_early"]
+    warned = ("stopped early once decided, so their intervals are too narrow and their scores "
+              "pushed away from an even one: random vs greedy, random vs flat:25,")
+    assert warned in pigeon["sentence"]

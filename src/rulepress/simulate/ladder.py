@@ -67,9 +67,12 @@ LADDER_METHOD = {
            "intervals from the Fisher information, each pair's games divided by its design "
            "effect (variance over deals / binomial variance, at least 0.5; 1 for a pair of "
            "fewer deals than an interval over deals needs)",
-    "levels": "agents by Elo, strongest first; an agent starts a new level when its pair "
-              "with the strongest of the level above excludes an even score (interval over "
-              "deals)",
+    "levels": "each pair's two-sided test of an even score: t on n - 1 over its deals' "
+              "scores when it has 10 deals or more and no draw or shared win, else the "
+              "binomial's normal approximation; p-values adjusted by Holm's method over all "
+              "pairs (p_holm), a pair told apart when p_holm < 0.05; agents by Elo, strongest "
+              "first, an agent starting a new level when it is told apart from every agent of "
+              "the level above",
     "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate "
                     "over the games with a first player (not those won at the deal), Wilson "
                     "interval; each seat's share of the wins; with --until, games are played in "
@@ -79,7 +82,9 @@ LADDER_METHOD = {
 ADAPTIVE_METHOD = {
     "adaptive": "each pair plays its deals in 16 rounds and stops after the first round "
                 f"whose Wilson interval at z = {DECIDED_Z} (for up to 16 looks, as Pocock's "
-                "bound) lies clear of an even score; a pair so stopped played fewer deals",
+                "bound) lies clear of an even score; a pair so stopped played fewer deals, and "
+                "its intervals, computed as for a fixed sample, are too narrow and its score "
+                "pushed away from 1/2: the sentence names every such pair (stopped_early)",
 }
 
 
@@ -147,9 +152,10 @@ def fit(names: Sequence[str], pairs: Sequence[tuple[int, int, float, float, floa
 
 
 def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: str,
-            tallies: Sequence[Tally], seconds_per_turn: float
+            tallies: Sequence[Tally], seconds_per_turn: float, planned: int | None = None
             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The ladder's figures and each pair's table figures."""
+    """The ladder's figures and each pair's table figures (``planned``: an --adaptive
+    ladder's games a pair, so the pairs stopped before them are named)."""
     tables: list[dict[str, Any]] = []
     pairs: list[dict[str, Any]] = []
     fitted: list[tuple[int, int, float, float, float]] = []
@@ -165,8 +171,11 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
         halves = tally.draws + tally.shared
         over_deals = None if halves else table["duplicate"]["agents"][a]["ci"]
         pairs.append({"agents": [a, b], **rate(_r(score), n),
-                      "deal_ci": over_deals, "design_effect": _r(effect)})
+                      "deal_ci": over_deals, "design_effect": _r(effect),
+                      "p": _r(_p_even(tally, a, score, n, over_deals is not None))})
         fitted.append((names.index(a), names.index(b), score, n, effect))
+    for pair, adjusted in zip(pairs, holm([pair["p"] for pair in pairs]), strict=True):
+        pair["p_holm"] = _r(adjusted)
     theta, cov = fit(names, fitted)
     elo = {name: {"elo": _r(ELO * t), "ci": _elo_ci(ELO * t, cov[i][i])}
            for i, (name, t) in enumerate(zip(names, theta, strict=True))}
@@ -182,6 +191,9 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
         "spread": {"from": names[bottom], "to": names[top], "elo": _r(ELO * spread),
                    "ci": _elo_ci(ELO * spread, spread_var)},
         "levels": _levels([names[i] for i in ranked], pairs),
+        # --adaptive: pairs stopped once decided, whose fixed-sample intervals are too narrow
+        **({"stopped_early": [p["agents"] for p, t in zip(pairs, tables, strict=True)
+                              if t["games"] < planned]} if planned is not None else {}),
     }, tables
 
 
@@ -190,18 +202,45 @@ def _elo_ci(value: float, variance: float) -> list[float]:
     return [_r(value - half), _r(value + half)]
 
 
+def _p_even(tally: Tally, agent: str, score: float, n: int, over_deals: bool) -> float:
+    """The two-sided p-value of an even score for ``agent``'s pair (LADDER_METHOD's levels)."""
+    from rulepress.simulate.stats import MIN_DEALS, t_two_sided
+
+    if n == 0:
+        return 1.0
+    units = tally.agent_units.get(agent)
+    deals = sum(units.values()) if units else 0
+    if over_deals and units and deals >= MIN_DEALS:
+        share = score / n
+        keys = sorted(units)
+        spread = math.fsum(units[k] * (k[0] - share * k[1]) ** 2 for k in keys)
+        se = math.sqrt(deals / (deals - 1) * spread) / n
+        if se == 0:
+            return 1.0 if share == 0.5 else 0.0
+        return t_two_sided((share - 0.5) / se, deals - 1)
+    z = (score - n / 2) / math.sqrt(n / 4)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given."""
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    adjusted = [1.0] * len(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
 def _levels(ranked: Sequence[str], pairs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     """Agents grouped into levels the games tell apart (see LADDER_METHOD)."""
     def apart(a: str, b: str) -> bool:
-        for pair in pairs:
-            if set(pair["agents"]) == {a, b}:
-                ci = pair["deal_ci"] or pair["ci"]
-                return ci is not None and not ci[0] <= 0.5 <= ci[1]
-        return False
+        return any(set(pair["agents"]) == {a, b} and pair["p_holm"] < 0.05 for pair in pairs)
 
     levels: list[list[str]] = []
     for name in ranked:
-        if levels and not apart(levels[-1][0], name):
+        if levels and not all(apart(other, name) for other in levels[-1]):
             levels[-1].append(name)
         else:
             levels.append([name])
@@ -274,6 +313,8 @@ LADDER_EVEN = N_(
     "no difference shown between {top} and {bottom}: the former scores {rate} [{low}, {high}] "
     "(a win 1, a draw or a shared win half), {elo} Elo [{elo_low}, {elo_high}]; levels of play "
     "the games tell apart: {levels}")
+EARLY_SENTENCE = N_("{ladder}; stopped early once decided, so their intervals are too narrow "
+                    "and their scores pushed away from an even one: {pairs}")
 SEAT_SENTENCE = N_("{ladder}; with {agent} in both seats the first player wins {rate} "
                    "[{low}, {high}] of {games} games")
 
@@ -295,6 +336,9 @@ def sentence(ladder: Mapping[str, Any]) -> str:
         top=top, bottom=bottom, rate=_pct(p), low=_pct(ci[0], ""), high=_pct(ci[1], ""),
         elo=f"{spread['elo']:.0f}", elo_low=f"{spread['ci'][0]:.0f}",
         elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]))
+    early = ladder.get("stopped_early")
+    if early:
+        text = EARLY_SENTENCE.format(ladder=text, pairs=", ".join(" vs ".join(p) for p in early))
     seat = ladder.get("seat_balance")
     if seat:
         fp = seat["first_player"]
@@ -372,7 +416,8 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                 results = played(specs, progress, None)
             ladder, tables = figures(names, [(s.agents[0], s.agents[1]) for s in specs],
                                      chosen.spec.variants[0], [r[0] for r in results],
-                                     chosen.spec.seconds_per_turn)
+                                     chosen.spec.seconds_per_turn,
+                                     specs[0].plays(2) if chosen.spec.adaptive else None)
             seats = seat_spec(chosen.spec, ladder["ranking"][0])
             stop = StopRule(until_enough(half)) if half is not None else None
             (seat_tally,) = played([seats], progress, stop)[0]
@@ -424,7 +469,8 @@ def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, A
                (p for p in summary["ladder"]["pairs"])]
     tallies = [tally_of(t, kinds) for t in stored[:-1]]
     spt = float(run["seconds_per_turn"])
-    ladder, tables = figures(run["agents"], matches, run["variants"][0], tallies, spt)
+    ladder, tables = figures(run["agents"], matches, run["variants"][0], tallies, spt,
+                             2 * int(run["games"]) if run.get("adaptive") else None)
     for made, kept in zip(tables, stored, strict=False):
         made["sample"] = kept["sample"]  # records: the replayed games' digests
         made.update({"first_game": kept["first_game"]} if "first_game" in kept else {})

@@ -311,25 +311,32 @@ def seat_shares(tally: Tally) -> list[dict[str, Any]]:
     return [{"seat": s + 1, **rate(tally.seat_wins[s], won)} for s in range(tally.players)]
 
 
-@functools.cache
-def t975(df: int) -> float:
-    """Student's t 97.5th percentile on ``df`` degrees of freedom: the density integrated by
-    Simpson's rule from 0 and the point where it reaches 0.475 found by bisection."""
+def _t_area(t: float, df: int, steps: int = 2000) -> float:
+    """Student's t density on ``df`` degrees of freedom integrated from 0 to ``t`` (Simpson)."""
     log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
 
     def density(x: float) -> float:
         return math.exp(log_c - (df + 1) / 2 * math.log1p(x * x / df))
 
-    def area(t: float, steps: int = 2000) -> float:
-        h = t / steps
-        inner = math.fsum((4 if i % 2 else 2) * density(i * h) for i in range(1, steps))
-        return h / 3 * (density(0.0) + inner + density(t))
+    h = t / steps
+    inner = math.fsum((4 if i % 2 else 2) * density(i * h) for i in range(1, steps))
+    return h / 3 * (density(0.0) + inner + density(t))
 
+
+@functools.cache
+def t975(df: int) -> float:
+    """Student's t 97.5th percentile on ``df`` degrees of freedom: where the density's area
+    from 0 reaches 0.475, found by bisection."""
     low, high = Z95, 100.0
     for _ in range(60):
         middle = (low + high) / 2
-        low, high = (middle, high) if area(middle) < 0.475 else (low, middle)
+        low, high = (middle, high) if _t_area(middle, df) < 0.475 else (low, middle)
     return (low + high) / 2
+
+
+def t_two_sided(t: float, df: int) -> float:
+    """The two-sided p-value of ``t`` on ``df`` degrees of freedom."""
+    return max(0.0, min(1.0, 1 - 2 * _t_area(min(abs(t), 1e3), df, 20_000)))
 
 
 def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
