@@ -268,3 +268,48 @@ def test_seat_shares_sum_to_the_wins_and_a_shared_win_counts_once_in_the_total()
     assert [s["of"] for s in figures["seats"]] == [400] * 4
     assert math.fsum(s["rate"] for s in figures["seats"]) == pytest.approx(1.0, abs=1e-5)
     assert figures["shared_wins"]["count"] == 100 and figures["draws"]["count"] == 0
+
+
+def test_every_rate_of_a_duplicate_table_has_its_interval_over_deals() -> None:
+    """The first player, the ends, the yes/no answers and the score (a draw half) were printed
+    with plain Wilson in duplicate tables, as if a deal's two games were independent, and the
+    interval over deals was for wins only beside a score counting draws half."""
+    from rulepress.simulate.stats import t975
+
+    rng = random.Random(3)
+    tally = Tally.empty(2, {"long": "rate"})
+    firsts, scores = [], []
+    for deal in range(30):
+        first = rng.randrange(2)  # the same first seat in both games of a deal
+        draw = deal % 5 == 0
+        games = []
+        for r, lineup in enumerate((("a", "b"), ("b", "a"))):
+            winner = () if draw else ((first,) if rng.random() < 0.7 else (1 - first,))
+            games.append(Game(2 * deal + r, lineup, 10, "nagari" if draw else "stop", winner,
+                              (1.0, 0.0), first, {"long": deal % 3 == 0}))
+        for game in games:
+            tally.add(game)
+        tally.add_deal(games)
+        firsts.append(sum(g.first in g.winners for g in games) / 2)
+        scores.append(sum(2 if g.winners and g.lineup[g.winners[0]] == "a" else
+                          1 if not g.winners else 0 for g in games) / 4)
+    dup = table_figures(tally, ["a", "b"], 30)["duplicate"]
+    half = t975(29) * statistics.stdev(firsts) / math.sqrt(30)
+    mean = statistics.mean(firsts)
+    assert dup["first_player"]["rate"] == pytest.approx(mean, abs=1e-6)
+    assert dup["first_player"]["ci"] == pytest.approx([mean - half, mean + half], abs=2e-6)
+    half = t975(29) * statistics.stdev(scores) / math.sqrt(30)
+    mean = statistics.mean(scores)
+    assert dup["score"]["a"]["rate"] == pytest.approx(mean, abs=1e-6)
+    assert dup["score"]["a"]["ci"] == pytest.approx([mean - half, mean + half], abs=2e-6)
+    # every end, over all games, and the yes/no question, each with its interval over deals
+    assert set(dup["ends"]) == {"nagari", "stop"}
+    assert dup["ends"]["nagari"]["rate"] == pytest.approx(0.2) and dup["ends"]["nagari"]["ci"]
+    assert dup["questions"]["long"]["rate"] == pytest.approx(10 / 30, abs=1e-6)
+    # the records round-trip: a summary's table gives them back exactly
+    from rulepress.simulate.records import tally_of, tally_records
+
+    table = table_figures(tally, ["a", "b"], 30)
+    again = tally_of({"players": 2, **table}, {"long": "rate"})
+    assert tally_records(again)["deal_units"] == tally_records(tally)["deal_units"]
+    assert table_figures(again, ["a", "b"], 30)["duplicate"] == dup

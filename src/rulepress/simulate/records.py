@@ -62,6 +62,8 @@ def tally_of(table: Mapping[str, Any], kinds: Mapping[str, str]) -> Tally:
                              for a, u in units["agents"].items()}
         tally.seat_units = {s: Counter({(w, g): n for w, g, n in u})
                             for s, u in enumerate(units["seats"]) if u}
+        tally.deal_units = {k: Counter({(w, g): n for w, g, n in u})
+                            for k, u in units.get("other", {}).items()}
     tension = table.get("tension")
     if tension is not None:
         tally.lead_changes = _counts(tension["lead_changes"].get("histogram"))
@@ -90,6 +92,8 @@ def tally_records(tally: Tally) -> dict[str, Any]:
         "answers": {n: items(c) for n, c in sorted(tally.answers.items())},
         "agent_units": {a: items(c) for a, c in sorted(tally.agent_units.items())},
         "seat_units": {str(s): items(c) for s, c in sorted(tally.seat_units.items())},
+        **({"deal_units": {k: items(c) for k, c in sorted(tally.deal_units.items())}}
+           if tally.deal_units else {}),
         "lead_changes": items(tally.lead_changes),
         "comebacks": {n: items(c) for n, c in sorted(tally.comebacks.items())},
         "stalls": [[i, *tally.stalls[i]] for i in sorted(tally.stalls)],

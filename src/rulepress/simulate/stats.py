@@ -93,6 +93,9 @@ class Tally:
     # duplicate play: each deal one unit, counted by its (wins, games) for each agent and seat
     agent_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
     seat_units: dict[int, Counter[tuple[int, int]]] = field(default_factory=dict)
+    # and every other rate by deal: "first_player", "score:<agent>" (in half points),
+    # "end:<reason>" and "question:<name>", each deal's (count, of) where the rate occurs
+    deal_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
     # capped game -> the seed it was set up from, and the loop it is in, if any
     stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
     # --tension: games by lead changes; by checkpoint, seats behind there and how many won
@@ -156,12 +159,36 @@ class Tally:
             units = (self.agent_units.setdefault(key, Counter()) if isinstance(key, str)
                      else self.seat_units.setdefault(key, Counter()))
             units[wins[key], n] += 1
+        counts: Counter[str] = Counter()
+        of: Counter[str] = Counter()
+        for game in games:
+            of["games"] += 1  # every end's rate is over all the deal's games
+            counts[f"end:{game.end}"] += 1
+            if not game.scores:
+                continue
+            if game.first is not None:
+                of["first_player"] += 1
+                counts["first_player"] += game.first in game.winners
+            for seat, name in enumerate(game.lineup):  # a win 2, a draw or shared win 1
+                of[f"score:{name}"] += 2
+                counts[f"score:{name}"] += (0 if game.winners and seat not in game.winners
+                                            else 2 if game.winners == (seat,) else 1)
+            for name, answer in game.answers.items():
+                if answer is not None and self.kinds.get(name) == "rate":
+                    of[f"question:{name}"] += 1
+                    counts[f"question:{name}"] += bool(answer)
+        ends = {key for key in counts if key.startswith("end:")}
+        for key in ends | {k for k in of if k != "games"}:
+            total = of["games"] if key.startswith("end:") else of[key]
+            self.deal_units.setdefault(key, Counter())[counts[key], total] += 1
 
     def merge(self, other: Tally) -> None:
         for name, counts in other.agent_units.items():
             self.agent_units.setdefault(name, Counter()).update(counts)
         for seat, counts in other.seat_units.items():
             self.seat_units.setdefault(seat, Counter()).update(counts)
+        for key, counts in other.deal_units.items():
+            self.deal_units.setdefault(key, Counter()).update(counts)
         self.games += other.games
         for mine, theirs in self._counters(other):
             mine.update(theirs)
@@ -350,17 +377,49 @@ def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
     by_seat = [{"seat": s + 1, **_paired(tally.seat_units.get(s, Counter()),
                                          tally.seat_wins[s], finished)}
                for s in range(tally.players)]
+    deals = max((sum(u.values()) for u in tally.seat_units.values()), default=0)
+    units = tally.deal_units
+
+    def over_deals(key: str, count: int, of: int, everywhere: int = 0) -> dict[str, Any]:
+        seen = units.get(key, Counter())
+        # an end absent from a deal is a deal of 0 such games out of its `everywhere`
+        missing = deals - sum(seen.values()) if everywhere else 0
+        return _paired(seen + Counter({(0, everywhere): missing}) if missing > 0 else seen,
+                       count, of)
+
+    # every other rate of a duplicate table over deals, when the run recorded its units
+    others: dict[str, Any] = {}
+    if units:
+        width = tally.players
+        others = {
+            "first_player": over_deals("first_player", tally.order_wins[0],
+                                       sum(tally.first.values())),
+            "score": {name: over_deals(f"score:{name}", sum(k * n for (k, _), n in
+                                                          units.get(f"score:{name}",
+                                                                    Counter()).items()),
+                                       2 * tally.agent_seats[name])
+                      for name in dict.fromkeys(agents)},
+            "ends": {reason: over_deals(f"end:{reason}", count, tally.games, width)
+                     for reason, count in sorted(tally.ends.items(),
+                                                 key=lambda item: (-item[1], item[0]))},
+            "questions": {name: over_deals(f"question:{name}", tally.answers[name][1],
+                                           tally.answers[name][0] + tally.answers[name][1])
+                          for name, kind in tally.kinds.items() if kind == "rate"},
+        }
     return {
-        "deals": max((sum(u.values()) for u in tally.seat_units.values()), default=0),
+        "deals": deals,
         "rotations": tally.players,
         "narrower": {"agents": _narrower(by_agent.values()), "seats": _narrower(by_seat)},
         "agents": by_agent,
         "seats": by_seat,
+        **others,
         # the records these come from: each deal's (wins, games), counted
         "units": {"agents": {name: _units(tally.agent_units.get(name, Counter()))
                              for name in dict.fromkeys(agents)},
                   "seats": [_units(tally.seat_units.get(s, Counter()))
-                            for s in range(tally.players)]},
+                            for s in range(tally.players)],
+                  **({"other": {key: _units(units[key]) for key in sorted(units)}}
+                     if units else {})},
     }
 
 
