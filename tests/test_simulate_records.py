@@ -145,6 +145,9 @@ def test_the_fair_handicap_is_a_curve_fitted_to_every_value_tried() -> None:
     flat = logistic_fit([(0, 80, 160), (1, 81, 160), (2, 79, 160)])
     assert flat is not None and flat["ci"] is None
     assert logistic_fit([(2, 84, 160)]) is None
+    # every game won by the first player at one value, lost at the other: no curve, no error
+    assert logistic_fit([(0, 30, 30), (1, 0, 30)]) is None
+    assert logistic_fit([(0, 30, 30), (1, 30, 30)]) is None
 
 
 def test_levels_come_from_holm_adjusted_tests_and_early_stops_are_named() -> None:

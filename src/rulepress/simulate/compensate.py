@@ -74,15 +74,20 @@ def logistic_fit(tried: Sequence[tuple[int, int, int]]) -> dict[str, Any] | None
     k = np.array([float(k) for _, k, _ in rows])
     n = np.array([float(n) for _, _, n in rows])
     beta = np.zeros(2)
-    for _ in range(100):  # Newton's method on the log-likelihood
+    try:
+        for _ in range(100):  # Newton's method on the log-likelihood
+            p = 1 / (1 + np.exp(-(x @ beta)))
+            info = (x * (n * p * (1 - p))[:, None]).T @ x
+            step = np.linalg.solve(info, x.T @ (k - n * p))
+            beta += step
+            if np.max(np.abs(step)) < 1e-12:
+                break
         p = 1 / (1 + np.exp(-(x @ beta)))
-        info = (x * (n * p * (1 - p))[:, None]).T @ x
-        step = np.linalg.solve(info, x.T @ (k - n * p))
-        beta += step
-        if np.max(np.abs(step)) < 1e-12:
-            break
-    p = 1 / (1 + np.exp(-(x @ beta)))
-    cov = np.linalg.inv((x * (n * p * (1 - p))[:, None]).T @ x)
+        cov = np.linalg.inv((x * (n * p * (1 - p))[:, None]).T @ x)
+    except np.linalg.LinAlgError:  # every value won, or lost, every game: no curve to fit
+        return None
+    if not (np.all(np.isfinite(beta)) and np.all(np.isfinite(cov))):
+        return None
     a, b = float(beta[0]), float(beta[1])
     out: dict[str, Any] = {"games": int(n.sum()), "intercept": _r(a), "slope": _r(b),
                            "fair": _r(-a / b) if b else None, "ci": None,
