@@ -208,7 +208,8 @@ def test_a_duplicate_run_that_compares_nothing_is_exit_2(case: str, tmp_path: Pa
 
 def test_the_interval_over_deals_is_the_deals_shares_mean_and_standard_error() -> None:
     """With as many games for each agent in every deal, the interval is that of the mean of the
-    deals' shares, s / sqrt(n) (checked against the statistics module)."""
+    deals' shares, t s / sqrt(n), t on n - 1 degrees of freedom (checked against the statistics
+    module and a printed t table)."""
     rng = random.Random(5)
     tally = Tally.empty(2, {})
     shares = []
@@ -220,6 +221,95 @@ def test_the_interval_over_deals_is_the_deals_shares_mean_and_standard_error() -
         tally.add_deal(games)
         shares.append(sum(g.lineup[g.winners[0]] == "a" for g in games) / 2)
     figure = table_figures(tally, ["a", "b"], 30)["duplicate"]["agents"]["a"]
-    half = 1.959963984540054 * statistics.stdev(shares) / math.sqrt(len(shares))
+    t59 = 2.000995378  # Student's t, 97.5th percentile, 59 degrees of freedom (tables)
+    half = t59 * statistics.stdev(shares) / math.sqrt(len(shares))
     assert figure["rate"] == pytest.approx(statistics.mean(shares), abs=1e-6)
     assert figure["ci"] == pytest.approx([figure["rate"] - half, figure["rate"] + half], abs=2e-6)
+
+
+def test_a_few_deals_give_no_interval_over_deals() -> None:
+    """Four deals all won by one agent once printed [100, 100] ("100% narrower"): z on a
+    spread of zero. Below MIN_DEALS deals there is no interval over deals, and from there on
+    t on n - 1 is used (wider than z for few deals)."""
+    from rulepress.simulate.stats import MIN_DEALS, t975
+
+    def tallied(deals: int, won: int) -> dict[str, Any]:
+        tally = Tally.empty(2, {})
+        for deal in range(deals):
+            w = 0 if deal < won else 1  # a wins both games of its first `won` deals
+            games = [_game(2 * deal, ("a", "b"), w), _game(2 * deal + 1, ("b", "a"), 1 - w)]
+            for game in games:
+                tally.add(game)
+            tally.add_deal(games)
+        return table_figures(tally, ["a", "b"], 30)["duplicate"]
+
+    few = tallied(4, 4)
+    assert few["agents"]["a"]["ci"] is None and few["agents"]["a"]["rate"] == 1.0
+    assert few["narrower"]["agents"] is None
+    enough = tallied(MIN_DEALS, MIN_DEALS - 3)
+    figure = enough["agents"]["a"]
+    shares = [1.0] * (MIN_DEALS - 3) + [0.0] * 3
+    half = t975(MIN_DEALS - 1) * statistics.stdev(shares) / math.sqrt(MIN_DEALS)
+    assert figure["ci"] == pytest.approx([0.7 - half, min(1.0, 0.7 + half)], abs=2e-6)
+    assert t975(MIN_DEALS - 1) == pytest.approx(2.262157, abs=1e-6)  # a printed t table's
+
+
+def test_seat_shares_sum_to_the_wins_and_a_shared_win_counts_once_in_the_total() -> None:
+    """Four players, a win shared by two seats in one game of three: the seats' shares once
+    summed to 4/3 of the games; they are shares of the table's wins, summing to 1, and an even
+    share is 1/4."""
+    tally = Tally.empty(4, {})
+    lineup = ("a", "a", "a", "a")
+    for i in range(300):
+        winners = (i % 4, (i + 1) % 4) if i % 3 == 0 else (i % 4,)
+        tally.add(Game(i, lineup, 10, "done", winners, (1.0, 0.0, 0.0, 0.0), 0, {}))
+    figures = table_figures(tally, ["a"], 30)
+    assert sum(s["count"] for s in figures["seats"]) == 400
+    assert [s["of"] for s in figures["seats"]] == [400] * 4
+    assert math.fsum(s["rate"] for s in figures["seats"]) == pytest.approx(1.0, abs=1e-5)
+    assert figures["shared_wins"]["count"] == 100 and figures["draws"]["count"] == 0
+
+
+def test_every_rate_of_a_duplicate_table_has_its_interval_over_deals() -> None:
+    """The first player, the ends, the yes/no answers and the score (a draw half) were printed
+    with plain Wilson in duplicate tables, as if a deal's two games were independent, and the
+    interval over deals was for wins only beside a score counting draws half."""
+    from rulepress.simulate.stats import t975
+
+    rng = random.Random(3)
+    tally = Tally.empty(2, {"long": "rate"})
+    firsts, scores = [], []
+    for deal in range(30):
+        first = rng.randrange(2)  # the same first seat in both games of a deal
+        draw = deal % 5 == 0
+        games = []
+        for r, lineup in enumerate((("a", "b"), ("b", "a"))):
+            winner = () if draw else ((first,) if rng.random() < 0.7 else (1 - first,))
+            games.append(Game(2 * deal + r, lineup, 10, "nagari" if draw else "stop", winner,
+                              (1.0, 0.0), first, {"long": deal % 3 == 0}))
+        for game in games:
+            tally.add(game)
+        tally.add_deal(games)
+        firsts.append(sum(g.first in g.winners for g in games) / 2)
+        scores.append(sum(2 if g.winners and g.lineup[g.winners[0]] == "a" else
+                          1 if not g.winners else 0 for g in games) / 4)
+    dup = table_figures(tally, ["a", "b"], 30)["duplicate"]
+    half = t975(29) * statistics.stdev(firsts) / math.sqrt(30)
+    mean = statistics.mean(firsts)
+    assert dup["first_player"]["rate"] == pytest.approx(mean, abs=1e-6)
+    assert dup["first_player"]["ci"] == pytest.approx([mean - half, mean + half], abs=2e-6)
+    half = t975(29) * statistics.stdev(scores) / math.sqrt(30)
+    mean = statistics.mean(scores)
+    assert dup["score"]["a"]["rate"] == pytest.approx(mean, abs=1e-6)
+    assert dup["score"]["a"]["ci"] == pytest.approx([mean - half, mean + half], abs=2e-6)
+    # every end, over all games, and the yes/no question, each with its interval over deals
+    assert set(dup["ends"]) == {"nagari", "stop"}
+    assert dup["ends"]["nagari"]["rate"] == pytest.approx(0.2) and dup["ends"]["nagari"]["ci"]
+    assert dup["questions"]["long"]["rate"] == pytest.approx(10 / 30, abs=1e-6)
+    # the records round-trip: a summary's table gives them back exactly
+    from rulepress.simulate.records import tally_of, tally_records
+
+    table = table_figures(tally, ["a", "b"], 30)
+    again = tally_of({"players": 2, **table}, {"long": "rate"})
+    assert tally_records(again)["deal_units"] == tally_records(tally)["deal_units"]
+    assert table_figures(again, ["a", "b"], 30)["duplicate"] == dup

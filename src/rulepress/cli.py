@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError
+from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, exit_status
 from rulepress.document.editions import EDITIONS
 from rulepress.media import PAPER_KEYS
 from rulepress.simulate import spec as sim
@@ -251,8 +251,11 @@ def new(name: str) -> None:
               help="A segment that would print in the source language (untranslated or "
                    "fuzzy) is an error at its catalog line.")
 @quiet_option
+@click.option("--replay-all", "replay_all", is_flag=True,
+              help="Also play every game of each playtest report again (as long as its run "
+                   "took) and require the records its summary keeps.")
 def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
-          langs: tuple[str, ...], strict: bool) -> None:
+          langs: tuple[str, ...], strict: bool, replay_all: bool = False) -> None:
     """Run every check (examples, components, references, kits, each language's catalog);
     write nothing."""
 
@@ -271,6 +274,19 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
 
             check_translations(report, TranslationOptions(
                 others, where.project.languages[0], strict=strict))
+        if replay_all and report.status is ExitStatus.OK:
+            from rulepress.simulate.report import replayed_in_full
+
+            found: list[Diagnostic] = []
+            for doc in docs:
+                for block in doc.reports:
+                    reporter.progress(f"{doc.slug}: playing every game of {block.id} again")
+                    found += replayed_in_full(doc, block, where.project.root)
+            reporter.diagnostics([*report.diagnostics, *found])
+            played = sum(len(doc.reports) for doc in docs)
+            reporter.done(f"{report.summary()}; {played} replayed in full"
+                          + (f", {len(found)} not as recorded" if found else ""))
+            return exit_status([*report.diagnostics, *found])
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
         return report.status

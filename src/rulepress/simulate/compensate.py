@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,9 @@ from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
 from rulepress.pipeline import Progress as Reporter
+from rulepress.simulate.records import sealed
 from rulepress.simulate.run import Options, Plan, outputs, summarize
-from rulepress.simulate.stats import Tally, rate
+from rulepress.simulate.stats import Z95, Tally, _r, rate
 
 METHOD = ("every value plays the run's deals; the first player's win rate (Wilson, 95%) is "
           "taken to fall as the handicap grows; bisection between the lowest and highest "
@@ -51,6 +53,77 @@ def compensation_options(options: Options) -> Options:
         raise RulepressError.at(None, "--compensate finds the handicap itself: leave out "
                                       "--handicap and --ladder")
     return options
+
+
+FIT_METHOD = ("a logistic curve, logit(first player's win rate) = a + b handicap, fitted by "
+              "maximum likelihood to the first player's wins at every value tried; the fair "
+              "handicap is where it crosses one half, -a / b, its 95% interval Fieller's from "
+              "the fit's covariance, each value's games taken as independent though every "
+              "value plays the same deals (none when the slope is not told from 0)")
+
+
+def logistic_fit(tried: Sequence[tuple[int, int, int]]) -> dict[str, Any] | None:
+    """The handicap where the fitted curve of (value, first player's wins, games) crosses one
+    half, with its interval (FIT_METHOD); None with fewer than two values."""
+    import numpy as np
+
+    rows = [(v, k, n) for v, k, n in tried if n > 0]
+    if len({v for v, _, _ in rows}) < 2:
+        return None
+    x = np.array([[1.0, float(v)] for v, _, _ in rows])
+    k = np.array([float(k) for _, k, _ in rows])
+    n = np.array([float(n) for _, _, n in rows])
+    beta = np.zeros(2)
+    try:
+        for _ in range(100):  # Newton's method on the log-likelihood
+            p = 1 / (1 + np.exp(-(x @ beta)))
+            info = (x * (n * p * (1 - p))[:, None]).T @ x
+            step = np.linalg.solve(info, x.T @ (k - n * p))
+            beta += step
+            if np.max(np.abs(step)) < 1e-12:
+                break
+        p = 1 / (1 + np.exp(-(x @ beta)))
+        cov = np.linalg.inv((x * (n * p * (1 - p))[:, None]).T @ x)
+    except np.linalg.LinAlgError:  # every value won, or lost, every game: no curve to fit
+        return None
+    if not (np.all(np.isfinite(beta)) and np.all(np.isfinite(cov))):
+        return None
+    a, b = float(beta[0]), float(beta[1])
+    out: dict[str, Any] = {"games": int(n.sum()), "intercept": _r(a), "slope": _r(b),
+                           "fair": _r(-a / b) if b else None, "ci": None,
+                           "shown": f"{-a / b:.1f}" if b else None}
+    # Fieller: every h with (a + b h)^2 <= z^2 var(a + b h), a quadratic in h.
+    z2 = Z95 * Z95
+    qa = b * b - z2 * cov[1, 1]
+    qb = 2 * (a * b - z2 * cov[0, 1])
+    qc = a * a - z2 * cov[0, 0]
+    root = qb * qb - 4 * qa * qc
+    if qa > 0 and root >= 0:
+        ends = sorted(float((-qb + sign * math.sqrt(root)) / (2 * qa)) for sign in (-1, 1))
+        out["ci"] = [_r(ends[0]), _r(ends[1])]
+        out["interval"] = f"{ends[0]:.1f}–{ends[1]:.1f}"
+    return out
+
+
+def derived(stored: Mapping[str, Any], table: Mapping[str, Any]) -> dict[str, Any]:
+    """A compensation's figures from its records (each value's first-player counts) and the
+    table played at the suggested value (its figures already derived)."""
+    handicap = stored["handicap"]
+    tried = [{"value": t["value"], "first_player": rate(t["first_player"]["count"],
+                                                         t["first_player"]["of"])}
+             for t in stored["tried"]]
+    best = stored["suggested"]
+    fair = table["first_player"]
+    ci = fair["ci"] or [0.0, 0.0]
+    at_low = next(t["first_player"]["rate"] for t in tried if t["value"] == handicap["low"])
+    sentence = (f"with the handicap at {best} ({handicap['text']}), the first player wins "
+                f"{fair['rate'] * 100:.1f}% [{ci[0] * 100:.1f}, {ci[1] * 100:.1f}] of "
+                f"{fair['of']:,} games (at {handicap['low']}: {at_low * 100:.1f}%)")
+    fit = logistic_fit([(t["value"], t["first_player"]["count"], t["first_player"]["of"])
+                        for t in tried])
+    return {"handicap": handicap, "method": METHOD, "tried": tried, "suggested": best,
+            "sentence": sentence,
+            **({"fit": {**fit, "method": FIT_METHOD}} if fit is not None else {})}
 
 
 def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str | None = None,
@@ -99,19 +172,13 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
     suggested = Plan(replace(chosen.spec, handicap=best), chosen.title, chosen.agents,
                      chosen.questions)
     summary = summarize(suggested, [tried[best]])
-    fair = first_player(tried[best])
-    ci = fair["ci"] or [0.0, 0.0]
-    sentence = (f"with the handicap at {best} ({offered.text}), the first player wins "
-                f"{fair['rate'] * 100:.1f}% [{ci[0] * 100:.1f}, {ci[1] * 100:.1f}] of "
-                f"{fair['of']:,} games (at {offered.low}: "
-                f"{at(offered.low, None) * 100:.1f}%)")
-    summary["compensation"] = {
+    summary["compensation"] = derived({
         "handicap": {"text": offered.text, "low": offered.low, "high": offered.high},
-        "method": METHOD,
         "tried": [{"value": v, "first_player": first_player(tried[v])} for v in sorted(tried)],
         "suggested": best,
-        "sentence": sentence,
-    }
+    }, summary["tables"][0])
+    summary = sealed(summary)
+    sentence = summary["compensation"]["sentence"]
     games = sum(t.games for t in tried.values())
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
     return outputs(summary), (f"played {games} games of {game} in {seconds:.1f} s {where}, "

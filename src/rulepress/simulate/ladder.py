@@ -9,8 +9,8 @@ What it tells a designer, from counts alone (so a run's figures are the same wha
 - each agent's Elo (the first agent at 0) with a 95% interval from the fit's Fisher
   information, each pair's games counted as ``games / design effect`` (the design effect: the
   variance over deals over the variance as if the games were independent);
-- how many levels of play the games tell apart, the Elo spread from the first agent to the
-  strongest, and how the outcome's variance splits into skill, the deal and the rest;
+- how many levels of play the games tell apart and the Elo spread from the first agent to the
+  strongest;
 - the seat balance with the strongest agent in every seat (``--until``: until the first
   player's interval is that narrow).
 
@@ -44,6 +44,7 @@ from rulepress.simulate.stats import (
     _r,
     rate,
     sample_digest,
+    seat_shares,
     table_figures,
     wilson,
 )
@@ -51,7 +52,9 @@ from rulepress.words import N_
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a finite fit
-MIN_EFFECT = 0.1  # a design effect is taken as at least this (a few deals can show ~0)
+# A design effect is taken as at least this: a pair's games count at most twice, however
+# alike its deals' two games look (0.1 let a few even deals count ten times).
+MIN_EFFECT = 0.5
 # --adaptive: a pair is decided when its score's Wilson interval at this z is clear of 1/2.
 # Looked at up to 16 times (a round each), so wider than 95%: Pocock's bound for 16 looks at
 # 5% in all is z = 2.7, so at 2.8 an even pair stops early, wrongly, in fewer than 5% of runs.
@@ -62,22 +65,26 @@ LADDER_METHOD = {
     "elo": "Bradley-Terry fitted by minorization-maximization (Hunter 2004) with one virtual "
            "drawn game per pair; Elo = 400 log10(strength), the first agent at 0; 95% "
            "intervals from the Fisher information, each pair's games divided by its design "
-           "effect (variance over deals / binomial variance, at least 0.1)",
-    "levels": "agents by Elo, strongest first; an agent starts a new level when its pair "
-              "with the strongest of the level above excludes an even score (interval over "
-              "deals)",
-    "shares": "per game, an agent's result varies by 1/4 around an even score: skill is "
-              "(p - 1/2)^2 of it (p the pair's score), the deal (1 - design effect) p (1 - p), "
-              "the rest (the play's own chance and the agents' draws) what remains; averaged "
-              "over the pairs",
-    "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate, "
-                    "Wilson interval; with --until, games are played in 16 rounds and the "
-                    "run stops after the first round whose interval is that narrow",
+           "effect (variance over deals / binomial variance, at least 0.5; 1 for a pair of "
+           "fewer deals than an interval over deals needs)",
+    "levels": "each pair's two-sided test of an even score: t on n - 1 over its deals' "
+              "scores when it has 10 deals or more and no draw or shared win, else the "
+              "binomial's normal approximation; p-values adjusted by Holm's method over all "
+              "pairs (p_holm), a pair told apart when p_holm < 0.05; agents by Elo, strongest "
+              "first, an agent starting a new level when it is told apart from every agent of "
+              "the level above",
+    "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate "
+                    "over the games with a first player (not those won at the deal), Wilson "
+                    "interval; each seat's share of the wins; with --until, games are played in "
+                    "16 rounds and the run stops after the first round whose interval is that "
+                    "narrow",
 }
 ADAPTIVE_METHOD = {
     "adaptive": "each pair plays its deals in 16 rounds and stops after the first round "
                 f"whose Wilson interval at z = {DECIDED_Z} (for up to 16 looks, as Pocock's "
-                "bound) lies clear of an even score; a pair so stopped played fewer deals",
+                "bound) lies clear of an even score; a pair so stopped played fewer deals, and "
+                "its intervals, computed as for a fixed sample, are too narrow and its score "
+                "pushed away from 1/2: the sentence names every such pair (stopped_early)",
 }
 
 
@@ -144,28 +151,31 @@ def fit(names: Sequence[str], pairs: Sequence[tuple[int, int, float, float, floa
     return [float(t) for t in theta], [[float(c) for c in row] for row in cov]
 
 
-def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Tally],
-            seconds_per_turn: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The ladder's figures and each pair's table figures."""
+def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: str,
+            tallies: Sequence[Tally], seconds_per_turn: float, planned: int | None = None
+            ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The ladder's figures and each pair's table figures (``planned``: an --adaptive
+    ladder's games a pair, so the pairs stopped before them are named)."""
     tables: list[dict[str, Any]] = []
     pairs: list[dict[str, Any]] = []
     fitted: list[tuple[int, int, float, float, float]] = []
-    skill = deal = 0.0
-    for spec, tally in zip(specs, tallies, strict=True):
-        a, b = spec.agents
-        table = table_figures(tally, spec.agents, seconds_per_turn)
-        tables.append({"key": pair_key(spec), "players": 2, "variant": spec.variants[0],
+    for (a, b), tally in zip(matches, tallies, strict=True):
+        table = table_figures(tally, (a, b), seconds_per_turn)
+        tables.append({"key": f"{a} vs {b}", "players": 2, "variant": variant,
                        **table, **first_game(tally)})
         n = table["finished"]
         score = score_of(tally, a)
         effect = design_effect(table, a)
-        p = score / n if n else 0.5
-        skill += (p - 0.5) ** 2
-        deal += (1 - min(effect, 1.0)) * p * (1 - p)
-        over_deals = table["duplicate"]["agents"][a]
+        # The interval over deals counts wins only: beside a score that counts a draw or a
+        # shared win half it is another quantity, so such a pair has none.
+        halves = tally.draws + tally.shared
+        over_deals = None if halves else table["duplicate"]["agents"][a]["ci"]
         pairs.append({"agents": [a, b], **rate(_r(score), n),
-                      "deal_ci": over_deals["ci"], "design_effect": _r(effect)})
+                      "deal_ci": over_deals, "design_effect": _r(effect),
+                      "p": _r(_p_even(tally, a, score, n, over_deals is not None))})
         fitted.append((names.index(a), names.index(b), score, n, effect))
+    for pair, adjusted in zip(pairs, holm([pair["p"] for pair in pairs]), strict=True):
+        pair["p_holm"] = _r(adjusted)
     theta, cov = fit(names, fitted)
     elo = {name: {"elo": _r(ELO * t), "ci": _elo_ci(ELO * t, cov[i][i])}
            for i, (name, t) in enumerate(zip(names, theta, strict=True))}
@@ -173,9 +183,6 @@ def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Ta
     top, bottom = ranked[0], ranked[-1]
     spread = theta[top] - theta[bottom]
     spread_var = cov[top][top] + cov[bottom][bottom] - 2 * cov[top][bottom]
-    count = len(specs)
-    shares = {"skill": _r(skill / count / 0.25), "deal": _r(deal / count / 0.25)}
-    shares["rest"] = _r(max(0.0, 1 - shares["skill"] - shares["deal"]))
     return {
         "agents": list(names),
         "pairs": pairs,
@@ -184,7 +191,9 @@ def figures(names: Sequence[str], specs: Sequence[RunSpec], tallies: Sequence[Ta
         "spread": {"from": names[bottom], "to": names[top], "elo": _r(ELO * spread),
                    "ci": _elo_ci(ELO * spread, spread_var)},
         "levels": _levels([names[i] for i in ranked], pairs),
-        "shares": shares,
+        # --adaptive: pairs stopped once decided, whose fixed-sample intervals are too narrow
+        **({"stopped_early": [p["agents"] for p, t in zip(pairs, tables, strict=True)
+                              if t["games"] < planned]} if planned is not None else {}),
     }, tables
 
 
@@ -193,18 +202,45 @@ def _elo_ci(value: float, variance: float) -> list[float]:
     return [_r(value - half), _r(value + half)]
 
 
+def _p_even(tally: Tally, agent: str, score: float, n: int, over_deals: bool) -> float:
+    """The two-sided p-value of an even score for ``agent``'s pair (LADDER_METHOD's levels)."""
+    from rulepress.simulate.stats import MIN_DEALS, t_two_sided
+
+    if n == 0:
+        return 1.0
+    units = tally.agent_units.get(agent)
+    deals = sum(units.values()) if units else 0
+    if over_deals and units and deals >= MIN_DEALS:
+        share = score / n
+        keys = sorted(units)
+        spread = math.fsum(units[k] * (k[0] - share * k[1]) ** 2 for k in keys)
+        se = math.sqrt(deals / (deals - 1) * spread) / n
+        if se == 0:
+            return 1.0 if share == 0.5 else 0.0
+        return t_two_sided((share - 0.5) / se, deals - 1)
+    z = (score - n / 2) / math.sqrt(n / 4)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given."""
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    adjusted = [1.0] * len(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
 def _levels(ranked: Sequence[str], pairs: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     """Agents grouped into levels the games tell apart (see LADDER_METHOD)."""
     def apart(a: str, b: str) -> bool:
-        for pair in pairs:
-            if set(pair["agents"]) == {a, b}:
-                ci = pair["deal_ci"] or pair["ci"]
-                return ci is not None and not ci[0] <= 0.5 <= ci[1]
-        return False
+        return any(set(pair["agents"]) == {a, b} and pair["p_holm"] < 0.05 for pair in pairs)
 
     levels: list[list[str]] = []
     for name in ranked:
-        if levels and not apart(levels[-1][0], name):
+        if levels and not all(apart(other, name) for other in levels[-1]):
             levels[-1].append(name)
         else:
             levels.append([name])
@@ -261,8 +297,7 @@ def seat_balance(tally: Tally, strongest: str, half_width: float | None) -> dict
     first = sum(tally.first.values())
     out: dict[str, Any] = {"agent": strongest, "games": tally.games,
            "first_player": rate(tally.order_wins[0], first),
-           "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], first)}
-                     for s in range(tally.players)]}
+           "seats": seat_shares(tally)}
     if half_width is not None:
         ci = out["first_player"]["ci"]
         out["until"] = _r(half_width)
@@ -271,9 +306,15 @@ def seat_balance(tally: Tally, strongest: str, half_width: float | None) -> dict
 
 
 LADDER_SENTENCE = N_(
-    "{top} beats {bottom} {rate} [{low}, {high}] of games, {elo} Elo [{elo_low}, {elo_high}]; "
-    "levels of play the games tell apart: {levels}; skill explains about {skill} of results, "
-    "the deal {deal}")
+    "{top} beats {bottom}, scoring {rate} [{low}, {high}] (a win 1, a draw or a shared win "
+    "half), {elo} Elo [{elo_low}, {elo_high}]; levels of play the games tell apart: {levels}")
+# When the pair's interval holds an even score: the words may claim no more than it shows.
+LADDER_EVEN = N_(
+    "no difference shown between {top} and {bottom}: the former scores {rate} [{low}, {high}] "
+    "(a win 1, a draw or a shared win half), {elo} Elo [{elo_low}, {elo_high}]; levels of play "
+    "the games tell apart: {levels}")
+EARLY_SENTENCE = N_("{ladder}; stopped early once decided, so their intervals are too narrow "
+                    "and their scores pushed away from an even one: {pairs}")
 SEAT_SENTENCE = N_("{ladder}; with {agent} in both seats the first player wins {rate} "
                    "[{low}, {high}] of {games} games")
 
@@ -286,19 +327,24 @@ def sentence(ladder: Mapping[str, Any]) -> str:
     if pair["agents"][0] != top and p is not None:
         p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
     spread = ladder["spread"]
-    shares = ladder["shares"]
+    decided = pair.get("deal_ci") or pair["ci"]
+    if pair["agents"][0] != top and decided is not None:
+        decided = [1 - decided[1], 1 - decided[0]]
+    beats = decided is not None and decided[0] > 0.5
     # Written from the theme's words, so a translated book's report says it in its language.
-    text = LADDER_SENTENCE.format(
+    text = (LADDER_SENTENCE if beats else LADDER_EVEN).format(
         top=top, bottom=bottom, rate=_pct(p), low=_pct(ci[0], ""), high=_pct(ci[1], ""),
         elo=f"{spread['elo']:.0f}", elo_low=f"{spread['ci'][0]:.0f}",
-        elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]),
-        skill=f"{shares['skill'] * 100:.0f}%", deal=f"{shares['deal'] * 100:.0f}%")
+        elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]))
+    early = ladder.get("stopped_early")
+    if early:
+        text = EARLY_SENTENCE.format(ladder=text, pairs=", ".join(" vs ".join(p) for p in early))
     seat = ladder.get("seat_balance")
     if seat:
         fp = seat["first_player"]
         text = SEAT_SENTENCE.format(ladder=text, agent=seat["agent"], rate=_pct(fp["rate"]),
                                     low=_pct(fp["ci"][0], ""), high=_pct(fp["ci"][1], ""),
-                                    games=f"{seat['games']:,}")
+                                    games=f"{fp['of']:,}")
     return text
 
 
@@ -348,6 +394,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     from rulepress.simulate.execute import SchedulerError, StopRule, players
     from rulepress.simulate.play import SimulationFailure
     from rulepress.simulate.progress import game_steps
+    from rulepress.simulate.records import sealed
     from rulepress.simulate.run import FORMAT, dumps
 
     chosen = replace(chosen, spec=replace(chosen.spec, adaptive=adaptive))
@@ -367,8 +414,10 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                            for s in specs]
             else:
                 results = played(specs, progress, None)
-            ladder, tables = figures(names, specs, [r[0] for r in results],
-                                     chosen.spec.seconds_per_turn)
+            ladder, tables = figures(names, [(s.agents[0], s.agents[1]) for s in specs],
+                                     chosen.spec.variants[0], [r[0] for r in results],
+                                     chosen.spec.seconds_per_turn,
+                                     specs[0].plays(2) if chosen.spec.adaptive else None)
             seats = seat_spec(chosen.spec, ladder["ranking"][0])
             stop = StopRule(until_enough(half)) if half is not None else None
             (seat_tally,) = played([seats], progress, stop)[0]
@@ -381,7 +430,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     ladder["seat_balance"] = seat_balance(seat_tally, seats.agents[0], half)
     ladder["sentence"] = sentence(ladder)
     spec = chosen.spec
-    summary: dict[str, Any] = {
+    summary: dict[str, Any] = sealed({
         "format": FORMAT,
         "command": command(spec),
         "game": spec.game,
@@ -389,14 +438,13 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
         "engine": spec.engine,
         "run": {**spec.figures(), "ladder": True},
         "agents": chosen.agents,
-        "method": {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD,
-                   **(ADAPTIVE_METHOD if spec.adaptive else {})},
+        "method": method(spec.adaptive),
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],
                              **table_figures(seat_tally, seats.agents, spec.seconds_per_turn),
                              **first_game(seat_tally)}],
-    }
+    })
     from rulepress.simulate.plots import ladder_svg
 
     files = {"summary.json": dumps(summary) + "\n", "ladder.svg": ladder_svg(summary)}
@@ -404,3 +452,37 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
     return files, (f"played {games} games of {game} in {seconds:.1f} s {where}: "
                    f"{ladder['sentence']}")
+
+
+def method(adaptive: bool) -> dict[str, str]:
+    return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD,
+            **(ADAPTIVE_METHOD if adaptive else {})}
+
+
+def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, Any]:
+    """A ladder summary's figures (method, ladder, tables) computed again from its records."""
+    from rulepress.simulate.records import tally_of
+
+    run = summary["run"]
+    stored = summary["tables"]
+    matches = [(t["agents"][0], t["agents"][1]) for t in
+               (p for p in summary["ladder"]["pairs"])]
+    tallies = [tally_of(t, kinds) for t in stored[:-1]]
+    spt = float(run["seconds_per_turn"])
+    ladder, tables = figures(run["agents"], matches, run["variants"][0], tallies, spt,
+                             2 * int(run["games"]) if run.get("adaptive") else None)
+    for made, kept in zip(tables, stored, strict=False):
+        made["sample"] = kept["sample"]  # records: the replayed games' digests
+        made.update({"first_game": kept["first_game"]} if "first_game" in kept else {})
+    seats = stored[-1]
+    top = ladder["ranking"][0]
+    seat_table = {"key": f"{top} in every seat", "players": 2, "variant": run["variants"][0],
+                  **table_figures(tally_of(seats, kinds), (top,), spt),
+                  "sample": seats["sample"],
+                  **({"first_game": seats["first_game"]} if "first_game" in seats else {})}
+    until = run.get("until")
+    ladder["seat_balance"] = seat_balance(tally_of(seats, kinds), top,
+                                          None if until is None else float(until))
+    ladder["sentence"] = sentence(ladder)
+    return {"method": method(bool(run.get("adaptive"))), "ladder": ladder,
+            "tables": [*tables, seat_table]}

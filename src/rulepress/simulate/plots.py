@@ -50,7 +50,7 @@ STYLE: dict[str, Any] = {
 # The ladder plot's words, in the theme's catalog (i18n/engine.py translates a drawn plot's texts).
 LADDER_AXIS = N_("Elo ({agent} at 0), 95% intervals; a colour per level of play the games tell "
                  "apart")
-LADDER_TITLE = N_("Skill ladder: skill explains about {skill} of results, the deal {deal}")
+LADDER_TITLE = N_("Skill ladder: each agent's Elo, with its 95% interval")
 
 
 def plots(summary: Mapping[str, Any]) -> dict[str, str]:
@@ -340,7 +340,5 @@ def ladder_plot(summary: Mapping[str, Any]) -> Figure:
     ax.set_ylim(-0.6, len(names) - 0.4)
     ax.axvline(0, color=FAIR, linestyle="--", linewidth=1)
     ax.set_xlabel(_wrapped(LADDER_AXIS.format(agent=ladder["agents"][0]), 10))
-    shares = ladder["shares"]
-    ax.set_title(_wrapped(LADDER_TITLE.format(skill=f"{shares['skill'] * 100:.0f}%",
-                                              deal=f"{shares['deal'] * 100:.0f}%"), 11))
+    ax.set_title(_wrapped(LADDER_TITLE, 11))
     return figure

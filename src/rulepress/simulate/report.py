@@ -202,8 +202,32 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
     if not same:
         raise _Stale("run", f"{block.data['summary']} is the summary of another run "
                             f"({made_by}); {remake}")
+    summary = _from_records(summary, block.data["summary"], remake)
     _replay_sample(chosen, summary, block, remake, sampled)
     return summary
+
+
+def _from_records(summary: dict[str, Any], name: str, remake: str) -> dict[str, Any]:
+    """The summary with every figure computed from its records, once the records match their
+    digest and the stored figures are exactly those (records.py)."""
+    from rulepress.simulate.records import DIGEST_KEY, derived, first_difference, records_digest
+
+    try:
+        sealed = summary.get(DIGEST_KEY)
+        intact = sealed == records_digest(summary)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise _Stale("summary", f"{name} is not a summary rulepress simulate wrote (its "
+                                f"records lack {exc}); {remake}") from None
+    if not intact:
+        raise _Stale("summary", f"{name}: its records do not match their digest "
+                                f"({DIGEST_KEY}): a record was changed after the run; "
+                                f"{remake}")
+    made = {**derived(summary), DIGEST_KEY: sealed}
+    changed = first_difference(summary, made)
+    if changed:
+        raise _Stale("summary", f"{name}: {changed}; a figure is computed from the records, "
+                                f"never edited: {remake}")
+    return made
 
 
 def _command(spec: RunSpec, ladder: bool, compensate: bool = False) -> str:
@@ -411,3 +435,42 @@ def _written(value: Any) -> Any:
 
 def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def replayed_in_full(doc: Document, block: Example, project: Path | None,
+                     jobs: int = 0) -> list[Diagnostic]:
+    """``check --replay-all``: every game of the block's run played again (as long as the run
+    took), its records required to be the summary's exactly. Call it once the block checked."""
+    from rulepress.simulate.execute import SchedulerError
+    from rulepress.simulate.play import SimulationFailure
+    from rulepress.simulate.records import DIGEST_KEY, records
+    from rulepress.simulate.run import play, summarize
+
+    name = block.data["summary"]
+    loc = block.line_of(("summary",))
+    asked = _plan(doc, block, project)
+    stored = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+    try:
+        if _is_ladder(block):
+            from rulepress.simulate.ladder import ladder_files
+
+            files, _ = ladder_files(asked, doc.slug, adaptive=asked.spec.adaptive, jobs=jobs)
+            made = json.loads(files["summary.json"])
+        elif _is_compensation(block):
+            from rulepress.simulate.compensate import compensation_files
+
+            files, _ = compensation_files(asked, doc.slug, jobs=jobs)
+            made = json.loads(files["summary.json"])
+        else:
+            made = summarize(asked, play(asked, jobs=jobs))
+    except (SimulationFailure, SchedulerError) as exc:
+        return [error(loc, f"{block.id}: {name}: playing its games again failed: {exc}")]
+    if made[DIGEST_KEY] == stored.get(DIGEST_KEY) and records(made) == records(stored):
+        return []
+    mine, theirs = records(made), records(stored)
+    where = next((f"tables[{m['key']}].{k}" for m, t in zip(mine["tables"], theirs["tables"],
+                                                             strict=False)
+                  for k in m if m[k] != t.get(k)), "its compensation")
+    return [disproved(loc, f"{block.id}: {name}: its records are not what its games give "
+                           f"played again in full (first at {where}); make it with: "
+                           f"{_command(asked.spec, _is_ladder(block), _is_compensation(block))}")]

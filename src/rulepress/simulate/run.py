@@ -301,8 +301,10 @@ def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
 
 def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
     """summary.json: every figure, the exact command, and how each figure was computed."""
+    from rulepress.simulate.records import sealed
+
     spec = plan.spec
-    return {
+    return sealed({
         "format": FORMAT,
         "command": spec.command(),
         "game": spec.game,
@@ -317,7 +319,7 @@ def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
              **table_figures(tally, spec.agents, spec.seconds_per_turn)}
             for t, tally in zip(spec.tables, tallies, strict=True)
         ],
-    }
+    })
 
 
 def outputs(summary: Mapping[str, Any]) -> dict[str, str]:

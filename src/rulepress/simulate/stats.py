@@ -13,6 +13,7 @@ with the number of games. Every figure of the summary is computed from these cou
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections import Counter
@@ -31,12 +32,18 @@ SAMPLE = 4  # each table's first games, replayed by every check to spot a stale 
 STALLS = 10  # capped games a batch names (the run keeps the first STALLS by number)
 QUANTILES = {"p5": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 BIN = 100  # values are counted in bins of 1/BIN
+MIN_DEALS = 10  # an interval over deals needs this many deals (4 gave [100, 100])
 METHOD = {
     "rates": "Wilson score interval, 95%",
     "means": "normal approximation, mean +- 1.96 s / sqrt(n), s the sample standard deviation",
     "quantiles": "nearest rank over values counted in bins of 0.01 (exact for whole numbers)",
-    "wins": "a shared win counts as a win for each seat sharing it; unfinished games count in "
-            "no win rate",
+    "outcomes": "a finished game has one winner, a shared win (several seats win; each of "
+                "them has a win), or no winner (a draw: no seat wins); a capped game is "
+                "unfinished and counts in no win rate; 'decided' games are those with a winner",
+    "wins": "an agent's, or the k-th to act's, win rate: its wins over its finished games (a "
+            "draw is no win); a seat's share: its wins over all seats' wins at the table, so "
+            "the seats' shares sum to 100% (the decided games when no win is shared) and an "
+            "even share is 1 / players",
     "seeds": "game i is set up from sha256('seed:i:deal') and played from sha256('seed:i:play')",
     "lineup": "seat s of game i is played by agents[(i + s) mod len(agents)]",
 }
@@ -47,10 +54,12 @@ DUPLICATE_METHOD = {
     "lineup": "game i is rotation r = i mod P of deal d = i div P (P players): seat s is played "
               "by agents[(d + (s + r) mod P) mod len(agents)]",
     "duplicate": "each deal is one unit: an agent's (or seat's) wins w_d of its finished "
-                 "games g_d in the deal; rate = W / G over all deals, ci = rate +- 1.96 sqrt(n / "
-                 "(n - 1) * sum (w_d - rate g_d)^2) / G (n deals; s / sqrt(n) of the deals' "
-                 "shares when every deal has as many games); ordinary_ci = Wilson over the "
-                 "games as if independent; width_ratio = ci's width / ordinary_ci's",
+                 "games g_d in the deal; rate = W / G over all deals, ci = rate +- t sqrt(n / "
+                 "(n - 1) * sum (w_d - rate g_d)^2) / G, t Student's 97.5th percentile on n - 1 "
+                 "degrees of freedom (n deals; s / sqrt(n) of the deals' shares when every "
+                 f"deal has as many games), printed from {MIN_DEALS} deals on (none below); "
+                 "ordinary_ci = Wilson over the games as if independent; width_ratio = ci's "
+                 "width / ordinary_ci's",
 }
 
 
@@ -84,6 +93,9 @@ class Tally:
     # duplicate play: each deal one unit, counted by its (wins, games) for each agent and seat
     agent_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
     seat_units: dict[int, Counter[tuple[int, int]]] = field(default_factory=dict)
+    # and every other rate by deal: "first_player", "score:<agent>" (in half points),
+    # "end:<reason>" and "question:<name>", each deal's (count, of) where the rate occurs
+    deal_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
     # capped game -> the seed it was set up from, and the loop it is in, if any
     stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
     # --tension: games by lead changes; by checkpoint, seats behind there and how many won
@@ -147,12 +159,36 @@ class Tally:
             units = (self.agent_units.setdefault(key, Counter()) if isinstance(key, str)
                      else self.seat_units.setdefault(key, Counter()))
             units[wins[key], n] += 1
+        counts: Counter[str] = Counter()
+        of: Counter[str] = Counter()
+        for game in games:
+            of["games"] += 1  # every end's rate is over all the deal's games
+            counts[f"end:{game.end}"] += 1
+            if not game.scores:
+                continue
+            if game.first is not None:
+                of["first_player"] += 1
+                counts["first_player"] += game.first in game.winners
+            for seat, name in enumerate(game.lineup):  # a win 2, a draw or shared win 1
+                of[f"score:{name}"] += 2
+                counts[f"score:{name}"] += (0 if game.winners and seat not in game.winners
+                                            else 2 if game.winners == (seat,) else 1)
+            for name, answer in game.answers.items():
+                if answer is not None and self.kinds.get(name) == "rate":
+                    of[f"question:{name}"] += 1
+                    counts[f"question:{name}"] += bool(answer)
+        ends = {key for key in counts if key.startswith("end:")}
+        for key in ends | {k for k in of if k != "games"}:
+            total = of["games"] if key.startswith("end:") else of[key]
+            self.deal_units.setdefault(key, Counter())[counts[key], total] += 1
 
     def merge(self, other: Tally) -> None:
         for name, counts in other.agent_units.items():
             self.agent_units.setdefault(name, Counter()).update(counts)
         for seat, counts in other.seat_units.items():
             self.seat_units.setdefault(seat, Counter()).update(counts)
+        for key, counts in other.deal_units.items():
+            self.deal_units.setdefault(key, Counter()).update(counts)
         self.games += other.games
         for mine, theirs in self._counters(other):
             mine.update(theirs)
@@ -266,8 +302,7 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
         "minutes": scaled(turns, seconds_per_turn / 60),
         "ends": {reason: rate(count, tally.games) for reason, count in ends},
         "fair_share": _r(1 / tally.players),
-        "seats": [{"seat": s + 1, **rate(tally.seat_wins[s], finished)}
-                  for s in range(tally.players)],
+        "seats": seat_shares(tally),
         "first_player": {
             **rate(tally.order_wins[0], first_games),
             "seats": {str(s + 1): tally.first[s] for s in sorted(tally.first)},
@@ -279,8 +314,6 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
         "draws": rate(tally.draws, finished),
         "shared_wins": rate(tally.shared, finished),
         "scores": distribution(all_scores),
-        "scores_by_seat": [distribution(tally.scores[s], histogram=False)
-                           for s in range(tally.players)],
         "winning_score": distribution(tally.winning),
         "margin": distribution(tally.margins),
         "questions": {name: _answer(tally.kinds[name], tally.answers[name])
@@ -299,6 +332,40 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
     }
 
 
+def seat_shares(tally: Tally) -> list[dict[str, Any]]:
+    """Each seat's share of the table's wins (see METHOD["wins"]): they sum to 100%."""
+    won = sum(tally.seat_wins.values())
+    return [{"seat": s + 1, **rate(tally.seat_wins[s], won)} for s in range(tally.players)]
+
+
+def _t_area(t: float, df: int, steps: int = 2000) -> float:
+    """Student's t density on ``df`` degrees of freedom integrated from 0 to ``t`` (Simpson)."""
+    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+
+    def density(x: float) -> float:
+        return math.exp(log_c - (df + 1) / 2 * math.log1p(x * x / df))
+
+    h = t / steps
+    inner = math.fsum((4 if i % 2 else 2) * density(i * h) for i in range(1, steps))
+    return h / 3 * (density(0.0) + inner + density(t))
+
+
+@functools.cache
+def t975(df: int) -> float:
+    """Student's t 97.5th percentile on ``df`` degrees of freedom: where the density's area
+    from 0 reaches 0.475, found by bisection."""
+    low, high = Z95, 100.0
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _t_area(middle, df) < 0.475 else (low, middle)
+    return (low + high) / 2
+
+
+def t_two_sided(t: float, df: int) -> float:
+    """The two-sided p-value of ``t`` on ``df`` degrees of freedom."""
+    return max(0.0, min(1.0, 1 - 2 * _t_area(min(abs(t), 1e3), df, 20_000)))
+
+
 def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
     """Win rates over deals: each deal one unit (the agent's, or seat's, share of the deal's
     games won), with the interval of those units beside the ordinary one, which takes every
@@ -310,13 +377,54 @@ def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
     by_seat = [{"seat": s + 1, **_paired(tally.seat_units.get(s, Counter()),
                                          tally.seat_wins[s], finished)}
                for s in range(tally.players)]
+    deals = max((sum(u.values()) for u in tally.seat_units.values()), default=0)
+    units = tally.deal_units
+
+    def over_deals(key: str, count: int, of: int, everywhere: int = 0) -> dict[str, Any]:
+        seen = units.get(key, Counter())
+        # an end absent from a deal is a deal of 0 such games out of its `everywhere`
+        missing = deals - sum(seen.values()) if everywhere else 0
+        return _paired(seen + Counter({(0, everywhere): missing}) if missing > 0 else seen,
+                       count, of)
+
+    # every other rate of a duplicate table over deals, when the run recorded its units
+    others: dict[str, Any] = {}
+    if units:
+        width = tally.players
+        others = {
+            "first_player": over_deals("first_player", tally.order_wins[0],
+                                       sum(tally.first.values())),
+            "score": {name: over_deals(f"score:{name}", sum(k * n for (k, _), n in
+                                                          units.get(f"score:{name}",
+                                                                    Counter()).items()),
+                                       2 * tally.agent_seats[name])
+                      for name in dict.fromkeys(agents)},
+            "ends": {reason: over_deals(f"end:{reason}", count, tally.games, width)
+                     for reason, count in sorted(tally.ends.items(),
+                                                 key=lambda item: (-item[1], item[0]))},
+            "questions": {name: over_deals(f"question:{name}", tally.answers[name][1],
+                                           tally.answers[name][0] + tally.answers[name][1])
+                          for name, kind in tally.kinds.items() if kind == "rate"},
+        }
     return {
-        "deals": max((sum(u.values()) for u in tally.seat_units.values()), default=0),
+        "deals": deals,
         "rotations": tally.players,
         "narrower": {"agents": _narrower(by_agent.values()), "seats": _narrower(by_seat)},
         "agents": by_agent,
         "seats": by_seat,
+        **others,
+        # the records these come from: each deal's (wins, games), counted
+        "units": {"agents": {name: _units(tally.agent_units.get(name, Counter()))
+                             for name in dict.fromkeys(agents)},
+                  "seats": [_units(tally.seat_units.get(s, Counter()))
+                            for s in range(tally.players)],
+                  **({"other": {key: _units(units[key]) for key in sorted(units)}}
+                     if units else {})},
     }
+
+
+def _units(units: Counter[tuple[int, int]]) -> list[list[int]]:
+    return [[w, g, units[w, g]] for w, g in sorted(units) if units[w, g]]
 
 
 def _narrower(figures: Iterable[Mapping[str, Any]]) -> str | None:
@@ -333,13 +441,13 @@ def _paired(units: Counter[tuple[int, int]], wins: int, games: int) -> dict[str,
     s^2 / n of the deals' shares when every deal has as many games."""
     n = sum(units.values())
     ordinary = rate(wins, games)
-    if n == 0:
-        return {"deals": 0, "rate": None, "ci": None, "ordinary_ci": ordinary["ci"],
-                "width_ratio": None}
+    if n < MIN_DEALS:
+        return {"deals": n, "rate": ordinary["rate"], "ci": None,
+                "ordinary_ci": ordinary["ci"], "width_ratio": None}
     mean = wins / games
     keys = sorted(units)  # a fixed order: the same sums whatever order the tallies merged in
     spread = math.fsum(units[k] * (k[0] - mean * k[1]) ** 2 for k in keys)
-    half = Z95 * math.sqrt(n / (n - 1) * spread) / games if n > 1 else 0.0
+    half = t975(n - 1) * math.sqrt(n / (n - 1) * spread) / games
     ci = [_r(max(0.0, mean - half)), _r(min(1.0, mean + half))]
     width = ordinary["ci"][1] - ordinary["ci"][0]
     return {"deals": n, "rate": _r(mean), "ci": ci, "ordinary_ci": ordinary["ci"],
