@@ -1,0 +1,289 @@
+"""export --to dtc writes PDF/X-1a:2003: each written file read back with pypdf (markers in the
+Info dict and XMP, the OutputIntent and its profile, boxes page by page, colour operators and
+spaces in pages and forms, images' colour spaces and masks, no transparency, subset tags), and
+the read-back check (export.pdfx.check) shown to find each fault in a file that has it."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pypdf
+import pypdfium2
+import pytest
+from click.testing import CliRunner
+from defusedxml import ElementTree
+from PIL import Image
+from pypdf.generic import ContentStream
+from reportlab.lib.colors import Color
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from rulepress.cli import main
+from rulepress.export import pdfx
+from rulepress.export.dtc import cmyk_image
+from rulepress.pnp.draw import BOLD, REGULAR
+from rulepress.pnp.fonts import register_fonts
+
+ROOT = Path(__file__).parent.parent
+SOURCES = ROOT / "sources"
+PDFX = "{http://ns.adobe.com/pdfx/1.3/}"
+
+
+def export(sources: Path, out: Path, game: str, *args: str) -> tuple[Path, str]:
+    result = CliRunner().invoke(main, ["export", game, "--sources", str(sources), "--out",
+                                       str(out), "--to", "dtc", *args])
+    assert result.exit_code == 0, result.stderr
+    return out / game / "dtc", result.stderr
+
+
+def forms(page: Any) -> list[tuple[Any, Any]]:
+    """The page's (resources, content) and every form XObject's under it."""
+    todo = [(page["/Resources"], page.get_contents())]
+    found = []
+    while todo:
+        res, content = todo.pop()
+        found.append((res, content))
+        for x in res.get("/XObject", {}).values():
+            x = x.get_object()
+            if x["/Subtype"] == "/Form":
+                todo.append((x.get("/Resources", {}), x))
+    return found
+
+
+def operators(content: Any) -> list[tuple[list[Any], bytes]]:
+    return [(list(a) if isinstance(a, list) else [a], op)
+            for a, op in ContentStream(content.get_object(), None).operations]
+
+
+def read_back_pdfx(path: Path) -> dict[str, Any]:
+    """Everything the tests assert of one written file, read with pypdf alone."""
+    data = path.read_bytes()
+    reader = pypdf.PdfReader(path)
+    info = reader.trailer["/Info"].get_object()
+    root = reader.trailer["/Root"].get_object()
+    (intent,) = [i.get_object() for i in root["/OutputIntents"]]
+    icc = intent["/DestOutputProfile"].get_object()
+    xmp = ElementTree.fromstring(root["/Metadata"].get_object().get_data())
+    pages = []
+    fonts: dict[str, set[str]] = {}
+    for page in reader.pages:
+        ops: set[bytes] = set()
+        images, states = [], []
+        for res, content in forms(page):
+            ops |= {op for _, op in operators(content)}
+            for x in res.get("/XObject", {}).values():
+                x = x.get_object()
+                if x["/Subtype"] == "/Image":
+                    images.append((x["/ColorSpace"], "/SMask" in x, x.get("/Mask")))
+            states += [dict(g.get_object()) for g in res.get("/ExtGState", {}).values()]
+            for f in res.get("/Font", {}).values():
+                f = f.get_object()
+                assert "/FontFile2" in f["/FontDescriptor"]
+                assert f["/FontDescriptor"]["/FontName"] == f["/BaseFont"]
+                tag, name = str(f["/BaseFont"]).lstrip("/").split("+")
+                fonts.setdefault(tag, set()).add(name)
+        pages.append({"trim": [float(v) for v in page["/TrimBox"]],
+                      "bleed": [float(v) for v in page["/BleedBox"]],
+                      "media": [float(v) for v in page.mediabox], "ops": ops,
+                      "images": images, "states": states})
+    return {"head": data[:8], "info": info, "intent": intent, "icc": icc, "xmp": xmp,
+            "pages": pages, "fonts": fonts, "id": "/ID" in reader.trailer}
+
+
+def test_every_dtc_file_of_a_game_is_pdfx_1a_page_by_page(tmp_path: Path) -> None:
+    folder, _ = export(SOURCES, tmp_path / "out", "go-stop", "--skip", "player-tokens")
+    files = sorted(folder.glob("*.pdf"))
+    assert len(files) == 4
+    sizes = set()
+    for path in files:
+        got = read_back_pdfx(path)
+        assert got["head"] == b"%PDF-1.4" and got["id"]
+        info = got["info"]
+        assert info["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+        assert info["/GTS_PDFXConformance"] == "PDF/X-1a:2003"
+        assert info["/Trapped"] == "/False" and info["/Title"].startswith("Go-Stop: ")
+        assert [e.text for e in got["xmp"].iter(PDFX + "GTS_PDFXVersion")] == ["PDF/X-1:2003"]
+        assert [e.text for e in got["xmp"].iter(PDFX + "GTS_PDFXConformance")] == [
+            "PDF/X-1a:2003"]
+        intent = got["intent"]
+        assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
+        profile = got["icc"].get_data()
+        assert got["icc"]["/N"] == 4 and profile[12:20] == b"prtrCMYK" and profile[36:40] == b"acsp"
+        assert profile == pdfx.profile()
+        for page in got["pages"]:
+            # The trim 1/8 in inside the page on every side, the bleed the whole page.
+            w, h = page["media"][2:]
+            sizes.add((w, h))
+            assert page["media"][:2] == [0, 0] and page["bleed"] == page["media"]
+            assert page["trim"] == [9, 9, w - 9, h - 9]
+            assert not page["ops"] & {b"rg", b"RG", b"sc", b"SC", b"scn", b"SCN", b"cs", b"CS"}
+            assert page["images"] == []
+            assert all(float(s.get("/ca", 1)) == 1 and float(s.get("/CA", 1)) == 1
+                       and "/SMask" not in s for s in page["states"])
+        # Two fonts (Carlito and its bold), each with a tag of its own.
+        assert sorted(n for names in got["fonts"].values() for n in names) == [
+            "Carlito", "Carlito-Bold"]
+        assert all(len(names) == 1 for names in got["fonts"].values())
+        assert pdfx.check(path.read_bytes()) == []
+    assert sizes == {(198, 270), (216, 360)}  # poker cards (2.5 x 3.5 in), tarot (2.75 x 4.75)
+
+
+def translucent_game(root: Path) -> Path:
+    """A one-card game whose face has a navy background, a PNG half clear (its left half
+    red, opaque; its right half clear, a middle band 30% opaque) and an SVG square of red at
+    50% opacity."""
+    game = root / "sources" / "game"
+    (game / "layouts").mkdir(parents=True)
+    (game / "images").mkdir()
+    picture = Image.new("RGBA", (300, 300), (255, 0, 0, 255))
+    for x in range(150, 300):
+        for y in range(300):
+            picture.putpixel((x, y), (0, 0, 255, 77 if 100 <= y < 200 else 0))
+    picture.save(game / "images" / "half.png")
+    (game / "images" / "square.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+        '<rect width="100" height="100" fill="#ff0000" fill-opacity="0.5"/></svg>')
+    (game / "rules.md").write_text("""---
+title: Translucent
+designer: The rulepress tests
+players: {min: 1, max: 2}
+duration: 1 minute
+licence: {name: CC0 1.0, url: "https://creativecommons.org/publicdomain/zero/1.0/"}
+provenance: [{title: Written for the tests, source: tests}]
+components:
+  - {id: card, name: Card, count: 1, size: 63.5mm x 88.9mm, front: layouts/card.yml}
+---
+# Translucent
+
+## Rules
+
+Text.
+""")
+    (game / "layouts" / "card.yml").write_text("""background: "#1f3a5f"
+elements:
+  half: {type: image, x: 12mm, y: 12mm, width: 25.4mm, height: 25.4mm, src: images/half.png}
+  square: {type: image, x: 12mm, y: 50mm, width: 25mm, height: 25mm, src: images/square.svg}
+""")
+    return root / "sources"
+
+
+def test_images_are_cmyk_and_transparency_is_flattened(tmp_path: Path) -> None:
+    folder, _ = export(translucent_game(tmp_path), tmp_path / "out", "game")
+    path = folder / "game-card.pdf"
+    got = read_back_pdfx(path)
+    assert pdfx.check(path.read_bytes()) == []
+    (page,) = got["pages"]
+    assert all(float(s.get("/ca", 1)) == 1 and float(s.get("/CA", 1)) == 1
+               for s in page["states"])
+    (image,) = page["images"]
+    space, smask, mask = image
+    assert space == "/DeviceCMYK" and not smask
+    # The colour-key mask: one value of one ink that only the clear pixels have.
+    assert len(mask) == 8
+    reader = pypdf.PdfReader(path)
+    x = next(x.get_object() for res, _ in forms(reader.pages[0])
+             for x in res.get("/XObject", {}).values() if x.get_object()["/Subtype"] == "/Image")
+    raw = x.get_data()
+    assert len(raw) == 300 * 300 * 4
+    pixel = lambda px, py: tuple(raw[(py * 300 + px) * 4:(py * 300 + px) * 4 + 4])  # noqa: E731
+    assert pixel(10, 10) == (0, 255, 255, 0)  # red: magenta and yellow
+    key = [mask[2 * i] for i in range(4)]
+    clear = pixel(200, 10)
+    assert all(mask[2 * i] <= clear[i] <= mask[2 * i + 1] for i in range(4))  # masked
+    assert pixel(200, 150) == clear  # 30% opaque: under half, so clear too
+    assert not all(mask[2 * i] <= pixel(10, 10)[i] <= mask[2 * i + 1] for i in range(4))
+    assert key.count(0) >= 2
+    # The SVG's red at 50% is its tint: half the magenta and yellow of red, no alpha.
+    fills = [args for res, content in forms(reader.pages[0])
+             for args, op in operators(content) if op == b"k"]
+    assert [0, 0.5, 0.5, 0] in [[round(float(v), 3) for v in a] for a in fills]
+    # Looked at: the clear half shows the navy background, the red half red.
+    bitmap = pypdfium2.PdfDocument(path.read_bytes())[0].render(scale=1).to_pil().convert("RGB")
+    mm = 72 / 25.4
+    navy_at = bitmap.getpixel((int((9 + (12 + 20) * mm)), int(9 + 14 * mm)))
+    red_at = bitmap.getpixel((int((9 + (12 + 5) * mm)), int(9 + 14 * mm)))
+    assert red_at[0] > 200 and red_at[1] < 60, red_at
+    assert navy_at[2] > navy_at[0] + 30 and navy_at[0] < 80, navy_at
+
+
+def test_cmyk_image_keys_only_the_clear_pixels() -> None:
+    picture = Image.new("RGBA", (2, 1), (0, 0, 0, 255))
+    picture.putpixel((1, 0), (0, 0, 0, 0))
+    converted, key = cmyk_image(picture)
+    assert converted.mode == "CMYK" and converted.getpixel((0, 0)) == (0, 0, 0, 255)
+    # Cyan 0 is used by the black pixel: the lowest free cyan, 1, marks the clear one.
+    assert key == [1, 1, 0, 255, 0, 255, 0, 255] and converted.getpixel((1, 0))[0] == 1
+    assert cmyk_image(Image.new("RGB", (2, 2), (255, 255, 255)))[1] is None
+
+
+def not_pdfx() -> bytes:
+    """A PDF as ReportLab writes it unaided: RGB text and fill, a soft-masked RGB image, a
+    fill at 50% opacity, two fonts both tagged AAAAAA+, no page boxes, no PDF/X markers."""
+    register_fonts()
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(200, 200), invariant=1)
+    c.setFont(REGULAR, 10)
+    c.setFillColor(Color(0.2, 0.4, 0.6))
+    c.drawString(10, 10, "regular")
+    c.setFont(BOLD, 10)
+    c.drawString(10, 30, "bold")
+    c.setFillColor(Color(1, 0, 0, alpha=0.5))
+    c.rect(50, 50, 20, 20, fill=1)
+    rgba = Image.new("RGBA", (4, 4), (0, 255, 0, 128))
+    c.drawImage(ImageReader(rgba), 100, 100, 20, 20, mask="auto")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_the_check_names_each_rule_a_file_breaks() -> None:
+    found = {(p.page, p.text) for p in pdfx.check(not_pdfx())}
+    for page, text in [
+        (0, "Info GTS_PDFXVersion is None, not 'PDF/X-1:2003'"),
+        (0, "Info GTS_PDFXConformance is None, not 'PDF/X-1a:2003'"),
+        (0, "has 0 GTS_PDFX OutputIntents, not 1"),
+        (0, "has no XMP metadata"),
+        (1, "has no TrimBox"), (1, "has no BleedBox"),
+        (1, "sets an RGB colour (rg)"),
+        (1, "graphics state gRLs0 sets ca 0.5 (transparency)"),
+        (1, "font Helvetica is not embedded"),  # ReportLab's initial font, declared unused
+    ]:
+        assert (page, text) in found, (page, text, found)
+    images = [t for p, t in found if t.startswith("image ")]
+    assert any("has a soft mask" in t for t in images)
+    assert any("is in DeviceRGB, not CMYK or grey" in t for t in images)
+    shared = [t for p, t in found if "shares its subset tag AAAAAA+" in t]
+    assert len(shared) == 1 and re.match(r"font AAAAAA\+Carlito(-Bold)? shares", shared[0])
+    # The same file made PDF/X keeps its RGB and transparency: make() adds markers, it does
+    # not convert, and the check still says so.
+    made = {p.text for p in pdfx.check(pdfx.make(not_pdfx(), "t"))}
+    assert "sets an RGB colour (rg)" in made and not any("subset tag" in t for t in made)
+    assert not any(t.startswith(("Info ", "has 0", "has no XMP")) for t in made)
+
+
+def test_a_file_that_fails_the_check_is_an_error_at_the_component(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As though make() left the file as ReportLab wrote it.
+    monkeypatch.setattr(pdfx, "make", lambda data, title: data)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["export", "game", "--sources",
+                                       str(translucent_game(tmp_path)), "--out", str(out),
+                                       "--to", "dtc"])
+    assert result.exit_code == 2, result.stderr
+    assert re.search(r"sources/game/rules\.md:9:1: error: dtc: component 'card': game-card\.pdf "
+                     r"is not PDF/X-1a: Info GTS_PDFXVersion is None", result.stderr)
+    assert "game-card.pdf page 1 is not PDF/X-1a: has no" not in result.stderr  # boxes kept
+    assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_subset_tags_follow_the_font_program() -> None:
+    made = pdfx.make(not_pdfx(), "t")
+    reader = pypdf.PdfReader(io.BytesIO(made))
+    names = sorted(str(f.get_object()["/BaseFont"])
+                   for f in reader.pages[0]["/Resources"]["/Font"].values())
+    tags = [n.lstrip("/").split("+")[0] for n in names if "+" in n]
+    assert len(set(tags)) == 2 and "AAAAAA" not in tags
+    assert pdfx.make(not_pdfx(), "t") == made  # the same sources, the same tags and bytes
