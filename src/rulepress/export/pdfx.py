@@ -76,8 +76,9 @@ def make(data: bytes, title: str) -> bytes:
         NameObject("/DestOutputProfile"): writer._add_object(icc.flate_encode()),
     })
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject([intent])
-    info = writer._info.get_object() if writer._info is not None else DictionaryObject()
-    assert isinstance(info, DictionaryObject)
+    writer.add_metadata({})  # makes the Info dict if the file has none
+    info = writer._info.get_object() if writer._info is not None else None
+    assert isinstance(info, DictionaryObject)  # pypdf's Info dict, set as PdfObjects below
     info[NameObject("/Title")] = TextStringObject(title)
     info[NameObject("/GTS_PDFXVersion")] = TextStringObject(VERSION)
     info[NameObject("/GTS_PDFXConformance")] = TextStringObject(CONFORMANCE)
