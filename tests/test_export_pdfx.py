@@ -287,3 +287,24 @@ def test_subset_tags_follow_the_font_program() -> None:
     tags = [n.lstrip("/").split("+")[0] for n in names if "+" in n]
     assert len(set(tags)) == 2 and "AAAAAA" not in tags
     assert pdfx.make(not_pdfx(), "t") == made  # the same sources, the same tags and bytes
+
+
+def test_the_check_follows_forms_and_names_weasyprints_pdfx_1a_faults() -> None:
+    # WeasyPrint 70's pdf_variant "pdf/x-1a" (the locked version), on a page with an RGB
+    # heading and a paragraph at half opacity: the markers and OutputIntent are there, but
+    # colours stay RGB, the profile is an ICCBased space, and opacity is a transparency group.
+    from weasyprint import HTML
+
+    icc = (Path(pdfx.__file__).parent / "icc" / pdfx.PROFILE).as_uri()
+    page = (f"<style>@color-profile device-cmyk {{ src: url({icc}); components: cyan, "
+            "magenta, yellow, black }} @page { size: A6 } h1 { color: #c00 } "
+            "p { opacity: .5 }</style><h1>Title</h1><p>half</p>")
+    data = HTML(string=page).write_pdf(pdf_variant="pdf/x-1a")
+    found = {p.text for p in pdfx.check(data)}
+    assert "Info GTS_PDFXVersion is 'PDF/X-1a:2003', not 'PDF/X-1:2003'" in found
+    assert "sets an RGB colour (rg)" in found
+    assert "colour space device-cmyk is ICCBased: only CMYK or grey" in found
+    assert any(re.fullmatch(r"form x\d+ is a transparency group", t) for t in found)
+    assert any(re.fullmatch(r"graphics state a0\.5 sets ca 0\.5 \(transparency\)", t)
+               for t in found)
+    assert not any("OutputIntent" in t for t in found)
