@@ -71,7 +71,7 @@ def read_back_pdfx(path: Path) -> dict[str, Any]:
     fonts: dict[str, set[str]] = {}
     for page in reader.pages:
         ops: set[bytes] = set()
-        images, states = [], []
+        images, states, groups = [], [], []
         for res, content in forms(page):
             ops |= {op for _, op in operators(content)}
             for x in res.get("/XObject", {}).values():
@@ -81,11 +81,14 @@ def read_back_pdfx(path: Path) -> dict[str, Any]:
             states += [dict(g.get_object()) for g in res.get("/ExtGState", {}).values()]
             for f in res.get("/Font", {}).values():
                 f = f.get_object()
-                assert "/FontFile2" in f["/FontDescriptor"]
-                assert f["/FontDescriptor"]["/FontName"] == f["/BaseFont"]
+                kid = f["/DescendantFonts"][0].get_object() if "/DescendantFonts" in f else f
+                assert "/FontFile2" in kid["/FontDescriptor"]
+                assert kid["/FontDescriptor"]["/FontName"] == f["/BaseFont"]
                 tag, name = str(f["/BaseFont"]).lstrip("/").split("+")
                 fonts.setdefault(tag, set()).add(name)
-        pages.append({"trim": [float(v) for v in page["/TrimBox"]],
+            groups += [x.get_object().get("/Group") for x in res.get("/XObject", {}).values()
+                       if x.get_object()["/Subtype"] == "/Form"]
+        pages.append({"trim": [float(v) for v in page["/TrimBox"]], "groups": groups,
                       "bleed": [float(v) for v in page["/BleedBox"]],
                       "media": [float(v) for v in page.mediabox], "ops": ops,
                       "images": images, "states": states})
@@ -308,3 +311,102 @@ def test_the_check_follows_forms_and_names_weasyprints_pdfx_1a_faults() -> None:
     assert any(re.fullmatch(r"graphics state a0\.5 sets ca 0\.5 \(transparency\)", t)
                for t in found)
     assert not any("OutputIntent" in t for t in found)
+
+
+def test_build_press_writes_each_book_pdfx_1a_with_bleed_and_crop_marks(tmp_path: Path
+                                                                        ) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "pigeon", "--sources", str(SOURCES), "--out",
+                                       str(out), "--paper", "a4", "--edition", "player",
+                                       "--press", "--jobs", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert "trailer size" not in result.stderr and "not defined" not in result.stderr
+    folder = out / "pigeon"
+    assert {p.name for p in folder.glob("*.pdf")} == {"pigeon-a4.pdf", "pigeon-a4-press.pdf"}
+    path = folder / "pigeon-a4-press.pdf"
+    assert pdfx.check(path.read_bytes()) == []
+    got = read_back_pdfx(path)
+    assert got["head"] == b"%PDF-1.4" and got["info"]["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+    assert got["intent"]["/OutputConditionIdentifier"] == "FOGRA39"
+    assert got["info"]["/Title"] == "Pigeon"
+    # Typeset on A4 itself (the normal book is typeset on a page both papers hold).
+    assert len(got["pages"]) == 10 and len(pypdf.PdfReader(folder / "pigeon-a4.pdf").pages) == 11
+    mm = 72 / 25.4
+    for page in got["pages"]:
+        # The trim is A4; 3 mm of bleed on every side; the media holds the marks beyond it.
+        assert page["trim"] == pytest.approx([0, 0, 210 * mm, 297 * mm], abs=0.01)
+        assert page["bleed"] == pytest.approx([-3 * mm, -3 * mm, 213 * mm, 300 * mm], abs=0.01)
+        assert page["media"] == pytest.approx([-9 * mm, -9 * mm, 219 * mm, 306 * mm], abs=0.01)
+        assert not page["ops"] & {b"rg", b"RG"} and b"k" in page["ops"]
+        assert all(float(s.get("/ca", 1)) == 1 and float(s.get("/CA", 1)) == 1
+                   for s in page["states"])
+        assert all(g is None for g in page["groups"])  # no transparency groups left
+        assert all(space == "/DeviceCMYK" and not smask for space, smask, _ in page["images"])
+    assert all(len(names) == 1 for names in got["fonts"].values())
+    # Looked at, 2 px a point: the cover's colour fills its bleed, a text page's bleed is
+    # white; a crop mark runs on from the trim's left edge 4.5 to 9 mm above the top.
+    pdf = pypdfium2.PdfDocument(path.read_bytes())
+    cover, text = (pdf[n].render(scale=2).to_pil().convert("RGB") for n in (0, 2))
+
+    def at(img: Image.Image, x_mm: float, y_mm: float) -> tuple[int, int, int]:
+        """The pixel x_mm right of the trim's left edge, y_mm below its top."""
+        return img.getpixel((round((9 + x_mm) * mm * 2), round((9 + y_mm) * mm * 2)))
+
+    teal = at(cover, 100, 100)
+    assert teal[2] > teal[0] + 40  # the cover's blue-green
+    assert at(cover, -1.5, 100) == pytest.approx(teal, abs=3)  # in the bleed
+    assert at(text, -1.5, 100) == (255, 255, 255)
+    assert max(at(text, 0, -7)) < 100 and at(text, 2, -7) == (255, 255, 255)  # the mark
+    assert at(text, 0, -2) == (255, 255, 255)  # no mark inside the bleed
+
+
+def test_build_press_stops_at_print_css_on_what_it_cannot_flatten(tmp_path: Path) -> None:
+    # A game's print.css (the theme's, and a heading at half opacity): a press takes no
+    # transparency, and a half-opaque heading over a page is not a colour of its own.
+    sources = translucent_game(tmp_path)
+    css = sources / "game" / "templates" / "print.css"
+    css.parent.mkdir()
+    css.write_text((ROOT / "templates" / "print.css").read_text() + "\nh1 { opacity: .5 }\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "game", "--sources", str(sources), "--out",
+                                       str(out), "--paper", "a4", "--edition", "player",
+                                       "--press", "--jobs", "1"])
+    assert result.exit_code == 2, result.stderr
+    assert re.search(r"game/templates/print\.css:1:1: error: press: page 2: not PDF/X-1a: "
+                     r"graphics state a0\.5 sets ca 0\.5 \(transparency\)", result.stderr)
+    assert "Traceback" not in result.stderr and not (out / "game").exists()
+
+
+def test_to_press_unpaints_only_what_opacity_0_hid() -> None:
+    from rulepress.render.press import to_press
+
+    def page(text: bool) -> bytes:
+        buf = io.BytesIO()
+        c = Canvas(buf, pagesize=(100, 100), invariant=1)
+        c.setTrimBox((10, 10, 90, 90))
+        c.setFillColor(Color(1, 0, 0))
+        c.setStrokeColor(Color(0, 0, 1))
+        c.setFillAlpha(0)
+        c.rect(20, 20, 10, 10, fill=1, stroke=1)  # B: only its stroke showed
+        if text:
+            c.drawString(20, 50, "unseen")
+        c.setFillAlpha(1)
+        c.rect(40, 40, 10, 10, fill=1, stroke=0)
+        c.showPage()
+        c.save()
+        return buf.getvalue()
+
+    reader = pypdf.PdfReader(io.BytesIO(to_press(page(text=False))))
+    ops = operators(reader.pages[0].get_contents())
+    paints = [op for _, op in ops if op in (b"B*", b"f*", b"S")]  # ReportLab's even-odd ops
+    assert paints == [b"S", b"f*"]  # the hidden fill is gone, its stroke and the later fill stay
+    assert [[float(v) for v in a] for a, op in ops if op in (b"k", b"K")] == [
+        [0, 1, 1, 0], [1, 1, 0, 0]]  # red and blue as inks (no grey, so no black)
+    states = reader.pages[0]["/Resources"]["/ExtGState"].values()
+    assert all(float(s.get_object().get("/ca", 1)) == 1 for s in states)
+    assert [float(v) for v in reader.pages[0]["/BleedBox"]] == pytest.approx(
+        [10 - 3 * 72 / 25.4, 10 - 3 * 72 / 25.4, 90 + 3 * 72 / 25.4, 90 + 3 * 72 / 25.4],
+        abs=0.001)
+    # Text drawn at opacity 0 is kept, so its opacity stays for the check to name.
+    with_text = pdfx.check(to_press(page(text=True)))
+    assert any("sets ca 0 (transparency)" in p.text for p in with_text)

@@ -31,6 +31,7 @@ def build_rulebooks(
     booklet: bool = False,
     reporter: Progress,
     pdf: bool = True,
+    press: bool = False,
     only: Collection[str] | None = None,
     force: bool = False,
     changelog_since: str | None = None,
@@ -39,7 +40,8 @@ def build_rulebooks(
 ) -> Built:
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
     out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
-    ``booklet`` adds the player edition imposed as a booklet per paper.
+    ``booklet`` adds the player edition imposed as a booklet per paper; ``press`` each edition
+    as PDF/X-1a per paper for a manufacturer (GAME-a4-press.pdf, render.press).
 
     Outputs whose inputs are unchanged (cache.py) are neither rendered nor rewritten; a game
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
@@ -60,7 +62,7 @@ def build_rulebooks(
         found = changelog_lines(project or Path.cwd(), sources, changelog_since, games, reporter)
         changes = (changelog_since, tuple(sorted(found.items())))
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
-                              os.environ["SOURCE_DATE_EPOCH"], changes),
+                              os.environ["SOURCE_DATE_EPOCH"], changes, press),
                   pdf=pdf, only=only, title=title)
     return run(Paths(sources, out, project), ([books] if source else []) + list(also), reporter,
                RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs), every())

@@ -285,6 +285,11 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
          "(<game>-a4-booklet.pdf: A5 pages on A4; -letter-booklet.pdf: half-letter pages on "
          "Letter). Print both sides, flipping on the short edge; fold and staple.",
 )
+@click.option(
+    "--press", is_flag=True,
+    help="Also write each edition for a manufacturer, per paper (<game>-a4-press.pdf): "
+         "PDF/X-1a, CMYK, 3 mm bleed on every page, crop marks.",
+)
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option(
     "--changelog-since", "changelog_since", metavar="OLD", default=None,
@@ -302,7 +307,7 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None) ->
 @quiet_option
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, edition: str | None, booklet: bool, draft: bool,
+    paper: str | None, edition: str | None, booklet: bool, press: bool, draft: bool,
     changelog_since: str | None, jobs: int, no_pdf: bool, langs: tuple[str, ...], strict: bool,
     force: bool,
 ) -> None:
@@ -329,8 +334,8 @@ def build(
             where.sources, target, games=where.games, papers=where.papers(paper),
             draft=draft, jobs=jobs, editions=where.editions(edition),
             project=where.project.root, title=where.project.title, booklet=booklet,
-            reporter=reporter, pdf=not no_pdf, force=force, changelog_since=changelog_since,
-            source=source, also=also,
+            press=press, reporter=reporter, pdf=not no_pdf, force=force,
+            changelog_since=changelog_since, source=source, also=also,
         )
         reporter.done("\n".join([built.summary(), *(n for g in also for n in g.notes)]))
         return ExitStatus.OK

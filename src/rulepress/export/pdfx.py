@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
@@ -57,6 +58,11 @@ DEVICE_OK = {"/DeviceCMYK", "/DeviceGray", "/CMYK", "/G", "/Pattern"}
 def profile() -> bytes:
     """The shipped CMYK output profile (ICC v2, class prtr)."""
     return (files("rulepress.export") / "icc" / PROFILE).read_bytes()
+
+
+def profile_path() -> Path:
+    """The profile's file, for a stylesheet's @color-profile (the package is a folder)."""
+    return Path(__file__).parent / "icc" / PROFILE
 
 
 def make(data: bytes, title: str) -> bytes:
@@ -297,6 +303,9 @@ def _xmp_markers(reader: PdfReader) -> list[str]:
 
 def _boxes(page: Any) -> list[str]:
     found = []
+    marks = ("/PrinterMark", "/TrapNet")
+    if any(a.get_object().get("/Subtype") not in marks for a in page.get("/Annots", [])):
+        found.append("has annotations (links, notes): a press file takes none")
     media = [float(v) for v in page.mediabox]
     boxes = {}
     for key in ("/TrimBox", "/BleedBox"):
