@@ -410,3 +410,49 @@ def test_to_press_unpaints_only_what_opacity_0_hid() -> None:
     # Text drawn at opacity 0 is kept, so its opacity stays for the check to name.
     with_text = pdfx.check(to_press(page(text=True)))
     assert any("sets ca 0 (transparency)" in p.text for p in with_text)
+
+
+def test_a_press_kit_is_pdfx_1a_and_looks_like_the_kit() -> None:
+    from fixtures.pnp import fixture_game as G  # tests/ is on sys.path (conftest.py)
+
+    from rulepress.pnp.kit import Options, build_kit
+
+    kit = build_kit(G.standard(), G.DRAWERS, "a4", options=Options()).pdf
+    press = build_kit(G.standard(), G.DRAWERS, "a4", options=Options(press=True)).pdf
+    assert pdfx.check(kit) != [] and pdfx.check(press) == []
+    reader = pypdf.PdfReader(io.BytesIO(press))
+    assert len(reader.pages) == len(pypdf.PdfReader(io.BytesIO(kit)).pages)
+    for page in reader.pages:
+        for res, content in forms(page):
+            assert not {op for _, op in operators(content)} & {b"rg", b"RG"}
+            assert all(float(g.get_object().get("/ca", 1)) == 1
+                       for g in res.get("/ExtGState", {}).values())
+    # Drawn the same: page by page the same paths, text and images in the same order, each
+    # colour the kit's as rulepress converts it (the marks' 55% white halo: opaque white).
+    from rulepress.export.preflight import cmyk
+
+    drawing = {b"re", b"m", b"l", b"c", b"f", b"f*", b"S", b"s", b"B", b"B*", b"Tj", b"TJ",
+               b"Do", b"BT", b"ET"}
+    theirs = pypdf.PdfReader(io.BytesIO(kit))
+    for ours_page, their_page in zip(reader.pages, theirs.pages, strict=True):
+        ours_ops, their_ops = ([(op, a) for res, content in forms(page)
+                                for a, op in operators(content)]
+                               for page in (ours_page, their_page))
+        assert [op for op, _ in ours_ops if op in drawing] == [
+            op for op, _ in their_ops if op in drawing]
+        converted = {tuple(round(v, 3) for v in cmyk(*(float(x) for x in a)))
+                     for op, a in their_ops if op in (b"rg", b"RG")}
+        converted |= {(0, 0, 0, round(1 - float(a[0]), 3)) for op, a in their_ops
+                      if op in (b"g", b"G")}
+        used = {tuple(round(float(x), 3) for x in a) for op, a in ours_ops
+                if op in (b"k", b"K")}
+        assert used - converted <= {(0, 0, 0, 0)}, used - converted
+
+
+def test_pnp_press_writes_the_kit_under_its_own_name(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["pnp", "pigeon", "--sources", str(SOURCES), "--out",
+                                       str(out), "--paper", "a4", "--press"])
+    assert result.exit_code == 0, result.stderr
+    (path,) = (out / "pigeon").glob("*.pdf")
+    assert path.name == "pigeon-a4-press.pdf" and pdfx.check(path.read_bytes()) == []

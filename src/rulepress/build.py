@@ -86,6 +86,7 @@ def build_kits(
     changed_since: str | None = None,
     source: bool = True,
     also: Sequence[Generator] = (),
+    press: bool = False,
 ) -> Built:
     """Check every game as build does, draw every kit, and only then write them all.
     ``also``: more generators on the same check (the translations' kits); ``source=False``:
@@ -93,6 +94,7 @@ def build_kits(
     ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
     (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options. A game
     whose kit's inputs (and these options) are unchanged is skipped; ``force``: draw every kit.
+    ``press``: each kit as PDF/X-1a for a print shop (<game>-<paper>-press.pdf).
     ``changed_since``: a revision or folder; each kit holds only the faces that differ from it."""
     since = None
     if changed_since is not None:  # errata/: the faces that differ, each game's sorted
@@ -107,6 +109,6 @@ def build_kits(
         for slug in (slug for slug, faces in changed.items() if not faces):
             reporter.progress(f"{slug}: no printed face changed since {label}: no kit")
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
-                           None if only is None else tuple(only), since))
+                           None if only is None else tuple(only), since, press))
     return run(Paths(sources, out, project), ([kits] if source else []) + list(also), reporter,
                RunOptions(tuple(games), force=force), every())

@@ -374,13 +374,17 @@ def build(
     help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
          "face once at 1:1 with its trim and safe-area lines.",
 )
+@click.option(
+    "--press", is_flag=True,
+    help="The kits for a print shop (<game>-a4-press.pdf): PDF/X-1a, every colour CMYK.",
+)
 @lang_option
 @force_option
 @quiet_option
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    changed_since: str | None, proof: bool, langs: tuple[str, ...], force: bool,
+    changed_since: str | None, proof: bool, press: bool, langs: tuple[str, ...], force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -406,7 +410,7 @@ def pnp(
             where.sources, target, games=where.games, papers=where.papers(paper),
             duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
             proof=proof, sides=sides, ink=ink, only=chosen, force=force,
-            changed_since=changed_since, source=source, also=also,
+            changed_since=changed_since, source=source, also=also, press=press,
         )
         reporter.done(built.summary())
         return ExitStatus.OK

@@ -62,9 +62,10 @@ def press_css(paper: str, profile_url: str) -> str:
     return PRESS_CSS.format(profile=profile_url, size=PAGE_SIZES[paper], marks=MARKS_MM)
 
 
-def to_press(data: bytes) -> bytes:
-    """WeasyPrint's PDF (written with ``PRESS_CSS``) in CMYK, with no transparency left that
-    it can remove, and the BleedBox 3 mm outside the trim."""
+def to_press(data: bytes, bleed_mm: float | None = BLEED_MM) -> bytes:
+    """A PDF (WeasyPrint's, written with ``PRESS_CSS``; or a kit's) in CMYK, with no
+    transparency left that it can remove, and the BleedBox ``bleed_mm`` outside the TrimBox
+    (None: the boxes as they are)."""
     quiet = _Unlogged("Object count %(object_count)d exceeds defined trailer size")
     logging.getLogger("pypdf._writer").addFilter(quiet)
     try:  # the clone copies shared objects again, then warns of its own count
@@ -79,11 +80,12 @@ def to_press(data: bytes) -> bytes:
     for page in writer.pages:
         page.pop("/Annots", None)  # links: no use on paper, and PDF/X keeps the trim clear
         _convert(page, writer, done)
-        trim = [float(v) for v in page.trimbox]
-        out = BLEED_MM * POINTS_PER_MM
-        page[NameObject("/BleedBox")] = ArrayObject(
-            FloatObject(round(v, 4)) for v in (trim[0] - out, trim[1] - out, trim[2] + out,
-                                               trim[3] + out))
+        if bleed_mm is not None:
+            trim = [float(v) for v in page.trimbox]
+            out = bleed_mm * POINTS_PER_MM
+            page[NameObject("/BleedBox")] = ArrayObject(
+                FloatObject(round(v, 4)) for v in (trim[0] - out, trim[1] - out,
+                                                   trim[2] + out, trim[3] + out))
         page.pop("/Group", None)
         page.compress_content_streams()
     # pypdf's clone copies the profile once per reference to it; those copies, and the
