@@ -400,8 +400,12 @@ def test_to_press_unpaints_only_what_opacity_0_hid() -> None:
     ops = operators(reader.pages[0].get_contents())
     paints = [op for _, op in ops if op in (b"B*", b"f*", b"S")]  # ReportLab's even-odd ops
     assert paints == [b"S", b"f*"]  # the hidden fill is gone, its stroke and the later fill stay
-    assert [[float(v) for v in a] for a, op in ops if op in (b"k", b"K")] == [
-        [0, 1, 1, 0], [1, 1, 0, 0]]  # red and blue as inks (no grey, so no black)
+    # Red and blue as inks (no grey, so no black); the fill at opacity 0 is no ink.
+    inks = [[float(v) for v in a] for a, op in ops if op in (b"k", b"K")]
+    assert {tuple(i) for i in inks} == {(0, 1, 1, 0), (1, 1, 0, 0), (0, 0, 0, 0)}
+    fills = [i for (a, op), i in zip([o for o in ops if o[1] in (b"k", b"K")], inks,
+                                     strict=True) if op == b"k"]
+    assert fills[-1] == [0, 1, 1, 0]  # red again for the last square
     states = reader.pages[0]["/Resources"]["/ExtGState"].values()
     assert all(float(s.get_object().get("/ca", 1)) == 1 for s in states)
     assert [float(v) for v in reader.pages[0]["/BleedBox"]] == pytest.approx(
@@ -456,3 +460,22 @@ def test_pnp_press_writes_the_kit_under_its_own_name(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     (path,) = (out / "pigeon").glob("*.pdf")
     assert path.name == "pigeon-a4-press.pdf" and pdfx.check(path.read_bytes()) == []
+
+
+def test_to_press_gives_a_translucent_fill_as_its_tint() -> None:
+    from rulepress.render.press import to_press
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(100, 100), invariant=1)
+    c.setTrimBox((10, 10, 90, 90))
+    c.setFillColor(Color(1, 0, 0))
+    c.setFillAlpha(0.22)  # as Pigeon Race's start boxes are filled
+    c.rect(20, 20, 10, 10, fill=1, stroke=0)
+    c.showPage()
+    c.save()
+    made = to_press(buf.getvalue())
+    reader = pypdf.PdfReader(io.BytesIO(made))
+    ops = operators(reader.pages[0].get_contents())
+    fills = [[round(float(v), 3) for v in a] for a, op in ops if op == b"k"]
+    assert fills[-1] == [0, 0.22, 0.22, 0]  # red's inks at 22%
+    assert not any("transparency" in p.text for p in pdfx.check(pdfx.make(made, "t")))

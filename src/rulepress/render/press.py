@@ -6,12 +6,14 @@ WeasyPrint typesets it with the press stylesheet (``PRESS_CSS``: the bleed, crop
 output profile, and the theme's few translucent touches made opaque) and writes it with its
 ``pdf/x-1a`` variant, which adds the OutputIntent but leaves colours RGB, opacity as
 transparency groups and the profile as an ICCBased colour space. ``to_press`` converts what it
-wrote: RGB operators to CMYK ink as the exports convert them (grey to black alone), the
-ICCBased CMYK space to DeviceCMYK, fills painted at opacity 0 (its crop marks are stroked paths
-filled with 'transparent') to no fill, transparency groups (left with nothing translucent) to
-plain forms, RGB images to CMYK; the BleedBox drawn in to 3 mm (the media keeps room for the
-marks). ``export.pdfx.make`` then marks it PDF/X and ``pdfx.check`` reads it back: what is
-left (a game's own translucent CSS, gradients) is an error at the game's print.css.
+wrote (and a kit's PDF, for ``pnp --press``): colours to CMYK ink as the exports convert them
+(grey to black alone), a translucent colour as its tint over the paper (as the exports and kits
+draw one), what is filled or stroked at opacity 0 unpainted (WeasyPrint's crop marks are
+stroked paths filled 'transparent'), the ICCBased CMYK space to DeviceCMYK, transparency groups
+to plain forms, RGB images to CMYK; links go, and the BleedBox is drawn in to 3 mm (the media
+keeps room for the marks). ``export.pdfx.make`` then marks it PDF/X and ``pdfx.check`` reads it
+back: what is left (an image, a form or a shading drawn translucent, as CSS opacity draws;
+gradients) is an error at the game's print.css.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ PAINT: dict[bytes, dict[tuple[bool, bool], bytes]] = {
        for op, fill, stroke in ((b"B", b"f", b"S"), (b"B*", b"f*", b"S"), (b"b", b"f", b"s"),
                                 (b"b*", b"f*", b"s"))},
 }
-DRAWN = {b"Tj", b"TJ", b"'", b'"', b"Do", b"sh", b"INLINE IMAGE"}  # kept at opacity 0
+DRAWN = {b"Tj", b"TJ", b"'", b'"'}  # text: kept at opacity 0, so not flattened
+UNTINTED = {b"Do", b"sh", b"INLINE IMAGE"}  # drawn in colours of their own: not flattened
 
 
 def press_css(paper: str, profile_url: str) -> str:
@@ -77,9 +80,11 @@ def to_press(data: bytes, bleed_mm: float | None = BLEED_MM) -> bytes:
     writer.root_object.pop("/Dests", None)
     writer.root_object.pop("/OutputIntents", None)  # pdfx.make writes ours
     done: set[int] = set()
+    states: list[Any] = []  # every graphics state met (pages and forms share them)
+    unflattened = False
     for page in writer.pages:
         page.pop("/Annots", None)  # links: no use on paper, and PDF/X keeps the trim clear
-        _convert(page, writer, done)
+        unflattened |= _convert(page, writer, done, states)
         if bleed_mm is not None:
             trim = [float(v) for v in page.trimbox]
             out = bleed_mm * POINTS_PER_MM
@@ -88,6 +93,11 @@ def to_press(data: bytes, bleed_mm: float | None = BLEED_MM) -> bytes:
                                                    trim[2] + out, trim[3] + out))
         page.pop("/Group", None)
         page.compress_content_streams()
+    if not unflattened:  # every colour now carries its opacity as a tint
+        for gs in states:
+            for key in ("/ca", "/CA"):
+                if float(gs.get(key, 1)) < 1:
+                    gs[NameObject(key)] = NumberObject(1)
     # pypdf's clone copies the profile once per reference to it; those copies, and the
     # colour spaces and groups dropped above, leave unused objects behind.
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
@@ -107,12 +117,15 @@ class _Unlogged(logging.Filter):
         return not str(record.msg).startswith(self.text)
 
 
-def _convert(owner: Any, writer: PdfWriter, done: set[int]) -> None:
+def _convert(owner: Any, writer: PdfWriter, done: set[int], met: list[Any]) -> bool:
     """Rewrite ``owner``'s content (a page or form) and, once each, the forms and images it
-    uses."""
+    uses; add the graphics states they name to ``met``. True if something drawn translucent
+    could not be flattened (then no state's opacity may be dropped)."""
     res = owner.get("/Resources")
     res = res.get_object() if res is not None else DictionaryObject()
     states = {str(k): v.get_object() for k, v in res.get("/ExtGState", {}).items()}
+    met += states.values()
+    unflattened = False
     spaces = res.get("/ColorSpace")
     cmyk_names = set()
     if spaces is not None:
@@ -133,55 +146,77 @@ def _convert(owner: Any, writer: PdfWriter, done: set[int]) -> None:
         done.add(key)
         if x.get("/Subtype") == "/Form":
             x.pop("/Group", None)
-            _convert(x, writer, done)
+            unflattened |= _convert(x, writer, done, met)
         elif x.get("/Subtype") == "/Image":
             _image_to_cmyk(x)
     contents = owner.get_contents() if hasattr(owner, "get_contents") else owner
     if contents is None:
-        return
-    rewritten, hidden_drawing = _rewrite(ContentStream(contents, writer), states, cmyk_names)
+        return unflattened
+    rewritten, kept = _rewrite(ContentStream(contents, writer), states, cmyk_names)
     if hasattr(owner, "replace_contents"):
         owner.replace_contents(rewritten)
     else:
         owner.set_data(rewritten.get_data())
-    if hidden_drawing:
-        return  # text or images drawn unseen: kept, and the check reports their opacity
-    for gs in states.values():  # opacity 0 paints nothing now: its state can be opaque
-        for key in ("/ca", "/CA"):
-            if float(gs.get(key, 1)) == 0:
-                gs[NameObject(key)] = NumberObject(1)
+    return unflattened or kept
 
 
 def _rewrite(stream: ContentStream, states: dict[str, Any], cmyk_names: set[str]
              ) -> tuple[ContentStream, bool]:
-    """RGB colour operators as CMYK; what is filled or stroked at opacity 0 left unpainted.
-    Also says whether text, an image, a form or a shading was drawn at opacity 0 (those are
-    kept, so their opacity must stay for the check to report)."""
+    """Colours as CMYK ink, a translucent one as its tint over the paper (as the exports and
+    kits draw it); what is filled or stroked at opacity 0 left unpainted. Also says whether
+    something could not be flattened so: an image, a form or a shading drawn translucent, or
+    text at opacity 0 (kept, so their opacity stays for the check to report)."""
     ops: list[tuple[Any, bytes]] = []
-    alpha = [(1.0, 1.0)]  # the fill and stroke opacity in force, per saved state
-    hidden_drawing = False
+    # Per saved state: fill and stroke opacity, fill and stroke colour (CMYK) asked for.
+    state: list[list[Any]] = [[1.0, 1.0, None, None]]
+    cmyk_space = [False, False]  # the fill and stroke colour spaces are CMYK (scn/SCN)
+    unflattened = False
+
+    def ink(stroke: bool) -> tuple[list[Any], bytes]:
+        inks = state[-1][3 if stroke else 2]
+        a = state[-1][1 if stroke else 0]
+        return [FloatObject(round(v * a, 6)) for v in inks], (b"K" if stroke else b"k")
+
     for operands, op in stream.operations:
-        fill, stroke = alpha[-1]
+        top = state[-1]
+        colour: tuple[bool, Any] | None = None  # (stroke?, CMYK) set by this operator
         if op == b"q":
-            alpha.append(alpha[-1])
-        elif op == b"Q" and len(alpha) > 1:
-            alpha.pop()
+            state.append(list(top))
+        elif op == b"Q" and len(state) > 1:
+            state.pop()
         elif op == b"gs":
             gs = states.get(str(operands[0]))
             if gs is not None:
-                alpha[-1] = (float(gs.get("/ca", fill)), float(gs.get("/CA", stroke)))
+                top[0], top[1] = float(gs.get("/ca", top[0])), float(gs.get("/CA", top[1]))
+                ops.append((operands, op))
+                ops += [ink(stroke) for stroke in (False, True) if top[3 if stroke else 2]]
+                continue
         elif op in (b"rg", b"RG"):
-            operands = [FloatObject(round(v, 6)) for v in cmyk(*(float(v) for v in operands))]
-            op = b"k" if op == b"rg" else b"K"
-        elif op in (b"cs", b"CS") and str(operands[0]) in cmyk_names:
-            operands = [NameObject("/DeviceCMYK")]
+            colour = (op == b"RG", cmyk(*(float(v) for v in operands)))
+        elif op in (b"k", b"K"):
+            colour = (op == b"K", tuple(float(v) for v in operands))
+        elif op in (b"g", b"G"):
+            colour = (op == b"G", (0.0, 0.0, 0.0, 1 - float(operands[0])))
+        elif op in (b"cs", b"CS"):
+            cmyk_now = str(operands[0]) in cmyk_names or operands[0] == "/DeviceCMYK"
+            cmyk_space[op == b"CS"] = cmyk_now
+            if str(operands[0]) in cmyk_names:
+                operands = [NameObject("/DeviceCMYK")]
+        elif (op in (b"sc", b"scn", b"SC", b"SCN") and cmyk_space[op.isupper()]
+              and len(operands) == 4):
+            colour = (op.isupper(), tuple(float(v) for v in operands))
         elif op in PAINT:
-            op = PAINT[op][(fill > 0, stroke > 0)]
-        elif op in DRAWN and fill == 0:
-            hidden_drawing = True
+            op = PAINT[op][(top[0] > 0, top[1] > 0)]
+        elif op in UNTINTED and (top[0] < 1 or top[1] < 1) or op in DRAWN and top[0] == 0:
+            unflattened = True
+        if colour is not None:
+            stroke, inks = colour
+            top[3 if stroke else 2] = inks
+            ops.append(ink(stroke))
+            continue
         ops.append((operands, op))
     stream.operations = ops
-    return stream, hidden_drawing
+    return stream, unflattened
 
 
 def _image_to_cmyk(x: Any) -> None:
