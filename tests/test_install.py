@@ -59,6 +59,10 @@ def test_the_wheel_carries_theme_fonts_and_scaffold(installed: Path, tmp_path: P
     theme = Path(out[1])
     assert {"rulebook.html.j2", "print.css", "fonts"} <= {p.name for p in theme.iterdir()}
     assert (theme / "fonts" / "Carlito-Regular.ttf").stat().st_size > 100_000
+    # The PDF/X output profile and its licence, beside the export code.
+    icc = Path(out[0]).parent / "export" / "icc"
+    assert (icc / "rulepress-FOGRA39L.icc").read_bytes()[12:20] == b"prtrCMYK"
+    assert "zlib" in (icc / "README-FOGRA39L.txt").read_text()
 
 
 def test_an_installed_rulepress_builds_a_bundled_game_from_any_folder(

@@ -53,6 +53,7 @@ class BookOptions:
     epoch: str
     # build --changelog-since: the old printing and, by game, what changed since, in plain words
     changes: tuple[str, tuple[tuple[str, tuple[str, ...]], ...]] | None = None
+    press: bool = False  # build --press: each edition also as PDF/X-1a per paper (render.press)
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,15 @@ class BookFile:
     edition: str
     paper: str | None = None  # None: the HTML page
     booklet: bool = False
+    press: bool = False
 
     @property
     def label(self) -> str:
-        """'go-stop letter', 'go-stop reference a4', 'go-stop a4 booklet'."""
+        """'go-stop letter', 'go-stop reference a4', 'go-stop a4 booklet', 'go-stop a4 press'."""
         slug = self.name.split("/")[0]
         parts = [slug, *([self.edition] if self.edition != PLAYER else []), self.paper or "html"]
-        return " ".join(parts + (["booklet"] if self.booklet else []))
+        return " ".join(parts + (["booklet"] if self.booklet else [])
+                        + (["press"] if self.press else []))
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ class Books(Base):
 
     def files(self, slug: str) -> list[BookFile]:
         o = self.options
-        return book_files(slug, o.editions, o.papers, o.booklet)
+        return book_files(slug, o.editions, o.papers, o.booklet, o.press)
 
     def _wanted(self, f: BookFile) -> bool:
         return (self.pdf or f.paper is None) and (self.only is None or f.name in self.only)
@@ -168,11 +171,14 @@ def _unwanted() -> Files:
 
 
 def book_files(slug: str, editions: Sequence[str], papers: Sequence[str],
-               booklet: bool) -> list[BookFile]:
+               booklet: bool, press: bool = False) -> list[BookFile]:
     files = []
     for edition in editions:
         files.append(BookFile(f"{slug}/{book_name(slug, edition)}", edition))
         files += [BookFile(f"{slug}/{book_name(slug, edition, p)}", edition, p) for p in papers]
+        if press:
+            files += [BookFile(f"{slug}/{press_name(slug, edition, p)}", edition, p, press=True)
+                      for p in papers]
         if booklet and edition == PLAYER:
             files += [BookFile(f"{slug}/{booklet_name(slug, p)}", edition, p, booklet=True)
                       for p in papers]
@@ -181,11 +187,13 @@ def book_files(slug: str, editions: Sequence[str], papers: Sequence[str],
 
 def _typesettings(files: Sequence[BookFile]) -> list[list[BookFile]]:
     """The PDFs among ``files``, by typesetting: an edition's papers share one (render_pdfs),
-    a booklet is typeset on its own."""
-    groups: dict[tuple[str, str | None], list[BookFile]] = {}
+    a booklet and a press book are typeset on their own."""
+    groups: dict[tuple[str, str | None, bool, bool], list[BookFile]] = {}
     for f in files:
         if f.paper is not None:
-            groups.setdefault((f.edition, f.paper if f.booklet else None), []).append(f)
+            alone = f.booklet or f.press
+            groups.setdefault((f.edition, f.paper if alone else None, f.booklet, f.press),
+                              []).append(f)
     return list(groups.values())
 
 
@@ -251,6 +259,11 @@ def book_name(slug: str, edition: str, paper: str | None = None) -> str:
     return f"{stem}.html" if paper is None else f"{stem}-{paper}.pdf"
 
 
+def press_name(slug: str, edition: str, paper: str) -> str:
+    """pigeon-a4-press.pdf, pigeon-reference-a4-press.pdf: for a manufacturer (PDF/X-1a)."""
+    return book_name(slug, edition, paper).removesuffix(".pdf") + "-press.pdf"
+
+
 def booklet_name(slug: str, paper: str) -> str:
     """pigeon-a4-booklet.pdf: the player edition, imposed for saddle stitching."""
     return f"{slug}-{paper}-booklet.pdf"
@@ -271,6 +284,9 @@ def _render_pdf(job: PdfJob) -> Files:
             if first.booklet:
                 return {first.name: render_booklet(job.html, papers[0], base_url=job.base_url,
                                                    allowed_roots=job.roots)}
+            if first.press:
+                return {first.name: render_pdfs(job.html, papers[:1], base_url=job.base_url,
+                                                allowed_roots=job.roots, press=True)[papers[0]]}
             pdfs = render_pdfs(job.html, papers, base_url=job.base_url, allowed_roots=job.roots)
             return {f.name: pdfs[f.paper] for f in job.files if f.paper is not None}
     except OSError as exc:  # a full or unwritable temporary folder

@@ -32,6 +32,7 @@ def build_rulebooks(
     booklet: bool = False,
     reporter: Progress,
     pdf: bool = True,
+    press: bool = False,
     only: Collection[str] | None = None,
     force: bool = False,
     changelog_since: str | None = None,
@@ -40,7 +41,8 @@ def build_rulebooks(
 ) -> Built:
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
     out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
-    ``booklet`` adds the player edition imposed as a booklet per paper.
+    ``booklet`` adds the player edition imposed as a booklet per paper; ``press`` each edition
+    as PDF/X-1a per paper for a manufacturer (GAME-a4-press.pdf, render.press).
 
     Outputs whose inputs are unchanged (cache.py) are neither rendered nor rewritten; a game
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
@@ -61,7 +63,7 @@ def build_rulebooks(
         found = changelog_lines(project or Path.cwd(), sources, changelog_since, games, reporter)
         changes = (changelog_since, tuple(sorted(found.items())))
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
-                              os.environ["SOURCE_DATE_EPOCH"], changes),
+                              os.environ["SOURCE_DATE_EPOCH"], changes, press),
                   pdf=pdf, only=only, title=title)
     return run(Paths(sources, out, project), ([books] if source else []) + list(also), reporter,
                RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs), every())
@@ -85,6 +87,7 @@ def build_kits(
     changed_since: str | None = None,
     source: bool = True,
     also: Sequence[Generator] = (),
+    press: bool = False,
 ) -> Built:
     """Check every game as build does, draw every kit, and only then write them all.
     ``also``: more generators on the same check (the translations' kits); ``source=False``:
@@ -92,6 +95,7 @@ def build_kits(
     ``proof``: instead of the kits, one page per game showing each distinct face at 1:1
     (out/<game>/<game>-proof.pdf). ``sides``, ``ink``, ``only``: see pnp.kit.Options. A game
     whose kit's inputs (and these options) are unchanged is skipped; ``force``: draw every kit.
+    ``press``: each kit as PDF/X-1a for a print shop (<game>-<paper>-press.pdf).
     ``changed_since``: a revision or folder; each kit holds only the faces that differ from it."""
     since = None
     if changed_since is not None:  # errata/: the faces that differ, each game's sorted
@@ -115,6 +119,6 @@ def build_kits(
         for slug in (slug for slug, faces in changed.items() if not faces):
             reporter.progress(f"{slug}: no printed face changed since {label}: no kit")
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
-                           None if only is None else tuple(only), since))
+                           None if only is None else tuple(only), since, press))
     return run(Paths(sources, out, project), ([kits] if source else []) + list(also), reporter,
                RunOptions(tuple(games), force=force), every())

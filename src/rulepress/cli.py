@@ -308,6 +308,11 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
          "(<game>-a4-booklet.pdf: A5 pages on A4; -letter-booklet.pdf: half-letter pages on "
          "Letter). Print both sides, flipping on the short edge; fold and staple.",
 )
+@click.option(
+    "--press", is_flag=True,
+    help="Also write each edition for a manufacturer, per paper (<game>-a4-press.pdf): "
+         "PDF/X-1a, CMYK, 3 mm bleed on every page, crop marks.",
+)
 @click.option("--draft", is_flag=True, help="Build even when examples fail (as warnings).")
 @click.option(
     "--changelog-since", "changelog_since", metavar="OLD", default=None,
@@ -325,7 +330,7 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
 @quiet_option
 def build(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
-    paper: str | None, edition: str | None, booklet: bool, draft: bool,
+    paper: str | None, edition: str | None, booklet: bool, press: bool, draft: bool,
     changelog_since: str | None, jobs: int, no_pdf: bool, langs: tuple[str, ...], strict: bool,
     force: bool,
 ) -> None:
@@ -352,8 +357,8 @@ def build(
             where.sources, target, games=where.games, papers=where.papers(paper),
             draft=draft, jobs=jobs, editions=where.editions(edition),
             project=where.project.root, title=where.project.title, booklet=booklet,
-            reporter=reporter, pdf=not no_pdf, force=force, changelog_since=changelog_since,
-            source=source, also=also,
+            press=press, reporter=reporter, pdf=not no_pdf, force=force,
+            changelog_since=changelog_since, source=source, also=also,
         )
         reporter.done("\n".join([built.summary(), *(n for g in also for n in g.notes)]))
         return ExitStatus.OK
@@ -392,6 +397,10 @@ def build(
     help="Instead of the kits, write one page per game (<game>-proof.pdf) showing each distinct "
          "face once at 1:1 with its trim and safe-area lines.",
 )
+@click.option(
+    "--press", is_flag=True,
+    help="The kits for a print shop (<game>-a4-press.pdf): PDF/X-1a, every colour CMYK.",
+)
 @lang_option
 @click.option("--strict", is_flag=True,
               help="A text a translated kit would print in the source language (a card's, a "
@@ -401,7 +410,8 @@ def build(
 def pnp(
     games: tuple[str, ...], project: Path | None, sources: Path | None, out: Path | None,
     paper: str | None, duplex: str, sides: str, ink: str, only: str | None, bleed: float,
-    changed_since: str | None, proof: bool, langs: tuple[str, ...], strict: bool, force: bool,
+    changed_since: str | None, proof: bool, press: bool, langs: tuple[str, ...], strict: bool,
+    force: bool,
 ) -> None:
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
@@ -428,7 +438,7 @@ def pnp(
             where.sources, target, games=where.games, papers=where.papers(paper),
             duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
             proof=proof, sides=sides, ink=ink, only=chosen, force=force,
-            changed_since=changed_since, source=source, also=also,
+            changed_since=changed_since, source=source, also=also, press=press,
         )
         reporter.done(built.summary())
         return ExitStatus.OK

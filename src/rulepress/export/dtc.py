@@ -1,25 +1,31 @@
-"""``export --to dtc``: DriveThruCards' one PDF per deck: a page per side of every card (back,
-then front, card after card, each copy), the trim plus 1/8 in of bleed, drawn as vectors by the
-kit's own drawers with every colour converted to CMYK (grey to black ink alone), fonts embedded
-(ReportLab embeds a subset of every TrueType font it draws with).
+"""``export --to dtc``: DriveThruCards' one PDF per deck, PDF/X-1a:2003: a page per side of
+every card (back, then front, card after card, each copy), the trim plus 1/8 in of bleed in its
+TrimBox and BleedBox, drawn as vectors by the kit's own drawers with every colour converted to
+CMYK (grey to black ink alone), fonts embedded (ReportLab embeds a subset of every TrueType font
+it draws with). ``pdfx.make`` adds the OutputIntent and the PDF/X keys; ``pdfx.check`` reads
+each file back and any rule it breaks is an error at the component's line.
 
-PDF/X-1a is not reached, and cannot be with ReportLab alone: it writes no OutputIntent (an ICC
-output profile, e.g. FOGRA39 or GRACoL, which no Debian package ships under a free licence for
-embedding), no ``GTS_PDFXVersion`` key, and keeps raster images (a layout's PNG or JPEG) in
-RGB. Ghostscript's ``-dPDFX`` needs that same profile. DriveThruCards accepts a CMYK PDF with
-embedded fonts and its trim and bleed boxes, which this is.
+PDF/X-1a allows no transparency, so what the drawers ask for is flattened as it is drawn: a
+translucent colour prints as its tint over the paper, a raster image is converted to CMYK and
+its alpha kept as a colour-key mask (a pixel at least half opaque prints, the rest not).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+import numpy as np
+from PIL import Image
 from reportlab import rl_config
+from reportlab.lib.colors import CMYKColor
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.diagnostics import RulepressError
+from rulepress.diagnostics import RulepressError, error
 from rulepress.document.model import Document
+from rulepress.export import pdfx
 from rulepress.export.houses import Placed
 from rulepress.export.preflight import to_cmyk
 from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page
@@ -44,8 +50,7 @@ def deck_pdf(doc: Document, part: Placed, found: Mapping[tuple[str, bool], SideF
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        c = Canvas(buf, invariant=1, pageCompression=1, initialFontName=REGULAR)
-        c._enforceColorSpace = to_cmyk
+        c = _PrintCanvas(buf, invariant=1, pageCompression=1, initialFontName=REGULAR)
         c.setTitle(f"{doc.meta.title}: {part.comp.name}")
         c.setAuthor(doc.meta.designer)
         c.setCreator("rulepress")
@@ -62,4 +67,118 @@ def deck_pdf(doc: Document, part: Placed, found: Mapping[tuple[str, bool], SideF
                                 ) from None
     finally:
         rl_config.useA85 = saved
-    return buf.getvalue()
+    title = f"{doc.meta.title}: {part.comp.name}"
+    made = pdfx.make(buf.getvalue(), title)
+    problems = pdfx.check(made)
+    if problems:
+        name = f"{doc.slug}-{part.comp.id}.pdf"
+        raise RulepressError([error(part.comp.loc, (
+            f"dtc: component '{part.comp.id}': {name}"
+            f"{f' page {p.page}' if p.page else ''} is not PDF/X-1a: {p.text}"))
+            for p in problems])
+    return made
+
+
+def tint(colour: Any, alpha: float) -> CMYKColor:
+    """The colour as opaque CMYK ink: translucent (``alpha`` < 1), as its tint over paper."""
+    inks = to_cmyk(colour)
+    a = max(0.0, min(1.0, alpha))
+    return CMYKColor(inks.cyan * a, inks.magenta * a, inks.yellow * a, inks.black * a,
+                     density=inks.density)
+
+
+def opaque(colour: Any) -> CMYKColor:
+    """The colour as opaque CMYK ink, its own alpha (if any) as a tint."""
+    alpha = getattr(to_cmyk(colour), "alpha", None)
+    return tint(colour, 1.0 if alpha is None else float(alpha))
+
+
+def cmyk_image(picture: Image.Image) -> tuple[Image.Image, list[int] | None]:
+    """A picture in CMYK as ``cmyk`` converts colours, and its colour-key mask (None when every
+    pixel prints): the pixels under half opaque take an ink value no printed pixel has."""
+    rgba = np.asarray(picture.convert("RGBA"), dtype=np.float64) / 255
+    rgb = rgba[..., :3]
+    k = 1 - rgb.max(axis=2)
+    rest = np.where(k < 1, 1 - k, 1.0)
+    inks = np.concatenate([(1 - rgb - k[..., None]) / rest[..., None], k[..., None]], axis=2)
+    out = np.round(inks * 255).astype(np.uint8)
+    hidden = rgba[..., 3] < 0.5
+    if not hidden.any():
+        return Image.fromarray(out, "CMYK"), None
+    for channel in range(4):
+        free = sorted(set(range(256)) - set(np.unique(out[~hidden][:, channel]).tolist()))
+        if free:
+            out[hidden, channel] = free[0]
+            ranges = [0, 255] * 4
+            ranges[2 * channel:2 * channel + 2] = [free[0], free[0]]
+            return Image.fromarray(out, "CMYK"), ranges
+    raise ValueError("an image with transparency uses every value of every ink, so no "
+                     "colour can mark its clear pixels")
+
+
+class _PrintCanvas(Canvas):  # type: ignore[misc]
+    """A canvas that writes only opaque CMYK: each colour as ``tint`` gives it at the opacity
+    in force (a colour's own alpha, or setFillAlpha's), images through ``cmyk_image``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._enforceColorSpace = opaque  # text objects convert their colours with it
+        # (fill colour, stroke colour, fill alpha, stroke alpha) per saved state.
+        self._asked: list[list[Any]] = [[None, None, 1.0, 1.0]]
+        self._painting = False
+
+    def saveState(self) -> None:  # noqa: N802
+        super().saveState()
+        self._asked.append(list(self._asked[-1]))
+
+    def restoreState(self) -> None:  # noqa: N802
+        super().restoreState()
+        if len(self._asked) > 1:
+            self._asked.pop()
+
+    def _paint(self, stroke: bool, colour: Any, alpha: Any) -> None:
+        if self._painting:  # ReportLab's own setFillAlpha(1) for the colour we hand it
+            return
+        state = self._asked[-1]
+        if colour is not None:
+            state[int(stroke)] = colour
+            own = getattr(to_cmyk(colour), "alpha", None)
+            alpha = own if alpha is None and own is not None else alpha
+        if alpha is not None:
+            state[2 + int(stroke)] = float(alpha)
+        if state[int(stroke)] is None:
+            return
+        shown = tint(state[int(stroke)], state[2 + int(stroke)])
+        self._painting = True
+        try:
+            (super().setStrokeColor if stroke else super().setFillColor)(shown)
+        finally:
+            self._painting = False
+
+    def setFillColor(self, aColor: Any, alpha: Any = None) -> None:  # noqa: N802, N803
+        self._paint(False, aColor, alpha)
+
+    def setStrokeColor(self, aColor: Any, alpha: Any = None) -> None:  # noqa: N802, N803
+        self._paint(True, aColor, alpha)
+
+    def setFillGray(self, gray: float, alpha: Any = None) -> None:  # noqa: N802
+        self._paint(False, CMYKColor(0, 0, 0, 1 - gray), alpha)
+
+    def setStrokeGray(self, gray: float, alpha: Any = None) -> None:  # noqa: N802
+        self._paint(True, CMYKColor(0, 0, 0, 1 - gray), alpha)
+
+    def _setFillAlpha(self, v: float) -> None:  # noqa: N802 - ReportLab's hook
+        self._paint(False, None, v)
+
+    def _setStrokeAlpha(self, v: float) -> None:  # noqa: N802 - ReportLab's hook
+        self._paint(True, None, v)
+
+    def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        picture = getattr(image, "_image", None) if isinstance(image, ImageReader) else None
+        if picture is None and isinstance(image, (str, Image.Image)):
+            picture = Image.open(image) if isinstance(image, str) else image
+        if isinstance(picture, Image.Image):
+            converted, key = cmyk_image(picture)
+            image = ImageReader(converted)
+            kwargs["mask"] = key
+        return super().drawImage(image, *args, **kwargs)

@@ -31,6 +31,7 @@ class KitOptions:
     only: tuple[str, ...] | None = None
     # pnp --changed-since: the old printing's label and, by game, the faces that differ
     since: tuple[str, tuple[tuple[str, tuple[tuple[str, bool, int], ...]], ...]] | None = None
+    press: bool = False  # pnp --press: PDF/X-1a for a print shop (GAME-a4-press.pdf)
 
 
 class Kits(Base):
@@ -48,7 +49,7 @@ class Kits(Base):
     def prepare(self, docs: Sequence[Document]) -> None:
         o = self.options
         self._drawing = kit_options(docs, sides=o.sides, ink=o.ink, duplex=o.duplex,
-                                    bleed_mm=o.bleed_mm, only=o.only)
+                                    bleed_mm=o.bleed_mm, only=o.only, press=o.press)
         if o.since is not None:  # only the components with a face that changed
             label, changed = o.since
             ids = frozenset(cid for _, faces in changed for cid, _, _ in faces)

@@ -61,6 +61,7 @@ class Options:
     only: frozenset[str] | None = None
     bleed_mm: float = DEFAULT_BLEED_MM
     since: str = ""  # a reprint of the faces changed since this printing (pnp --changed-since)
+    press: bool = False  # PDF/X-1a for a print shop: opaque CMYK, read back (pnp --press)
 
     def __post_init__(self) -> None:
         layout.sheet_flip(layout.PAPERS["a4"], self.duplex)  # rejects an unknown edge
@@ -79,6 +80,7 @@ class Options:
         """What the kit's file name adds for these options ("" for the defaults)."""
         parts = ["one-sided"] if self.sides == "one" else []
         parts += ["low-ink"] if self.low_ink else []
+        parts += ["press"] if self.press else []
         if self.since:  # its pieces are chosen by the comparison, not by --only
             safe = "".join(ch if ch.isalnum() or ch in "._+" else "-" for ch in self.since)
             return "".join(f"-{part}" for part in parts) + f"-changed-since-{safe}"
@@ -88,12 +90,12 @@ class Options:
 
 def kit_options(docs: Sequence[Document], *, sides: str = "two", ink: str = "normal",
                 duplex: str = "long", bleed_mm: float = DEFAULT_BLEED_MM,
-                only: Sequence[str] | None = None) -> Options:
+                only: Sequence[str] | None = None, press: bool = False) -> Options:
     """The options of ``rulepress pnp``, checked against the games: a value it does not know,
     or an --only id no game prints, is a usage error naming the option."""
     try:
         opts = Options(sides=sides, duplex=duplex, ink=ink, bleed_mm=bleed_mm,
-                       only=None if only is None else frozenset(only))
+                       only=None if only is None else frozenset(only), press=press)
     except ValueError as exc:
         raise RulepressError.at(None, f"pnp: {exc}") from None
     if only is not None:
@@ -545,6 +547,27 @@ def _binary_streams() -> Iterator[None]:
         rl_config.useA85 = saved
 
 
+def _pressed(doc: Document, p: Paper, data: bytes) -> bytes:
+    """The kit made PDF/X-1a (its images CMYK, export.pdfx's markers) and read back: a rule
+    broken is an error at the components: line of the game's rules."""
+    from pypdf import PdfReader
+
+    from rulepress.export import pdfx
+    from rulepress.render.press import to_press
+
+    info = PdfReader(io.BytesIO(data)).metadata
+    made = pdfx.make(to_press(data, bleed_mm=None),
+                     str(info.get("/Title", "")) if info is not None else "")
+    problems = pdfx.check(made)
+    if problems:
+        loc = doc.meta.components[0].loc if doc.meta.components else SourceLoc(doc.path, 1)
+        name = kit_path(Path(), doc.slug, p.key, "", "-press").name
+        raise RulepressError([error(loc, (
+            f"pnp --press: {name}{f' page {x.page}' if x.page else ''} is not PDF/X-1a: "
+            f"{x.text}")) for x in problems])
+    return made
+
+
 def kit_words(doc: Document) -> Words:
     """The words rulepress prints into ``doc``'s kit, in its language."""
     return Words(doc.language.code if doc.language else None, doc.folder)
@@ -576,6 +599,10 @@ def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
         cover_pages = counted
     buf = io.BytesIO()
     c = _canvas(doc, p, buf)
+    if opts.press:  # every colour as opaque CMYK ink, as the DriveThruCards export draws
+        from rulepress.export.dtc import opaque
+
+        c._enforceColorSpace = opaque
     r = _Renderer(doc, p, opts, jobs, c)
     _draw_cover(c, doc, p, opts, text, r)
     if opts.sides == "two" and r.pages % 2:  # every sheet of pieces starts on a front
@@ -592,7 +619,7 @@ def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
     return Kit(
         doc.slug,
         p.key,
-        buf.getvalue(),
+        _pressed(doc, p, buf.getvalue()) if opts.press else buf.getvalue(),
         r.pages,
         drawn_in(printed),
         dict(r.backs),

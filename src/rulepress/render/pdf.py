@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from rulepress.diagnostics import RulepressError, SourceLoc
+from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.media import PAPERS
 from rulepress.paths import templates_dir
 from rulepress.render import FALLBACK_EPOCH, PAPER_NAMES
@@ -203,22 +203,34 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
 
 
 def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
-                allowed_roots: Sequence[Path], booklet: bool = False) -> dict[str, bytes]:
-    """``html`` as a PDF per paper in ``papers``, from one typesetting (see COMMON_PAGE_MM)."""
+                allowed_roots: Sequence[Path], booklet: bool = False,
+                press: bool = False) -> dict[str, bytes]:
+    """``html`` as a PDF per paper in ``papers``, from one typesetting (see COMMON_PAGE_MM).
+    ``press``: for one paper, PDF/X-1a on that paper's page with bleed and crop marks
+    (render.press), checked as read back."""
     # Imported here: WeasyPrint takes a while to import and `rulepress --help` must be quick.
     from weasyprint import HTML
 
     unknown = [p for p in papers if p not in PAPERS_MM]
     if unknown or not papers:
         raise ValueError(f"paper must be one of {', '.join(PAPERS_MM)}, not {unknown!r}")
-    if booklet and len(papers) > 1:
-        raise ValueError("a booklet is typeset for one paper at a time")
+    if (booklet or press) and len(papers) > 1:
+        raise ValueError("a booklet or press book is typeset for one paper at a time")
     folder = Path(base_url).resolve()
     fonts = templates_dir() / "fonts"
     fetcher = JailedFetcher([*allowed_roots, fonts])
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
     size = BOOKLET_PAGE_SIZES[papers[0]] if booklet else COMMON_PAGE
+    options = PDF_OPTIONS
+    if press:
+        from rulepress.export.pdfx import profile_path
+        from rulepress.render.press import PAGE_SIZES, press_css
+
+        fetcher = JailedFetcher([*allowed_roots, fonts, profile_path().parent])
+        size, options = PAGE_SIZES[papers[0]], {"pdf_variant": "pdf/x-1a"}
     css = print_css(Path(base_url), size, booklet, page_lang(html))
+    if press:
+        css += press_css(papers[0], profile_path().as_uri())
     page = with_print_css(figures_as_images(html), css)
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
@@ -232,19 +244,20 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     def on_paper(_: Any, pdf: Any) -> None:
         pages = _typeset_pages(pdf)
         painted.append((pdf, list(pdf.objects), pages))  # the objects before writing adds some
-        _on_paper(pdf, pages, None if booklet else first)
+        if not press:  # the press book keeps WeasyPrint's boxes: trim, bleed, marks
+            _on_paper(pdf, pages, None if booklet else first)
 
     try:
         with _pinned_epoch():
-            document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
+            document = source.render(font_config=theme_fonts(fonts), **options)
             parted = _parted_stages(document)
             if parted:  # a box taller than a page: its title again where it goes on
                 again = _continued(html, parted, Path(base_url))
                 page = with_print_css(figures_as_images(again), css)
                 source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
-                document = source.render(font_config=theme_fonts(fonts), **PDF_OPTIONS)
+                document = source.render(font_config=theme_fonts(fonts), **options)
             document.metadata.created = document.metadata.modified = date
-            pdfs[first] = document.write_pdf(finisher=on_paper, **PDF_OPTIONS)
+            pdfs[first] = document.write_pdf(finisher=on_paper, **options)
             # The pages are painted once: another paper differs only in its page boxes, so
             # the finished PDF is written again with those.
             (pdf, objects, pages), = painted
@@ -256,9 +269,30 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     if fetcher.refused:  # also those refused inside an SVG, where WeasyPrint only logs
         refused = fetcher.refused[0]
         raise RulepressError.at(refusal_loc(refused.url, Path(base_url)), str(refused))
-    if not booklet:
+    if not booklet and not press:
         _check_fits(painted[0][2], papers, Path(base_url))
+    if press:
+        pdfs[first] = _pressed(pdfs[first], Path(base_url))
     return pdfs
+
+
+def _pressed(data: bytes, game_folder: Path) -> bytes:
+    """WeasyPrint's PDF/X-1a made so (render.press, export.pdfx) and checked: a rule broken
+    is an error at the game's print.css (the theme's when the game has none)."""
+    from pypdf import PdfReader
+
+    from rulepress.export import pdfx
+    from rulepress.render.press import to_press
+
+    info = PdfReader(io.BytesIO(data)).metadata
+    made = pdfx.make(to_press(data), str(info.get("/Title", "")) if info is not None else "")
+    problems = pdfx.check(made)
+    if problems:
+        css = template_path(game_environment(game_folder), "print.css")
+        raise RulepressError([error(SourceLoc(css, 1), (
+            f"press: page {p.page}: " if p.page else "press: ") + f"not PDF/X-1a: {p.text}")
+            for p in problems])
+    return made
 
 
 def _parted_stages(document: Any) -> list[str]:
