@@ -508,9 +508,11 @@ def build_kit(
     *,
     tables: Tables | None = None,
     options: Options | None = None,
+    variant: str = "",
 ) -> Kit:
     """Draw one game's kit on one paper ("a4" or "letter"); ``options`` says how (sides, ink,
-    duplex, bleed, only)."""
+    duplex, bleed, only); ``variant``: the size variant ``doc`` is at (its file's name says
+    it, and so does the cover where it names the kit's other edition)."""
     p = layout.paper(paper)
     opts = options or Options()
     front_only = not any(c.back for c in _chosen(doc, opts))
@@ -520,7 +522,7 @@ def build_kit(
     if front_only:
         register_fonts()
         with _binary_streams():
-            return _render(doc, p, opts, jobs, printed, None, front_only=True)
+            return _render(doc, p, opts, jobs, printed, None, variant, front_only=True)
     try:  # for the cover: how many sheets the other mode takes
         other_printed: list[Printed] | None = plan_kit(doc, p, replace(
             opts, sides="one" if opts.sides == "two" else "two"))
@@ -528,7 +530,7 @@ def build_kit(
         other_printed = None
     register_fonts()
     with _binary_streams():
-        return _render(doc, p, opts, jobs, printed, other_printed)
+        return _render(doc, p, opts, jobs, printed, other_printed, variant)
 
 
 @contextmanager
@@ -565,11 +567,11 @@ def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:
 
 
 def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
-            printed: list[Printed], other: list[Printed] | None, *,
+            printed: list[Printed], other: list[Printed] | None, variant: str = "", *,
             front_only: bool = False) -> Kit:
     cover_pages = 2 if opts.sides == "two" else 1
     for _ in range(3):  # the cover's length and the page numbers it quotes settle at once
-        text = _cover_text(doc, p, opts, printed, other, cover_pages, front_only)
+        text = _cover_text(doc, p, opts, printed, other, cover_pages, front_only, variant)
         counted = _draw_cover(KitCanvas(io.BytesIO()), doc, p, opts, text)
         if counted == cover_pages:
             break
@@ -626,7 +628,7 @@ def _pages(_: Words, first: int, last: int) -> str:
 
 def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printed],
                 other: Sequence[Printed] | None, cover_pages: int,
-                front_only: bool = False) -> pages.CoverText:
+                front_only: bool = False, variant: str = "") -> pages.CoverText:
     """What the cover says, from what this kit holds: nothing about parts it does not have."""
     _ = kit_words(doc)
     two = opts.sides == "two"
@@ -673,6 +675,9 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
                                        cover_pages - 1 if two else cover_pages + 1, other)
         said = _.ngettext("{how} takes {n} sheet.", "{how} takes {n} sheets.", other_total,
                           how=how)
+    twin = None if front_only or other is None else _twin(doc.slug, p.key, variant, opts)
+    if twin is not None:
+        said += " " + _("That kit is the file {file}.", file=twin)
     paper = (_.ngettext("This kit: {n} sheet of {paper} paper.",
                         "This kit: {n} sheets of {paper} paper.", total, paper=p.label), said)
     printing = [_("Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling.")]
@@ -700,7 +705,15 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
                            _cutting(_, opts, printed),
                            tuple((x.board[0].name, x.board[1].tiles) for x in printed
                                  if x.board is not None and x.front.slots[0].label == "A1"
-                                 and x.front.slots[0].index == 0))
+                                 and x.front.slots[0].index == 0),
+                           twin)
+
+
+def _twin(slug: str, paper: str, variant: str, opts: Options) -> str:
+    """The file of the same kit printed on the other number of sides (``make`` writes both
+    for the bundled games; docs/authoring.md gives the command)."""
+    other = replace(opts, sides="one" if opts.sides == "two" else "two")
+    return kit_path(Path(), slug, paper, variant, other.suffix).name
 
 
 def _cutting(_: Words, opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
@@ -770,7 +783,7 @@ def _draw_cover(c: KitCanvas, doc: Document, p: Paper, opts: Options, text: page
     def turn() -> None:
         end_page(footer, back=two and count % 2 == 1)
         if two and count == 1:
-            pages.check_back(c, p, opts.duplex, _)
+            pages.check_back(c, p, opts.duplex, _, text.twin)
             end_page(_("{title} \u00b7 printer check, back", title=doc.meta.title), back=True)
 
     pages.cover(c, doc, p, text, turn, opts.duplex if two else None, _)
@@ -822,6 +835,7 @@ def draw_kits(
     outputs: dict[Path, bytes] = {}
     for variant, version in versions(doc):
         for key in papers:
-            kit = build_kit(version, drawers, key, tables=tables, options=opts)
+            kit = build_kit(version, drawers, key, tables=tables, options=opts,
+                            variant=variant)
             outputs[kit_path(out_dir, doc.slug, kit.paper, variant, opts.suffix)] = kit.pdf
     return outputs
