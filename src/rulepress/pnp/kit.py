@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab import rl_config
+from reportlab.pdfbase import pdfmetrics
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, disproved, error
 from rulepress.document.model import Component, Document
@@ -43,7 +44,14 @@ from rulepress.workers import unit
 
 DEFAULT_BLEED_MM = 3.0
 STAMP_SIZE = 6.0  # pt: the version stamp, the smallest print a kit allows (ink.MIN_TEXT)
-STAMP_INSET = mm(1.5)  # from the trim's bottom-left corner, clear of corner indices
+# The stamp's box (its font's ascent to descent) sits in a corner of the safe area, a little
+# further in (clear of the frames faces draw between the safe line and the cut): the first
+# corner where every front of the component leaves the box and a margin round it blank.
+STAMP_INSET = Face(0, 1, 0.0, 0.0, 0.0).safe + mm(0.5)
+STAMP_CLEAR = mm(0.5)  # blank room round the stamp's box
+STAMP_CORNERS = ("bottom left", "bottom right", "top left", "top right")
+_STAMP_DPI = 150
+_STAMP_FACES = 64  # fronts looked at, at most, per component
 
 
 SIDES = ("two", "one")
@@ -384,6 +392,8 @@ class _Renderer:
         self.pages = 0
         self.backs: dict[str, int] = {}
         self.forms: dict[str, str] = {}
+        # component id -> where each front's stamp goes (None: nowhere blank)
+        self.stamps: dict[str, tuple[layout.Rect | None, ...]] = {}
 
     def page(self, trim: layout.Rect | None = None, bleed: layout.Rect | None = None) -> None:
         whole = (0.0, 0.0, self.p.width, self.p.height)
@@ -421,7 +431,10 @@ class _Renderer:
             self.face(slot, job.front, self.c,
                       Face(slot.index, comp.count, w, h, self.bleed, low_ink=self.opts.low_ink))
             if self.doc.meta.version:
-                self.face(slot, stamp, self.c, f"v{self.doc.meta.version}")
+                text = f"v{self.doc.meta.version}"
+                box = self._stamp_box(job, text, slot.index)
+                if box is not None:
+                    self.face(slot, stamp, self.c, text, box)
             return
         self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
         assert job.back is not None
@@ -431,6 +444,13 @@ class _Renderer:
             self.face(slot, job.back, self.c, face)
         else:
             self.face(slot, self.c.doForm, self._form(job, w, h))
+
+    def _stamp_box(self, job: _Job, text: str, index: int) -> layout.Rect | None:
+        comp = job.component
+        if comp.id not in self.stamps:
+            self.stamps[comp.id] = stamp_places(job.front, comp, text, self.opts.low_ink)
+        places = self.stamps[comp.id]
+        return places[index % len(places)]
 
     def _form(self, job: _Job, w: float, h: float) -> str:
         """A shared back, drawn once into a form and placed by reference."""
@@ -491,14 +511,65 @@ class _Renderer:
         return ", ".join(self.jobs[i].component.name for i in ids)
 
 
-def stamp(c: KitCanvas, text: str) -> None:
-    """The printing a front belongs to, in small grey print at its bottom-left corner (so a
-    loose piece says which printing it is from): drawn on every front of a game with a
+def stamp(c: KitCanvas, text: str, box: layout.Rect) -> None:
+    """The printing a front belongs to, in small grey print in ``box`` (stamp_place), so a
+    loose piece says which printing it is from: drawn on every front of a game with a
     ``version``."""
     with saved(c):
         c.setFillGray(0.5)
         c.setFont(REGULAR, STAMP_SIZE)
-        c.drawString(STAMP_INSET, STAMP_INSET, text)
+        c.drawString(box[0], box[1] - pdfmetrics.getDescent(REGULAR, STAMP_SIZE), text)
+
+
+def stamp_box(text: str, width: float, height: float, corner: str) -> layout.Rect:
+    """The box of the stamp ``text`` in ``corner`` of a ``width`` x ``height`` face, inside
+    its safe area."""
+    register_fonts()
+    w = pdfmetrics.stringWidth(text, REGULAR, STAMP_SIZE)
+    h = pdfmetrics.getAscent(REGULAR, STAMP_SIZE) - pdfmetrics.getDescent(REGULAR, STAMP_SIZE)
+    x = STAMP_INSET if corner.endswith("left") else width - STAMP_INSET - w
+    y = STAMP_INSET if corner.startswith("bottom") else height - STAMP_INSET - h
+    return x, y, x + w, y + h
+
+
+def stamp_places(front: Drawer, comp: Component, text: str, low_ink: bool = False
+                 ) -> tuple[layout.Rect | None, ...]:
+    """Where the stamp goes on each of ``comp``'s fronts (by index; past _STAMP_FACES, as the
+    face that many before): in the first of STAMP_CORNERS whose box, and STAMP_CLEAR round it,
+    is blank (one colour) on every front, measured on the fronts rendered; failing that, each
+    front's own first blank corner; a front with none has no stamp (a token its shape fills)."""
+    assert comp.size is not None
+    w, h = comp.size.points
+    buf = io.BytesIO()
+    register_fonts()
+    c = KitCanvas(buf, pagesize=(w, h), invariant=1, initialFontName=REGULAR)
+    count = min(comp.count, _STAMP_FACES)
+    for index in range(count):
+        with c.low_ink(w, h, low_ink):
+            front(c, Face(index, comp.count, w, h, 0.0, low_ink=low_ink))
+        c.showPage()
+    c.save()
+    import pypdfium2  # only kits with a version stamp need it
+
+    scale = _STAMP_DPI / 72
+    pdf = pypdfium2.PdfDocument(buf.getvalue())
+    try:
+        images = [pdf[n].render(scale=scale).to_pil().convert("L") for n in range(count)]
+    finally:
+        pdf.close()
+    boxes = [stamp_box(text, w, h, corner) for corner in STAMP_CORNERS]
+
+    def blank(image: Any, box: layout.Rect) -> bool:
+        x0, y0, x1, y1 = (box[0] - STAMP_CLEAR, box[1] - STAMP_CLEAR, box[2] + STAMP_CLEAR,
+                          box[3] + STAMP_CLEAR)
+        low, high = image.crop((round(x0 * scale), round((h - y1) * scale), round(x1 * scale),
+                                round((h - y0) * scale))).getextrema()
+        return bool(high - low <= 12)  # one colour, antialiasing aside
+
+    for box in boxes:
+        if all(blank(image, box) for image in images):
+            return (box,) * count
+    return tuple(next((b for b in boxes if blank(image, b)), None) for image in images)
 
 
 def build_kit(
@@ -642,6 +713,9 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
         size = "" if comp.size is None else _("{width} x {height} mm",
                                               width=_.number(comp.size.width),
                                               height=_.number(comp.size.height))
+        if variant in comp.variants:  # the source's note speaks of the size it declares
+            comp = replace(comp, note=_("printed at {variant} size in this kit",
+                                        variant=variant))
         if comp.id not in on:
             why = (_("not in the kit") if not comp.in_kit else
                    _("unchanged since {since}", since=opts.since) if opts.since else
