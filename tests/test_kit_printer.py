@@ -5,6 +5,7 @@ proof page that says it is for the screen."""
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2
 import pytest
+from pypdf import PdfReader
 
 from rulepress.document.model import Document
 from rulepress.document.reader import read_document
@@ -19,6 +21,7 @@ from rulepress.games import contract, load_engine
 from rulepress.pnp.api import Face
 from rulepress.pnp.kit import Kit, Options, Printed, build_kit, plan_kit, with_variant
 from rulepress.pnp.layout import paper
+from rulepress.pnp.pack import GUTTER
 from rulepress.pnp.proof import proof
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +43,7 @@ def kit(slug: str, stamped: bool = True) -> tuple[Kit, list[Printed]]:
     if not stamped:
         doc = replace(doc, meta=replace(doc.meta, version=None))
     made = build_kit(doc, drawers, "a4", tables=tables)  # type: ignore[arg-type]
-    return made, plan_kit(doc, paper("a4"), Options())
+    return made, plan_kit(doc, paper("a4"), Options(), edge_keys_of(doc, drawers, tables))
 
 
 def stamp_boxes(page: object, version: str) -> list[tuple[float, float, float, float]]:
@@ -108,7 +111,6 @@ def test_stamps_sit_inside_the_safe_area_on_blank_paper(slug: str) -> None:
     # Every front has one but a small piece whose art leaves no corner of its safe area blank
     # (Worm Derby's coins and pawns, two of Go-Stop's 24 mm tokens): none rather than on the art.
     assert set(missing.values()) == ({"player-tokens"} if slug == "go-stop" else {"coins", "pawns"})
-    assert all(t[2] - t[0] < 25 * 72 / 25.4 for t in missing)
     assert checked + len(missing) == sum(len(x.front.slots) for x in printed) > 20
 
 
@@ -158,3 +160,79 @@ def test_the_proof_page_says_it_is_for_the_screen() -> None:
             f"is {size}, not a paper size: do not print it; print the kit (rulepress pnp) "
             "instead.") in text
     assert page.width > 420 / 25.4 * 72  # larger than any home printer's paper
+
+
+CLIP = re.compile(rb"(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W n")
+
+
+def clips(pdf: bytes, page: int) -> list[tuple[float, float, float, float]]:
+    """The bleed rectangles of a sheet's faces: each face's art is clipped to one (x0, y0, x1,
+    y1), read from the page's content stream."""
+    data = PdfReader(io.BytesIO(pdf)).pages[page].get_contents().get_data()  # type: ignore
+    found = [(float(x), float(y), float(x) + float(w), float(y) + float(h))
+             for x, y, w, h in CLIP.findall(data)]
+    return list(dict.fromkeys(found))  # a face and its stamp share one
+
+
+@pytest.mark.parametrize("variant", ["", "poker"])
+def test_go_stop_cards_have_bleed_on_every_side_and_never_touch(variant: str) -> None:
+    # The cards' bands and pictures reach their cuts in colours that differ card to card: each
+    # card keeps 3 mm of bleed all round, so two cards' trims are 6 mm apart (an off cut shows
+    # the card's own colour, never its neighbour's), where they once shared a cut.
+    doc, drawers, tables = game("go-stop")
+    if variant:
+        doc = with_variant(doc, variant)
+    made = build_kit(doc, drawers, "a4", tables=tables, variant=variant)  # type: ignore
+    bleed = 3 * 72 / 25.4
+    sizes = {round(v, 1) for c in doc.meta.components if c.size for v in c.size.points}
+    seen = 0
+    for n, sheet in sheet_pages(made, plan_kit(doc, paper("a4"), Options(),
+                                               edge_keys_of(doc, drawers, tables))):
+        rects = clips(made.pdf, n)
+        cards = [r for r in rects if round(r[2] - r[0] - 2 * bleed, 1) in sizes
+                 and round(r[3] - r[1] - 2 * bleed, 1) in sizes]
+        trims = [s.trim for s in sheet.front.slots]
+        assert len(cards) == len(trims), (n, len(cards), len(trims))
+        for clip in cards:  # the trim it bleeds around, 3 mm out on every side
+            assert any(all(abs(clip[k] - (t[k] + (bleed if k > 1 else -bleed))) < 0.01
+                           for k in range(4)) for t in trims), clip
+        for i, a in enumerate(cards):  # bleeds meet at most, never overlap
+            for b in cards[i + 1:]:
+                assert min(a[2], b[2]) - max(a[0], b[0]) < 0.01 or \
+                    min(a[3], b[3]) - max(a[1], b[1]) < 0.01, (n, a, b)
+        seen += len(cards)
+    assert seen == sum(c.count for c in doc.meta.components if c.in_kit)
+
+
+def edge_keys_of(doc: Document, drawers: object, tables: object) -> dict[str, str]:
+    from rulepress.pnp.kit import _jobs, edge_keys
+
+    return edge_keys(_jobs(doc, drawers, tables, Options()).values())  # type: ignore
+
+
+def test_what_a_piece_s_cut_edges_show_is_measured() -> None:
+    assert set(edge_keys_of(*game("go-stop")).values()) == {GUTTER}  # bands, pictures
+    worm = edge_keys_of(*game("worm-derby"))
+    assert worm["tiles"].startswith("#") and worm["coins"] == GUTTER  # cream to the cut; round
+    assert edge_keys_of(*game("pigeon"))["deck"].startswith("#")  # white-edged cards butt
+
+
+@pytest.mark.parametrize(("slug", "variant", "deck"), [
+    ("go-stop", "", "Player cards, numbers 1 to 12, four of each"),
+    ("go-stop", "poker", "Player cards, numbers 1 to 12, four of each"),
+    ("pigeon", "", None)])
+def test_a_deck_s_sheets_hold_only_that_deck(slug: str, variant: str, deck: str | None) -> None:
+    doc, drawers, tables = game(slug)
+    if variant:
+        doc = with_variant(doc, variant)
+    made = build_kit(doc, drawers, "a4", tables=tables, variant=variant)  # type: ignore
+    name = deck or next(c.name for c in doc.meta.components if c.id == "deck")
+    footers = [" ".join(page.extract_text().split()) for page in
+               PdfReader(io.BytesIO(made.pdf)).pages]
+    footers = [f.rsplit(f"{doc.meta.title} \u00b7 ", 1)[-1] for f in footers
+               if re.search(r" \u00b7 sheet \d+ of \d+", f)]
+    holding = [f for f in footers if name in f and f.startswith(("fronts:", "pieces:"))]
+    assert holding
+    for text in holding:  # the footer lists the sheet's components: the deck alone
+        listed = text.split("fronts: " if "fronts: " in text else "pieces: ")[1]
+        assert listed.startswith(f"{name} \u00b7 sheet "), listed

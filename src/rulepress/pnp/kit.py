@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import io
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -215,9 +215,13 @@ def _too_big(comp: Component, p: Paper, bleed: float, what: str, fix: str) -> Di
         f"and crop marks); {fix}"))
 
 
-def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
+def plan_kit(doc: Document, p: Paper, opts: Options,
+             edges: Mapping[str, str] | None = None) -> list[Printed]:
     """Every sheet of pieces of the kit, in print order: sheets with backs (two-sided), then
-    sheets without, then board tiles. RulepressError at each component that cannot be placed."""
+    sheets without, then board tiles. RulepressError at each component that cannot be placed.
+    ``edges``: what each component's cut edges show (edge_keys): pieces butt only on the same
+    edge, never those whose colour varies at their cut."""
+    edges = edges or {}
     bleed = mm(opts.bleed_mm)
     problems: list[Diagnostic] = []
     pieces: list[pack.Piece] = []
@@ -232,7 +236,8 @@ def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
             # Counted alone first: what it would take on sheets of its own bounds the packing.
             unit = pack.Piece(comp.id, 0, w, h, pair).unit
             _within_limit(comp, p, len(layout.grid_plan(p, *unit, bleed, comp.count).sheets))
-            pieces += [pack.Piece(comp.id, i, w, h, pair) for i in range(comp.count)]
+            pieces += [pack.Piece(comp.id, i, w, h, pair, edges.get(comp.id, ""))
+                       for i in range(comp.count)]
         elif pair and pack.fits(p, pack.Piece(comp.id, 0, w, h), bleed):
             problems.append(_too_big(comp, p, bleed, " beside its back (a gutter-fold pair)",
                                      "print it double-sided (--sides two) or make it smaller"))
@@ -295,24 +300,30 @@ def _jobs(
 
 
 def _prepared(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None, p: Paper,
-              opts: Options) -> tuple[dict[str, _Job], list[Printed]]:
-    """The drawers and the sheets of a kit; every problem of either reported together."""
+              opts: Options, *, measure: bool = False
+              ) -> tuple[dict[str, _Job], list[Printed], dict[str, str]]:
+    """The drawers and the sheets of a kit, and its pieces' edges (``measure``: drawn and
+    looked at, else left out: how many pieces are printed does not depend on them); every
+    problem reported together."""
     problems: list[Diagnostic] = []
     jobs: dict[str, _Job] = {}
     printed: list[Printed] = []
+    edges: dict[str, str] = {}
     try:
         jobs = _jobs(doc, drawers, tables, opts)
+        if measure and opts.bleed_mm > 0:  # in full ink: both inks share one layout
+            edges = edge_keys(jobs.values())
     except RulepressError as exc:
         problems += exc.diagnostics
     try:
-        printed = plan_kit(doc, p, opts)
+        printed = plan_kit(doc, p, opts, edges)
     except TooManySheets:
         raise
     except RulepressError as exc:
         problems += exc.diagnostics
     if problems:
         raise RulepressError(problems)
-    return jobs, printed
+    return jobs, printed, edges
 
 
 def drawn_in(printed: Sequence[Printed]) -> dict[str, int]:
@@ -341,7 +352,7 @@ def count_drawn(
     opts = replace(options or Options(), bleed_mm=bleed_mm)
     counts: dict[str, int] = {}
     for key in papers:
-        _, printed = _prepared(doc, drawers, tables, layout.paper(key), opts)
+        _, printed, _ = _prepared(doc, drawers, tables, layout.paper(key), opts)
         for cid, n in drawn_in(printed).items():
             counts[cid] = min(n, counts.get(cid, n))
     return counts
@@ -532,12 +543,10 @@ def stamp_box(text: str, width: float, height: float, corner: str) -> layout.Rec
     return x, y, x + w, y + h
 
 
-def stamp_places(front: Drawer, comp: Component, text: str, low_ink: bool = False
-                 ) -> tuple[layout.Rect | None, ...]:
-    """Where the stamp goes on each of ``comp``'s fronts (by index; past _STAMP_FACES, as the
-    face that many before): in the first of STAMP_CORNERS whose box, and STAMP_CLEAR round it,
-    is blank (one colour) on every front, measured on the fronts rendered; failing that, each
-    front's own first blank corner; a front with none has no stamp (a token its shape fills)."""
+def rendered_fronts(front: Drawer, comp: Component, low_ink: bool = False,
+                    dpi: int = _STAMP_DPI) -> list[Any]:
+    """``comp``'s fronts (at most _STAMP_FACES), each drawn alone to its trim and rendered
+    (pypdfium2) at ``dpi``: RGB images, the trim's bottom-left at the image's bottom-left."""
     assert comp.size is not None
     w, h = comp.size.points
     buf = io.BytesIO()
@@ -549,14 +558,58 @@ def stamp_places(front: Drawer, comp: Component, text: str, low_ink: bool = Fals
             front(c, Face(index, comp.count, w, h, 0.0, low_ink=low_ink))
         c.showPage()
     c.save()
-    import pypdfium2  # only kits with a version stamp need it
+    import pypdfium2  # only measuring needs it
 
-    scale = _STAMP_DPI / 72
     pdf = pypdfium2.PdfDocument(buf.getvalue())
     try:
-        images = [pdf[n].render(scale=scale).to_pil().convert("L") for n in range(count)]
+        return [pdf[n].render(scale=dpi / 72).to_pil().convert("RGB") for n in range(count)]
     finally:
         pdf.close()
+
+
+EDGE_STRIP = (mm(0.3), mm(1.0))  # where a piece's edge is looked at: this far inside its cut
+
+
+def edge_keys(jobs: Iterable[_Job], low_ink: bool = False) -> dict[str, str]:
+    """What each component's cut edges show, by id: its paper colour ('#f8f4ea') when every
+    front's strip along every cut is that one colour, else pack.GUTTER (a band, a picture or
+    a frame reaches the cut: its pieces get a gutter, so an off cut shows no neighbour's
+    colour). Measured on the fronts as drawn."""
+    found: dict[str, str] = {}
+    dpi = 100
+    k = dpi / 72
+    for job in jobs:
+        comp = job.component
+        if comp.size is None:
+            continue
+        colours: set[tuple[int, ...]] = set()
+        for image in rendered_fronts(job.front, comp, low_ink, dpi):
+            wd, ht = image.size
+            a, b = round(EDGE_STRIP[0] * k), max(round(EDGE_STRIP[1] * k), round(
+                EDGE_STRIP[0] * k) + 1)
+            for box in ((a, a, wd - a, b), (a, ht - b, wd - a, ht - a), (a, a, b, ht - a),
+                        (wd - b, a, wd - a, ht - a)):
+                bands = image.crop(box).getextrema()
+                if any(high - low > 12 for low, high in bands):
+                    colours.add((-1,))
+                else:
+                    colours.add(tuple((low + high) // 2 // 16 for low, high in bands))
+        found[comp.id] = (pack.GUTTER if len(colours) != 1 or (-1,) in colours
+                          else "#" + "".join(f"{v * 16:02x}" for v in next(iter(colours))))
+    return found
+
+
+def stamp_places(front: Drawer, comp: Component, text: str, low_ink: bool = False
+                 ) -> tuple[layout.Rect | None, ...]:
+    """Where the stamp goes on each of ``comp``'s fronts (by index; past _STAMP_FACES, as the
+    face that many before): in the first of STAMP_CORNERS whose box, and STAMP_CLEAR round it,
+    is blank (one colour) on every front, measured on the fronts rendered; failing that, each
+    front's own first blank corner; a front with none has no stamp (a token its shape fills)."""
+    assert comp.size is not None
+    w, h = comp.size.points
+    scale = _STAMP_DPI / 72
+    images = [image.convert("L") for image in rendered_fronts(front, comp, low_ink)]
+    count = len(images)
     boxes = [stamp_box(text, w, h, corner) for corner in STAMP_CORNERS]
 
     def blank(image: Any, box: layout.Rect) -> bool:
@@ -589,14 +642,14 @@ def build_kit(
     front_only = not any(c.back for c in _chosen(doc, opts))
     if front_only:  # nothing to print on a back: no duplex pass, no duplex check
         opts = replace(opts, sides="one")
-    jobs, printed = _prepared(doc, drawers, tables, p, opts)
+    jobs, printed, edges = _prepared(doc, drawers, tables, p, opts, measure=True)
     if front_only:
         register_fonts()
         with _binary_streams():
             return _render(doc, p, opts, jobs, printed, None, variant, front_only=True)
     try:  # for the cover: how many sheets the other mode takes
         other_printed: list[Printed] | None = plan_kit(doc, p, replace(
-            opts, sides="one" if opts.sides == "two" else "two"))
+            opts, sides="one" if opts.sides == "two" else "two"), edges)
     except RulepressError:
         other_printed = None
     register_fonts()
