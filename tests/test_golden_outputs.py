@@ -27,7 +27,8 @@ def test_bundled_pages_and_kits_are_the_golden_bytes(
         tmp_path: Path, update_golden: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # As `make` runs them: a build sets SOURCE_DATE_EPOCH in its process, which dates a kit.
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    for command, extra in (("pnp", []), ("build", ["--no-pdf", "--booklet"])):
+    for command, extra in (("pnp", []), ("pnp", ["--sides", "one"]),
+                           ("build", ["--no-pdf", "--booklet"])):
         code, err = run(command, "--project", str(ROOT), "--out", str(tmp_path / command),
                         *extra)
         assert code == 0, err

@@ -18,7 +18,7 @@ from test_pnp_kit import MARGIN, faces, paper_sheets
 
 from rulepress.cli import main
 from rulepress.diagnostics import RulepressError
-from rulepress.pnp.kit import Kit, Options, build_kit, kit_options
+from rulepress.pnp.kit import Kit, Options, build_kit, draw_kits, kit_options, kit_path
 from rulepress.pnp.layout import MARK_WIDTH
 from rulepress.units import Size
 
@@ -125,6 +125,24 @@ def test_the_cover_says_only_what_the_kit_holds_and_counts_both_modes() -> None:
     assert double and single
     assert int(double.group(2)) == kit.duplex_pages == int(single.group(1)) - 1
     assert int(single.group(2) or single.group(1)) == len(pdf.pages)
+
+
+@pytest.mark.parametrize("ink", ["normal", "low"])
+def test_the_cover_and_the_printer_check_name_the_single_sided_kit_s_file(ink: str) -> None:
+    doc = G.standard()
+    one = draw_kits(doc, G.DRAWERS, ("a4",), Path(), options=Options(sides="one", ink=ink))
+    name = kit_path(Path(), doc.slug, "a4", "", Options(sides="one", ink=ink).suffix)
+    assert name in one  # the file named is one `pnp --sides one` writes
+    _, pdf = build(ink=ink)
+    cover = " ".join(pdf.pages[0].extract_text().split())
+    sheets = build(sides="one", ink=ink)[0].sheets
+    assert f"takes {sheets} sheets. " \
+        f"That kit is the file {name.name}." in cover
+    back = " ".join(pdf.pages[1].extract_text().split())
+    assert f"Or print this kit's single-sided edition, {name.name}, which folds" in back
+    _, pdf = build(sides="one", ink=ink)  # names the double-sided one in turn
+    two = kit_path(Path(), doc.slug, "a4", "", Options(ink=ink).suffix).name
+    assert f"That kit is the file {two}." in " ".join(pdf.pages[0].extract_text().split())
 
 
 def test_fill_is_what_the_faces_cover_on_the_rendered_page() -> None:

@@ -79,13 +79,12 @@ def test_every_piece_once_inside_the_marks_area_and_no_mark_over_a_face(
 
 def test_a_deck_and_a_few_odd_pieces_print_the_deck_nine_up() -> None:
     """55 poker cards and a coin on A4: the deck 9-up, as a print-and-play deck is cut (three
-    by three, touching), on as few sheets as eight to a sheet would take."""
+    by three, touching), on sheets of its own: the coin is not printed beside its last card."""
     p = PAPERS["a4"]
     cards = [pack.Piece("deck", i, mm(63.5), mm(88.9)) for i in range(55)]
     sheets = pack.pack(p, [*cards, pack.Piece("coin", 0, mm(32), mm(32))], mm(3))
-    assert len(sheets) == 7
-    assert [len(s.slots) for s in sheets[:6]] == [9] * 6
-    assert sum(len(s.slots) for s in sheets) == 56
+    assert [len(s.slots) for s in sheets] == [9] * 6 + [1, 1]
+    assert [{x.component for x in s.slots} for s in sheets] == [{"deck"}] * 7 + [{"coin"}]
 
 
 def test_on_letter_the_deck_prints_nine_up_from_margin_to_margin() -> None:
@@ -95,8 +94,8 @@ def test_on_letter_the_deck_prints_nine_up_from_margin_to_margin() -> None:
     p = PAPERS["letter"]
     cards = [pack.Piece("deck", i, mm(63.5), mm(88.9)) for i in range(55)]
     sheets = pack.pack(p, [*cards, pack.Piece("coin", 0, mm(32), mm(32))], mm(3))
-    assert [len(s.slots) for s in sheets] == [9] * 6 + [2]
-    assert [s.full_height for s in sheets] == [True] * 6 + [False]
+    assert [len(s.slots) for s in sheets] == [9] * 6 + [1, 1]  # the deck's sheets its own
+    assert [s.full_height for s in sheets] == [True] * 6 + [False, False]
     top = sheets[0].trim_box
     assert top[1] == pytest.approx(MARGIN) and top[3] == pytest.approx(p.height - MARGIN)
     assert all(s.clip[1] >= MARGIN - 1e-6 and s.clip[3] <= p.height - MARGIN + 1e-6
@@ -109,3 +108,34 @@ def test_on_letter_odd_poker_size_pieces_keep_the_footer_band() -> None:
     odd = [pack.Piece(f"aid{k}", 0, mm(63.5), mm(88.9)) for k in range(9)]
     sheets = pack.pack(p, odd, mm(3))
     assert not any(s.full_height for s in sheets) and len(sheets) == 2
+
+
+def test_pieces_whose_colour_reaches_the_cut_never_butt() -> None:
+    """Hwatu-size cards whose edge varies (GUTTER) keep 2 x bleed between trims; cards of one
+    plain edge butt; two plain edges of different colours never share a block."""
+    p = PAPERS["a4"]
+    bleed = mm(3)
+
+    def gaps(sheet: object) -> set[float]:
+        trims = [s.trim for s in sheet.slots]  # type: ignore[attr-defined]
+        found = set()
+        for i, a in enumerate(trims):
+            for b in trims[i + 1:]:
+                if min(a[3], b[3]) > max(a[1], b[1]) + 1:  # side by side
+                    found.add(round(max(b[0] - a[2], a[0] - b[2]) / mm(1), 2))
+                if min(a[2], b[2]) > max(a[0], b[0]) + 1:  # one above the other
+                    found.add(round(max(b[1] - a[3], a[1] - b[3]) / mm(1), 2))
+        return {g for g in found if g < 20}
+
+    banded = [pack.Piece("cards", i, mm(33), mm(54), edge=pack.GUTTER) for i in range(30)]
+    assert all(gaps(s) == {6.0} for s in pack.pack(p, banded, bleed))
+    plain = [pack.Piece("cards", i, mm(33), mm(54), edge="#ffffff") for i in range(30)]
+    assert 0.0 in gaps(pack.pack(p, plain, bleed)[0])
+    two = [pack.Piece(c, i, mm(33), mm(54), edge=e) for c, e in (("a", "#ffffff"),
+                                                                  ("b", "#f0e0d0"))
+           for i in range(4)]
+    for sheet in pack.pack(p, two, bleed):
+        for s in sheet.slots:
+            for t in sheet.slots:
+                if s.component != t.component:  # never on one cut
+                    assert abs(s.trim[2] - t.trim[0]) > 1 and abs(s.trim[3] - t.trim[1]) > 1

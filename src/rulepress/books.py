@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulepress import limits
@@ -14,6 +14,7 @@ from rulepress.cache import Manifest, digest
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
+from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.render import (
     FONTS,
@@ -116,6 +117,10 @@ class Books(Base):
     def planned(self, slug: str) -> list[str]:
         return [f.name for f in self.files(slug) if self._wanted(f)]
 
+    def replaces(self, slug: str, unit: str) -> bool:
+        o = self.options
+        return replaced(unit, slug, o.editions, o.papers, o.booklet)
+
     def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
         todo = [f for f in self.files(doc.slug)
                 if self._wanted(f) and not manifest.fresh(f.name, digest(key, f.name))]
@@ -183,6 +188,24 @@ def book_files(slug: str, editions: Sequence[str], papers: Sequence[str],
             files += [BookFile(f"{slug}/{booklet_name(slug, p)}", edition, p, booklet=True)
                       for p in papers]
     return files
+
+
+def replaced(name: str, slug: str, editions: Sequence[str], papers: Sequence[str],
+             booklet: bool) -> bool:
+    """Whether a run making ``editions`` on ``papers`` (and booklets, with ``booklet``) stands
+    in for ``name``, a book file of ``slug`` (``slug/file`` or ``slug/lang/file``) an earlier
+    run wrote: another paper's PDF, another edition's files or a booklet this run does not
+    make stay beside its own."""
+    parts = name.split("/")
+    if len(parts) not in (2, 3) or parts[0] != slug:
+        return True
+    known = {PurePosixPath(f.name).name: f
+             for f in book_files(slug, (PLAYER, REFERENCE), PAPER_KEYS, True)}
+    f = known.get(parts[-1])
+    if f is None:
+        return True  # not a book's file name: made no more, deleted as before
+    return f.edition in editions and (f.paper is None or f.paper in papers) and (
+        booklet or not f.booklet)
 
 
 def _typesettings(files: Sequence[BookFile]) -> list[list[BookFile]]:

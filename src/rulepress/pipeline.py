@@ -130,6 +130,12 @@ class Generator(Protocol):
         recorded last time."""
         ...
 
+    def replaces(self, slug: str, unit: str) -> bool:
+        """Whether this run's units of ``slug`` stand in for ``unit``, one it made before: if
+        it makes ``unit`` no more, its files are deleted. False for another variant's unit
+        (a low-ink kit, a booklet), which stays beside this run's."""
+        ...
+
     def prepare(self, docs: Sequence[Document]) -> None:
         """Sees the games read (every selected one, with ``reads_every_game``) before the
         check: options that name a game's parts are checked against them here."""
@@ -167,6 +173,9 @@ class Base:
 
     def planned(self, slug: str) -> list[str] | None:
         return None
+
+    def replaces(self, slug: str, unit: str) -> bool:
+        return True
 
     def prepare(self, docs: Sequence[Document]) -> None:
         pass
@@ -249,9 +258,14 @@ class _Run:
             units = generator.units(result, key)
             names = [name for u in units for name in u.records()]
             old = game.get(generator.name)
-            if isinstance(old, dict):  # units it made before and makes no more: deleted
-                self.record.dropped |= {u for u in old.get("units", ()) if u not in names}
-            game[generator.name] = {"key": key, "units": names, **generator.recorded(doc.slug)}
+            before = [u for u in old.get("units", ()) if u not in names] if isinstance(
+                old, dict) else []
+            # Units of this run's variant it makes no more are deleted; other variants' stay
+            # listed, so a later run of their variant still finds them.
+            self.record.dropped |= {u for u in before if generator.replaces(doc.slug, u)}
+            others = [u for u in before if not generator.replaces(doc.slug, u)]
+            game[generator.name] = {"key": key, "units": names + others,
+                                    **generator.recorded(doc.slug)}
             for unit in units:
                 if not unit.wanted:
                     continue
@@ -464,6 +478,8 @@ def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generato
             return False
         names = g.planned(inputs.slug)
         for name in made.get("units", []) if names is None else names:
+            if not g.replaces(inputs.slug, name):
+                continue  # another variant's: not this run's to make
             unit = manifest.units.get(name)
             if not isinstance(unit, dict) or not manifest.fresh(name, unit.get("key", "")):
                 return False
@@ -477,8 +493,9 @@ def _units(manifest: Manifest, slug: str, generators: Sequence[Generator]) -> li
     for g in generators:
         planned = g.planned(slug)
         made = built.get(g.name)
-        names += planned if planned is not None else (
-            made.get("units", []) if isinstance(made, dict) else [])
+        names += planned if planned is not None else [
+            n for n in (made.get("units", []) if isinstance(made, dict) else [])
+            if g.replaces(slug, n)]
     return [n for n in names if n in manifest.units]
 
 

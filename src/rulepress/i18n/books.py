@@ -102,6 +102,12 @@ class TranslatedBooks(Base):
         self._games[doc.slug] = found
         return diags
 
+    def replaces(self, slug: str, unit: str) -> bool:
+        from rulepress.books import replaced
+
+        o = self.options
+        return replaced(unit, slug, o.editions, o.papers, o.booklet)
+
     def files(self, doc: Document, lang: str) -> list[Any]:
         from rulepress.books import book_files
 

@@ -41,18 +41,22 @@ class TranslatedKits(Kits):
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         made: list[Unit] = []
-        for unit in super().units(game, key):
+        if not super().units(game, key):
+            return made
+        for papers in self._parts():
+            unit = self._unit(game, key, papers)
             for lang in languages_of(game.doc, self.options.langs):
                 if self.changed(f"{game.doc.slug}/{lang}") == set():
                     continue  # --changed-since: nothing of it changed in this language
                 made.append(replace(unit, name=f"{unit.name}/{lang}",
-                                    make=partial(self._translated, game, lang),
+                                    make=partial(self._translated, game, lang, papers),
                                     label=f"{unit.label} ({lang})"))
         return made
 
-    def _translated(self, game: DocumentCheck, lang: str) -> Files | list[Diagnostic]:
+    def _translated(self, game: DocumentCheck, lang: str,
+                    papers: tuple[str, ...]) -> Files | list[Diagnostic]:
         doc = translated(game.doc, read_catalog(game.doc, lang), self.options.source)
-        files = self._draw(replace(game, doc=doc), f"{game.doc.slug}/{lang}")
+        files = self._draw(replace(game, doc=doc), papers, f"{game.doc.slug}/{lang}")
         if isinstance(files, list):
             return files
         return {f"{name.split('/', 1)[0]}/{lang}/{name.split('/', 1)[1]}": data

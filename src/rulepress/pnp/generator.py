@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -15,6 +16,9 @@ from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.checks import CHECKS
 from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
 from rulepress.validate.check import DocumentCheck, engine_raised
+
+# A unit's part of its name: 'proof', or 'kit', the file names' suffix and the paper.
+_PART = re.compile(r"proof|kit\S* \S+")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,28 @@ class Kits(Base):
                                           "(0 to 10)")
         self.options = options
         self._drawing: Options | None = None
+        try:  # the kits' file names; checked here, as replaces() may be asked before prepare()
+            self._suffix = Options(sides=options.sides, ink=options.ink,
+                                   only=None if options.only is None else frozenset(options.only),
+                                   since=options.since[0] if options.since else "").suffix
+        except ValueError as exc:
+            raise RulepressError.at(None, f"pnp: {exc}") from None
+
+    def _parts(self) -> list[tuple[str, ...]]:
+        """The papers of each unit: one unit per paper (the proof page has none)."""
+        return [()] if self.options.proof else [(p,) for p in self.options.papers]
+
+    def _part(self, papers: tuple[str, ...]) -> str:
+        """What a unit of this run is named after its game: 'kit-low-ink a4', 'proof'."""
+        return "proof" if self.options.proof else f"kit{self._suffix} {' '.join(papers)}"
+
+    def replaces(self, slug: str, unit: str) -> bool:
+        """A kit of another variant (ink, sides, paper, pieces, or the proof page) stays: only
+        this run's variant is replaced, its units it no longer makes deleted."""
+        parts = unit.split("/")  # slug/part, or slug/part/lang (translated-kits)
+        if len(parts) not in (2, 3) or parts[0] != slug or not _PART.fullmatch(parts[1]):
+            return True  # not a name of this scheme (an older manifest's): replaced
+        return parts[1] in {self._part(papers) for papers in self._parts()}
 
     def prepare(self, docs: Sequence[Document]) -> None:
         o = self.options
@@ -62,15 +88,20 @@ class Kits(Base):
                 c.in_kit and (drawing.only is None or c.id in drawing.only)
                 for c in doc.meta.components):
             return []
-        what = "proof" if self.options.proof else "kit"
-        engine = game.engine
+        return [self._unit(game, key, papers) for papers in self._parts()]
+
+    def _unit(self, game: DocumentCheck, key: str, papers: tuple[str, ...]) -> Unit:
+        """The unit of one paper's kits (or the proof page), named 'go-stop/kit-low-ink a4'."""
+        doc, engine = game.doc, game.engine
+        what = "proof" if self.options.proof else f"kit ({', '.join(papers)})"
 
         def stopped(how: str) -> list[Diagnostic]:
             name = engine.name if engine is not None else doc.meta.engine
             return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its kit")]
 
-        return [Unit(doc.slug, key, partial(self._draw, game), f"drawing the {doc.slug} {what}",
-                     guarded=engine is not None, stopped=stopped)]
+        return Unit(f"{doc.slug}/{self._part(papers)}", key, partial(self._draw, game, papers),
+                    f"drawing the {doc.slug} {what}", guarded=engine is not None,
+                    stopped=stopped)
 
     def unchanged(self, doc: Document) -> bool:
         """With --changed-since, whether no face of the game's kit changed: no reprint."""
@@ -81,10 +112,11 @@ class Kits(Base):
         since = self.options.since
         return None if since is None else set(dict(since[1]).get(key, ()))
 
-    def _draw(self, game: DocumentCheck, key: str | None = None) -> Files | list[Diagnostic]:
-        """The game's kit (or proof), or what stops it; in a worker when its engine draws
-        (workers.py), so a drawer that ends its process or crashes is reported. ``key``: whose
-        changed faces it holds with --changed-since (default: the game's)."""
+    def _draw(self, game: DocumentCheck, papers: tuple[str, ...],
+              key: str | None = None) -> Files | list[Diagnostic]:
+        """The game's kits on ``papers`` (or its proof), or what stops it; in a worker when its
+        engine draws (workers.py), so a drawer that ends its process or crashes is reported.
+        ``key``: whose changed faces it holds with --changed-since (default: the game's)."""
         from rulepress.pnp.proof import proof as proof_page
 
         doc, engine, o = game.doc, game.engine, self.options
@@ -100,7 +132,7 @@ class Kits(Base):
 
                 doc = only_changed(doc, faces)  # and only the components they are of
                 drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
-            kits = draw_kits(doc, drawers, o.papers, Path(), tables=tables, options=drawing)
+            kits = draw_kits(doc, drawers, papers, Path(), tables=tables, options=drawing)
             return {path.as_posix(): data for path, data in kits.items()}
         except RulepressError as exc:
             return exc.diagnostics

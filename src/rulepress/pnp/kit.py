@@ -16,13 +16,14 @@ from __future__ import annotations
 import functools
 import io
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from reportlab import rl_config
+from reportlab.pdfbase import pdfmetrics
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, disproved, error
 from rulepress.document.model import Component, Document
@@ -43,7 +44,14 @@ from rulepress.workers import unit
 
 DEFAULT_BLEED_MM = 3.0
 STAMP_SIZE = 6.0  # pt: the version stamp, the smallest print a kit allows (ink.MIN_TEXT)
-STAMP_INSET = mm(1.5)  # from the trim's bottom-left corner, clear of corner indices
+# The stamp's box (its font's ascent to descent) sits in a corner of the safe area, a little
+# further in (clear of the frames faces draw between the safe line and the cut): the first
+# corner where every front of the component leaves the box and a margin round it blank.
+STAMP_INSET = Face(0, 1, 0.0, 0.0, 0.0).safe + mm(0.5)
+STAMP_CLEAR = mm(0.5)  # blank room round the stamp's box
+STAMP_CORNERS = ("bottom left", "bottom right", "top left", "top right")
+_STAMP_DPI = 150
+_STAMP_FACES = 64  # fronts looked at, at most, per component
 
 
 SIDES = ("two", "one")
@@ -209,9 +217,13 @@ def _too_big(comp: Component, p: Paper, bleed: float, what: str, fix: str) -> Di
         f"and crop marks); {fix}"))
 
 
-def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
+def plan_kit(doc: Document, p: Paper, opts: Options,
+             edges: Mapping[str, str] | None = None) -> list[Printed]:
     """Every sheet of pieces of the kit, in print order: sheets with backs (two-sided), then
-    sheets without, then board tiles. RulepressError at each component that cannot be placed."""
+    sheets without, then board tiles. RulepressError at each component that cannot be placed.
+    ``edges``: what each component's cut edges show (edge_keys): pieces butt only on the same
+    edge, never those whose colour varies at their cut."""
+    edges = edges or {}
     bleed = mm(opts.bleed_mm)
     problems: list[Diagnostic] = []
     pieces: list[pack.Piece] = []
@@ -226,7 +238,8 @@ def plan_kit(doc: Document, p: Paper, opts: Options) -> list[Printed]:
             # Counted alone first: what it would take on sheets of its own bounds the packing.
             unit = pack.Piece(comp.id, 0, w, h, pair).unit
             _within_limit(comp, p, len(layout.grid_plan(p, *unit, bleed, comp.count).sheets))
-            pieces += [pack.Piece(comp.id, i, w, h, pair) for i in range(comp.count)]
+            pieces += [pack.Piece(comp.id, i, w, h, pair, edges.get(comp.id, ""))
+                       for i in range(comp.count)]
         elif pair and pack.fits(p, pack.Piece(comp.id, 0, w, h), bleed):
             problems.append(_too_big(comp, p, bleed, " beside its back (a gutter-fold pair)",
                                      "print it double-sided (--sides two) or make it smaller"))
@@ -289,24 +302,30 @@ def _jobs(
 
 
 def _prepared(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None, p: Paper,
-              opts: Options) -> tuple[dict[str, _Job], list[Printed]]:
-    """The drawers and the sheets of a kit; every problem of either reported together."""
+              opts: Options, *, measure: bool = False
+              ) -> tuple[dict[str, _Job], list[Printed], dict[str, str]]:
+    """The drawers and the sheets of a kit, and its pieces' edges (``measure``: drawn and
+    looked at, else left out: how many pieces are printed does not depend on them); every
+    problem reported together."""
     problems: list[Diagnostic] = []
     jobs: dict[str, _Job] = {}
     printed: list[Printed] = []
+    edges: dict[str, str] = {}
     try:
         jobs = _jobs(doc, drawers, tables, opts)
+        if measure and opts.bleed_mm > 0:  # in full ink: both inks share one layout
+            edges = edge_keys(jobs.values())
     except RulepressError as exc:
         problems += exc.diagnostics
     try:
-        printed = plan_kit(doc, p, opts)
+        printed = plan_kit(doc, p, opts, edges)
     except TooManySheets:
         raise
     except RulepressError as exc:
         problems += exc.diagnostics
     if problems:
         raise RulepressError(problems)
-    return jobs, printed
+    return jobs, printed, edges
 
 
 def drawn_in(printed: Sequence[Printed]) -> dict[str, int]:
@@ -335,7 +354,7 @@ def count_drawn(
     opts = replace(options or Options(), bleed_mm=bleed_mm)
     counts: dict[str, int] = {}
     for key in papers:
-        _, printed = _prepared(doc, drawers, tables, layout.paper(key), opts)
+        _, printed, _ = _prepared(doc, drawers, tables, layout.paper(key), opts)
         for cid, n in drawn_in(printed).items():
             counts[cid] = min(n, counts.get(cid, n))
     return counts
@@ -386,6 +405,8 @@ class _Renderer:
         self.pages = 0
         self.backs: dict[str, int] = {}
         self.forms: dict[str, str] = {}
+        # component id -> where each front's stamp goes (None: nowhere blank)
+        self.stamps: dict[str, tuple[layout.Rect | None, ...]] = {}
 
     def page(self, trim: layout.Rect | None = None, bleed: layout.Rect | None = None) -> None:
         whole = (0.0, 0.0, self.p.width, self.p.height)
@@ -423,7 +444,10 @@ class _Renderer:
             self.face(slot, job.front, self.c,
                       Face(slot.index, comp.count, w, h, self.bleed, low_ink=self.opts.low_ink))
             if self.doc.meta.version:
-                self.face(slot, stamp, self.c, f"v{self.doc.meta.version}")
+                text = f"v{self.doc.meta.version}"
+                box = self._stamp_box(job, text, slot.index)
+                if box is not None:
+                    self.face(slot, stamp, self.c, text, box)
             return
         self.backs[comp.id] = self.backs.get(comp.id, 0) + 1
         assert job.back is not None
@@ -433,6 +457,13 @@ class _Renderer:
             self.face(slot, job.back, self.c, face)
         else:
             self.face(slot, self.c.doForm, self._form(job, w, h))
+
+    def _stamp_box(self, job: _Job, text: str, index: int) -> layout.Rect | None:
+        comp = job.component
+        if comp.id not in self.stamps:
+            self.stamps[comp.id] = stamp_places(job.front, comp, text, self.opts.low_ink)
+        places = self.stamps[comp.id]
+        return places[index % len(places)]
 
     def _form(self, job: _Job, w: float, h: float) -> str:
         """A shared back, drawn once into a form and placed by reference."""
@@ -493,14 +524,107 @@ class _Renderer:
         return ", ".join(self.jobs[i].component.name for i in ids)
 
 
-def stamp(c: KitCanvas, text: str) -> None:
-    """The printing a front belongs to, in small grey print at its bottom-left corner (so a
-    loose piece says which printing it is from): drawn on every front of a game with a
+def stamp(c: KitCanvas, text: str, box: layout.Rect) -> None:
+    """The printing a front belongs to, in small grey print in ``box`` (stamp_place), so a
+    loose piece says which printing it is from: drawn on every front of a game with a
     ``version``."""
     with saved(c):
         c.setFillGray(0.5)
         c.setFont(REGULAR, STAMP_SIZE)
-        c.drawString(STAMP_INSET, STAMP_INSET, text)
+        c.drawString(box[0], box[1] - pdfmetrics.getDescent(REGULAR, STAMP_SIZE), text)
+
+
+def stamp_box(text: str, width: float, height: float, corner: str) -> layout.Rect:
+    """The box of the stamp ``text`` in ``corner`` of a ``width`` x ``height`` face, inside
+    its safe area."""
+    register_fonts()
+    w = pdfmetrics.stringWidth(text, REGULAR, STAMP_SIZE)
+    h = pdfmetrics.getAscent(REGULAR, STAMP_SIZE) - pdfmetrics.getDescent(REGULAR, STAMP_SIZE)
+    x = STAMP_INSET if corner.endswith("left") else width - STAMP_INSET - w
+    y = STAMP_INSET if corner.startswith("bottom") else height - STAMP_INSET - h
+    return x, y, x + w, y + h
+
+
+def rendered_fronts(front: Drawer, comp: Component, low_ink: bool = False,
+                    dpi: int = _STAMP_DPI) -> list[Any]:
+    """``comp``'s fronts (at most _STAMP_FACES), each drawn alone to its trim and rendered
+    (pypdfium2) at ``dpi``: RGB images, the trim's bottom-left at the image's bottom-left."""
+    assert comp.size is not None
+    w, h = comp.size.points
+    buf = io.BytesIO()
+    register_fonts()
+    c = KitCanvas(buf, pagesize=(w, h), invariant=1, initialFontName=REGULAR)
+    count = min(comp.count, _STAMP_FACES)
+    for index in range(count):
+        with c.low_ink(w, h, low_ink):
+            front(c, Face(index, comp.count, w, h, 0.0, low_ink=low_ink))
+        c.showPage()
+    c.save()
+    import pypdfium2  # only measuring needs it
+
+    pdf = pypdfium2.PdfDocument(buf.getvalue())
+    try:
+        return [pdf[n].render(scale=dpi / 72).to_pil().convert("RGB") for n in range(count)]
+    finally:
+        pdf.close()
+
+
+EDGE_STRIP = (mm(0.3), mm(1.0))  # where a piece's edge is looked at: this far inside its cut
+
+
+def edge_keys(jobs: Iterable[_Job], low_ink: bool = False) -> dict[str, str]:
+    """What each component's cut edges show, by id: its paper colour ('#f8f4ea') when every
+    front's strip along every cut is that one colour, else pack.GUTTER (a band, a picture or
+    a frame reaches the cut: its pieces get a gutter, so an off cut shows no neighbour's
+    colour). Measured on the fronts as drawn."""
+    found: dict[str, str] = {}
+    dpi = 100
+    k = dpi / 72
+    for job in jobs:
+        comp = job.component
+        if comp.size is None:
+            continue
+        colours: set[tuple[int, ...]] = set()
+        for image in rendered_fronts(job.front, comp, low_ink, dpi):
+            wd, ht = image.size
+            a, b = round(EDGE_STRIP[0] * k), max(round(EDGE_STRIP[1] * k), round(
+                EDGE_STRIP[0] * k) + 1)
+            for box in ((a, a, wd - a, b), (a, ht - b, wd - a, ht - a), (a, a, b, ht - a),
+                        (wd - b, a, wd - a, ht - a)):
+                bands = image.crop(box).getextrema()
+                if any(high - low > 12 for low, high in bands):
+                    colours.add((-1,))
+                else:
+                    colours.add(tuple((low + high) // 2 // 16 for low, high in bands))
+        found[comp.id] = (pack.GUTTER if len(colours) != 1 or (-1,) in colours
+                          else "#" + "".join(f"{v * 16:02x}" for v in next(iter(colours))))
+    return found
+
+
+def stamp_places(front: Drawer, comp: Component, text: str, low_ink: bool = False
+                 ) -> tuple[layout.Rect | None, ...]:
+    """Where the stamp goes on each of ``comp``'s fronts (by index; past _STAMP_FACES, as the
+    face that many before): in the first of STAMP_CORNERS whose box, and STAMP_CLEAR round it,
+    is blank (one colour) on every front, measured on the fronts rendered; failing that, each
+    front's own first blank corner; a front with none has no stamp (a token its shape fills)."""
+    assert comp.size is not None
+    w, h = comp.size.points
+    scale = _STAMP_DPI / 72
+    images = [image.convert("L") for image in rendered_fronts(front, comp, low_ink)]
+    count = len(images)
+    boxes = [stamp_box(text, w, h, corner) for corner in STAMP_CORNERS]
+
+    def blank(image: Any, box: layout.Rect) -> bool:
+        x0, y0, x1, y1 = (box[0] - STAMP_CLEAR, box[1] - STAMP_CLEAR, box[2] + STAMP_CLEAR,
+                          box[3] + STAMP_CLEAR)
+        low, high = image.crop((round(x0 * scale), round((h - y1) * scale), round(x1 * scale),
+                                round((h - y0) * scale))).getextrema()
+        return bool(high - low <= 12)  # one colour, antialiasing aside
+
+    for box in boxes:
+        if all(blank(image, box) for image in images):
+            return (box,) * count
+    return tuple(next((b for b in boxes if blank(image, b)), None) for image in images)
 
 
 def build_kit(
@@ -510,27 +634,29 @@ def build_kit(
     *,
     tables: Tables | None = None,
     options: Options | None = None,
+    variant: str = "",
 ) -> Kit:
     """Draw one game's kit on one paper ("a4" or "letter"); ``options`` says how (sides, ink,
-    duplex, bleed, only)."""
+    duplex, bleed, only); ``variant``: the size variant ``doc`` is at (its file's name says
+    it, and so does the cover where it names the kit's other edition)."""
     p = layout.paper(paper)
     opts = options or Options()
     front_only = not any(c.back for c in _chosen(doc, opts))
     if front_only:  # nothing to print on a back: no duplex pass, no duplex check
         opts = replace(opts, sides="one")
-    jobs, printed = _prepared(doc, drawers, tables, p, opts)
+    jobs, printed, edges = _prepared(doc, drawers, tables, p, opts, measure=True)
     if front_only:
         register_fonts()
         with _binary_streams():
-            return _render(doc, p, opts, jobs, printed, None, front_only=True)
+            return _render(doc, p, opts, jobs, printed, None, variant, front_only=True)
     try:  # for the cover: how many sheets the other mode takes
         other_printed: list[Printed] | None = plan_kit(doc, p, replace(
-            opts, sides="one" if opts.sides == "two" else "two"))
+            opts, sides="one" if opts.sides == "two" else "two"), edges)
     except RulepressError:
         other_printed = None
     register_fonts()
     with _binary_streams():
-        return _render(doc, p, opts, jobs, printed, other_printed)
+        return _render(doc, p, opts, jobs, printed, other_printed, variant)
 
 
 @contextmanager
@@ -588,11 +714,11 @@ def _canvas(doc: Document, p: Paper, buf: io.BytesIO) -> KitCanvas:
 
 
 def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
-            printed: list[Printed], other: list[Printed] | None, *,
+            printed: list[Printed], other: list[Printed] | None, variant: str = "", *,
             front_only: bool = False) -> Kit:
     cover_pages = 2 if opts.sides == "two" else 1
     for _ in range(3):  # the cover's length and the page numbers it quotes settle at once
-        text = _cover_text(doc, p, opts, printed, other, cover_pages, front_only)
+        text = _cover_text(doc, p, opts, printed, other, cover_pages, front_only, variant)
         counted = _draw_cover(KitCanvas(io.BytesIO()), doc, p, opts, text)
         if counted == cover_pages:
             break
@@ -653,7 +779,7 @@ def _pages(_: Words, first: int, last: int) -> str:
 
 def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printed],
                 other: Sequence[Printed] | None, cover_pages: int,
-                front_only: bool = False) -> pages.CoverText:
+                front_only: bool = False, variant: str = "") -> pages.CoverText:
     """What the cover says, from what this kit holds: nothing about parts it does not have."""
     _ = kit_words(doc)
     two = opts.sides == "two"
@@ -667,6 +793,9 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
         size = "" if comp.size is None else _("{width} x {height} mm",
                                               width=_.number(comp.size.width),
                                               height=_.number(comp.size.height))
+        if variant in comp.variants:  # the source's note speaks of the size it declares
+            comp = replace(comp, note=_("printed at {variant} size in this kit",
+                                        variant=variant))
         if comp.id not in on:
             why = (_("not in the kit") if not comp.in_kit else
                    _("unchanged since {since}", since=opts.since) if opts.since else
@@ -700,6 +829,9 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
                                        cover_pages - 1 if two else cover_pages + 1, other)
         said = _.ngettext("{how} takes {n} sheet.", "{how} takes {n} sheets.", other_total,
                           how=how)
+    twin = None if front_only or other is None else _twin(doc.slug, p.key, variant, opts)
+    if twin is not None:
+        said += " " + _("That kit is the file {file}.", file=twin)
     paper = (_.ngettext("This kit: {n} sheet of {paper} paper.",
                         "This kit: {n} sheets of {paper} paper.", total, paper=p.label), said)
     printing = [_("Print at 100% (\"actual size\"): turn off \"fit to page\" and any scaling.")]
@@ -727,7 +859,15 @@ def _cover_text(doc: Document, p: Paper, opts: Options, printed: Sequence[Printe
                            _cutting(_, opts, printed),
                            tuple((x.board[0].name, x.board[1].tiles) for x in printed
                                  if x.board is not None and x.front.slots[0].label == "A1"
-                                 and x.front.slots[0].index == 0))
+                                 and x.front.slots[0].index == 0),
+                           twin)
+
+
+def _twin(slug: str, paper: str, variant: str, opts: Options) -> str:
+    """The file of the same kit printed on the other number of sides (``make`` writes both
+    for the bundled games; docs/authoring.md gives the command)."""
+    other = replace(opts, sides="one" if opts.sides == "two" else "two")
+    return kit_path(Path(), slug, paper, variant, other.suffix).name
 
 
 def _cutting(_: Words, opts: Options, printed: Sequence[Printed]) -> tuple[str, ...]:
@@ -797,7 +937,7 @@ def _draw_cover(c: KitCanvas, doc: Document, p: Paper, opts: Options, text: page
     def turn() -> None:
         end_page(footer, back=two and count % 2 == 1)
         if two and count == 1:
-            pages.check_back(c, p, opts.duplex, _)
+            pages.check_back(c, p, opts.duplex, _, text.twin)
             end_page(_("{title} \u00b7 printer check, back", title=doc.meta.title), back=True)
 
     pages.cover(c, doc, p, text, turn, opts.duplex if two else None, _)
@@ -849,6 +989,7 @@ def draw_kits(
     outputs: dict[Path, bytes] = {}
     for variant, version in versions(doc):
         for key in papers:
-            kit = build_kit(version, drawers, key, tables=tables, options=opts)
+            kit = build_kit(version, drawers, key, tables=tables, options=opts,
+                            variant=variant)
             outputs[kit_path(out_dir, doc.slug, kit.paper, variant, opts.suffix)] = kit.pdf
     return outputs

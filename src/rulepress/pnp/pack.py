@@ -44,6 +44,7 @@ from rulepress.pnp.layout import (
 )
 
 EPS = 1e-6
+GUTTER = "gutter"  # Piece.edge of a piece that never butts
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,10 @@ class Piece:
     width: float  # the face's own size, points
     height: float
     pair: bool = False  # a gutter-fold pair: the back to the right of the front
+    # What its cut edges show: pieces butt (share a cut) only with pieces of the same edge; a
+    # piece whose colour reaches its cut and varies (GUTTER) never butts: an off cut would show
+    # a neighbour's colour.
+    edge: str = ""
 
     @property
     def unit(self) -> tuple[float, float]:
@@ -107,15 +112,17 @@ def _fit(avail: float, size: float, gap: float) -> int:
 
 
 def _shape(
-    free: Rect, unit: tuple[float, float], n: int, bleed: float, holes: bool, gutter: bool
+    free: Rect, unit: tuple[float, float], n: int, bleed: float, holes: bool, gutter: bool,
+    butts: bool = True,
 ) -> tuple[int, _Shape] | None:
-    """The best block of at most ``n`` units in a free rectangle: (units, shape)."""
+    """The best block of at most ``n`` units in a free rectangle: (units, shape); ``butts``
+    False: with a gutter only."""
     room = reserve(bleed)
     aw, ah = free[2] - free[0] - 2 * room, free[3] - free[1] - 2 * room
     best: tuple[tuple[float, ...], int, _Shape] | None = None
     for rotated in (False, True) if unit[0] != unit[1] else (False,):
         cw, ch = (unit[1], unit[0]) if rotated else unit
-        for gap in (2 * bleed, 0.0) if bleed > 0 else (0.0,):
+        for gap in ((2 * bleed, 0.0) if butts else (2 * bleed,)) if bleed > 0 else (0.0,):
             cols, rows = _fit(aw, cw, gap), _fit(ah, ch, gap)
             if cols * rows == 0:
                 continue
@@ -135,11 +142,12 @@ def _shape(
 
 
 def _groups(pieces: Sequence[Piece]) -> list[list[Piece]]:
-    """Pieces by unit size, largest first, then in declaration order."""
-    groups: dict[tuple[float, float], list[Piece]] = {}
+    """Pieces by unit size and edge, largest first, then in declaration order."""
+    groups: dict[tuple[float, float, str], list[Piece]] = {}
     for piece in pieces:
         w, h = piece.unit
-        groups.setdefault((round(min(w, h), 3), round(max(w, h), 3)), []).append(piece)
+        groups.setdefault((round(min(w, h), 3), round(max(w, h), 3), piece.edge),
+                          []).append(piece)
     return sorted(groups.values(), key=lambda g: -g[0].unit[0] * g[0].unit[1])
 
 
@@ -160,7 +168,8 @@ def _fill_sheet(p: Paper, queues: list[list[Piece]], start: list[int], bleed: fl
                 n = n if caps is None else min(n, caps[gi] - used[gi])
                 if n <= 0:
                     continue
-                got = _shape(rect, queue[0].unit, n, bleed, holes, gutter)
+                got = _shape(rect, queue[0].unit, n, bleed, holes, gutter,
+                             queue[0].edge != GUTTER)
                 if got is None:
                     continue
                 k, shape = got
@@ -242,7 +251,8 @@ def _full_height(p: Paper, pieces: Sequence[Piece],
     sheets: list[Sheet] = []
     rest: list[Piece] = []
     for group in _groups(pieces):
-        shape = _full_height_shape(p, group[0].unit, bleed)
+        shape = (None if group[0].edge == GUTTER else
+                 _full_height_shape(p, group[0].unit, bleed))
         per = shape.cols * shape.rows if shape else 0
         counts: dict[str, int] = {}
         for piece in group:
@@ -294,10 +304,34 @@ def _full_height_sheet(p: Paper, block: _Block, bleed: float) -> Sheet:
 
 
 def pack(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
-    """Every piece on as few sheets as the packer finds, each sheet's blocks centred; a size
-    that fills more to a sheet edge to edge between the top and bottom margins is printed so
-    first (Letter's 9-up poker deck), unless that takes more sheets in all (a few cards that
-    would share a sheet with other pieces)."""
+    """Every piece on as few sheets as the packer finds, each sheet's blocks centred. A deck (a
+    component that fills a sheet on its own) is packed first, alone: its sheets hold nothing
+    else, so it prints and cuts apart from the other pieces."""
+    counts: dict[str, int] = {}
+    for piece in pieces:
+        counts[piece.component] = counts.get(piece.component, 0) + 1
+    decks = [cid for cid, n in counts.items()
+             if n > 1 and n >= _per_sheet(p, next(x for x in pieces if x.component == cid),
+                                          bleed)]
+    sheets: tuple[Sheet, ...] = ()
+    for deck in decks:
+        sheets += _mixed(p, [x for x in pieces if x.component == deck], bleed)
+    return sheets + _mixed(p, [x for x in pieces if x.component not in decks], bleed)
+
+
+def _per_sheet(p: Paper, piece: Piece, bleed: float) -> int:
+    """How many of ``piece`` a sheet of their own holds at most."""
+    butts = piece.edge != GUTTER
+    shaped = [got[0] for gutter in (True, False)
+              if (got := _shape(content(p), piece.unit, 10**6, bleed, True, gutter, butts))]
+    full = _full_height_shape(p, piece.unit, bleed) if butts else None
+    return max([*shaped, full.cols * full.rows if full else 0, 1])
+
+
+def _mixed(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...]:
+    """The pieces on as few sheets as the packer finds; a size that fills more to a sheet edge
+    to edge between the top and bottom margins is printed so first (Letter's 9-up poker deck),
+    unless that takes more sheets in all (a few cards that would share a sheet with others)."""
     plain = _packed(p, pieces, bleed)
     full, rest = _full_height(p, pieces, bleed)
     if not full:
@@ -332,7 +366,8 @@ def _packed(p: Paper, pieces: Sequence[Piece], bleed: float) -> tuple[Sheet, ...
     # A sheet holding as many of a size as any sheet can (a deck's 9-up) is the layout a
     # cutter expects: among passes of as few sheets, the one with the most such sheets.
     most = {gi: n for gi, q in enumerate(queues)
-            if (got := _shape(content(p), q[0].unit, len(q), bleed, True, False)) is not None
+            if (got := _shape(content(p), q[0].unit, len(q), bleed, True, False,
+                              q[0].edge != GUTTER)) is not None
             for n in (got[0],)}
 
     def full(sheets: list[list[_Block]]) -> int:

@@ -41,6 +41,7 @@ class CoverText:
     printing: tuple[str, ...]
     cutting: tuple[str, ...]
     boards: tuple[tuple[str, tuple[int, int]], ...]  # tiled boards: name, (columns, rows)
+    twin: str | None = None  # the file of the same kit on the other number of sides
 
 
 class _Text:
@@ -210,8 +211,10 @@ def check(c: Canvas, doc: Document, p: Paper, duplex: str | None, _: Words = SOU
         c.drawCentredString(TARGET_AT[0], TARGET_AT[1] - mm(12), _("front target"))
 
 
-def check_back(c: Canvas, p: Paper, duplex: str, _: Words = SOURCE_WORDS) -> None:
-    """The back of the cover: the ringed target that must sit behind the front one."""
+def check_back(c: Canvas, p: Paper, duplex: str, _: Words = SOURCE_WORDS,
+               twin: str | None = None) -> None:
+    """The back of the cover: the ringed target that must sit behind the front one; ``twin``:
+    the kit's single-sided edition (file, command), if it can be printed."""
     x, y = apply(sheet_flip(p, duplex), *TARGET_AT)
     _target(c, x, y, rings=True)
     t = _Text(c, p)
@@ -222,12 +225,13 @@ def check_back(c: Canvas, p: Paper, duplex: str, _: Words = SOURCE_WORDS) -> Non
         _("Hold this sheet against a light: the target on the cover should sit right behind the "
           "ringed target on this side. The rings are 1, 2 and 3 mm; an offset of up to 1 mm is "
           "harmless thanks to the bleed."),
-        _("If they are further apart, your printer shifts its backs: try flipping on the other "
-          "edge (this kit flips on the long edge), or print the kit's single-sided edition, "
-          "which folds each front onto its back.") if duplex == "long" else
-        _("If they are further apart, your printer shifts its backs: try flipping on the other "
-          "edge (this kit flips on the short edge), or print the kit's single-sided edition, "
-          "which folds each front onto its back."),
+        (_("If they are further apart, your printer shifts its backs: try flipping on the "
+           "other edge (this kit flips on the long edge).") if duplex == "long" else
+         _("If they are further apart, your printer shifts its backs: try flipping on the "
+           "other edge (this kit flips on the short edge).")) + (" " + _(
+             "Or print this kit's single-sided edition, {file}, which folds each front onto "
+             "its back.", file=twin)
+             if twin is not None else ""),
     ):
         t.line(line, 9.5)
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import Diagnostic, RulepressError
@@ -100,10 +101,20 @@ def proof(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None = 
     register_fonts()
     bleed = mm(bleed_mm)
     spots, pw, ph = _place(shown, bleed)
+    # The page is as large as the faces need, no paper size: it says so, and what to print.
+    lines: list[str] = []
+    for _ in range(3):  # the lines' room and the size they quote settle at once
+        height = max(ph + len(lines) * 11, mm(40))
+        said = (f"{doc.meta.title}: every distinct face at 1:1, to look at on screen at 100% "
+                f"zoom. This page is {pw / mm(1):.0f} x {height / mm(1):.0f} mm, not a paper "
+                "size: do not print it; print the kit (rulepress pnp) instead.",
+                "Magenta: trim. Dashed cyan: safe area (keep text inside).")
+        lines = [part for text in said for part in simpleSplit(text, BOLD, 9, pw - 2 * MARGIN)]
+    ph = height
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(pw, max(ph, mm(40))), invariant=1, pageCompression=1,
                initialFontName=REGULAR)
-    c.setTitle(f"{doc.meta.title}: proof of every face")
+    c.setTitle(f"{doc.meta.title}: proof of every face, for the screen")
     c.setCreator("rulepress")
     top = c._pagesize[1] - MARGIN
     for s, (x, y) in zip(shown, spots, strict=True):
@@ -121,8 +132,8 @@ def proof(doc: Document, drawers: Mapping[str, Drawer], tables: Tables | None = 
         c.setFont(REGULAR, 7)
         c.drawString(ox - bleed, oy - bleed - mm(4), s.caption)
     c.setFont(BOLD, 9)
-    c.drawString(MARGIN, mm(4), f"{doc.meta.title}: every distinct face at 1:1. Magenta: trim. "
-                                "Dashed cyan: safe area (keep text inside).")
+    for n, line in enumerate(reversed(lines)):
+        c.drawString(MARGIN, mm(4) + n * 11, line)
     c.showPage()
     c.save()
     return buf.getvalue()
