@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulepress.cli import main
-from rulepress.games import load_engine
+from rulepress.games import available_engines, entry_point_module, load_engine
 from rulepress.games.base import (
     CHANCE,
     GameState,
@@ -20,6 +20,7 @@ from rulepress.games.base import (
     Outcome,
     Rules,
     chance_move,
+    hides_information,
     random_agent,
 )
 from rulepress.simulate.play import play_game
@@ -27,13 +28,17 @@ from rulepress.simulate.search import SearchAgent, SearchError, search_agent
 from rulepress.simulate.spec import RunSpec, Table, agents_for
 
 SOURCES = Path(__file__).parents[1] / "sources"
-HIDDEN = ("go_stop", "pigeon", "pigeon_race")
 
 
 def rules_of(name: str) -> Rules:
     rules = load_engine(name).rules()
     assert rules is not None
     return rules
+
+
+# The bundled games that declare hidden information (by their rules, not by name).
+HIDDEN = [n for n in available_engines() if str(entry_point_module(n)).startswith(
+    "rulepress.games.") and hides_information(rules_of(n))]
 
 
 def decisions(rules: Rules, count: int, skip: int = 4) -> list[GameState[Any]]:
