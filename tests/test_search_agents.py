@@ -188,12 +188,14 @@ def wins_against_random(rules: Rules, agent: SearchAgent, games: int) -> float:
     return won / games
 
 
+@pytest.mark.slow  # enough searched games to tell strength
 def test_search_beats_random_at_go_stop() -> None:
     rules = rules_of("go_stop")
     assert wins_against_random(rules, search_agent("ismcts:100", rules), 20) >= 0.7
     assert wins_against_random(rules, search_agent("flat:100", rules), 20) >= 0.7
 
 
+@pytest.mark.slow  # enough searched games to tell strength
 def test_is_mcts_beats_random_at_pigeon_race() -> None:
     # A race of much luck: 0.65 over these 20 at 100 playouts, 0.8 at 200 (measured).
     rules = rules_of("pigeon_race")
@@ -239,6 +241,7 @@ def test_search_agents_play_whole_games_without_an_illegal_move(engine: str) -> 
         assert first.winners or first.end == "the stock runs out: nagari"
 
 
+@pytest.mark.slow  # whole searched games of Worm Derby
 def test_search_agents_choose_legal_moves_in_worm_derby() -> None:
     """Worm Derby's random games run to some 900 moves at about 0.7 ms a move: whole games
     with a search would take minutes, so the agents choose near the end of a random game."""
@@ -259,6 +262,7 @@ def test_search_agents_choose_legal_moves_in_worm_derby() -> None:
             assert move == agent(state, random.Random(k)), "the same seed, the same move"
 
 
+@pytest.mark.slow  # simulate's worker processes
 def test_a_run_with_search_agents_is_the_same_whatever_the_jobs(tmp_path: Path) -> None:
     args = ["simulate", "pigeon-race", "--sources", str(SOURCES), "-n", "6", "-p", "2,3",
             "-a", "ismcts:15,flat:15,random", "-q"]
