@@ -72,10 +72,9 @@ def check_engine(engine: Any, games: int = 20, *, seed: int = 0,
         raise ConformanceError(name, "variants() is empty: the first variant is the standard game")
     if games < 1:
         raise ValueError("check_engine plays at least one game")
-    for k in range(games):
-        players = low + k % (high - low + 1)
-        variant = variants[(k // (high - low + 1)) % len(variants)]
-        _Game(name, rules, players, seed + k, variant, max_moves).check()
+    for n in range(seed, seed + games):  # each count and each variant in turn, by the seed
+        players = low + n % (high - low + 1)
+        _Game(name, rules, players, n, variants[n % len(variants)], max_moves).check()
 
 
 def _rules_of(engine: Any) -> Rules:
