@@ -15,7 +15,7 @@ TEST_LOCK := requirements-test.lock
 SOURCES := $(shell find sources templates -type f 2>/dev/null)
 CODE := $(shell find src -name '*.py' 2>/dev/null)
 
-.PHONY: all build pnp test bench check clean lint kit-report lock upgrade-check wheel
+.PHONY: all build pnp test test-fast bench check clean lint kit-report lock upgrade-check wheel
 
 all: build/.done pnp/.done
 
@@ -79,6 +79,12 @@ test: $(TEST_STAMP) $(COMPILED) $(CHROMIUM)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n $(JOBS)
+
+# The inner loop: the tests not marked slow (unit tests on fixtures: no browser, no full build,
+# no CLI run end to end on the bundled games, no subprocess, no Dask), on both cores, without
+# lint and types. `make test` stays the whole suite and what CI runs.
+test-fast: $(TEST_STAMP) $(COMPILED)
+	$(PY) -m pytest -n $(JOBS) -m "not slow"
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

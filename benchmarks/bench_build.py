@@ -15,7 +15,13 @@
 - serve_reload_s: `rulepress serve` running, the median time from saving a change to the
   largest game's rules.md to the served page holding the new text (5 edits);
   serve_reload_<game>_s the same for each game (`bench_build.py serve`: these alone).
-- parallel_over_serial, check_s, noop_make_s.
+- version_s, check_s: `rulepress --version` and `rulepress check` (this checkout's project: every
+  game, every language) as processes, as users type them, best of 5 alternating; their CPU
+  times (version_cpu_s, check_cpu_s, the process's and its workers'), and check_over_version,
+  check_cpu_over_version_cpu: what checking costs over starting up (`bench_build.py commands`:
+  these alone).
+- The floors typeset every book the build wrote, the translations (de/) included.
+- parallel_over_serial, noop_make_s.
 
 Prints one JSON object per line: {"name", "value", "unit"}.
 """
@@ -25,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -37,7 +44,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
-RULEPRESS = [PY, "-m", "rulepress.cli"]
+# The command as users type it: the venv's console script (else the module, as it runs).
+_SCRIPT = Path(PY).parent / "rulepress"
+RULEPRESS = [str(_SCRIPT)] if _SCRIPT.exists() else [PY, "-m", "rulepress"]
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600", "CI": "1"}
 ROUNDS = 2
 
@@ -48,9 +57,9 @@ import weasyprint
 from rulepress.paths import templates_dir
 from rulepress.render.fetcher import JailedFetcher
 from rulepress.render.pdf import figures_as_images, render_pdfs
-mode = sys.argv[1]
-for html_path in sys.argv[3:]:
-    game = Path(sys.argv[2]) / Path(html_path).parent.name
+mode, sources, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+for html_path in sys.argv[4:]:
+    game = sources / Path(html_path).relative_to(out).parts[0]  # a translation's too
     if mode == "job":  # a warm process: the job as a build's worker runs it
         best = []
         for _ in range(3):
@@ -83,6 +92,12 @@ def timed(cmd: list[str], cwd: Path = ROOT) -> float:
     return time.perf_counter() - start
 
 
+def books(out: Path) -> list[str]:
+    """Every book page a build wrote: each game's editions and their translations (de/...), so
+    the floor typesets all the build typesets."""
+    return sorted(str(p) for p in out.glob("*/**/*.html") if p.parent != out)
+
+
 def largest_game(sources: Path) -> Path:
     return max(sources.glob("*/rules.md"), key=lambda p: p.stat().st_size)
 
@@ -104,10 +119,10 @@ def build_rounds(tmp: Path, sources: Path) -> None:
         out = tmp / f"serial-{n}"
         serial.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out", str(out),
                              "--jobs", "1"]))
-        htmls = sorted(str(p) for p in out.glob("*/*.html"))
-        nocss.append(timed([PY, "-c", FLOOR, "nocss", str(sources), *htmls]))
-        nocss1.append(timed([PY, "-c", FLOOR, "nocss1", str(sources), *htmls]))
-        css.append(timed([PY, "-c", FLOOR, "css", str(sources), *htmls]))
+        htmls = books(out)
+        nocss.append(timed([PY, "-c", FLOOR, "nocss", str(sources), str(out), *htmls]))
+        nocss1.append(timed([PY, "-c", FLOOR, "nocss1", str(sources), str(out), *htmls]))
+        css.append(timed([PY, "-c", FLOOR, "css", str(sources), str(out), *htmls]))
         out = tmp / f"parallel-{n}"
         parallel.append(timed([*RULEPRESS, "build", "--sources", str(sources), "--out",
                                str(out), "--jobs", "2"]))
@@ -126,9 +141,11 @@ def build_rounds(tmp: Path, sources: Path) -> None:
     emit("parallel_over_serial", min(parallel) / min(serial), "ratio")
     emit("rebuild_one_s", min(rebuilt[games[0]]), "s")
     emit("rebuild_one_over_full", min(rebuilt[games[0]]) / min(parallel), "ratio")
-    pages = sorted(str(p) for p in (tmp / "serial-0" / games[0]).glob("*.html"))
-    jobs = subprocess.run([PY, "-c", FLOOR, "job", str(sources), *pages], cwd=ROOT, env=ENV,
-                          check=True, capture_output=True, text=True).stdout.split("\n")
+    pages = [p for p in books(tmp / "serial-0") if Path(p).relative_to(tmp / "serial-0").parts[0]
+             == games[0]]
+    jobs = subprocess.run([PY, "-c", FLOOR, "job", str(sources), str(tmp / "serial-0"), *pages],
+                          cwd=ROOT, env=ENV, check=True, capture_output=True,
+                          text=True).stdout.split("\n")
     longest = max(float(line.split()[0]) for line in jobs if line.strip())
     emit("rebuild_one_floor_s", longest, "s")
     emit("rebuild_one_floor_over_full", longest / min(parallel), "ratio")
@@ -179,31 +196,52 @@ def serve_reload(tmp: Path, sources: Path) -> None:
         emit(f"serve_reload_{game}_s", statistics.median(runs), "s")
 
 
+def command_times(rounds: int = 5) -> None:
+    """The commands users type, each timed as a process (start-up and imports included), best of
+    ``rounds``, the two commands alternating: ``rulepress --version`` (the start-up floor) and
+    ``rulepress check`` of this checkout's project (every game, every language)."""
+    version: list[tuple[float, float]] = []
+    check: list[tuple[float, float]] = []
+    for _ in range(rounds):
+        version.append(timed_cpu([*RULEPRESS, "--version"]))
+        check.append(timed_cpu([*RULEPRESS, "check"]))
+    (version_s, version_cpu), (check_s, check_cpu) = map(best, (version, check))
+    emit("version_s", version_s, "s")
+    emit("version_cpu_s", version_cpu, "s")
+    emit("check_s", check_s, "s")
+    emit("check_cpu_s", check_cpu, "s")
+    emit("check_over_version", check_s / version_s, "ratio")
+    emit("check_cpu_over_version_cpu", check_cpu / version_cpu, "ratio")
+
+
+def best(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The fastest wall time and the least CPU time among ``runs``."""
+    return min(w for w, _ in runs), min(c for _, c in runs)
+
+
+def timed_cpu(cmd: list[str]) -> tuple[float, float]:
+    """Wall time and CPU time (user and system, its children's included) of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed(cmd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> None:
-    serve_only = sys.argv[1:] == ["serve"]  # `bench_build.py serve`: serve_reload alone
+    mode = sys.argv[1:]  # `serve` or `commands`: those figures alone
+    if mode == ["commands"]:
+        command_times()
+        return
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         sources = tmp / "sources"
         shutil.copytree(ROOT / "sources", sources)
-        if not serve_only:
+        if mode != ["serve"]:
             build_rounds(tmp, sources)
         serve_reload(tmp, sources)
-    if serve_only:
+    if mode == ["serve"]:
         return
-
-    from rulepress.checks import every
-    from rulepress.document.reader import read_sources
-    from rulepress.validate.check import check_documents
-
-    # warm: engine imports are start-up
-    check_documents(read_sources(ROOT / "sources"), checks=every())
-    runs = []
-    for _ in range(5):
-        start = time.perf_counter()
-        check_documents(read_sources(ROOT / "sources"), checks=every())
-        runs.append(time.perf_counter() - start)
-    emit("check_s", min(runs), "s")
-
+    command_times()
     subprocess.run(["make"], cwd=ROOT, check=True, capture_output=True)
     emit("noop_make_s", timed(["make"]), "s")
 

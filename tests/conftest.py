@@ -84,6 +84,15 @@ def browser() -> Iterator[Any]:
                 f"Debian's chromium package when it is missing.\n{problem}", pytrace=False)
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives the browser is a browser test, and slow (out of `make test-fast`)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true",
                      help="Write the golden files (tests/golden/) from this run's outputs "

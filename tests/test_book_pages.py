@@ -16,6 +16,8 @@ from support import Quiet
 
 from rulepress.build import build_rulebooks
 
+pytestmark = pytest.mark.slow  # every bundled book rendered
+
 ROOT = Path(__file__).resolve().parents[1]
 BUDGETS = {"pigeon-race": 10, "pigeon": 12, "go-stop": 16, "worm-derby": 20}  # A4 pages
 MOST_BLANK = 0.40

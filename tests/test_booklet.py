@@ -15,6 +15,8 @@ from test_build_pipeline import ROOTS, run
 
 from rulepress.render.booklet import PRINTING, saddle_order
 
+pytestmark = pytest.mark.slow  # booklets typeset and imposed
+
 FOOTER = re.compile(r"page (\d+) of (\d+)")
 # Landscape sheet and the booklet page on each half, in points.
 PT_PER_MM = 72 / 25.4

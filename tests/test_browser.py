@@ -18,6 +18,8 @@ from rulepress.document.editions import EDITIONS
 from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 from rulepress.render.figures import MIN_LABEL_PX
 
+pytestmark = pytest.mark.slow  # headless Chromium
+
 SOURCES = Path(__file__).parents[1] / "sources"
 GAMES = sorted(p.name for p in SOURCES.iterdir() if (p / "rules.md").is_file())
 PAGES = ["index.html", *(f"{game}/{book_name(game, e)}" for game in GAMES for e in EDITIONS)]

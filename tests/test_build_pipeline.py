@@ -12,6 +12,8 @@ from support import run
 
 from rulepress.cache import MANIFEST
 
+pytestmark = pytest.mark.slow  # builds of a fixture tree, PDFs included
+
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
 
 

@@ -10,6 +10,8 @@ from support import run
 
 from rulepress.cli import main
 
+pytestmark = pytest.mark.slow  # the CLI in subprocesses
+
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
 CASES = sorted(p.name for p in ROOTS.iterdir() if (p / "expected.txt").exists())
 

@@ -25,6 +25,8 @@ from test_hostile import expectation, matches, snapshot
 from rulepress.cli import main
 from rulepress.games import _entry_points
 
+pytestmark = pytest.mark.slow  # the CLI on each project of the designer corpus
+
 CORPUS = Path(__file__).parent / "designer"
 BASE = CORPUS / "base"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").exists())

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rulepress.cli import main
+
+pytestmark = pytest.mark.slow  # the CLI on the documented game, its deck built
 
 DOC = Path(__file__).parents[1] / "docs" / "authoring.md"
 

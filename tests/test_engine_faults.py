@@ -23,6 +23,8 @@ from rulepress.diagnostics import SourceLoc
 from rulepress.games.fault import described, raised_at
 from rulepress.project import CONFIG
 
+pytestmark = pytest.mark.slow  # engines that loop, crash and exit, in worker processes
+
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
 
 

@@ -20,6 +20,8 @@ from support import run
 from rulepress.document.reader import read_document
 from rulepress.pnp.kit import build_kit
 
+pytestmark = pytest.mark.slow  # git repositories and builds of two printings
+
 DECK = Path(__file__).parent / "fixtures" / "layouts" / "deck"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org",

@@ -16,6 +16,8 @@ from rulepress.document.reader import read_document
 from rulepress.games import load_engine
 from rulepress.validate.check import check_document, check_example, flatten
 
+pytestmark = pytest.mark.slow  # every bundled game checked whole, as `rulepress check`
+
 SOURCES = Path(__file__).parents[1] / "sources"
 DOCS = {p.parent.name: read_document(p) for p in sorted(SOURCES.glob("*/rules.md"))}
 EXAMPLES = [

@@ -33,6 +33,8 @@ from rulepress.games import contract, load_engine
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 
+pytestmark = pytest.mark.slow  # exports of the bundled games
+
 ROOT = Path(__file__).parent.parent
 SOURCES = ROOT / "sources"
 GAMES = ("pigeon", "go-stop", "pigeon-race", "worm-derby")

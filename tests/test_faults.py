@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # subprocesses killed and faulted on purpose
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAIN = Path(__file__).parent / "fixtures" / "roots" / "plain"
 RULEPRESS = [sys.executable, "-m", "rulepress.cli"]

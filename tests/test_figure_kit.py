@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from rulepress.plugin import Lettering, Marks, advances, text_width
+from rulepress.figure import advances
+from rulepress.plugin import Lettering, Marks, text_width
 
 
 def test_widths_are_the_bundled_carlitos() -> None:

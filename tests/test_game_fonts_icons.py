@@ -20,6 +20,8 @@ from rulepress.cli import main
 from rulepress.paths import fonts_dir
 from rulepress.pnp.faces.text import ICON_DROP, Block, blocks, fit
 
+pytestmark = pytest.mark.slow  # a game built end to end
+
 BASE = Path(__file__).parent / "designer" / "base"
 SUBSET = re.compile(r"^/[A-Z]{6}\+")  # a subset font's name: six capitals and a plus
 FRONT = """fonts:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from support import run
 
+pytestmark = pytest.mark.slow  # every bundled output built
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "outputs.sha256"
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rulepress.games import load_engine
+from rulepress.games import available_engines, entry_point_module, load_engine
 from rulepress.games.base import (
     CHANCE,
     IMPERFECT,
@@ -23,6 +23,7 @@ from rulepress.games.base import (
     Rules,
     chance_move,
     game_type,
+    hides_information,
     random_agent,
     sample_of,
     view_of,
@@ -34,13 +35,22 @@ from rulepress.games.pigeon.rules import RULES as PIGEON
 from rulepress.games.pigeon.rules import Seat
 from rulepress.games.pigeon_race.rules import RULES as PIGEON_RACE
 
-HIDDEN = ("go_stop", "pigeon", "pigeon_race")
-
 
 def rules_of(name: str) -> Rules:
     rules = load_engine(name).rules()
     assert rules is not None
     return rules
+
+
+def declared(information: str) -> list[str]:
+    """The bundled games whose rules declare this kind of information (a game added beside
+    them is tested by what it declares, without naming it here)."""
+    bundled = [n for n in available_engines()
+               if str(entry_point_module(n)).startswith("rulepress.games.")]
+    return [n for n in bundled if game_type(rules_of(n)).information == information]
+
+
+HIDDEN = declared(IMPERFECT)
 
 
 def states(rules: Rules, players: int, seed: int, every: int = 3) -> list[GameState[Any]]:
@@ -56,10 +66,10 @@ def states(rules: Rules, players: int, seed: int, every: int = 3) -> list[GameSt
     return seen[::every] + [seen[-1]]
 
 
-def test_each_bundled_game_declares_what_it_hides() -> None:
-    kinds = {n: game_type(rules_of(n)).information for n in (*HIDDEN, "worm_derby")}
-    assert kinds == {"go_stop": IMPERFECT, "pigeon": IMPERFECT, "pigeon_race": IMPERFECT,
-                     "worm_derby": PERFECT}
+def test_the_card_games_declare_what_they_hide() -> None:
+    assert {"go_stop", "pigeon", "pigeon_race"} <= set(HIDDEN)
+    assert "worm_derby" in declared(PERFECT)
+    assert hides_information(rules_of("pigeon")) and not hides_information(rules_of("worm_derby"))
 
 
 def test_a_perfect_information_games_view_is_the_state() -> None:
@@ -92,9 +102,7 @@ def test_the_hidden_part_varies_with_the_random_source(name: str) -> None:
     rules = rules_of(name)
     state = rules.new_game(2, 11)
     view = view_of(rules, state, 0)
-    samples = {sample_of(rules, view, random.Random(k)) for k in range(8)} \
-        if name != "pigeon_race" else {repr(sample_of(rules, view, random.Random(k)))
-                                       for k in range(8)}
+    samples = {repr(sample_of(rules, view, random.Random(k))) for k in range(8)}
     assert len(samples) == 8
     again = sample_of(rules, view, random.Random(3))
     assert again == sample_of(rules, view, random.Random(3)), "the same source, the same state"

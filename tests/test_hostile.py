@@ -34,6 +34,8 @@ from click.testing import CliRunner
 from rulepress.cli import main
 from rulepress.games import _entry_points
 
+pytestmark = pytest.mark.slow  # the CLI on the hostile corpus, time limits included
+
 HOSTILE = Path(__file__).parent / "hostile"
 LIBRARY_WORDS = "<library's words>"
 CASES = sorted(p.name for p in HOSTILE.iterdir() if (p / "expected.txt").exists())

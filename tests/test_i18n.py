@@ -23,6 +23,8 @@ from rulepress.i18n.catalog import dump, load, template
 from rulepress.i18n.engine import engine_segments
 from rulepress.i18n.segments import segments
 
+pytestmark = pytest.mark.slow  # translated books built end to end
+
 SOURCES = Path(__file__).parents[1] / "sources"
 
 

@@ -32,6 +32,8 @@ from rulepress.words import (
     theme_words,
 )
 
+pytestmark = pytest.mark.slow  # translated books built end to end
+
 SOURCES = Path(__file__).parents[1] / "sources"
 LOCALES = templates_dir() / "locales"
 

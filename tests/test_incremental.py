@@ -27,6 +27,8 @@ import rulepress
 from rulepress.cache import MANIFEST, folder_id
 from rulepress.scaffold import new_project
 
+pytestmark = pytest.mark.slow  # full builds, then rebuilds
+
 ROOTS = Path(__file__).parent / "fixtures" / "roots"
 # One edition on one paper: every kind of output (page, PDF, font, index), quickly.
 BUILD = ["build", "--paper", "a4", "--edition", "player", "-j", "1"]

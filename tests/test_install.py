@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+pytestmark = pytest.mark.slow  # a venv and a wheel built in subprocesses
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -21,6 +21,8 @@ from rulepress.pnp.ink import MIN_TEXT
 from rulepress.pnp.kit import Kit, Options, build_kit, plan_kit, versions
 from rulepress.pnp.layout import MARGIN
 
+pytestmark = pytest.mark.slow  # every bundled kit drawn on both papers, in both modes
+
 ROOT = Path(__file__).resolve().parents[1]
 MODES = [(paper, sides) for paper in ("a4", "letter") for sides in ("two", "one")]
 

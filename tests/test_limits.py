@@ -100,6 +100,7 @@ def test_an_unknown_yaml_tag_is_refused_in_our_words(text: str, tag: str) -> Non
         f"unknown tag '{tag}': write a plain value, list or mapping", 4)
 
 
+@pytest.mark.slow  # waits out the typesetting's time limit
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_typesetting_that_never_ends_fails_the_build_at_its_print_css(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str

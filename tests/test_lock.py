@@ -9,6 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -63,6 +64,7 @@ def test_the_locks_satisfy_pyproject() -> None:
             assert req.specifier.contains(version, prereleases=True), (lock, text, version)
 
 
+@pytest.mark.slow  # pip freeze, in a subprocess
 def test_this_environment_is_exactly_the_test_lock() -> None:
     """`pip freeze` of the venv `make test` made equals the lock: nothing newer, nothing else."""
     frozen = subprocess.run([sys.executable, "-m", "pip", "freeze", "--all", "--exclude-editable"],

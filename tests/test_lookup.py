@@ -20,6 +20,8 @@ from rulepress.document.reader import read_document, read_sources
 from rulepress.render import render_html
 from rulepress.validate.check import check_document
 
+pytestmark = pytest.mark.slow  # reference editions built and typeset
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("go-stop", "pigeon", "pigeon-race", "worm-derby")
 

@@ -20,6 +20,8 @@ from rulepress.document.reader import read_sources
 from rulepress.validate import check
 from rulepress.validate.check import check_documents
 
+pytestmark = pytest.mark.slow  # the bundled Pigeon Race checked whole, playtests and all, often
+
 SOURCES = Path(__file__).parents[1] / "sources"
 
 

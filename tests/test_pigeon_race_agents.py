@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from rulepress.games.pigeon_race import agents
 from rulepress.games.pigeon_race.agents import closer, greedy
 from rulepress.games.pigeon_race.rules import (
@@ -66,6 +68,7 @@ def test_the_fast_look_at_a_move_agrees_with_playing_it() -> None:
     assert checked > 1000
 
 
+@pytest.mark.slow  # closer's searches over many sampled races
 def test_closer_plans_on_its_view_alone() -> None:
     chosen = set()
     for k, state in enumerate(late(12)[:3]):
@@ -162,6 +165,7 @@ def backing_odds(players: int, seat: int, backed: frozenset[int]) -> list[dict[i
     return [{p: c[p] / total for p in PIGEONS} for c in counts] + [{0: overlap / total}]
 
 
+@pytest.mark.slow  # closer's searches over many sampled races
 def test_closer_takes_the_last_move_that_wins_where_greedy_does_not() -> None:
     """The last card, where all is known but the other player's order: greedy scores its own
     pigeons best, closer weighs the orders the other could hold and wins a race greedy loses,

@@ -46,8 +46,10 @@ def internals(source: str, own: str) -> list[str]:
     return found
 
 
-def test_there_are_four_bundled_games() -> None:
-    assert sorted(bundled_games()) == ["go_stop", "pigeon", "pigeon_race", "worm_derby"]
+def test_every_bundled_game_package_is_registered() -> None:
+    """Each game package under rulepress/games/ is found by its entry point, as a plug-in is."""
+    packages = {p.parent for p in (SRC / "games").glob("*/__init__.py")}
+    assert packages and packages == set(bundled_games().values())
 
 
 @pytest.mark.parametrize("game", sorted(bundled_games()))
@@ -84,3 +86,28 @@ def test_the_plugin_module_exports_what_it_lists() -> None:
     assert rulepress.plugin.ordinal(22) == "22nd"
     with pytest.raises(AttributeError):
         rulepress.plugin.nothing_of_that_name  # noqa: B018
+
+
+def imported_from_plugin(source: str) -> set[str]:
+    return {a.name for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
+            and node.module == "rulepress.plugin" for a in node.names}
+
+
+def test_the_plugin_module_exports_only_what_games_use_and_its_own_api() -> None:
+    """Every name rulepress.plugin offers is one a bundled game or the scaffold imports, or
+    one of the API's own (its version, the conformance check, the optional hooks' Protocols,
+    the example replays for a game's tests, the data reader for an engine of its own class):
+    a name no game needs is not offered."""
+    used: set[str] = set()
+    for folder in bundled_games().values():
+        for module in folder.rglob("*.py"):
+            used |= imported_from_plugin(module.read_text("utf-8"))
+    for template in files("rulepress.scaffold").iterdir():
+        if template.name.endswith(".py.tmpl"):
+            used |= imported_from_plugin(template.read_text("utf-8").replace("$", "_"))
+    own = {"API_VERSION", "ConformanceError", "check_engine", "facts_of", "figures_of",
+           "game_data", "Rules", "HandicapRules", "HiddenRules", "HiddenState", "JudgingAgent",
+           "RankingAgent", "ScoredState"}
+    offered = set(rulepress.plugin.__all__)
+    assert used <= offered, used - offered
+    assert offered - used <= own, (offered - used) - own

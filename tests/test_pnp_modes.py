@@ -22,6 +22,8 @@ from rulepress.pnp.kit import Kit, Options, build_kit, draw_kits, kit_options, k
 from rulepress.pnp.layout import MARK_WIDTH
 from rulepress.units import Size
 
+pytestmark = pytest.mark.slow  # kits built end to end
+
 SOURCES = Path(__file__).parents[1] / "sources"
 
 

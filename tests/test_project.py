@@ -180,6 +180,7 @@ def test_new_makes_a_project_with_a_game_and_its_engine(scaffolded: Path) -> Non
     assert "front: layouts/score-pad.yml" in rules  # the kit's card needs no code
 
 
+@pytest.mark.slow  # a project built and printed end to end
 def test_the_new_project_proves_builds_and_prints_with_its_own_engine(scaffolded: Path) -> None:
     code, err = run("check", "--project", str(scaffolded))
     assert code == 0 and err.strip().endswith("2 proven, 0 failed, 0 not checkable"), err

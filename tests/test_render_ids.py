@@ -43,6 +43,7 @@ def test_scope_ids_in_one_pass_is_scope_ids_name_by_name(pieces: list[tuple[str,
     assert scope_ids(svg, "ex-fig1") == _scope_each(svg, "ex-fig1", {i for _, i in ids})
 
 
+@pytest.mark.slow  # every bundled book rendered
 @pytest.mark.parametrize("slug", sorted(p.parent.name for p in SOURCES.glob("*/rules.md")))
 def test_ids_on_the_page_are_unique(slug: str) -> None:
     result = check_document(read_document(SOURCES / slug / "rules.md"), draw=True, checks=every())

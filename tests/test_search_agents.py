@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulepress.cli import main
-from rulepress.games import load_engine
+from rulepress.games import available_engines, entry_point_module, load_engine
 from rulepress.games.base import (
     CHANCE,
     GameState,
@@ -20,6 +20,7 @@ from rulepress.games.base import (
     Outcome,
     Rules,
     chance_move,
+    hides_information,
     random_agent,
 )
 from rulepress.simulate.play import play_game
@@ -27,13 +28,17 @@ from rulepress.simulate.search import SearchAgent, SearchError, search_agent
 from rulepress.simulate.spec import RunSpec, Table, agents_for
 
 SOURCES = Path(__file__).parents[1] / "sources"
-HIDDEN = ("go_stop", "pigeon", "pigeon_race")
 
 
 def rules_of(name: str) -> Rules:
     rules = load_engine(name).rules()
     assert rules is not None
     return rules
+
+
+# The bundled games that declare hidden information (by their rules, not by name).
+HIDDEN = [n for n in available_engines() if str(entry_point_module(n)).startswith(
+    "rulepress.games.") and hides_information(rules_of(n))]
 
 
 def decisions(rules: Rules, count: int, skip: int = 4) -> list[GameState[Any]]:
@@ -183,12 +188,14 @@ def wins_against_random(rules: Rules, agent: SearchAgent, games: int) -> float:
     return won / games
 
 
+@pytest.mark.slow  # enough searched games to tell strength
 def test_search_beats_random_at_go_stop() -> None:
     rules = rules_of("go_stop")
     assert wins_against_random(rules, search_agent("ismcts:100", rules), 20) >= 0.7
     assert wins_against_random(rules, search_agent("flat:100", rules), 20) >= 0.7
 
 
+@pytest.mark.slow  # enough searched games to tell strength
 def test_is_mcts_beats_random_at_pigeon_race() -> None:
     # A race of much luck: 0.65 over these 20 at 100 playouts, 0.8 at 200 (measured).
     rules = rules_of("pigeon_race")
@@ -234,6 +241,7 @@ def test_search_agents_play_whole_games_without_an_illegal_move(engine: str) -> 
         assert first.winners or first.end == "the stock runs out: nagari"
 
 
+@pytest.mark.slow  # whole searched games of Worm Derby
 def test_search_agents_choose_legal_moves_in_worm_derby() -> None:
     """Worm Derby's random games run to some 900 moves at about 0.7 ms a move: whole games
     with a search would take minutes, so the agents choose near the end of a random game."""
@@ -254,6 +262,7 @@ def test_search_agents_choose_legal_moves_in_worm_derby() -> None:
             assert move == agent(state, random.Random(k)), "the same seed, the same move"
 
 
+@pytest.mark.slow  # simulate's worker processes
 def test_a_run_with_search_agents_is_the_same_whatever_the_jobs(tmp_path: Path) -> None:
     args = ["simulate", "pigeon-race", "--sources", str(SOURCES), "-n", "6", "-p", "2,3",
             "-a", "ismcts:15,flat:15,random", "-q"]

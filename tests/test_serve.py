@@ -26,6 +26,8 @@ import support
 from rulepress.scaffold import new_project
 from rulepress.serve.site import FILE_POLICY, PAGE_POLICY, Refused, Site, live_page
 
+pytestmark = pytest.mark.slow  # rulepress serve in subprocesses
+
 SERVING = re.compile(r"serving (http://127\.0\.0\.1:\d+)(/\S*)index\.html")
 
 

@@ -23,6 +23,8 @@ from rulepress.serve import faces as faces_module
 from rulepress.serve.faces import DPI, FaceOptions, Faces, generator
 from rulepress.validate.check import check_documents
 
+pytestmark = pytest.mark.slow  # faces rasterized, and a browser
+
 BASE = Path(__file__).parent / "designer" / "base"  # a 16-row CSV deck, a pad, 4 markers
 IMAGE = re.compile(r'<img src="([^"]+)"')
 

@@ -24,6 +24,8 @@ from rulepress.simulate.play import play_batch
 from rulepress.simulate.spec import RunSpec, Table, game_seed
 from rulepress.simulate.stats import SAMPLE, Tally, distribution, rate, table_figures, wilson
 
+pytestmark = pytest.mark.slow  # rulepress simulate end to end on the bundled games
+
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 COIN = ["simulate", "coin-race", "--project", str(FIXTURE)]
 

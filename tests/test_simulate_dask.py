@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from distributed import LocalCluster
 
 from rulepress.cli import main
+
+pytestmark = pytest.mark.slow  # a Dask cluster
 
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 RUN = ["simulate", "coin-race", "--project", str(FIXTURE), "-n", "400", "-p", "2-4",

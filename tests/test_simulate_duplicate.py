@@ -25,6 +25,8 @@ from rulepress.simulate.run import Options, plan
 from rulepress.simulate.spec import RunSpec, agents_for
 from rulepress.simulate.stats import Tally, table_figures
 
+pytestmark = pytest.mark.slow  # rulepress simulate end to end on the bundled games
+
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 COIN = ["simulate", "coin-race", "--project", str(FIXTURE)]
 

@@ -6,9 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from rulepress.cli import main
+
+pytestmark = pytest.mark.slow  # rulepress simulate end to end on every bundled game
 
 
 def run(tmp_path: Path, *args: str) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from rulepress.simulate.ladder import ELO, fit, parse_until
 from rulepress.simulate.spec import SpecError, game_seed
 from rulepress.simulate.stats import wilson
 
+pytestmark = pytest.mark.slow  # ladders played end to end
+
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 COIN = ["simulate", "coin-race", "--project", str(FIXTURE), "-q"]
 

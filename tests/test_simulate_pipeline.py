@@ -16,6 +16,8 @@ from rulepress import pipeline
 from rulepress.cli import main
 from rulepress.simulate import generator
 
+pytestmark = pytest.mark.slow  # simulate and build end to end
+
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 
 

@@ -17,6 +17,8 @@ from click.testing import CliRunner, Result
 
 from rulepress.cli import main
 
+pytestmark = pytest.mark.slow  # rulepress simulate end to end, reports built
+
 FIXTURE = Path(__file__).parent / "fixtures" / "simulate"
 BLOCK = """
 ## Playtest report {{.reference}}

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the CLI in subprocesses
+
 FIXTURES = Path(__file__).parent / "fixtures"
 DECK = FIXTURES / "layouts" / "deck"
 AS_USER = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",

@@ -30,7 +30,7 @@ import os
 import platform
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import metadata
@@ -445,8 +445,3 @@ def read_inside(base: Path, name: str) -> bytes | None:
 
 def manifest_text(data: Mapping[str, Any]) -> str:
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
-
-
-def unchanged_files(units: Iterable[str], manifest: Manifest) -> int:
-    """How many files the fresh ``units`` hold."""
-    return sum(len(manifest.units[u]["files"]) for u in units)

@@ -1,22 +1,31 @@
 """Everything a game plug-in may import: a game's modules import this and nothing else of
 rulepress (a test walks the bundled games' imports), so rulepress may change its insides
-without breaking a game.
+without breaking a game. :data:`API_VERSION` names what is offered here: a name removed or
+changed raises its first number, a name added its second.
 
 - The game, declared as data: :class:`Engine` (``Engine(name=..., rules=..., replay=...,
   facts=..., figures=..., agents=...)``), and the parts it is made of (:class:`Figure`,
-  :class:`Question`, the ``Agent`` and ``Drawer`` types).
+  :class:`Question` and its ``History``, the ``Agent`` and ``Drawer`` types).
 - The rules protocol (:class:`GameState`, :class:`Rules`, :class:`Outcome`, :class:`Variant`,
-  :data:`CHANCE`, hidden information) and its one family of errors (:class:`RulesError`:
-  :class:`NotationError`, :class:`IllegalMove`, :class:`AmbiguousMove`), and :func:`derive`.
+  :data:`CHANCE`, :func:`derive`, ``PERFECT_INFORMATION`` / ``IMPERFECT_INFORMATION``) and its
+  one family of errors (:class:`RulesError`: :class:`NotationError`, :class:`IllegalMove`,
+  :class:`AmbiguousMove`).
+- The optional hooks, each a Protocol: hidden information (:class:`HiddenState`'s
+  ``view(seat)``, :class:`HiddenRules`' ``sample(view, rng)``), a handicap
+  (:class:`HandicapRules`, :class:`Handicap`), running scores (:class:`ScoredState`'s
+  ``standing()``), and an agent's help to a search (:class:`RankingAgent`'s ``value``,
+  :class:`JudgingAgent`'s ``evaluate`` and ``horizon``).
+- The conformance check for a game's own tests: :func:`check_engine` (random games through the
+  protocol; :class:`ConformanceError` names what broke and the game that shows it); and
+  :func:`facts_of` / :func:`figures_of`, an example replayed as ``rulepress check`` does.
 - Reading an example's data: :class:`ExampleDataError` (naming the key at fault), the readers
-  :func:`mapping` and :func:`listed`; and :func:`facts_of` / :func:`figures_of`, an example
-  replayed as ``rulepress check`` replays it, for a game's own tests; :func:`game_data`, the
-  rows of a component's data as rulepress read them (``Engine.data`` for a declared engine).
+  :func:`mapping` and :func:`listed`; :func:`game_data`, the rows of a component's data as
+  rulepress read them (``Engine.data`` for a declared engine).
 - The SVG figure kit: :data:`DIAGRAM_FONT`, :func:`text_width`, :class:`Lettering`,
-  :class:`Marks`, with the bundled font's widths read from its TTF.
+  :class:`Marks`, :data:`PHONE_PX` and :func:`in_strips` for a phone's screen.
 - Print-and-play drawing: :class:`Face`, :func:`fonts` (the bundled faces, registered),
-  :func:`fonts_dir`, :func:`saved`, :func:`colour`, :func:`tint`, :func:`shade`,
-  :func:`fill_bleed`, :func:`fit_text`, :data:`POINTS_PER_MM`; and :func:`ordinal`.
+  :func:`saved`, :func:`colour`, :func:`tint`, :func:`shade`, :func:`fill_bleed`,
+  :func:`fit_text`, :data:`POINTS_PER_MM`; and :func:`ordinal`.
 - The standard 52-card deck's notation, shared by the card games (:data:`SUITS`,
   :func:`parse_card` ...).
 
@@ -29,45 +38,40 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rulepress.figure import DIAGRAM_FONT, Lettering, Marks, advances, text_width
+from rulepress.figure import DIAGRAM_FONT, Lettering, Marks, text_width
 from rulepress.games.base import (
     CHANCE,
-    IMPERFECT,
     IMPERFECT_INFORMATION,
-    PERFECT,
     PERFECT_INFORMATION,
     PHONE_PX,
     Agent,
     AmbiguousMove,
-    Answer,
     Drawer,
     Engine,
     ExampleDataError,
     Figure,
     GameState,
-    GameType,
     Handicap,
+    HandicapRules,
+    HiddenRules,
+    HiddenState,
     History,
     IllegalMove,
-    Move,
+    JudgingAgent,
     NotationError,
     Outcome,
-    Progress,
     Question,
-    Refused,
+    RankingAgent,
     Rules,
     RulesError,
+    ScoredState,
     Variant,
-    chance_move,
     derive,
     in_strips,
-    play_out,
-    random_agent,
 )
 from rulepress.games.cards import (
     CARD_NAME,
     FACE_WORDS,
-    FACES,
     RED_SUITS,
     SUIT_NAMES,
     SUITS,
@@ -79,15 +83,17 @@ from rulepress.games.cards import (
     notation_table,
     parse_card,
 )
+from rulepress.games.conformance import ConformanceError, check_engine
 from rulepress.games.contract import facts_of, figures_of
 from rulepress.games.data import game_data
-from rulepress.paths import fonts_dir
 from rulepress.units import POINTS_PER_MM
 from rulepress.words import ordinal
 
 if TYPE_CHECKING:
     from rulepress.pnp.api import Face
     from rulepress.pnp.draw import colour, fill_bleed, fit_text, fonts, saved, shade, tint
+
+API_VERSION = "1.0"  # of what this module offers: see the module's doc
 
 Path = tuple[str | int, ...]  # where a value sits in an example's data: ("setup", "hands", 1)
 
@@ -125,16 +131,24 @@ def listed(value: Any, path: Path) -> Sequence[Any]:
 
 
 __all__ = [
-    "CARD_NAME", "CHANCE", "DIAGRAM_FONT", "FACES", "FACE_WORDS", "IMPERFECT",
-    "IMPERFECT_INFORMATION",
-    "PERFECT", "PERFECT_INFORMATION", "PHONE_PX", "POINTS_PER_MM", "RED_SUITS", "SUITS",
-    "SUIT_NAMES", "Agent", "AmbiguousMove", "Answer", "Drawer", "Engine", "ExampleDataError",
-    "Face", "Figure", "Handicap",
-    "GameState", "GameType", "History", "IllegalMove", "Lettering", "Marks", "Move",
-    "NotationError", "Outcome", "Path", "Progress", "Question", "Refused", "Rules", "RulesError",
-    "Variant", "advances",
-    "card_name", "card_text", "chance_move", "colour", "derive", "face", "facts_of", "figures_of",
-    "fill_bleed", "fit_text", "fonts", "fonts_dir", "game_data", "in_strips", "is_red", "listed",
-    "mapping", "misplaced", "notation_table", "ordinal", "parse_card", "play_out", "random_agent",
-    "saved", "shade", "text_width", "tint",
+    # the API
+    "API_VERSION", "ConformanceError", "check_engine", "facts_of", "figures_of",
+    # the game and its parts
+    "Agent", "Drawer", "Engine", "Figure", "History", "Question",
+    # the rules protocol and its errors
+    "CHANCE", "IMPERFECT_INFORMATION", "PERFECT_INFORMATION", "AmbiguousMove", "GameState",
+    "IllegalMove", "NotationError", "Outcome", "Rules", "RulesError", "Variant", "derive",
+    # optional hooks
+    "Handicap", "HandicapRules", "HiddenRules", "HiddenState", "JudgingAgent", "RankingAgent",
+    "ScoredState",
+    # an example's data
+    "ExampleDataError", "game_data", "listed", "mapping",
+    # the SVG figure kit
+    "DIAGRAM_FONT", "PHONE_PX", "Lettering", "Marks", "in_strips", "text_width",
+    # print-and-play drawing
+    "POINTS_PER_MM", "Face", "colour", "fill_bleed", "fit_text", "fonts", "ordinal", "saved",
+    "shade", "tint",
+    # the standard deck's notation
+    "CARD_NAME", "FACE_WORDS", "RED_SUITS", "SUITS", "SUIT_NAMES", "card_name", "card_text",
+    "face", "is_red", "misplaced", "notation_table", "parse_card",
 ]

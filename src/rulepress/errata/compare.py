@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rulepress.document.markdown import make_parser
@@ -234,15 +234,6 @@ def compare_meta(old: Document, new: Document) -> list[tuple[str, str, str]]:
     """What a player sees of the front matter: the version and dates are the errata's own."""
     return [(k, str(getattr(old.meta, k)), str(getattr(new.meta, k))) for k in _META
             if getattr(old.meta, k) != getattr(new.meta, k)]
-
-
-@dataclass(frozen=True)
-class Compared:
-    """Both readings and what differs between them."""
-
-    old: Document
-    new: Document
-    difference: Difference = field(default_factory=Difference)
 
 
 def compare(old: Document, new: Document,

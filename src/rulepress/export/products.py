@@ -110,7 +110,8 @@ PRODUCTS: dict[str, tuple[Product, ...]] = {
     ),
     # DriveThruCards: a poker card's page is 2.75 x 3.75 in (1/8 in bleed), as its card
     # guidelines at https://www.drivethrucards.com give it; the square and tarot pages and the
-    # 240% ink limit are not confirmed from a published spec (kept from the first cut).
+    # 240% ink limit are assumed, not read from a published spec: check them there before
+    # relying on the preflight for those sizes.
     "dtc": (
         Product("dtc", "Poker Card", 2.5, 3.5, 0.125, 0.125, ink=240),
         Product("dtc", "Square Card", 3.5, 3.5, 0.125, 0.125, ink=240),

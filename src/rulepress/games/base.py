@@ -215,6 +215,7 @@ PERFECT_INFORMATION = GameType(PERFECT)
 IMPERFECT_INFORMATION = GameType(IMPERFECT)
 
 
+@runtime_checkable
 class HiddenState(Protocol):
     """A state of a game with hidden information."""
 
@@ -271,21 +272,66 @@ class Handicap:
     high: int
 
 
+# --- optional hooks: each a Protocol, checked with isinstance where rulepress looks for it ------
+
+
+@runtime_checkable
+class HandicapRules(Protocol):
+    """Rules that offer a numeric handicap: ``handicap`` says what it gives, and
+    ``handicapped(state, value)`` gives it to a game just set up."""
+
+    handicap: Handicap
+
+    def handicapped(self, state: Any, value: int) -> GameState[Any]: ...
+
+
+@runtime_checkable
+class ScoredState(Protocol):
+    """A state that keeps running scores: ``standing()`` is each seat's points if the game
+    ended now. Searching agents then judge a move by the share of the points it leaves."""
+
+    def standing(self) -> Sequence[float]: ...
+
+
+@runtime_checkable
+class RankingAgent(Protocol):
+    """An agent that ranks moves: ``value(state, move)``, higher better for the seat to act.
+    A search it plays the playouts of compares only its best few moves."""
+
+    def __call__(self, state: GameState[Any], rng: random.Random) -> Any: ...
+
+    def value(self, state: Any, move: Any) -> float: ...
+
+
+@runtime_checkable
+class JudgingAgent(Protocol):
+    """An agent that judges unfinished games: a search it plays the playouts of stops them
+    ``horizon`` turns on and scores them by ``evaluate(state)``, each seat's chance of winning."""
+
+    horizon: int
+
+    def __call__(self, state: GameState[Any], rng: random.Random) -> Any: ...
+
+    def evaluate(self, state: Any) -> Sequence[float]: ...
+
+
 def handicap_of(rules: Rules) -> Handicap | None:
-    declared = getattr(rules, "handicap", None)
-    return declared if isinstance(declared, Handicap) else None
+    """The handicap ``rules`` offer (see :class:`HandicapRules`), or None."""
+    if isinstance(rules, HandicapRules) and isinstance(rules.handicap, Handicap):
+        return rules.handicap
+    return None
 
 
 def handicapped(rules: Rules, state: GameState[Any], value: int) -> GameState[Any]:
     """``state`` (a game just set up) with the rules' handicap at ``value``."""
-    return cast(GameState[Any], cast(Any, rules).handicapped(state, value))
+    return cast(HandicapRules, rules).handicapped(state, value)
 
 
 def standing_of(state: GameState[Any]) -> tuple[float, ...] | None:
     """The running scores of a game in progress: each seat's points if it ended now, from the
-    state's optional ``standing()`` (a game with no running score has none: None)."""
-    standing = getattr(state, "standing", None)
-    return None if standing is None else tuple(standing())
+    state's optional ``standing()`` (:class:`ScoredState`; a game with no running score has
+    none: None)."""
+    return tuple(state.standing()) if isinstance(state, ScoredState) else None
 
 
 # --- deriving states ------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import ExitStatus, RulepressError, error
@@ -33,18 +32,6 @@ METHOD = ("every value plays the run's deals; the first player's win rate (Wilso
 
 def first_player(tally: Tally) -> dict[str, Any]:
     return rate(tally.order_wins[0], sum(tally.first.values()))
-
-
-def simulate_compensation(game: str, sources: Path, project: Path | None, options: Options,
-                          out: Path, *, jobs: int = 0, scheduler: str | None = None,
-                          reporter: Reporter | None = None) -> str:
-    """The search, then the run at the suggested value written as an ordinary summary with a
-    ``compensation`` part, through the pipeline (simulate/generator.py). Returns what to tell
-    the user."""
-    from rulepress.simulate.generator import simulate_game
-
-    return simulate_game(game, sources, project, options, out, jobs=jobs, scheduler=scheduler,
-                         reporter=reporter)
 
 
 def compensation_options(options: Options) -> Options:

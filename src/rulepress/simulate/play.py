@@ -164,7 +164,8 @@ def play_game(
     else:
         rng = game_random(spec.seed, index)
         # An agent that draws much (a search) gets a source of its own, from the game and its
-        # seat; the others share the game's, as before, so their figures stay what they were.
+        # seat, so its many draws leave chance and the other seats' draws as they would be
+        # against any other player; the others share the game's.
         rngs = {seat: agent_random(spec.seed, index, seat) if getattr(agent, "own_random", False)
                 else rng for seat, agent in seats.items()}
     history: list[tuple[GameState[Any], Any]] | None = [] if questions else None

@@ -31,6 +31,8 @@ from rulepress.games.base import (
     CHANCE,
     Agent,
     GameState,
+    JudgingAgent,
+    RankingAgent,
     Rules,
     chance_move,
     hides_information,
@@ -43,7 +45,7 @@ from rulepress.workers import tick
 RANDOM = "random"
 
 PLAYOUT_MOVES = 10_000  # a playout still going after this many moves is nobody's win
-CUTOFF_TURNS: int | None = 0  # with running scores, a playout stops this many turns on
+CUTOFF_TURNS = 0  # with running scores, a playout stops this many turns on
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in [0, 1]
 NAME = re.compile(r"^(flat|mcts|ismcts):(\d+)(?::([A-Za-z_][\w-]*))?$")
 EPSILON = 0.1  # a playout by the game's own player still makes this share of its moves at random
@@ -134,10 +136,13 @@ class Search:
     """What a search needs besides its tree: the rules, the playouts' player, the random
     source."""
 
-    __slots__ = ("rules", "policy", "rng")
+    __slots__ = ("rules", "policy", "rng", "ranker", "judge")
 
     def __init__(self, rules: Rules, policy: Agent | None, rng: random.Random) -> None:
         self.rules, self.policy, self.rng = rules, policy, rng
+        # The policy's optional hooks, looked up once a search, not once a playout.
+        self.ranker = policy if isinstance(policy, RankingAgent) else None
+        self.judge = policy if isinstance(policy, JudgingAgent) else None
 
     def move(self, state: GameState[Any]) -> Any:
         """A playout's move: the policy's, or one at random (EPSILON of them, or all)."""
@@ -154,10 +159,10 @@ class Search:
         by its own ``value(state, move)`` (ties in the rules' order) when it offers one (Pigeon's
         greedy player does: a Forceplay, most of the legal moves, is its last resort), else all
         of them."""
-        value = getattr(self.policy, "value", None)
-        if value is None or len(moves) <= SHORTLIST:
+        ranker = self.ranker
+        if ranker is None or len(moves) <= SHORTLIST:
             return list(moves)
-        return sorted(moves, key=lambda move: -value(state, move))[:SHORTLIST]
+        return sorted(moves, key=lambda move: -ranker.value(state, move))[:SHORTLIST]
 
     def hint(self, state: GameState[Any]) -> Any:
         """The policy's own choice at a node of the tree (None without a policy)."""
@@ -180,13 +185,13 @@ class Search:
         return state if state.is_over() else None
 
     def score(self, state: GameState[Any]) -> Sequence[float]:
-        evaluate = getattr(self.policy, "evaluate", None)
-        if evaluate is not None:  # the player judges a position HORIZON turns on (Pigeon's)
-            end = self.playout(state, self.policy.horizon)  # type: ignore[union-attr]
+        judge = self.judge
+        if judge is not None:  # the player judges a position its horizon's turns on (Pigeon's)
+            end = self.playout(state, judge.horizon)
             if end is None:
                 return _NOBODY
-            return rewards(end) if end.is_over() else evaluate(end)
-        if CUTOFF_TURNS is not None and standing_of(state) is not None:
+            return rewards(end) if end.is_over() else tuple(judge.evaluate(end))
+        if standing_of(state) is not None:
             end = self.playout(state, CUTOFF_TURNS)
             if end is not None and not end.is_over():
                 return _leaders(standing_of(end) or ())

@@ -49,6 +49,7 @@ def wins(agent: Agent, players: int) -> tuple[int, int]:
     return mine, theirs
 
 
+@pytest.mark.slow  # enough whole games to tell strength
 @pytest.mark.parametrize("name", sorted(AGENTS))
 @pytest.mark.parametrize("players", [2, 3])
 def test_agent_beats_random_play(name: str, players: int) -> None:

@@ -23,6 +23,8 @@ from booktext import (
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
+pytestmark = pytest.mark.slow  # the game's books built and typeset
+
 SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
 TEACHING_ORDER = [

@@ -18,6 +18,8 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit, with_variant
 
+pytestmark = pytest.mark.slow  # the game's whole kit drawn, both papers
+
 SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
 PT = 72 / 25.4

@@ -8,6 +8,7 @@ from agent_trials import win_rate
 from rulepress.games.pigeon import ENGINE
 
 
+@pytest.mark.slow  # enough whole games to tell strength
 @pytest.mark.parametrize("name", sorted(ENGINE.agents()))
 def test_agent_plays_legal_moves_and_beats_random_play(name: str) -> None:
     description, agent = ENGINE.agents()[name]

@@ -17,6 +17,8 @@ from rulepress.document.reader import read_document
 from rulepress.games.pigeon import ENGINE
 from rulepress.plugin import figures_of
 
+pytestmark = pytest.mark.slow  # the game's books built and typeset
+
 ROOT = Path(__file__).resolve().parents[3]
 DOC = read_document(ROOT / "sources" / "pigeon" / "rules.md")
 PLAYER_EXAMPLES = [ex for ex in DOC.examples if ex.edition != "reference"]

@@ -16,6 +16,8 @@ from rulepress.games.pigeon.cards import DECK
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 
+pytestmark = pytest.mark.slow  # the game's whole kit drawn, both papers
+
 SOURCE = Path(__file__).parents[3] / "sources" / "pigeon" / "rules.md"
 DOC = read_document(SOURCE)
 COMPONENTS = {c.id: c for c in DOC.meta.components}

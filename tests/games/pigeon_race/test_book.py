@@ -22,6 +22,8 @@ from booktext import (
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
+pytestmark = pytest.mark.slow  # the game's books built and typeset
+
 SOURCE = Path(__file__).parents[3] / "sources" / "pigeon-race" / "rules.md"
 TEACHING_ORDER = [
     "What you need", "The aim", "Setting up", "Playing a turn", "The end of the race",

@@ -24,6 +24,7 @@ def test_engine_is_found_by_name() -> None:
     assert load_engine("pigeon_race") is ENGINE
 
 
+@pytest.mark.slow  # the whole rulebook checked, its playtests included
 def test_document_checks_clean() -> None:
     assert [str(d) for d in check_document(DOC, checks=every()).diagnostics] == []
 

@@ -15,6 +15,8 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit
 
+pytestmark = pytest.mark.slow  # the game's whole kit drawn, both papers
+
 SOURCE = Path(__file__).parents[3] / "sources" / "pigeon-race" / "rules.md"
 DOC = read_document(SOURCE)
 COMPONENTS = {c.id: c for c in DOC.meta.components}

@@ -20,6 +20,7 @@ def test_every_agent_says_how_it_plays() -> None:
     assert all(line and callable(agent) for line, agent in AGENTS.values())
 
 
+@pytest.mark.slow  # whole races in every variant
 @pytest.mark.parametrize("name", sorted(AGENTS))
 @pytest.mark.parametrize("variant", ["basic", "slalom", "cannibal", "slalom+cannibal"])
 def test_agent_plays_legal_moves_only(name: str, variant: str) -> None:
@@ -52,6 +53,7 @@ def wins(agent: Agent) -> tuple[int, int]:
     return mine, theirs
 
 
+@pytest.mark.slow  # enough whole games to tell strength
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_agent_beats_random_play(name: str) -> None:
     mine, theirs = wins(AGENTS[name][1])

@@ -27,6 +27,8 @@ from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
+pytestmark = pytest.mark.slow  # the game's books built and typeset
+
 ROOT = Path(__file__).resolve().parents[3]
 SOURCE = ROOT / "sources" / "worm-derby" / "rules.md"
 DOC = read_document(SOURCE)

@@ -16,6 +16,8 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
 from rulepress.pnp.kit import build_kit
 
+pytestmark = pytest.mark.slow  # the game's whole kit drawn, both papers
+
 SOURCE = Path(__file__).parents[3] / "sources" / "worm-derby" / "rules.md"
 DOC = read_document(SOURCE)
 PT_PER_MM = 72 / 25.4

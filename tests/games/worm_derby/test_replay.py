@@ -17,6 +17,8 @@ from rulepress.games.base import CHANCE, chance_move, derive, random_agent
 from rulepress.games.worm_derby.player import GoalPlayer
 from rulepress.games.worm_derby.rules import RULES
 
+pytestmark = pytest.mark.slow  # recorded races replayed whole
+
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "worm_derby" / "replay.json"
 # (variant, players, seed, agent): random play covers every phase; the goal player reaches
 # finishes, bites and regrowth that random play hardly does.

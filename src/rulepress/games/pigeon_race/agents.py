@@ -87,9 +87,9 @@ def closer(state: GameState[Any], rng: random.Random) -> Move:
 
 
 # judge: greedy as the playouts' player of a search (``ismcts:400:judge``), judging a leaf by
-# each seat's chance of winning from the points now, among greedy's SHORTLIST best moves.
-# ismcts:400:judge beat greedy 58.5% [51.6, 65.1] of 200 races (100 duplicate deals, seed 5);
-# plain ismcts:400, judging by each seat's share of the points, 46.5% (docs/authoring.md).
+# each seat's chance of winning from the points now, among greedy's SHORTLIST best moves. The
+# chance, not the share of the points: a point that changes no place is worth little, and a
+# lead near the finish nearly everything (the figures: docs/authoring.md).
 SPREAD = 3.0  # points of lead that turn an even race into 73%
 
 
