@@ -15,7 +15,7 @@ from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
-from rulepress.document.markdown import make_parser
+from rulepress.document.markdown import DFN, make_parser
 from rulepress.document.model import Document
 from rulepress.i18n.apply import Catalogued, Entry
 from rulepress.i18n.catalog import LOCALES
@@ -28,7 +28,8 @@ from rulepress.sandbox import syntax_problem
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _MARKUP = {"strong_open": "bold", "em_open": "italics", "code_inline": "code",
-           "link_open": "link", "image": "image", "s_open": "strikethrough"}
+           "link_open": "link", "image": "image", "s_open": "strikethrough",
+           DFN: "definition"}
 
 
 @cache
@@ -37,24 +38,39 @@ def _parser() -> MarkdownIt:
 
 
 _WORDS = re.compile(r"(['\"])[^'\"\d]*\1")  # a string without digits: words to translate
+_STRING = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
+# A filter that writes a number as a place ("1st"): a language may write it its own way
+# ("{{ n }}." in German), so a translation may drop or add it.
+_ORDINAL_FILTER = re.compile(r"\|ordinal(?=[|})]|-?[}%])")
 
 
 def _placeholders(text: str) -> Counter[str]:
-    """What the expressions of ``text`` print, without their filters: a translation may join
-    with " und " or write an ordinal its language's way, never print another datum."""
-    return Counter(re.sub(r"\s+", "", _WORDS.sub('""', m)).split("|")[0].rstrip("}") + "}}"
-                   if m.startswith("{{") else re.sub(r"\s+", "", m)
+    """The expressions of ``text`` whole, filters included, spaces and the words of their
+    strings aside: a translation may join with " und " or write an ordinal its language's way,
+    never print another datum or compute another number from the same data."""
+    return Counter(_ORDINAL_FILTER.sub("", re.sub(r"\s+", "", _WORDS.sub('""', m)))
                    for m in _PLACEHOLDER.findall(text))
+
+
+def _expanded(text: str) -> str:
+    """``text`` with each placeholder replaced by the strings it holds, joined: what it can
+    print besides the data, so that markup carried in a filter's string is counted."""
+    def strings(m: re.Match[str]) -> str:
+        said = "".join(a or b for a, b in _STRING.findall(m.group()))
+        return f"x{said}x" if said else "x"  # a word still, where markup wraps it
+
+    return _PLACEHOLDER.sub(strings, text)
 
 
 _RULE = re.compile(r"\]\{rule=([^}\n]*)\}")  # a rule mark, [words]{rule=id}: its id stays
 
 
 def _markup(text: str) -> Counter[str]:
-    """The inline markup of ``text``: each kind counted, each link with its target, each
-    rule mark with its id."""
+    """The inline markup of ``text`` as its placeholders can print it: each kind counted
+    (definitions, ``:dfn[...]``, too: a translation defines where the source does), each link
+    with its target, each rule mark with its id."""
     found: Counter[str] = Counter(f"rule mark {m}" for m in _RULE.findall(text))
-    for block in _parser().parse(_PLACEHOLDER.sub("x", text)):
+    for block in _parser().parse(_expanded(text)):
         for child in block.children or ():
             if child.type in _MARKUP:
                 target = child.attrGet("href") if child.type == "link_open" else None
