@@ -165,3 +165,17 @@ def test_library_words_stand_for_some_text_only_where_they_are_written() -> None
     assert not matches(want, "x.css:4:1: error: template: does not parse:  (its line 2)")
     assert not matches(want, "x.css:5:1: error: template: does not parse: Expected (its line 1)")
     assert not matches(want, "x.css:4:1: error: template: Expected ']' (its line 1)")
+
+
+def test_an_entry_that_is_no_segment_leaves_the_examples_data_as_proven(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(HOSTILE / "po-entry-not-a-segment", root,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["build", "--no-pdf", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    pages = [p.read_text() for p in (tmp_path / "out").rglob("de/*.html")]
+    said = [p for p in pages if "Ann spielt" in p]
+    assert said and all("Ann spielt roll 4, roll 4 und" in p and "roll 6" not in p
+                        for p in said)

@@ -47,9 +47,27 @@ class Catalogued:
     path: Path
     entries: Mapping[str, Entry]  # by msgid, the catalog's current (not obsolete) messages
     segments: tuple[Segment, ...]
+    # The engine's words (None: not known here, every entry is used, as for a check of the
+    # catalog's own errors alone).
+    words: frozenset[str] | None = None
 
     def strings(self) -> dict[str, str]:
-        return {k: e.string for k, e in self.entries.items() if e.used}
+        """The translations used: of a segment or an engine's word only, so that an entry
+        that is neither (``msgid "roll 4"``) cannot translate an example's data."""
+        known = self.known()
+        return {k: e.string for k, e in self.entries.items()
+                if e.used and (known is None or k in known)}
+
+    def known(self) -> set[str] | None:
+        """What an entry may translate: the segments' texts and the engine's words."""
+        if self.words is None:
+            return None
+        return {s.text for s in self.segments} | self.words
+
+    def strays(self) -> list[Entry]:
+        """The entries that are no segment nor engine word: ignored (a warning each)."""
+        known = self.known()
+        return [] if known is None else [e for k, e in self.entries.items() if k not in known]
 
     def counts(self) -> tuple[int, int, int]:
         """(segments, translated, fuzzy), each segment text once."""
@@ -81,16 +99,18 @@ class Catalogued:
         return found
 
 
-def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = None) -> Catalogued:
-    """``lang``'s catalog of ``doc`` (no file: every segment untranslated). RulepressError at
-    the PO file's line when it is not one."""
+def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = None,
+                 words: frozenset[str] | None = None) -> Catalogued:
+    """``lang``'s catalog of ``doc`` (no file: every segment untranslated); ``words``: its
+    engine's (engine_words). RulepressError at the PO file's line when it is not one."""
     path = po_path(doc, lang)
     entries: dict[str, Entry] = {}
     if path.exists() or path.is_symlink():
         for m in load(path, lang):
             if m.id and isinstance(m.id, str) and isinstance(m.string, str):
                 entries[m.id] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
-    return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found))
+    return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found),
+                      words)
 
 
 def translated(doc: Document, catalog: Catalogued, source: str) -> Document:

@@ -10,6 +10,7 @@ from functools import partial
 from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
+from rulepress.i18n.engine import engine_words
 from rulepress.pipeline import Files, Unit
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.validate.check import DocumentCheck
@@ -29,7 +30,7 @@ class TranslatedKits(Kits):
         found: list[Diagnostic] = []
         for lang in languages_of(game.doc, self.options.langs):
             try:
-                read_catalog(game.doc, lang)
+                read_catalog(game.doc, lang, words=engine_words(game.engine))
             except RulepressError as exc:
                 found += exc.diagnostics
         return found
@@ -44,7 +45,8 @@ class TranslatedKits(Kits):
         return made
 
     def _translated(self, game: DocumentCheck, lang: str) -> Files | list[Diagnostic]:
-        doc = translated(game.doc, read_catalog(game.doc, lang), self.options.source)
+        catalog = read_catalog(game.doc, lang, words=engine_words(game.engine))
+        doc = translated(game.doc, catalog, self.options.source)
         files = self._draw(replace(game, doc=doc))
         if isinstance(files, list):
             return files
