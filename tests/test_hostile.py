@@ -179,3 +179,16 @@ def test_an_entry_that_is_no_segment_leaves_the_examples_data_as_proven(
     said = [p for p in pages if "Ann spielt" in p]
     assert said and all("Ann spielt roll 4, roll 4 und" in p and "roll 6" not in p
                         for p in said)
+
+
+def test_a_header_naming_another_charset_leaves_the_catalog_in_utf8(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(HOSTILE / "po-charset-utf7", root,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["translate"])
+    assert result.exit_code == 0, result.stderr
+    written = (root / "sources/g/locales/de.po").read_bytes().decode("utf-8")
+    assert 'msgstr "Würfle und zieh die **Figur** 3 Felder."' in written
+    assert "charset=utf-8" in written and "+APw-" not in written

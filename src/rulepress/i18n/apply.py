@@ -50,6 +50,7 @@ class Catalogued:
     # The engine's words (None: not known here, every entry is used, as for a check of the
     # catalog's own errors alone).
     words: frozenset[str] | None = None
+    warnings: tuple[Diagnostic, ...] = ()  # the catalog's own, as read (its header's charset)
 
     def strings(self) -> dict[str, str]:
         """The translations used: of a segment or an engine's word only, so that an entry
@@ -105,12 +106,13 @@ def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = Non
     engine's (engine_words). RulepressError at the PO file's line when it is not one."""
     path = po_path(doc, lang)
     entries: dict[str, Entry] = {}
+    said: list[Diagnostic] = []
     if path.exists() or path.is_symlink():
-        for m in load(path, lang):
+        for m in load(path, lang, said):
             if m.id and isinstance(m.id, str) and isinstance(m.string, str):
                 entries[m.id] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
     return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found),
-                      words)
+                      words, tuple(said))
 
 
 def translated(doc: Document, catalog: Catalogued, source: str) -> Document:

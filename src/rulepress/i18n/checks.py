@@ -139,6 +139,7 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
     language's glossary (warnings); a broken glossary is an error at its line."""
     names = {ex.id: set(_names(dict(ex.data, claims=ex.claims))) for ex in doc.boxes}
     glossary, found = read_glossary(doc.folder / LOCALES / f"{catalog.lang}-glossary")
+    found = [*catalog.warnings, *found]
     for stray in catalog.strays():
         shown = stray.text if len(stray.text) <= 40 else stray.text[:39] + "…"
         found.append(warning(stray.loc, f"{shown!r} is no segment of the game nor a word of its "
