@@ -160,7 +160,17 @@ def open_side(spec: str | None, root: Path, sources: Path, scratch: Path, *,
     # The revision's own rulepress.toml may name another sources folder: it is the one read.
     if (root / CONFIG).is_file():
         found = load_project(root)
-        return Side(spec, found.path(found.sources), root, commit)
+        where = found.path(found.sources)
+        if not where.resolve().is_relative_to(root.resolve()):
+            # Only what git holds of the revision is its printing: a folder named outside it
+            # (an absolute path, '..') would put this machine's files in the errata.
+            named = found.folder("sources")
+            raise RulepressError.at(None, (
+                f"revision '{spec}': its {CONFIG}"
+                f"{f' line {named.loc.line}' if named.loc else ''} names {named.setting}, "
+                "outside the project: a revision's sources are read from what git holds "
+                "of it"))
+        return Side(spec, where, root, commit)
     return Side(spec, root / within, root, commit)
 
 

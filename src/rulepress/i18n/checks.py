@@ -14,13 +14,13 @@ from typing import Any
 from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8, warning
 from rulepress.document.markdown import DFN, make_parser
 from rulepress.document.model import Document
 from rulepress.i18n.apply import Catalogued, Entry
 from rulepress.i18n.catalog import LOCALES
 from rulepress.i18n.segments import Segment
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import Refused, local_file, read_regular
 from rulepress.prose import shows_a_number
 from rulepress.render.glyphs import _describe, uncovered
 from rulepress.sandbox import syntax_problem
@@ -138,7 +138,7 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
     """Every translated segment checked against its source (errors), and against the
     language's glossary (warnings); a broken glossary is an error at its line."""
     names = {ex.id: set(_names(dict(ex.data, claims=ex.claims))) for ex in doc.boxes}
-    glossary, found = read_glossary(doc.folder / LOCALES / f"{catalog.lang}-glossary")
+    glossary, found = read_glossary(doc.folder, f"{LOCALES}/{catalog.lang}-glossary")
     found = [*catalog.warnings, *found]
     for stray in catalog.strays():
         shown = stray.text if len(stray.text) <= 40 else stray.text[:39] + "…"
@@ -164,15 +164,21 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
 Glossary = list[tuple[str, tuple[str, ...], int]]
 
 
-def read_glossary(path: Path) -> tuple[Glossary, list[Diagnostic]]:
+def read_glossary(folder: Path, name: str) -> tuple[Glossary, list[Diagnostic]]:
     """``term = Wort | Wörter`` a line ('#' starts a comment): each defined term and the words
-    its translation may take. No file: no glossary."""
+    its translation may take, from the file ``name`` of the game's ``folder`` (through the
+    jail: a link out of it is refused, nothing of it read). No file: no glossary."""
+    path = folder / name
     if not path.exists() and not path.is_symlink():
         return [], []
     try:
-        text = read_regular(path).decode("utf-8")
-    except (OSError, Refused, UnicodeDecodeError) as exc:
-        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: {exc}")]
+        text = read_regular(local_file(name, folder)).decode("utf-8")
+    except Refused as exc:
+        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: refused: {exc}")]
+    except UnicodeDecodeError as exc:
+        return [], [error(*not_utf8(path, exc))]
+    except OSError as exc:
+        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: {exc.strerror}")]
     terms: Glossary = []
     problems: list[Diagnostic] = []
     for n, line in enumerate(text.split("\n"), 1):
