@@ -41,6 +41,17 @@ MAX_PAGE_CHARS = 20_000_000
 # with a clear error instead of the machine swapping or the kernel killing the build.
 MAX_RENDER_MEMORY = 512 * 2**20
 
+# Translation catalogs (PO files, read with MAX_SOURCE_BYTES): plural forms a language may
+# declare (gettext's languages need at most 6; Babel builds and writes that many strings for
+# each plural entry), entries (the bundled German Pigeon Race has 236), the pairs of new
+# segments and old translations the fuzzy merge compares (difflib, about 0.4 ms a pair of
+# near-duplicates: 10 s at the limit; past it the merge is done without fuzzy matching, with a
+# warning), and a glossary's terms (each searched in each translated segment).
+MAX_PLURAL_FORMS = 10
+MAX_CATALOG_ENTRIES = 20_000
+MAX_FUZZY_PAIRS = 25_000
+MAX_GLOSSARY_TERMS = 2_000
+
 # Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
 # Sheets are counted per component and paper (fronts; backs double them).
 MAX_COMPONENT_COUNT = 1000

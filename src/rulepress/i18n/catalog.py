@@ -17,6 +17,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, 
 from rulepress.document.model import Document
 from rulepress.i18n.segments import Segment, reference, segments
 from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_CATALOG_ENTRIES, MAX_FUZZY_PAIRS, MAX_PLURAL_FORMS
 
 LOCALES = "locales"
 # A keyword or continuation line whose string does not end in an unescaped quote.
@@ -112,15 +113,26 @@ def _previous(catalog: Catalog) -> Catalog:
     return catalog
 
 
-def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
+def merged(pot: Catalog, old: Catalog | None, lang: str,
+           warnings: list[Diagnostic] | None = None, path: Path | None = None) -> Catalog:
     """``old`` updated to ``pot`` as msgmerge does: an unchanged segment keeps its translation,
-    a changed one is fuzzy with its old text kept (#| msgid), a gone one obsolete (#~)."""
+    a changed one is fuzzy with its old text kept (#| msgid), a gone one obsolete (#~). Past
+    MAX_FUZZY_PAIRS, no fuzzy matching (a warning in ``warnings``, at ``path``)."""
     if old is None:
         old = Catalog(locale=lang, project=pot.project, version="",
                       creation_date=pot.creation_date, revision_date=pot.creation_date,
                       fuzzy=False, header_comment=HEADER)
     previous = {m.id: m.previous_id for m in old if m.id and m.fuzzy and m.previous_id}
-    old.update(pot, update_creation_date=False)
+    # Babel compares each new segment with every translated entry (difflib): count first.
+    new = sum(1 for m in pot if m.id and old.get(m.id) is None)
+    candidates = sum(1 for m in old if m.id and m.string)
+    matching = new * candidates <= MAX_FUZZY_PAIRS
+    if not matching and warnings is not None:
+        warnings.append(warning(SourceLoc(path, 1) if path else None, (
+            f"{new} new segments against {candidates} translated entries is more than the "
+            f"limit of {MAX_FUZZY_PAIRS} pairs for fuzzy matching: merged without it (each "
+            "changed segment untranslated, its old entry obsolete)")))
+    old.update(pot, update_creation_date=False, no_fuzzy_matching=not matching)
     for message in old:  # still fuzzy, unchanged since: keep the old text it was made from
         if message.fuzzy and not message.previous_id and message.id in previous:
             message.previous_id = previous[message.id]
@@ -145,6 +157,7 @@ class _Parser(PoFileParser):
         super()._add_message()
 
 
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
 _CHARSET = re.compile(r"charset=([^\\\s\"]*)", re.I)
 
 
@@ -169,6 +182,11 @@ def load(path: Path, lang: str, warnings: list[Diagnostic] | None = None) -> Cat
     if "\0" in text:
         raise RulepressError.at(SourceLoc(path, text[:text.index("\0")].count("\n") + 1),
                                 "a PO file holds text: this one holds a NUL byte")
+    plurals = _NPLURALS.search(text)  # Babel would make a list this long for each entry
+    if plurals and int(plurals.group(1)[:9]) > MAX_PLURAL_FORMS:
+        raise RulepressError.at(SourceLoc(path, text[:plurals.start()].count("\n") + 1), (
+            f"Plural-Forms: nplurals={plurals.group(1)[:12]} is more than the limit of "
+            f"{MAX_PLURAL_FORMS} plural forms"))
     for n, line in enumerate(text.split("\n"), 1):
         if _UNCLOSED.match(line):  # Babel would take the line as if it were closed
             raise RulepressError.at(SourceLoc(path, n), "not a PO file: a quoted string is not "
@@ -184,6 +202,10 @@ def load(path: Path, lang: str, warnings: list[Diagnostic] | None = None) -> Cat
                                 f"not a PO file: {why.lower()}") from None
     except (ValueError, UnknownLocaleError) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"not a PO file: {exc}") from None
+    if len(catalog) > MAX_CATALOG_ENTRIES:
+        raise RulepressError.at(SourceLoc(path, 1), (
+            f"{len(catalog)} entries is more than the limit of {MAX_CATALOG_ENTRIES} for a "
+            "catalog"))
     if parser.twice:
         raise RulepressError([error(SourceLoc(path, n), f"msgid {_short(msgid)} is at line "
                                     f"{first} already: one entry a message (which translation "
@@ -221,7 +243,7 @@ def update(doc: Document, lang: str, extra: list[Segment] | None = None) -> Upda
     path = po_path(doc, lang)
     said: list[Diagnostic] = []
     old = load(path, lang, said) if path.exists() or path.is_symlink() else None
-    po = merged(pot, old, lang)
+    po = merged(pot, old, lang, said, path)
     messages = [m for m in po if m.id]
     fuzzy = sum(m.fuzzy for m in messages)
     translated = sum(bool(m.string) and not m.fuzzy for m in messages)

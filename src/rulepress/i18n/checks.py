@@ -21,6 +21,7 @@ from rulepress.i18n.apply import Catalogued, Entry
 from rulepress.i18n.catalog import LOCALES
 from rulepress.i18n.segments import Segment
 from rulepress.jail import Refused, local_file, read_regular
+from rulepress.limits import MAX_GLOSSARY_TERMS
 from rulepress.prose import shows_a_number
 from rulepress.render.glyphs import _describe, uncovered
 from rulepress.sandbox import syntax_problem
@@ -146,14 +147,17 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
                                         "engine: its translation is ignored"))
     seen: set[str] = set()
     quoted = re.compile(r'"[^"]*"|“[^”]*”')  # the original's words, quoted as written
+    terms = [(re.compile(rf"\b{re.escape(term)}", re.I), term, words, line)
+             for term, words, line in glossary]  # compiled once, not once a segment
     for seg in catalog.segments:
         entry = catalog.entries.get(seg.text)
         if seg.text in seen or entry is None or not entry.used:
             continue
         seen.add(seg.text)
         found += check_entry(seg, entry, names.get(seg.example or "", set()))
-        for term, words, line in glossary:
-            if (re.search(rf"\b{re.escape(term)}", quoted.sub("", seg.text), re.I)
+        unquoted = quoted.sub("", seg.text)
+        for pattern, term, words, line in terms:
+            if (pattern.search(unquoted)
                     and not any(w.casefold() in entry.string.casefold() for w in words)):
                 found.append(warning(entry.loc, (
                     f"'{term}' is translated {' or '.join(repr(w) for w in words)} "
@@ -192,4 +196,7 @@ def read_glossary(folder: Path, name: str) -> tuple[Glossary, list[Diagnostic]]:
                                                       "translation' (alternatives: 'a | b')"))
             continue
         terms.append((term.strip(), choices, n))
+        if len(terms) > MAX_GLOSSARY_TERMS:
+            return [], [error(SourceLoc(path, n), f"more than the limit of {MAX_GLOSSARY_TERMS}"
+                                                  " terms in a glossary")]
     return terms, problems
