@@ -352,3 +352,27 @@ def test_an_old_revision_naming_sources_outside_the_project_is_refused(
         f"\"{outside}\", outside the project: a revision's sources are read from what git "
         "holds of it")
     assert "secret" not in err
+
+
+def test_an_old_revisions_size_is_known_before_it_is_read(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulepress.errata import revisions
+    from rulepress.limits import MAX_READ_BYTES
+
+    big = repo / "sources" / "deck" / "images" / "huge.bin"
+    big.parent.mkdir(exist_ok=True)
+    with big.open("wb") as fh:  # past any read of a game's file: never an input, left out
+        fh.truncate(MAX_READ_BYTES + 1)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a huge file")
+    git(repo, "tag", "huge")
+    big.unlink()
+    git(repo, "commit", "-qam", "gone")
+    code, err = run("diff", "huge", "-q", "--project", str(repo))
+    assert code == 0, err
+    monkeypatch.setattr(revisions, "MAX_REVISION_BYTES", 1000)
+    code, err = run("diff", "huge", "-q", "--project", str(repo))
+    commit = git(repo, "rev-parse", "huge").strip()[:12]
+    assert code == 2 and err.strip().splitlines()[-1].startswith(
+        f"rulepress: error: revision {commit}: its project's files are ")
+    assert err.strip().endswith("bytes, more than the limit of 1,000 for a revision read")

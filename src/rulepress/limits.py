@@ -96,6 +96,9 @@ MAX_READ_BYTES = max(MAX_SOURCE_BYTES, MAX_DATA_BYTES, MAX_LAYOUT_BYTES, MAX_IMA
 # Walking a game's folder (the incremental build's key): folders in folders, files and folders
 # in all, and bytes read (past it, files count by size and date too). The bundled games have
 # 3 levels, 30 files and 0.3 MB.
+# An old revision read for rulepress diff (git archive): its rulepress.toml, sources and Python
+# files in all; a file past MAX_READ_BYTES is left out (it cannot be an input).
+MAX_REVISION_BYTES = 256 * 2**20
 MAX_FOLDER_DEPTH = 32
 MAX_FOLDER_FILES = 10_000
 MAX_HASHED_BYTES = 256 * 2**20
