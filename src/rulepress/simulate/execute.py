@@ -257,10 +257,14 @@ def connect(address: str) -> Any:
     except ImportError:
         raise SchedulerError("--scheduler needs Dask: pip install 'rulepress[dask]'") from None
     try:
-        parse_host_port(parse_address(address)[1])
+        scheme, where = parse_address(address)
+        parse_host_port(where)
     except ValueError as exc:
         raise SchedulerError(f"--scheduler {address}: not a scheduler's address ({exc}); "
                              "write tcp://HOST:PORT") from None
+    if scheme != "tcp":  # tls:// needs Dask's security settings (certificates) passed in
+        raise SchedulerError(f"--scheduler {address}: rulepress connects to a scheduler over "
+                             f"tcp:// only, not {scheme}://; write tcp://HOST:PORT")
     try:
         return Client(  # type: ignore[no-untyped-call]
             address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
