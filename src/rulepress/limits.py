@@ -51,6 +51,11 @@ MAX_PLURAL_FORMS = 10
 MAX_CATALOG_ENTRIES = 20_000
 MAX_FUZZY_PAIRS = 25_000
 MAX_GLOSSARY_TERMS = 2_000
+# A translation's length against its source's: German runs about 1.3 times English, a short
+# label (Pawn: Spielfigur) a few words more. A 1.8 MB kit title ran the kit's text fitting for
+# more than ten minutes.
+MAX_TRANSLATION_GROWTH = 4
+TRANSLATION_SLACK_CHARS = 200
 
 # Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
 # Sheets are counted per component and paper (fronts; backs double them).

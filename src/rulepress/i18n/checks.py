@@ -21,7 +21,7 @@ from rulepress.i18n.apply import Catalogued, Entry
 from rulepress.i18n.catalog import LOCALES
 from rulepress.i18n.segments import Segment
 from rulepress.jail import Refused, local_file, read_regular
-from rulepress.limits import MAX_GLOSSARY_TERMS
+from rulepress.limits import MAX_GLOSSARY_TERMS, MAX_TRANSLATION_GROWTH, TRANSLATION_SLACK_CHARS
 from rulepress.prose import shows_a_number
 from rulepress.render.glyphs import _describe, uncovered
 from rulepress.sandbox import syntax_problem
@@ -64,6 +64,7 @@ def _expanded(text: str) -> str:
 
 
 _RULE = re.compile(r"\]\{rule=([^}\n]*)\}")  # a rule mark, [words]{rule=id}: its id stays
+_ICON = re.compile(r"(?<![\\\w]):([A-Za-z][A-Za-z0-9_-]*):")  # a kit's icon (pnp/faces/text.py)
 
 
 def _markup(text: str) -> Counter[str]:
@@ -71,6 +72,7 @@ def _markup(text: str) -> Counter[str]:
     (definitions, ``:dfn[...]``, too: a translation defines where the source does), each link
     with its target, each rule mark with its id."""
     found: Counter[str] = Counter(f"rule mark {m}" for m in _RULE.findall(text))
+    found.update(f"icon :{m}:" for m in _ICON.findall(_expanded(text)))
     for block in _parser().parse(_expanded(text)):
         for child in block.children or ():
             if child.type in _MARKUP:
@@ -108,6 +110,12 @@ def _differ(what: str, source: Counter[str], trans: Counter[str]) -> str | None:
 def check_entry(seg: Segment, entry: Entry, names: set[str]) -> list[Diagnostic]:
     """Errors in one translated segment, at its entry's line."""
     source, trans = seg.text, entry.string
+    most = MAX_TRANSLATION_GROWTH * len(source) + TRANSLATION_SLACK_CHARS
+    if len(trans) > most:  # checked first: every check below reads it
+        return [error(entry.loc, f"the translation is {len(trans):,} characters, more than the "
+                                 f"limit of {most:,} for a source of {len(source):,} "
+                                 f"({MAX_TRANSLATION_GROWTH} times it, and "
+                                 f"{TRANSLATION_SLACK_CHARS})")]
     found: list[Diagnostic] = []
     bare = None
     if seg.kind == "example prose":
