@@ -92,6 +92,10 @@ MAX_SVG_DEPTH = 100
 MAX_IMAGE_NESTING = 4
 # A game's own font file (TTF/OTF): a Latin family's face is 50-500 KB, a CJK one ~8 MB.
 MAX_FONT_BYTES = 10_000_000
+# The character codes its cmap maps, all subtables added up, counted before fontTools expands
+# them (a 9.5 KB cmap of ranges over all of Unicode, 400 times, took 8 GB): a CJK face maps
+# about 65,000, twice over in its two subtables.
+MAX_FONT_CODES = 2_000_000
 
 # The most any one read of a game's file takes (each of the limits above is at most this): a
 # larger file cannot be an input of a build, so the incremental build's key counts it by size
