@@ -161,7 +161,8 @@ def _deck(out: SavedObject, comp: Component, front: SideFaces, back: SideFaces |
             if back_sheet is not None:
                 back_sheet.paste(backs[bk], spot)
             slot_of[(fk, bk)] = deck_id * 100 + slot
-        sheet_no = f"-{first // per_sheet + 1}" if len(pairs) > per_sheet else ""
+        # A dot, which no component id holds: deck spells's second sheet is never deck spells-2's.
+        sheet_no = f".{first // per_sheet + 1}" if len(pairs) > per_sheet else ""
         face_url = out.image(f"{comp.id}{sheet_no}-faces.png", face_sheet)
         if back_sheet is not None:
             back_url = out.image(f"{comp.id}{sheet_no}-backs.png", back_sheet)
