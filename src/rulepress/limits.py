@@ -57,6 +57,11 @@ MAX_GLOSSARY_TERMS = 2_000
 MAX_TRANSLATION_GROWTH = 4
 TRANSLATION_SLACK_CHARS = 200
 
+# An export (rulepress export): the pieces it draws, every component's count added up, each
+# at the target's resolution (a Tabletop Simulator face is about 0.7 MB, a print house's
+# several). The bundled games have at most 72; five decks of 1000 took 3.9 GB and 3 minutes.
+MAX_EXPORT_PIECES = 2_000
+
 # Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
 # Sheets are counted per component and paper (fronts; backs double them).
 MAX_COMPONENT_COUNT = 1000
