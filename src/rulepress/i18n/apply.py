@@ -14,7 +14,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
 from rulepress.document.model import Component, Document, Example, Language, Ruling, Term
 from rulepress.i18n.catalog import load, po_path
 from rulepress.i18n.segments import Segment, block_key, normal, segments
@@ -109,6 +109,11 @@ def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = Non
     said: list[Diagnostic] = []
     if path.exists() or path.is_symlink():
         for m in load(path, lang, said):
+            if m.context is not None:  # rulepress writes none: it would replace the segment's
+                said.append(warning(SourceLoc(path, m.lineno or 1), (
+                    f"msgctxt {m.context!r}: rulepress's segments have no context, so this "
+                    "entry is ignored")))
+                continue
             if m.id and isinstance(m.id, str) and isinstance(m.string, str):
                 entries[m.id] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
     return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found),
