@@ -336,3 +336,46 @@ def test_the_errata_page_passes_in_a_browser(repo: Path, browser: Any, width: in
         context.close()
     assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
     assert not fetched and overflow <= 0
+
+
+def test_an_old_revision_naming_sources_outside_the_project_is_refused(
+        repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    shutil.copytree(repo / "sources", outside)
+    edit(outside / "deck" / "rules.md", "Players who tie share the place.",
+         "Players who tie read the secret.")
+    (repo / "rulepress.toml").write_text(f'title = "Errata tests"\nsources = "{outside}"\n')
+    git(repo, "commit", "-qam", "sources elsewhere")
+    git(repo, "tag", "outside")
+    (repo / "rulepress.toml").write_text('title = "Errata tests"\n')
+    code, err = run("diff", "outside", "--project", str(repo))
+    assert code == 2 and nothing_written(repo)
+    assert err.strip().splitlines()[-1] == (
+        f"rulepress: error: revision 'outside': its rulepress.toml line 2 names sources = "
+        f"\"{outside}\", outside the project: a revision's sources are read from what git "
+        "holds of it")
+    assert "secret" not in err
+
+
+def test_an_old_revisions_size_is_known_before_it_is_read(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulepress.errata import revisions
+    from rulepress.limits import MAX_READ_BYTES
+
+    big = repo / "sources" / "deck" / "images" / "huge.bin"
+    big.parent.mkdir(exist_ok=True)
+    with big.open("wb") as fh:  # past any read of a game's file: never an input, left out
+        fh.truncate(MAX_READ_BYTES + 1)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a huge file")
+    git(repo, "tag", "huge")
+    big.unlink()
+    git(repo, "commit", "-qam", "gone")
+    code, err = run("diff", "huge", "-q", "--project", str(repo))
+    assert code == 0, err
+    monkeypatch.setattr(revisions, "MAX_REVISION_BYTES", 1000)
+    code, err = run("diff", "huge", "-q", "--project", str(repo))
+    commit = git(repo, "rev-parse", "huge").strip()[:12]
+    assert code == 2 and err.strip().splitlines()[-1].startswith(
+        f"rulepress: error: revision {commit}: its project's files are ")
+    assert err.strip().endswith("bytes, more than the limit of 1,000 for a revision read")

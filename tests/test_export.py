@@ -560,3 +560,50 @@ def test_a_round_coin_goes_to_the_game_crafter_as_a_circle_chit_of_its_size(tmp_
     assert {r["product"] for r in rows if r["component"] == "tiles"} == {"Small Square Tile"}
     with Image.open(folder / "tgc" / coins[0]["file"]) as image:  # 3/4 in and 1/8 in bleed
         assert image.size == (300, 300) and image.mode == "RGB"
+
+
+def test_tts_sheet_names_of_two_decks_never_collide(tmp_path: Path) -> None:
+    """Deck spells's second sheet was spells-2-faces.png, which deck spells-2 also wrote."""
+    game = tmp_path / "sources" / "g"
+    (game / "layouts").mkdir(parents=True)
+    (game / "layouts" / "card.yml").write_text(
+        'elements:\n  t: {type: text, x: 5mm, y: 5mm, width: 50mm, height: 20mm, '
+        'text: "{{ name }}"}\n')
+    rows = "\n".join(f"      - {{name: Spell {n}}}" for n in range(71))
+    (game / "rules.md").write_text(f"""---
+title: Sheets
+designer: The rulepress tests
+players: {{min: 1, max: 2}}
+duration: 1 minute
+licence: {{name: CC0 1.0, url: "https://creativecommons.org/publicdomain/zero/1.0/"}}
+provenance: [{{title: Written for the tests, source: tests/test_export.py}}]
+components:
+  - id: spells
+    name: Spells
+    size: 63.5mm x 88.9mm
+    front: layouts/card.yml
+    data:
+{rows}
+  - id: spells-2
+    name: More spells
+    size: 63.5mm x 88.9mm
+    front: layouts/card.yml
+    data:
+      - {{name: Other}}
+---
+# Sheets
+
+## Rules
+
+""")
+    result = CliRunner().invoke(main, ["export", "g", "--to", "tts", "--sources",
+                                       str(tmp_path / "sources"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    saved = (tmp_path / "out" / "g" / "tts" / "g.json").read_text()
+    faces = re.findall(r'"FaceURL": "([^"]+)"', saved)
+    names = sorted({Path(local(u)).name for u in faces})
+    assert names == ["spells-2.faces.png", "spells.faces-1.png", "spells.faces-2.png"]
+    other = Image.open(tmp_path / "out" / "g" / "tts" / "spells-2.faces.png")
+    second = Image.open(tmp_path / "out" / "g" / "tts" / "spells.faces-2.png")
+    assert other.size != second.size or ImageChops.difference(
+        other.convert("RGB"), second.convert("RGB")).getbbox() is not None

@@ -167,3 +167,97 @@ def test_library_words_stand_for_some_text_only_where_they_are_written() -> None
     assert not matches(want, "x.css:4:1: error: template: does not parse:  (its line 2)")
     assert not matches(want, "x.css:5:1: error: template: does not parse: Expected (its line 1)")
     assert not matches(want, "x.css:4:1: error: template: Expected ']' (its line 1)")
+
+
+def test_an_entry_that_is_no_segment_leaves_the_examples_data_as_proven(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(HOSTILE / "po-entry-not-a-segment", root,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["build", "--no-pdf", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    pages = [p.read_text() for p in (tmp_path / "out").rglob("de/*.html")]
+    said = [p for p in pages if "Ann spielt" in p]
+    assert said and all("Ann spielt roll 4, roll 4 und" in p and "roll 6" not in p
+                        for p in said)
+
+
+def test_a_header_naming_another_charset_leaves_the_catalog_in_utf8(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(HOSTILE / "po-charset-utf7", root,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["translate"])
+    assert result.exit_code == 0, result.stderr
+    written = (root / "sources/g/locales/de.po").read_bytes().decode("utf-8")
+    assert 'msgstr "Würfle und zieh die **Figur** 3 Felder."' in written
+    assert "charset=utf-8" in written and "+APw-" not in written
+
+
+def _catalog_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: str = "",
+                  glossary: str | None = None) -> Path:
+    """The hostile game with its German catalog (and glossary) added to, run from inside."""
+    root = tmp_path / "project"
+    shutil.copytree(HOSTILE / "po-charset-ascii", root,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    po = root / "sources/g/locales/de.po"
+    po.write_text(po.read_text().replace("charset=ascii", "charset=UTF-8") + entries)
+    if glossary is not None:
+        (po.parent / "de-glossary").write_text(glossary)
+    monkeypatch.chdir(root)
+    return po
+
+
+def test_a_glossary_past_its_limit_is_refused_before_any_search(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulepress.limits import MAX_GLOSSARY_TERMS
+
+    terms = "".join(f"term{n} = Wort{n}\n" for n in range(MAX_GLOSSARY_TERMS + 1))
+    po = _catalog_case(tmp_path, monkeypatch, glossary=terms)
+    result = CliRunner().invoke(main, ["check"])
+    shown = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert (result.exit_code, shown) == (2, [
+        f"{po.parent.resolve()}/de-glossary:{MAX_GLOSSARY_TERMS + 1}:1: error: more than the "
+        f"limit of {MAX_GLOSSARY_TERMS} terms in a glossary"])
+
+
+def test_a_catalog_past_its_entries_is_refused(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulepress.limits import MAX_CATALOG_ENTRIES
+
+    many = "".join(f'\nmsgid "s{n}"\nmsgstr "t{n}"\n' for n in range(MAX_CATALOG_ENTRIES))
+    po = _catalog_case(tmp_path, monkeypatch, many)
+    before = po.read_bytes()
+    result = CliRunner().invoke(main, ["translate"])
+    shown = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert (result.exit_code, shown) == (2, [
+        f"{po.resolve()}:1:1: error: {MAX_CATALOG_ENTRIES + 7} entries is more than the limit "
+        f"of {MAX_CATALOG_ENTRIES} for a catalog"])
+    assert po.read_bytes() == before
+
+
+def test_near_duplicates_past_the_fuzzy_limit_merge_without_fuzzy_matching(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from rulepress.limits import MAX_FUZZY_PAIRS
+
+    # Each segment of the game changed (a new text), and many translated near-duplicates:
+    # difflib would compare every new segment with every one of them.
+    count = MAX_FUZZY_PAIRS // 2 + 1
+    near = "".join(f'\nmsgid "Move the pawn {n} squares."\nmsgstr "Zieh {n} Felder."\n'
+                   for n in range(count))
+    po = _catalog_case(tmp_path, monkeypatch, near)
+    po.write_text(po.read_text().replace("Move the **pawn** 3 squares.", "Moved the pawn 3.")
+                  .replace('msgid "Hostile"', 'msgid "Hostile!"'))
+    started = time.process_time()
+    result = CliRunner().invoke(main, ["translate"])
+    assert time.process_time() - started < 30
+    shown = [ln for ln in result.stderr.splitlines() if ": warning: " in ln]
+    assert (result.exit_code, shown) == (0, [
+        f"{po.resolve()}:1:1: warning: 2 new segments against {count + 7} translated entries "
+        f"is more than the limit of {MAX_FUZZY_PAIRS} pairs for fuzzy matching: merged "
+        "without it (each changed segment untranslated, its old entry obsolete)"])
+    assert "#, fuzzy" not in po.read_text()

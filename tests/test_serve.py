@@ -799,3 +799,31 @@ def test_an_edited_engine_is_read_again_by_the_next_rebuild(server: tuple[Server
     engine.write_text(engine.read_text().replace("GOAL = 120", "GOAL = 90"))
     shown = srv.until(page, lambda b: "rulepress-overlay" in b)
     assert "this rule says 120 for scoring.goal, the demo engine holds 90" in shown
+
+
+def test_a_host_or_path_that_is_no_url_is_a_bad_request_without_a_traceback(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    from typing import cast
+
+    from rulepress.serve.server import Preview, _bind, handler
+
+    # Refused before the preview is asked for anything: none is needed. (http.server makes a
+    # path '//[x' '/[x' itself; an absolute-form target names a host the same way.)
+    server = _bind(handler(cast(Preview, None)), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        for target, host in (("/index.html", "["), ("/a", "[::1"),
+                             ("http://[x/", f"127.0.0.1:{port}"), ("//[x", "[")):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.putrequest("GET", target, skip_host=True)
+            connection.putheader("Host", host)
+            connection.endheaders()
+            answer = connection.getresponse()
+            assert (answer.status, b"not a host name or path" in answer.read()) == (400, True)
+            connection.close()
+        time.sleep(0.2)
+        assert "Traceback" not in capfd.readouterr().err
+    finally:
+        server.shutdown()
+        server.server_close()

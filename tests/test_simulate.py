@@ -381,3 +381,34 @@ def test_simulate_on_the_pipeline_plays_every_run_and_writes_only_its_files(
     assert first.startswith("played 80 games") and again.startswith("played 80 games")
     assert {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
             if p.is_file()} == files
+
+
+def test_batches_are_made_as_asked_the_same_as_listed() -> None:
+    import itertools
+    import time
+
+    from rulepress.simulate.execute import Batch, batch_size, batches
+
+    def listed(spec: RunSpec, run: int, rounds: int) -> list[Batch]:
+        """The batches as rulepress listed them before (every one made first)."""
+        sized = []
+        for t, table in enumerate(spec.tables):
+            size = batch_size(spec.games) * spec.rotations(table.players)
+            total = spec.plays(table.players)
+            sized.append([Batch(t, s, min(s + size, total), run)
+                          for s in range(0, total, size)])
+        if not rounds:
+            return [b for each in sized for b in each]
+        per = max(1, -(-max(map(len, sized)) // rounds))
+        return [Batch(b.table, b.start, b.stop, run, r) for r in range(rounds)
+                for each in sized for b in each[r * per:(r + 1) * per]]
+
+    for games, duplicate, run, rounds in [(1, False, 0, 0), (37, True, 1, 0), (1000, False, 2, 16),
+                                          (4001, True, 0, 3), (5, False, 0, 16)]:
+        spec = RunSpec("g", "e", None, games, (2, 3), ("standard", "other"), ("random",),
+                       duplicate=duplicate)
+        assert list(batches(spec, run, rounds)) == listed(spec, run, rounds)
+    huge = RunSpec("g", "e", None, 10**12, (2, 3), ("standard",), ("random",))
+    started = time.process_time()
+    first = list(itertools.islice(batches(huge, 0, 16), 3))
+    assert time.process_time() - started < 1 and first[0] == Batch(0, 0, 250, 0, 0)

@@ -32,3 +32,14 @@ def test_a_dask_cluster_gives_the_local_run_byte_for_byte(tmp_path: Path) -> Non
     assert len(names) == 7
     for name in names:
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+
+
+def test_a_scheduler_address_of_another_protocol_is_a_clear_error(tmp_path: Path) -> None:
+    for address, scheme in (("tls://127.0.0.1:8786", "tls"), ("ucx://10.0.0.5:8786", "ucx")):
+        result = CliRunner().invoke(main, [*RUN, "--out", str(tmp_path / "out"),
+                                           "--scheduler", address])
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert (result.exit_code, result.stderr.strip().splitlines()) == (2, [
+            f"rulepress: error: --scheduler {address}: rulepress connects to a scheduler over "
+            f"tcp:// only, not {scheme}://; write tcp://HOST:PORT"])
+        assert not (tmp_path / "out").exists()

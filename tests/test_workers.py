@@ -97,3 +97,34 @@ def test_from_a_fork_server_items_may_come_from_any_thread() -> None:
         time.sleep(0.3)
     waiting.join(10)
     assert not waiting.is_alive() and ended == []
+
+
+def _fill_then_import(module: str) -> str:
+    """The worker's budget filled to its last megabyte, then a library loaded (lxml.objectify:
+    a 2.8 MB extension rulepress never loads) whose code cannot be mapped in what is left."""
+    import importlib
+
+    held = []
+    try:
+        while True:
+            held.append(bytearray(2**20))
+    except MemoryError:
+        held.pop()
+    importlib.import_module(module)
+    return "imported"
+
+
+def test_a_library_that_cannot_be_loaded_within_the_budget_is_out_of_memory() -> None:
+    from rulepress.workers import Budget, budget, set_budget
+
+    was = budget()
+    set_budget(Budget(memory_mb=16))  # the documented minimum
+    try:
+        with Workers(_fill_then_import, 1) as pool:
+            pool.submit("lxml.objectify")
+            ((_, value),) = list(pool.results())
+    finally:
+        set_budget(was)
+    assert isinstance(value, Stopped) and str(value) == (
+        "ran out of memory: it used more than its memory budget (engine_memory_mb = 16 in "
+        "rulepress.toml's [limits])")

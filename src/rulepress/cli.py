@@ -605,6 +605,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
                                           "rulepress.toml: languages = [\"en\", \"de\"])")
         for doc in read_sources(where.sources, where.games):
             for done in run(doc, wanted, where.project.languages[0], where.project.root):
+                reporter.diagnostics(list(done.updated.warnings))
                 reporter.done(done.line())
                 theme = theme_line(doc, done.lang)
                 if theme is not None:

@@ -41,6 +41,27 @@ MAX_PAGE_CHARS = 20_000_000
 # with a clear error instead of the machine swapping or the kernel killing the build.
 MAX_RENDER_MEMORY = 512 * 2**20
 
+# Translation catalogs (PO files, read with MAX_SOURCE_BYTES): plural forms a language may
+# declare (gettext's languages need at most 6; Babel builds and writes that many strings for
+# each plural entry), entries (the bundled German Pigeon Race has 236), the pairs of new
+# segments and old translations the fuzzy merge compares (difflib, about 0.4 ms a pair of
+# near-duplicates: 10 s at the limit; past it the merge is done without fuzzy matching, with a
+# warning), and a glossary's terms (each searched in each translated segment).
+MAX_PLURAL_FORMS = 10
+MAX_CATALOG_ENTRIES = 20_000
+MAX_FUZZY_PAIRS = 25_000
+MAX_GLOSSARY_TERMS = 2_000
+# A translation's length against its source's: German runs about 1.3 times English, a short
+# label (Pawn: Spielfigur) a few words more. A 1.8 MB kit title ran the kit's text fitting for
+# more than ten minutes.
+MAX_TRANSLATION_GROWTH = 4
+TRANSLATION_SLACK_CHARS = 200
+
+# An export (rulepress export): the pieces it draws, every component's count added up, each
+# at the target's resolution (a Tabletop Simulator face is about 0.7 MB, a print house's
+# several). The bundled games have at most 72; five decks of 1000 took 3.9 GB and 3 minutes.
+MAX_EXPORT_PIECES = 2_000
+
 # Components: a kit of 1000 poker cards is 112 sheets; a board of 1 m x 1 m is 25 A4 tiles.
 # Sheets are counted per component and paper (fronts; backs double them).
 MAX_COMPONENT_COUNT = 1000
@@ -76,6 +97,10 @@ MAX_SVG_DEPTH = 100
 MAX_IMAGE_NESTING = 4
 # A game's own font file (TTF/OTF): a Latin family's face is 50-500 KB, a CJK one ~8 MB.
 MAX_FONT_BYTES = 10_000_000
+# The character codes its cmap maps, all subtables added up, counted before fontTools expands
+# them (a 9.5 KB cmap of ranges over all of Unicode, 400 times, took 8 GB): a CJK face maps
+# about 65,000, twice over in its two subtables.
+MAX_FONT_CODES = 2_000_000
 
 # The most any one read of a game's file takes (each of the limits above is at most this): a
 # larger file cannot be an input of a build, so the incremental build's key counts it by size
@@ -85,6 +110,9 @@ MAX_READ_BYTES = max(MAX_SOURCE_BYTES, MAX_DATA_BYTES, MAX_LAYOUT_BYTES, MAX_IMA
 # Walking a game's folder (the incremental build's key): folders in folders, files and folders
 # in all, and bytes read (past it, files count by size and date too). The bundled games have
 # 3 levels, 30 files and 0.3 MB.
+# An old revision read for rulepress diff (git archive): its rulepress.toml, sources and Python
+# files in all; a file past MAX_READ_BYTES is left out (it cannot be an input).
+MAX_REVISION_BYTES = 256 * 2**20
 MAX_FOLDER_DEPTH = 32
 MAX_FOLDER_FILES = 10_000
 MAX_HASHED_BYTES = 256 * 2**20

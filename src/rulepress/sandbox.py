@@ -65,10 +65,13 @@ class Unknown(jinja2.UndefinedError):
     Jinja knows of it (its own wording changes between releases). ``name``: what was asked;
     ``refused``: it exists but the sandbox forbids it."""
 
-    def __init__(self, name: Any, obj: Any, refused: bool) -> None:
+    def __init__(self, name: Any, obj: Any, refused: bool, hint: str | None = None) -> None:
         self.name, self.refused, self.obj = name, refused, obj
         of = "" if obj is jinja2.utils.missing else f" of {_kind(obj)}"
-        if refused:
+        if name is None and not refused:  # no name asked: a filter found nothing ('first')
+            said = f" ({hint.rstrip('.')})" if hint else ""
+            message = f"a lookup found nothing{said}, and the template used what it found"
+        elif refused:
             message = f"templates may not use {name!r}{of}"
         elif obj is jinja2.utils.missing:
             message = f"unknown name {name!r}"
@@ -103,7 +106,7 @@ class _Strict(jinja2.StrictUndefined):
 
     def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> NoReturn:
         refused = issubclass(self._undefined_exception, SecurityError)
-        raise Unknown(self._undefined_name, self._undefined_obj, refused)
+        raise Unknown(self._undefined_name, self._undefined_obj, refused, self._undefined_hint)
 
 
 # Jinja binds __str__, __iter__, __add__ ... to the base class's function, not to an override.

@@ -156,6 +156,8 @@ def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
             answer: tuple[str, Any] = ("ok", run(item))
         except MemoryError:
             answer = ("memory", None)
+        except ImportError as exc:  # a library's code that cannot be mapped within the budget
+            answer = ("memory", None) if _MAP_FAILED in str(exc) else ("raised", exc)
         except BaseException as exc:  # noqa: BLE001 - the parent decides what it means
             answer = ("raised", exc)
         try:
@@ -166,6 +168,9 @@ def _serve(conn: Connection, run: Callable[[Any], Any], parent: int, slot: Any,
             conn.send(("raised", RuntimeError(f"a worker's answer cannot be sent: {exc!r}")))
         if once:
             return
+
+
+_MAP_FAILED = "failed to map segment"  # the loader's words when an extension's mmap is refused
 
 
 def _limit_memory(extra: int) -> None:

@@ -14,12 +14,13 @@ embed it). Everything is checked here, at the declaring line, before anything dr
 from __future__ import annotations
 
 import io
+import struct
 from pathlib import Path
 from typing import Any
 
 from rulepress.document.rows import inside
 from rulepress.jail import Refused, read_regular
-from rulepress.limits import MAX_FONT_BYTES
+from rulepress.limits import MAX_FONT_BYTES, MAX_FONT_CODES
 
 FONT_KEYS = {"family": True, "regular": True, "bold": False, "italic": False, "book": False}
 STYLES = ("regular", "bold", "italic")
@@ -66,14 +67,60 @@ def font_file_problem(folder: Path, name: Any) -> tuple[str, Path | None]:
     return _outline_problem(data, name), target
 
 
+def cmap_codes(raw: bytes) -> int:
+    """How many character codes a font's cmap table maps, all its subtables added up, read
+    from the table's bytes (struct.error when they are cut short)."""
+    def u16(at: int) -> int:
+        return int(struct.unpack_from(">H", raw, at)[0])
+
+    def u32(at: int) -> int:
+        return int(struct.unpack_from(">I", raw, at)[0])
+
+    total = 0
+    for n in range(u16(2)):
+        at = u32(4 + 8 * n + 4)
+        kind = u16(at)
+        if kind == 4:  # segments of 16-bit codes
+            segments = u16(at + 6) // 2
+            total += sum(max(0, u16(at + 14 + 2 * s) - u16(at + 16 + 2 * segments + 2 * s) + 1)
+                         for s in range(segments))  # each end code less its start code
+        elif kind == 6:
+            total += u16(at + 8)
+        elif kind == 10:
+            total += u32(at + 16)
+        elif kind in (8, 12, 13):  # groups of 32-bit code ranges
+            start = at + (8208 if kind == 8 else 16)
+            total += sum(max(0, u32(start + 4 + 12 * g) - u32(start + 12 * g) + 1)
+                         for g in range(u32(start - 4)))
+        elif kind == 14:  # variation sequences: default ranges and explicit mappings
+            for r in range(u32(at + 6)):
+                default, explicit = u32(at + 10 + 11 * r + 3), u32(at + 10 + 11 * r + 7)
+                if default:
+                    total += sum(raw[at + default + 4 + 4 * k + 3] + 1
+                                 for k in range(u32(at + default)))
+                if explicit:
+                    total += u32(at + explicit)
+        else:  # formats 0 and 2: 8-bit and mixed codes, at most 65,536
+            total += 256 if kind == 0 else 65_536
+        if total > MAX_FONT_CODES:
+            break
+    return total
+
+
 def _outline_problem(data: bytes, name: str) -> str:
     """'' for a font both renderers embed: a character map and TrueType (glyf) outlines."""
     from fontTools.ttLib import TTFont, TTLibError
 
     try:
         font = TTFont(io.BytesIO(data), lazy=True)
+        # Counted on the table's bytes first: fontTools expands every range into a mapping.
+        codes = cmap_codes(font.reader["cmap"]) if "cmap" in font.reader else 0
+        if codes > MAX_FONT_CODES:
+            return (f"'{name}' maps at least {codes:,} characters, more than the limit of "
+                    f"{MAX_FONT_CODES:,} (all of Unicode is 1,114,112)")
         cmap = font.getBestCmap()
-    except (TTLibError, OSError, ValueError, KeyError, AssertionError, IndexError):
+    except (TTLibError, OSError, ValueError, KeyError, AssertionError, IndexError,
+            struct.error):
         return f"'{name}' is not a font file (damaged, or not TrueType/OpenType)"
     if not cmap:
         return f"'{name}' has no character map: it cannot set text"

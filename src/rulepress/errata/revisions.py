@@ -8,7 +8,6 @@ normal reader, as if they were a project of their own.
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import tarfile
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulepress.diagnostics import RulepressError
+from rulepress.limits import MAX_READ_BYTES, MAX_REVISION_BYTES
 from rulepress.project import CONFIG, load_project
 
 GIT_SECONDS = 60.0  # one git command; a repository on a hung network drive must not hang us
@@ -96,29 +96,51 @@ class Repository:
     def extract(self, commit: str, into: Path, sources: str) -> Path:
         """The project folder at ``commit``, written under ``into`` (by git archive): its
         rulepress.toml, its sources folder ``sources`` and its Python files (an engine module
-        of the project), no more. A link out of the folder is left out, as a missing file."""
+        of the project), no more. A link out of the folder is left out, as a missing file, and
+        so is a file larger than any read of a game's file (MAX_READ_BYTES: it cannot be an
+        input); more than MAX_REVISION_BYTES in all is an error, found before anything is
+        unpacked (git reports each file's size)."""
         base = f"{self.prefix}/" if self.prefix else ""
         wanted = [f"{base}{CONFIG}", f"{base}{sources}"]
-        listed = git(["ls-tree", "-r", "-z", "--name-only", commit, "--", base or "."], self.top)
+        listed = git(["ls-tree", "-r", "-z", "-l", commit, "--", base or "."], self.top)
         if listed.returncode:
             raise RulepressError.at(None, f"git ls-tree of {commit[:12]} failed: {_said(listed)}")
-        names = [n for n in listed.stdout.decode("utf-8", "replace").split("\0") if n]
-        paths = [w for w in wanted if any(n == w or n.startswith(f"{w}/") for n in names)]
-        paths += [n for n in names if n.endswith(".py") and not n.startswith(f"{wanted[1]}/")]
+        sizes = dict(_sized(e) for e in listed.stdout.decode("utf-8", "replace").split("\0") if e)
+        names = [n for n, size in sizes.items() if size <= MAX_READ_BYTES]
+        paths = [n for n in names
+                 if any(n == w or n.startswith(f"{w}/") for w in wanted)
+                 or (n.endswith(".py") and not n.startswith(f"{wanted[1]}/"))]
+        total = sum(sizes[n] for n in paths)
+        if total > MAX_REVISION_BYTES:
+            raise RulepressError.at(None, (
+                f"revision {commit[:12]}: its project's files are {total:,} bytes, more than "
+                f"the limit of {MAX_REVISION_BYTES:,} for a revision read"))
         if paths:
-            done = git(["archive", "--format=tar", commit, "--", *paths], self.top)
+            into.parent.mkdir(parents=True, exist_ok=True)
+            # Written to a file, not held: the revision is read from disk, a file at a time.
+            done = git(["archive", "--format=tar", f"--output={into}.tar", commit, "--",
+                        *paths], self.top)
             if done.returncode:
                 raise RulepressError.at(None, f"git archive of {commit[:12]} failed: "
                                               f"{_said(done)}")
             try:
-                with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
+                with tarfile.open(f"{into}.tar") as tar:
                     tar.extractall(into, filter=_inside_only)
+                os.unlink(f"{into}.tar")
             except (tarfile.TarError, OSError) as exc:
                 raise RulepressError.at(None, f"cannot unpack revision {commit[:12]}: "
                                               f"{exc}") from None
         root = into / self.prefix if self.prefix else into
         root.mkdir(parents=True, exist_ok=True)
         return root
+
+
+def _sized(entry: str) -> tuple[str, int]:
+    """An ls-tree -l entry ('100644 blob <hash>     123\t<path>'): its path and size (0 for
+    what is not a file's contents, a submodule's commit)."""
+    head, _, name = entry.partition("\t")
+    size = head.split()[-1]
+    return name, int(size) if size.isdigit() else 0
 
 
 def _inside_only(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
@@ -160,7 +182,17 @@ def open_side(spec: str | None, root: Path, sources: Path, scratch: Path, *,
     # The revision's own rulepress.toml may name another sources folder: it is the one read.
     if (root / CONFIG).is_file():
         found = load_project(root)
-        return Side(spec, found.path(found.sources), root, commit)
+        where = found.path(found.sources)
+        if not where.resolve().is_relative_to(root.resolve()):
+            # Only what git holds of the revision is its printing: a folder named outside it
+            # (an absolute path, '..') would put this machine's files in the errata.
+            named = found.folder("sources")
+            raise RulepressError.at(None, (
+                f"revision '{spec}': its {CONFIG}"
+                f"{f' line {named.loc.line}' if named.loc else ''} names {named.setting}, "
+                "outside the project: a revision's sources are read from what git holds "
+                "of it"))
+        return Side(spec, where, root, commit)
     return Side(spec, root / within, root, commit)
 
 

@@ -13,6 +13,7 @@ from rulepress.document.model import Component, Document, Row
 from rulepress.document.schema import is_layout
 from rulepress.games import contract
 from rulepress.games.base import Drawer
+from rulepress.limits import MAX_EXPORT_PIECES
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.faces import Art, Tables
 from rulepress.suggest import suggest
@@ -63,6 +64,14 @@ class Exporter(Base):
         ids = [c.id for c in doc.meta.components]
         found = [error(None, f"--skip {s}: {doc.slug} has no component '{s}'"
                              f"{suggest(s, ids)}") for s in self.options.skip if s not in ids]
+        kept = [c for c in doc.meta.components if c.id not in self.options.skip]
+        pieces = sum(c.count for c in kept)
+        if pieces > MAX_EXPORT_PIECES:  # each drawn at the target's resolution, all held
+            most = max(kept, key=lambda c: c.count)
+            return found + [error(most.loc, (
+                f"the {self.options.target} export would draw {pieces:,} pieces ({most.id}: "
+                f"{most.count:,}), more than the limit of {MAX_EXPORT_PIECES:,} for an "
+                "export; leave components out with --skip"))]
         if self.options.target == "tts":
             return found
         from rulepress.export.houses import placed

@@ -14,7 +14,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
 from rulepress.document.model import Component, Document, Example, Language, Ruling, Term
 from rulepress.i18n.catalog import load, po_path
 from rulepress.i18n.segments import Segment, block_key, catalog_key, normal, segments
@@ -48,9 +48,28 @@ class Catalogued:
     # by msgid (``context\x04msgid`` with a context), the current (not obsolete) messages
     entries: Mapping[str, Entry]
     segments: tuple[Segment, ...]
+    # The engine's words (None: not known here, every entry is used, as for a check of the
+    # catalog's own errors alone).
+    words: frozenset[str] | None = None
+    warnings: tuple[Diagnostic, ...] = ()  # the catalog's own, as read (its header's charset)
 
     def strings(self) -> dict[str, str]:
-        return {k: e.string for k, e in self.entries.items() if e.used}
+        """The translations used: of a segment or an engine's word only, so that an entry
+        that is neither (``msgid "roll 4"``) cannot translate an example's data."""
+        known = self.known()
+        return {k: e.string for k, e in self.entries.items()
+                if e.used and (known is None or k in known)}
+
+    def known(self) -> set[str] | None:
+        """What an entry may translate: the segments' texts and the engine's words."""
+        if self.words is None:
+            return None
+        return {s.key for s in self.segments} | self.words
+
+    def strays(self) -> list[Entry]:
+        """The entries that are no segment nor engine word: ignored (a warning each)."""
+        known = self.known()
+        return [] if known is None else [e for k, e in self.entries.items() if k not in known]
 
     def counts(self) -> tuple[int, int, int]:
         """(segments, translated, fuzzy), each segment text once."""
@@ -82,17 +101,26 @@ class Catalogued:
         return found
 
 
-def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = None) -> Catalogued:
-    """``lang``'s catalog of ``doc`` (no file: every segment untranslated). RulepressError at
-    the PO file's line when it is not one."""
+def read_catalog(doc: Document, lang: str, found: Sequence[Segment] | None = None,
+                 words: frozenset[str] | None = None) -> Catalogued:
+    """``lang``'s catalog of ``doc`` (no file: every segment untranslated); ``words``: its
+    engine's (engine_words). RulepressError at the PO file's line when it is not one."""
     path = po_path(doc, lang)
+    segs = tuple(segments(doc) if found is None else found)
+    contexts = {s.key for s in segs if s.context is not None}
     entries: dict[str, Entry] = {}
+    said: list[Diagnostic] = []
     if path.exists() or path.is_symlink():
-        for m in load(path, lang):
+        for m in load(path, lang, said):
+            key = catalog_key(m.id, m.context) if isinstance(m.id, str) else ""
+            if m.context is not None and key not in contexts:  # it would replace a segment's
+                said.append(warning(SourceLoc(path, m.lineno or 1), (
+                    f"msgctxt {m.context!r}: no segment of the game has this context with this "
+                    "msgid, so this entry is ignored")))
+                continue
             if m.id and isinstance(m.id, str) and isinstance(m.string, str):
-                key = catalog_key(m.id, m.context)
                 entries[key] = Entry(m.id, m.string, m.fuzzy, SourceLoc(path, m.lineno or 1))
-    return Catalogued(lang, path, entries, tuple(segments(doc) if found is None else found))
+    return Catalogued(lang, path, entries, segs, words, tuple(said))
 
 
 def translated(doc: Document, catalog: Catalogued, source: str) -> Document:

@@ -20,7 +20,12 @@ from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
 from rulepress.i18n.catalog import LOCALES, load, po_path
 from rulepress.i18n.checks import check_catalog
-from rulepress.i18n.engine import translate_svg, translate_values, word_translator
+from rulepress.i18n.engine import (
+    engine_words,
+    translate_svg,
+    translate_values,
+    word_translator,
+)
 from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
 from rulepress.validate.check import CheckReport, DocumentCheck
@@ -75,7 +80,7 @@ class TranslatedBooks(Base):
         diags: list[Diagnostic] = []
         for lang in languages_of(doc, self.options.langs):
             try:
-                catalog = read_catalog(doc, lang)
+                catalog = read_catalog(doc, lang, words=engine_words(game.engine))
             except RulepressError as exc:
                 diags += exc.diagnostics
                 continue

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, denormalize, normalize, read_po, write_po
+from babel.messages.pofile import PoFileError, PoFileParser, denormalize, normalize, write_po
 
-from rulepress.diagnostics import RulepressError, SourceLoc, not_utf8
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8, warning
 from rulepress.document.model import Document
 from rulepress.i18n.segments import Segment, reference, segments
 from rulepress.jail import Refused, read_regular
+from rulepress.limits import MAX_CATALOG_ENTRIES, MAX_FUZZY_PAIRS, MAX_PLURAL_FORMS
 
 LOCALES = "locales"
 # A keyword or continuation line whose string does not end in an unescaped quote.
@@ -112,23 +113,58 @@ def _previous(catalog: Catalog) -> Catalog:
     return catalog
 
 
-def merged(pot: Catalog, old: Catalog | None, lang: str) -> Catalog:
+def merged(pot: Catalog, old: Catalog | None, lang: str,
+           warnings: list[Diagnostic] | None = None, path: Path | None = None) -> Catalog:
     """``old`` updated to ``pot`` as msgmerge does: an unchanged segment keeps its translation,
-    a changed one is fuzzy with its old text kept (#| msgid), a gone one obsolete (#~)."""
+    a changed one is fuzzy with its old text kept (#| msgid), a gone one obsolete (#~). Past
+    MAX_FUZZY_PAIRS, no fuzzy matching (a warning in ``warnings``, at ``path``)."""
     if old is None:
         old = Catalog(locale=lang, project=pot.project, version="",
                       creation_date=pot.creation_date, revision_date=pot.creation_date,
                       fuzzy=False, header_comment=HEADER)
     previous = {m.id: m.previous_id for m in old if m.id and m.fuzzy and m.previous_id}
-    old.update(pot, update_creation_date=False)
+    # Babel compares each new segment with every translated entry (difflib): count first.
+    new = sum(1 for m in pot if m.id and old.get(m.id) is None)
+    candidates = sum(1 for m in old if m.id and m.string)
+    matching = new * candidates <= MAX_FUZZY_PAIRS
+    if not matching and warnings is not None:
+        warnings.append(warning(SourceLoc(path, 1) if path else None, (
+            f"{new} new segments against {candidates} translated entries is more than the "
+            f"limit of {MAX_FUZZY_PAIRS} pairs for fuzzy matching: merged without it (each "
+            "changed segment untranslated, its old entry obsolete)")))
+    old.update(pot, update_creation_date=False, no_fuzzy_matching=not matching)
     for message in old:  # still fuzzy, unchanged since: keep the old text it was made from
         if message.fuzzy and not message.previous_id and message.id in previous:
             message.previous_id = previous[message.id]
     return old
 
 
-def load(path: Path, lang: str) -> Catalog:
-    """The catalog at ``path``; a RulepressError at its line if it is not a PO file."""
+class _Parser(PoFileParser):
+    """Babel's parser, noting each msgid met twice (Babel keeps the last, silently)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__(catalog, abort_invalid=True)
+        self.twice: list[tuple[int, str, int]] = []  # (line, msgid, its first line)
+
+    def _add_message(self) -> None:
+        if not self.obsolete:
+            msgid = (tuple(m.denormalize() for m in self.messages) if len(self.messages) > 1
+                     else self.messages[0].denormalize())
+            context = self.context.denormalize() if self.context else None
+            first = self.catalog.get(msgid, context)
+            if first is not None:
+                self.twice.append((self.offset + 1, str(msgid), first.lineno or 0))
+        super()._add_message()
+
+
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+_CHARSET = re.compile(r"charset=([^\\\s\"]*)", re.I)
+
+
+def load(path: Path, lang: str, warnings: list[Diagnostic] | None = None) -> Catalog:
+    """The catalog at ``path``, read (and so written again) in UTF-8 whatever its header says,
+    a header naming another charset a warning in ``warnings``; a RulepressError at its line if
+    it is not a PO file or names a message twice."""
     game = path.parent.parent
     if not path.resolve().is_relative_to(game.resolve()):
         raise RulepressError.at(SourceLoc(path, 1), "a link to a file outside the game's "
@@ -146,20 +182,47 @@ def load(path: Path, lang: str) -> Catalog:
     if "\0" in text:
         raise RulepressError.at(SourceLoc(path, text[:text.index("\0")].count("\n") + 1),
                                 "a PO file holds text: this one holds a NUL byte")
+    plurals = _NPLURALS.search(text)  # Babel would make a list this long for each entry
+    if plurals and int(plurals.group(1)[:9]) > MAX_PLURAL_FORMS:
+        raise RulepressError.at(SourceLoc(path, text[:plurals.start()].count("\n") + 1), (
+            f"Plural-Forms: nplurals={plurals.group(1)[:12]} is more than the limit of "
+            f"{MAX_PLURAL_FORMS} plural forms"))
     for n, line in enumerate(text.split("\n"), 1):
         if _UNCLOSED.match(line):  # Babel would take the line as if it were closed
             raise RulepressError.at(SourceLoc(path, n), "not a PO file: a quoted string is not "
                                                         "closed on its line")
     try:
         # Decoded by us (UTF-8, whatever its header says), so Babel gets it as text.
-        return _previous(read_po(io.StringIO(text.removeprefix("\ufeff")), locale=lang,
-                                 abort_invalid=True))
+        catalog = Catalog(locale=lang)
+        parser = _Parser(catalog)
+        parser.parse(io.StringIO(text.removeprefix("\ufeff")))
     except PoFileError as exc:
         why = str(exc).rsplit(" on ", 1)[0]
         raise RulepressError.at(SourceLoc(path, exc.lineno + 1),
                                 f"not a PO file: {why.lower()}") from None
     except (ValueError, UnknownLocaleError) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"not a PO file: {exc}") from None
+    if len(catalog) > MAX_CATALOG_ENTRIES:
+        raise RulepressError.at(SourceLoc(path, 1), (
+            f"{len(catalog)} entries is more than the limit of {MAX_CATALOG_ENTRIES} for a "
+            "catalog"))
+    if parser.twice:
+        raise RulepressError([error(SourceLoc(path, n), f"msgid {_short(msgid)} is at line "
+                                    f"{first} already: one entry a message (which translation "
+                                    "is meant?)") for n, msgid, first in parser.twice])
+    said = _CHARSET.search(text)
+    if catalog.charset.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        at = text[:said.start()].count("\n") + 1 if said else 1
+        if warnings is not None:
+            warnings.append(warning(SourceLoc(path, at), (
+                f"the header says charset={catalog.charset}: a catalog is read and written "
+                "in UTF-8 (its header is written so)")))
+        catalog.charset = "utf-8"
+    return _previous(catalog)
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:39] + "…")
 
 
 @dataclass(frozen=True)
@@ -170,6 +233,7 @@ class Updated:
     translated: int
     fuzzy: int
     obsolete: int
+    warnings: tuple[Diagnostic, ...] = ()  # the catalog's, as read
 
 
 def update(doc: Document, lang: str, extra: list[Segment] | None = None) -> Updated:
@@ -177,9 +241,11 @@ def update(doc: Document, lang: str, extra: list[Segment] | None = None) -> Upda
     of the sources (the engine's words)."""
     pot = template(doc, segments(doc) + (extra or []))
     path = po_path(doc, lang)
-    old = load(path, lang) if path.exists() else None
-    po = merged(pot, old, lang)
+    said: list[Diagnostic] = []
+    old = load(path, lang, said) if path.exists() or path.is_symlink() else None
+    po = merged(pot, old, lang, said, path)
     messages = [m for m in po if m.id]
     fuzzy = sum(m.fuzzy for m in messages)
     translated = sum(bool(m.string) and not m.fuzzy for m in messages)
-    return Updated(dump(pot), dump(po), len(messages), translated, fuzzy, len(po.obsolete))
+    return Updated(dump(pot), dump(po), len(messages), translated, fuzzy, len(po.obsolete),
+                   tuple(said))

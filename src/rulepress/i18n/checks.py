@@ -14,13 +14,14 @@ from typing import Any
 from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
-from rulepress.document.markdown import make_parser
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8, warning
+from rulepress.document.markdown import DFN, make_parser
 from rulepress.document.model import Document
 from rulepress.i18n.apply import Catalogued, Entry
 from rulepress.i18n.catalog import LOCALES
 from rulepress.i18n.segments import Segment
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import Refused, local_file, read_regular
+from rulepress.limits import MAX_GLOSSARY_TERMS, MAX_TRANSLATION_GROWTH, TRANSLATION_SLACK_CHARS
 from rulepress.prose import shows_a_number
 from rulepress.render.glyphs import _describe, uncovered
 from rulepress.sandbox import syntax_problem
@@ -28,7 +29,8 @@ from rulepress.sandbox import syntax_problem
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _MARKUP = {"strong_open": "bold", "em_open": "italics", "code_inline": "code",
-           "link_open": "link", "image": "image", "s_open": "strikethrough"}
+           "link_open": "link", "image": "image", "s_open": "strikethrough",
+           DFN: "definition"}
 
 
 @cache
@@ -37,24 +39,41 @@ def _parser() -> MarkdownIt:
 
 
 _WORDS = re.compile(r"(['\"])[^'\"\d]*\1")  # a string without digits: words to translate
+_STRING = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
+# A filter that writes a number as a place ("1st"): a language may write it its own way
+# ("{{ n }}." in German), so a translation may drop or add it.
+_ORDINAL_FILTER = re.compile(r"\|ordinal(?=[|})]|-?[}%])")
 
 
 def _placeholders(text: str) -> Counter[str]:
-    """What the expressions of ``text`` print, without their filters: a translation may join
-    with " und " or write an ordinal its language's way, never print another datum."""
-    return Counter(re.sub(r"\s+", "", _WORDS.sub('""', m)).split("|")[0].rstrip("}") + "}}"
-                   if m.startswith("{{") else re.sub(r"\s+", "", m)
+    """The expressions of ``text`` whole, filters included, spaces and the words of their
+    strings aside: a translation may join with " und " or write an ordinal its language's way,
+    never print another datum or compute another number from the same data."""
+    return Counter(_ORDINAL_FILTER.sub("", re.sub(r"\s+", "", _WORDS.sub('""', m)))
                    for m in _PLACEHOLDER.findall(text))
 
 
+def _expanded(text: str) -> str:
+    """``text`` with each placeholder replaced by the strings it holds, joined: what it can
+    print besides the data, so that markup carried in a filter's string is counted."""
+    def strings(m: re.Match[str]) -> str:
+        said = "".join(a or b for a, b in _STRING.findall(m.group()))
+        return f"x{said}x" if said else "x"  # a word still, where markup wraps it
+
+    return _PLACEHOLDER.sub(strings, text)
+
+
 _RULE = re.compile(r"\]\{rule=([^}\n]*)\}")  # a rule mark, [words]{rule=id}: its id stays
+_ICON = re.compile(r"(?<![\\\w]):([A-Za-z][A-Za-z0-9_-]*):")  # a kit's icon (pnp/faces/text.py)
 
 
 def _markup(text: str) -> Counter[str]:
-    """The inline markup of ``text``: each kind counted, each link with its target, each
-    rule mark with its id."""
+    """The inline markup of ``text`` as its placeholders can print it: each kind counted
+    (definitions, ``:dfn[...]``, too: a translation defines where the source does), each link
+    with its target, each rule mark with its id."""
     found: Counter[str] = Counter(f"rule mark {m}" for m in _RULE.findall(text))
-    for block in _parser().parse(_PLACEHOLDER.sub("x", text)):
+    found.update(f"icon :{m}:" for m in _ICON.findall(_expanded(text)))
+    for block in _parser().parse(_expanded(text)):
         for child in block.children or ():
             if child.type in _MARKUP:
                 target = child.attrGet("href") if child.type == "link_open" else None
@@ -91,6 +110,12 @@ def _differ(what: str, source: Counter[str], trans: Counter[str]) -> str | None:
 def check_entry(seg: Segment, entry: Entry, names: set[str]) -> list[Diagnostic]:
     """Errors in one translated segment, at its entry's line."""
     source, trans = seg.text, entry.string
+    most = MAX_TRANSLATION_GROWTH * len(source) + TRANSLATION_SLACK_CHARS
+    if len(trans) > most:  # checked first: every check below reads it
+        return [error(entry.loc, f"the translation is {len(trans):,} characters, more than the "
+                                 f"limit of {most:,} for a source of {len(source):,} "
+                                 f"({MAX_TRANSLATION_GROWTH} times it, and "
+                                 f"{TRANSLATION_SLACK_CHARS})")]
     found: list[Diagnostic] = []
     bare = None
     if seg.kind == "example prose":
@@ -122,17 +147,25 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
     """Every translated segment checked against its source (errors), and against the
     language's glossary (warnings); a broken glossary is an error at its line."""
     names = {ex.id: set(_names(dict(ex.data, claims=ex.claims))) for ex in doc.boxes}
-    glossary, found = read_glossary(doc.folder / LOCALES / f"{catalog.lang}-glossary")
+    glossary, found = read_glossary(doc.folder, f"{LOCALES}/{catalog.lang}-glossary")
+    found = [*catalog.warnings, *found]
+    for stray in catalog.strays():
+        shown = stray.text if len(stray.text) <= 40 else stray.text[:39] + "…"
+        found.append(warning(stray.loc, f"{shown!r} is no segment of the game nor a word of its "
+                                        "engine: its translation is ignored"))
     seen: set[str] = set()
     quoted = re.compile(r'"[^"]*"|“[^”]*”')  # the original's words, quoted as written
+    terms = [(re.compile(rf"\b{re.escape(term)}", re.I), term, words, line)
+             for term, words, line in glossary]  # compiled once, not once a segment
     for seg in catalog.segments:
         entry = catalog.entries.get(seg.key)
         if seg.key in seen or entry is None or not entry.used:
             continue
         seen.add(seg.key)
         found += check_entry(seg, entry, names.get(seg.example or "", set()))
-        for term, words, line in glossary:
-            if (re.search(rf"\b{re.escape(term)}", quoted.sub("", seg.text), re.I)
+        unquoted = quoted.sub("", seg.text)
+        for pattern, term, words, line in terms:
+            if (pattern.search(unquoted)
                     and not any(w.casefold() in entry.string.casefold() for w in words)):
                 found.append(warning(entry.loc, (
                     f"'{term}' is translated {' or '.join(repr(w) for w in words)} "
@@ -143,15 +176,21 @@ def check_catalog(doc: Document, catalog: Catalogued) -> list[Diagnostic]:
 Glossary = list[tuple[str, tuple[str, ...], int]]
 
 
-def read_glossary(path: Path) -> tuple[Glossary, list[Diagnostic]]:
+def read_glossary(folder: Path, name: str) -> tuple[Glossary, list[Diagnostic]]:
     """``term = Wort | Wörter`` a line ('#' starts a comment): each defined term and the words
-    its translation may take. No file: no glossary."""
+    its translation may take, from the file ``name`` of the game's ``folder`` (through the
+    jail: a link out of it is refused, nothing of it read). No file: no glossary."""
+    path = folder / name
     if not path.exists() and not path.is_symlink():
         return [], []
     try:
-        text = read_regular(path).decode("utf-8")
-    except (OSError, Refused, UnicodeDecodeError) as exc:
-        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: {exc}")]
+        text = read_regular(local_file(name, folder)).decode("utf-8")
+    except Refused as exc:
+        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: refused: {exc}")]
+    except UnicodeDecodeError as exc:
+        return [], [error(*not_utf8(path, exc))]
+    except OSError as exc:
+        return [], [error(SourceLoc(path, 1), f"cannot read the glossary: {exc.strerror}")]
     terms: Glossary = []
     problems: list[Diagnostic] = []
     for n, line in enumerate(text.split("\n"), 1):
@@ -165,4 +204,7 @@ def read_glossary(path: Path) -> tuple[Glossary, list[Diagnostic]]:
                                                       "translation' (alternatives: 'a | b')"))
             continue
         terms.append((term.strip(), choices, n))
+        if len(terms) > MAX_GLOSSARY_TERMS:
+            return [], [error(SourceLoc(path, n), f"more than the limit of {MAX_GLOSSARY_TERMS}"
+                                                  " terms in a glossary")]
     return terms, problems

@@ -27,6 +27,34 @@ _TEXT = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
+_WORDS: dict[int, tuple[Any, frozenset[str] | None]] = {}  # by engine, kept alive with it
+
+
+def engine_words(engine: Any) -> frozenset[str] | None:
+    """The words a loaded engine lists (asked in a worker, once a process); None when it
+    fails to list them (its own check says why); none without an engine."""
+    from rulepress.games import contract
+    from rulepress.workers import Stopped, Workers
+
+    if engine is None:
+        return frozenset()
+    if id(engine) in _WORDS:
+        return _WORDS[id(engine)][1]
+
+    def run(_: int) -> tuple[str, ...] | None:
+        try:
+            return contract.words(engine)
+        except BaseException:  # noqa: BLE001 - reported where the engine is checked
+            return None
+
+    with Workers(run) as pool:
+        pool.submit(0)
+        _, value = next(pool.results())
+    found = None if value is None or isinstance(value, Stopped) else frozenset(value)
+    _WORDS[id(engine)] = (engine, found)
+    return found
+
+
 def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     """The engine's words as segments, referenced at the front matter's ``engine:`` line."""
     from rulepress.games import UnknownEngine, contract, load_engine

@@ -11,6 +11,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.export import Exporter, ExportOptions
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
+from rulepress.i18n.engine import engine_words
 from rulepress.pipeline import Base, Unit
 from rulepress.validate.check import DocumentCheck
 
@@ -26,8 +27,9 @@ class TranslatedExporter(Base):
         self.langs, self.source = langs, source
 
     def _games(self, game: DocumentCheck) -> list[tuple[str, DocumentCheck]]:
-        return [(lang, replace(game, doc=translated(game.doc, read_catalog(game.doc, lang),
-                                                    self.source)))
+        words = engine_words(game.engine)
+        return [(lang, replace(game, doc=translated(
+                    game.doc, read_catalog(game.doc, lang, words=words), self.source)))
                 for lang in languages_of(game.doc, self.langs)]
 
     def check(self, game: DocumentCheck) -> list[Diagnostic]:

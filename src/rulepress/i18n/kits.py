@@ -11,6 +11,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.document.model import Document
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
+from rulepress.i18n.engine import engine_words
 from rulepress.pipeline import Files, Unit
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.validate.check import DocumentCheck
@@ -30,7 +31,7 @@ class TranslatedKits(Kits):
         found: list[Diagnostic] = []
         for lang in languages_of(game.doc, self.options.langs):
             try:
-                read_catalog(game.doc, lang)
+                read_catalog(game.doc, lang, words=engine_words(game.engine))
             except RulepressError as exc:
                 found += exc.diagnostics
         return found
@@ -55,7 +56,8 @@ class TranslatedKits(Kits):
 
     def _translated(self, game: DocumentCheck, lang: str,
                     papers: tuple[str, ...]) -> Files | list[Diagnostic]:
-        doc = translated(game.doc, read_catalog(game.doc, lang), self.options.source)
+        catalog = read_catalog(game.doc, lang, words=engine_words(game.engine))
+        doc = translated(game.doc, catalog, self.options.source)
         files = self._draw(replace(game, doc=doc), papers, f"{game.doc.slug}/{lang}")
         if isinstance(files, list):
             return files

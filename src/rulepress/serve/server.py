@@ -250,7 +250,13 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             pass  # the terminal shows rebuilds and diagnostics, not every request
 
         def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-            if not local_host(self.headers.get("Host")):
+            try:  # 'Host: [' or a path '//[x' (any page can make a browser send them)
+                local = local_host(self.headers.get("Host"))
+                urlsplit(self.path)
+            except ValueError:
+                self.send_error(HTTPStatus.BAD_REQUEST, "not a host name or path")
+                return
+            if not local:
                 # A page of another site whose name was made to lead to 127.0.0.1 (DNS
                 # rebinding) would read the project: only our own address is answered.
                 self.send_error(HTTPStatus.FORBIDDEN, f"served at {HOST} or localhost only")

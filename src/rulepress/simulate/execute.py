@@ -60,21 +60,23 @@ def batch_size(games: int) -> int:
 
 def batches(spec: RunSpec, run: int = 0, rounds: int = 0) -> Iterator[Batch]:
     """Whole deals a batch: duplicate play tallies a deal's rotations together. ``rounds``:
-    the batches of every table go in that many rounds, round by round (0: table by table)."""
-    sized: list[list[Batch]] = []
-    for t, table in enumerate(spec.tables):
-        size = batch_size(spec.games) * spec.rotations(table.players)
-        total = spec.plays(table.players)
-        sized.append([Batch(t, start, min(start + size, total), run)
-                      for start in range(0, total, size)])
+    the batches of every table go in that many rounds, round by round (0: table by table).
+    Made as they are asked for: ``-n 10**12`` must not list every batch before the first."""
+    sizes = [batch_size(spec.games) * spec.rotations(table.players) for table in spec.tables]
+    totals = [spec.plays(table.players) for table in spec.tables]
+    counts = [math.ceil(total / size) for size, total in zip(sizes, totals, strict=True)]
+
+    def made(t: int, i: int, r: int = 0) -> Batch:
+        return Batch(t, i * sizes[t], min((i + 1) * sizes[t], totals[t]), run, r)
+
     if not rounds:
-        yield from (b for listed in sized for b in listed)
+        yield from (made(t, i) for t, n in enumerate(counts) for i in range(n))
         return
-    per = max(1, math.ceil(max(map(len, sized)) / rounds))
+    per = max(1, math.ceil(max(counts) / rounds))
     for r in range(rounds):
-        for listed in sized:
-            for b in listed[r * per:(r + 1) * per]:
-                yield Batch(b.table, b.start, b.stop, run, r)
+        for t, n in enumerate(counts):
+            for i in range(r * per, min((r + 1) * per, n)):
+                yield made(t, i, r)
 
 
 def _play(spec: RunSpec, batch: Batch) -> Tally:
@@ -255,10 +257,14 @@ def connect(address: str) -> Any:
     except ImportError:
         raise SchedulerError("--scheduler needs Dask: pip install 'rulepress[dask]'") from None
     try:
-        parse_host_port(parse_address(address)[1])
+        scheme, where = parse_address(address)
+        parse_host_port(where)
     except ValueError as exc:
         raise SchedulerError(f"--scheduler {address}: not a scheduler's address ({exc}); "
                              "write tcp://HOST:PORT") from None
+    if scheme != "tcp":  # tls:// needs Dask's security settings (certificates) passed in
+        raise SchedulerError(f"--scheduler {address}: rulepress connects to a scheduler over "
+                             f"tcp:// only, not {scheme}://; write tcp://HOST:PORT")
     try:
         return Client(  # type: ignore[no-untyped-call]
             address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)

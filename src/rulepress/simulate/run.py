@@ -262,6 +262,13 @@ def _handicap(rules: Rules, options: Options, engine: str) -> int | None:
         what = "--compensate" if options.compensate else f"--handicap {options.handicap}"
         raise SpecError(f"{what}: the {engine} engine offers no numeric handicap "
                         "(Rules.handicap)")
+    bounds = (offered.low, offered.high)
+    if (not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
+            or offered.low > offered.high):  # inf: a traceback; nan: every value compared false
+        what = "--compensate" if options.compensate else f"--handicap {options.handicap}"
+        raise SpecError(f"{what}: the {engine} engine's handicap ({offered.text}) must take "
+                        f"whole numbers from low to high; it gives low={offered.low!r}, "
+                        f"high={offered.high!r}")
     value = options.handicap
     if value is not None and not offered.low <= value <= offered.high:
         raise SpecError(f"--handicap {value}: the handicap ({offered.text}) takes "

@@ -90,7 +90,7 @@ def _problem(exc: Exception, ctx: Mapping[str, Any], where: str) -> str:
         tables = sorted(map(str, ctx["tables"]))  # not a row's field: no row fields to list
         return (f"the engine has no table '{exc.name}'{where}{suggest(str(exc.name), tables)}"
                 f"; its tables: {', '.join(tables) or 'none'}")
-    if isinstance(exc, Unknown) and not exc.refused:
+    if isinstance(exc, Unknown) and not exc.refused and exc.name is not None:
         name = str(exc.name)
         message = f"'{name}' is not defined{where}" + suggest(name, names_in(ctx))
         if "row" in ctx:
