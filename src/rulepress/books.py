@@ -13,6 +13,7 @@ from rulepress import limits
 from rulepress.cache import Manifest, digest
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
 from rulepress.document.editions import PLAYER, REFERENCE
+from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.render import (
@@ -44,8 +45,12 @@ def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[
     return check_references(doc)
 
 
-# The books' part of every check: their references and glyphs, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs)) | PLAYTEST_CHECKS
+def _glossary(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    return check_glossary(doc.terms)
+
+
+# The books' part of every check: their references, glyphs and glossary, the playtest report.
+CHECKS = Checks(document=(_references, check_glyphs, _glossary)) | PLAYTEST_CHECKS
 
 EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
 

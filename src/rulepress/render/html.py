@@ -370,7 +370,11 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     glossary = sorted((_Entry(t.text, t.anchor, generated(doc, t.definition, found))
                        for t in found.terms),
                       key=lambda e: e.text.casefold())
+    # Every term (and the words players look it up by), every table row heading, every ruling.
     index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
+                    *(_Entry(word, t.anchor, t.text) for t in found.terms for word in t.also),
+                    *(_Entry(text, anchor) for text, anchor in body.rows
+                      if text.casefold() not in {t.text.casefold() for t in found.terms}),
                     *(_Entry(_indexed(r.title), r.anchor, _("Ruling {number}", number=r.number))
                       for r in doc.rulings
                       if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
