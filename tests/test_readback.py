@@ -3,10 +3,11 @@ it is an error at the source line it came from (render/readback.py)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
-from support import Quiet
+from support import Quiet, run
 
 from rulepress.build import build_rulebooks
 from rulepress.diagnostics import RulepressError, Severity
@@ -116,3 +117,21 @@ def test_the_bundled_books_print_no_markup(tmp_path: Path) -> None:
         for name in (f"{game}.html", f"{game}-reference.html"):
             text, _ = html_text((tmp_path / game / name).read_text(encoding="utf-8"))
             assert read_back(text, name, Sources(())) == []
+
+
+def test_markup_in_a_translation_is_an_error_at_its_catalog_line(tmp_path: Path) -> None:
+    """The German book is read back too; its printed words are found in the catalog."""
+    shutil.copy(ROOT / "rulepress.toml", tmp_path / "rulepress.toml")
+    shutil.copytree(ROOT / "sources" / "pigeon-race", tmp_path / "sources" / "pigeon-race")
+    po = tmp_path / "sources" / "pigeon-race" / "locales" / "de.po"
+    said = '"Mischt diese Karten zurück. Gespielt wird im Uhrzeigersinn."'
+    text = po.read_text(encoding="utf-8")
+    assert text.count(said) == 1
+    po.write_text(text.replace(said, '"Mischt diese Karten zurück. [Gespielt wird im '
+                                     'Uhrzeigersinn.]{rul=x}"'), encoding="utf-8")
+    at = line("{rul=x}", po.read_text(encoding="utf-8"))
+    code, err = run("build", "pigeon-race", "--project", str(tmp_path), "--no-pdf", "--lang",
+                    "de", "--edition", "player", "--out", str(tmp_path / "out"))
+    assert code == 2
+    assert f"de.po:{at}:" in err and "pigeon-race.html prints the source markup ']{rul=x}'" in err
+    assert "Traceback" not in err
