@@ -135,3 +135,40 @@ def test_markup_in_a_translation_is_an_error_at_its_catalog_line(tmp_path: Path)
     assert code == 2
     assert f"de.po:{at}:" in err and "pigeon-race.html prints the source markup ']{rul=x}'" in err
     assert "Traceback" not in err
+
+
+def test_markup_on_a_kit_is_an_error_at_its_layout_line(tmp_path: Path) -> None:
+    """A kit's PDF is read back too; its words are found in the game's layouts and data."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from rulepress.pnp.generator import _read_back
+
+    folder = tmp_path / "tiny"
+    (folder / "layouts").mkdir(parents=True)
+    (folder / "rules.md").write_text(FRONT, encoding="utf-8")
+    layout = "size: [63.5mm, 88.9mm]\ntexts:\n  - text: 'Score {{ row.points } each'\n"
+    (folder / "layouts" / "card.yml").write_text(layout, encoding="utf-8")
+    pdf = tmp_path / "kit.pdf"
+    canvas = Canvas(str(pdf))
+    canvas.drawString(72, 720, "Score {{ row.points } each")
+    canvas.showPage()
+    canvas.save()
+    doc = read_document(folder / "rules.md")
+    (found,) = _read_back(doc, {Path("tiny/tiny-a4.pdf"): pdf.read_bytes()})
+    assert found.loc is not None and found.loc.path.name == "card.yml"
+    assert (found.loc.line, found.loc.col) == (3, 18)
+    assert found.message.startswith("tiny-a4.pdf p. 1 prints the source markup '{{'")
+    assert _read_back(doc, {Path("tiny/tiny-a4.pdf"): _clean_kit()}) == []
+
+
+def _clean_kit() -> bytes:
+    from io import BytesIO
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    out = BytesIO()
+    canvas = Canvas(out)
+    canvas.drawString(72, 720, "Score 3 points each")
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
