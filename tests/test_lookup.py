@@ -173,7 +173,7 @@ def test_every_index_and_glossary_entry_names_a_page_that_holds_it(
     also = sum(len(t.also) for t in doc.terms)
     rows = [text for anchor, text, _ in listed_index if anchor.startswith("row-")]
     assert len(index) == len(doc.terms) + also + len(doc.rulings) + len(rows)
-    assert also >= 1 and len(rows) >= 3
+    assert also >= 1
     start = _starting(pages, "glossary", len(pages) // 2)
     back = " ".join(pages[start:])
     cited: list[tuple[str, int]] = []
