@@ -5,6 +5,7 @@ computes, and the engine notation in an appendix. Read back from the pages and P
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ components: [{id: card, name: Card, count: 8}]
 
 ## Play
 
-Lay a card in the :dfn[row]. A :dfn[column] is two cards of a number; Rows grow,
+The :dfn[row] is where you lay a card. A :dfn[column] is two cards of a number; Rows grow,
 a column never shrinks. See [](#ruling-card-values) and [](#rulings).
 
 ## Rulings
@@ -82,7 +83,8 @@ def test_terms_and_rulings_are_read_with_their_anchors_and_lines(tmp_path: Path)
 
 def test_a_ruling_is_cited_by_reference_and_numbered_in_place(tmp_path: Path) -> None:
     html = page(tiny(tmp_path))
-    assert '<a href="#ruling-card-values" class="xref">Ruling 1</a>' in html
+    # the citation names what it cites, in the HTML's link text too
+    assert '<a href="#ruling-card-values" class="xref">Ruling 1, Card values</a>' in html
     assert '<a href="#rulings" class="xref">Rulings</a>' in html
     # a bulleted Rulings list is numbered, each item anchored
     assert re.search(r'<ol>\s*<li id="ruling-card-values" class="ruling" value="1">', html)
@@ -163,10 +165,17 @@ def test_every_index_and_glossary_entry_names_a_page_that_holds_it(
              PdfReader(references / game / f"{game}-reference-a4.pdf").pages]
     glossary = re.findall(r'<dt><a class="page-ref" href="#[^"]+">([^<]+)</a>',
                           html.split('id="rp-glossary"')[1].split("</section>")[0])
-    index = re.findall(r'<li><a class="page-ref" href="#[^"]+">([^<]+?)\s?(?:<span|</a>)',
+    found = re.findall(r'<li><a class="page-ref" href="#([^"]+)">([^<]+?)\s?(?:<span '
+                       r'class="index-note">\(([^<]*)\)</span>)?</a>',
                        html.split('id="rp-index"')[1].split("</section>")[0])
+    listed_index = [(a, unescape(t), unescape(n)) for a, t, n in found]
+    index = [text for _, text, _ in listed_index]
     assert len(glossary) == len(doc.terms) >= 5
-    assert len(index) == len(doc.terms) + len(doc.rulings)
+    # every term, the words players use for it, every ruling, every table row heading
+    also = sum(len(t.also) for t in doc.terms)
+    rows = [text for anchor, text, _ in listed_index if anchor.startswith("row-")]
+    assert len(index) == len(doc.terms) + also + len(doc.rulings) + len(rows)
+    assert also >= 1
     start = _starting(pages, "glossary", len(pages) // 2)
     back = " ".join(pages[start:])
     cited: list[tuple[str, int]] = []
@@ -175,12 +184,14 @@ def test_every_index_and_glossary_entry_names_a_page_that_holds_it(
         assert m, f"{game}: glossary entry '{term}' has no page"
         cited.append((term, int(m[1])))
     listed, pos = " ".join(pages[_starting(pages, "index", start):]), 0
-    for entry in index:
+    for anchor, entry, note in listed_index:
         pattern = r"\s?".join(re.escape(w) for w in _flat(entry).split())
-        m = re.search(pattern + r"(?: \(ruling \d+\))? ?[.\s]*(\d+)", listed[pos:])
+        m = re.search(pattern + r"(?: \([^()]+\))? ?[.\s]*(\d+)", listed[pos:])
         assert m, f"{game}: index entry '{entry}' has no page"
         pos += m.end()
-        cited.append((entry, int(m[1])))
+        # a word players use ("hand size (hand)") is found on the page of the term it names
+        said = note if anchor.startswith("term-") and note else entry
+        cited.append((said, int(m[1])))
     for entry, number in cited:
         assert number - 1 < start, f"{game}: '{entry}' cites page {number}, in the back matter"
         assert _flat(entry) in pages[number - 1], f"{game}: '{entry}' is not on page {number}"
@@ -191,10 +202,11 @@ def test_a_ruling_cited_in_the_text_is_on_the_page_the_citation_names(references
     pages = [_flat(p.extract_text()) for p in
              PdfReader(references / "go-stop" / "go-stop-reference-a4.pdf").pages]
     titles = {r.number: _flat(r.title) for r in doc.rulings}
-    found = [(int(n), int(p)) for text in pages
-             for n, p in re.findall(r"ruling (\d+) \(p\. (\d+)\)", text)]
+    found = [(int(n), said, int(p)) for text in pages
+             for n, said, p in re.findall(r"ruling (\d+), ([^()]+?) \(p\. (\d+)\)", text)]
     assert len(found) >= 5
-    for number, at in found:
+    for number, said, at in found:  # "Ruling 17, A bomb (p. 12)": its own title, its page
+        assert said == titles[number], f"Ruling {number} is cited as '{said}'"
         assert titles[number] in pages[at - 1], f"Ruling {number} is not on page {at}"
 
 
@@ -206,3 +218,98 @@ def test_the_engine_notation_is_in_the_appendix_not_in_the_boxes(
     body, appendix = html.split('id="rp-notation"')
     assert 'class="claims"' not in body and 'class="moves"' not in body.split("<main")[1]
     assert appendix.count('class="notation-entry"') == body.count("Its moves and claims") >= 10
+
+
+GLOSSARY = FRONT.replace("## Rulings", """## Scoring
+
+Six things earn a :dfn[bonus].
+
+Each lane starts at a :dfn[gate], beside the :dfn[post].
+
+A :dfn[bomb]{def="A bomb is three cards of a number played at once." also="three at once;
+bombs played"} wins. two disks :dfn[touch] when their cells share a side;
+
+- a :dfn[cell] is 1 inch square;
+
+| Hand | Points |
+| --- | --- |
+| Three of a kind | 3 |
+| “A quote” | 1 |
+
+## Rulings""")
+
+
+def test_a_glossary_entry_that_would_not_define_is_a_warning_at_its_line(
+    tmp_path: Path,
+) -> None:
+    doc = tiny(tmp_path, GLOSSARY)
+    checked = check_document(doc, checks=every())
+    said = {(d.loc.line if d.loc else 0, d.message.split(":")[0]) for d in checked.diagnostics}
+    assert {d.severity.value for d in checked.diagnostics} == {"warning"}
+    assert said == {
+        (line(":dfn[bonus]", GLOSSARY), "the sentence around 'bonus' does not say what it is"),
+        (line(":dfn[gate]", GLOSSARY), "the sentence around 'gate' does not say what it is"),
+        (line(":dfn[post]", GLOSSARY), "the glossary would define 'post' by the sentence that "
+                                       "defines 'gate' (rules.md"),
+        (line(":dfn[touch]", GLOSSARY), "the glossary would print a fragment for 'touch'"),
+        (line(":dfn[cell]", GLOSSARY), "the glossary would print a fragment for 'cell'"),
+    }
+    assert all('give the definition as a whole sentence: :dfn[' in d.message
+               for d in checked.diagnostics)
+
+
+def test_an_author_s_definition_and_lookup_words_go_to_glossary_and_index(
+    tmp_path: Path,
+) -> None:
+    doc = tiny(tmp_path, GLOSSARY)
+    bomb = next(t for t in doc.terms if t.text == "bomb")
+    assert (bomb.definition, bomb.given, bomb.also) == (
+        "A bomb is three cards of a number played at once.", True,
+        ("three at once", "bombs played"))
+    # the attribute runs over a line: the terms after it keep their lines
+    assert next(t for t in doc.terms if t.text == "touch").loc.line == line(":dfn[touch]",
+                                                                             GLOSSARY)
+    checked = check_document(doc, checks=every())
+    html = render_html(doc, checked.examples, edition=REFERENCE)
+    assert "{def=" not in html and "also=" not in html
+    glossary = html.split('id="rp-glossary"')[1].split("</section>")[0]
+    assert ('<dt><a class="page-ref" href="#term-bomb">bomb</a></dt>\n'
+            "    <dd>A bomb is three cards of a number played at once.</dd>") in glossary
+    index = html.split('id="rp-index"')[1].split("</section>")[0]
+    entries = re.findall(r'href="#([^"]+)">([^<]+?) ?(?:<span class="index-note">\(([^<]*)\)'
+                         r"</span>)?</a>", index)
+    assert ("term-bomb", "three at once", "bomb") in entries
+    assert ("term-bomb", "bombs played", "bomb") in entries
+    # a table row heading is indexed at its row; a quotation is not a name to look up
+    assert ("row-three-of-a-kind", "Three of a kind", "") in entries
+    assert '<tr id="row-three-of-a-kind">' in html
+    assert not [e for e in entries if "quote" in e[1]]
+
+
+def test_a_term_takes_only_def_and_also(tmp_path: Path) -> None:
+    text = FRONT.replace(":dfn[column]", ':dfn[column]{see="row"}')
+    with pytest.raises(RulepressError) as caught:
+        tiny(tmp_path, text)
+    (found,) = caught.value.diagnostics
+    assert (found.loc.line if found.loc else 0) == line(":dfn[column]")
+    assert "the term 'column' takes def=" in found.message and "not 'see='" in found.message
+
+
+LOOKUPS = {  # how players ask, as the index must answer
+    "pigeon-race": ["hand size"],
+    "worm-derby": ["null roll"],
+    "pigeon": ["how you win", "giving up the Pigeon", "opponent's turn, giving up the Pigeon in"],
+    "go-stop": ["four brights", "Brights (A)"],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_lookups_players_ask_are_in_the_index(game: str) -> None:
+    (doc,) = read_sources(ROOT / "sources", [game])
+    checked = check_document(doc, checks=every())
+    assert not checked.diagnostics  # the glossary warns of nothing in the bundled books
+    html = render_html(doc, checked.examples, edition=REFERENCE)
+    index = html.split('id="rp-index"')[1].split("</section>")[0]
+    listed = [unescape(t) for t in re.findall(r'href="#[^"]+">([^<]+?) ?(?:<span|</a>)', index)]
+    for asked in LOOKUPS[game]:
+        assert asked in listed, f"{game}: '{asked}' is not in the index"

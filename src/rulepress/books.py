@@ -13,6 +13,7 @@ from rulepress import limits
 from rulepress.cache import Manifest, digest
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
 from rulepress.document.editions import PLAYER, REFERENCE
+from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
@@ -26,6 +27,14 @@ from rulepress.render import (
     render_index,
     templates_dir,
 )
+from rulepress.render.readback import (
+    Sources,
+    html_text,
+    pdf_pages,
+    read_back,
+    sources_of,
+    verbatim_markup,
+)
 from rulepress.sandbox import Timeout, deadline
 from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
 from rulepress.validate.check import Checks, DocumentCheck
@@ -37,8 +46,12 @@ def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[
     return check_references(doc)
 
 
-# The books' part of every check: their references and glyphs, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs)) | PLAYTEST_CHECKS
+def _glossary(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    return check_glossary(doc.terms)
+
+
+# The books' part of every check: their references, glyphs and glossary, the playtest report.
+CHECKS = Checks(document=(_references, check_glyphs, _glossary)) | PLAYTEST_CHECKS
 
 EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
 
@@ -85,6 +98,7 @@ class PdfJob:
     base_url: Path
     roots: tuple[Path, ...]
     files: tuple[BookFile, ...]  # its PDFs, by their names inside the output folder
+    sources: Sources | None = None  # where its text comes from, to read the PDFs back
 
     @property
     def label(self) -> str:
@@ -137,7 +151,8 @@ class Books(Base):
                                                        o.booklet, wanted)
         # An edition nothing is asked of is not rendered (serve asks for one page at a time):
         # its units are listed, never made.
-        units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition])
+        sources = sources_of(doc)
+        units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition], sources)
                       if self._wanted(f) else _unwanted, files=(f.name,), wanted=self._wanted(f))
                  for f in self.files(doc.slug) if f.paper is None]
         # The wanted PDFs typeset apart from the others: serve asks for one paper at a time.
@@ -149,7 +164,7 @@ class Books(Base):
                     units.append(Unit(names[0], key, _unwanted, files=names, wanted=False))
                     continue
                 job = PdfJob(pages[files[0].edition], doc.folder,
-                             (doc.folder.resolve(), templates_dir()), tuple(files))
+                             (doc.folder.resolve(), templates_dir()), tuple(files), sources)
                 units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
                                   files=names, pooled=True,
                                   weight=len(job.html) * (1 + len(files))))
@@ -167,8 +182,26 @@ class Books(Base):
         return content
 
 
-def _page(name: str, html: str) -> Files:
+def _page(name: str, html: str, sources: Sources | None = None) -> Files | list[Diagnostic]:
+    """The page, once its printed text is read back: source markup in it stops the build."""
+    if sources is not None:
+        text, _ = html_text(html)
+        problems = read_back(text, Path(name).name, sources)
+        if problems:
+            return problems
     return {name: html}
+
+
+def _read_pdfs(job: PdfJob, pdfs: Mapping[str, bytes]) -> list[Diagnostic]:
+    """Each PDF's text read back, page by page (what the HTML shows as code may be markup)."""
+    if job.sources is None:
+        return []
+    allowed = verbatim_markup(html_text(job.html)[1])
+    found: list[Diagnostic] = []
+    for name, data in pdfs.items():
+        for n, text in enumerate(pdf_pages(data), 1):
+            found += read_back(text, f"{Path(name).name} p. {n}", job.sources, allowed)
+    return found
 
 
 def _unwanted() -> Files:
@@ -296,7 +329,7 @@ def paper_name(paper: str) -> str:
     return PAPER_NAMES[paper]
 
 
-def _render_pdf(job: PdfJob) -> Files:
+def _render_pdf(job: PdfJob) -> Files | list[Diagnostic]:
     from rulepress.render.booklet import render_booklet
     from rulepress.render.pdf import render_pdfs
 
@@ -305,13 +338,16 @@ def _render_pdf(job: PdfJob) -> Files:
     try:
         with scratch_folder(), deadline(limits.RENDER_SECONDS):
             if first.booklet:
-                return {first.name: render_booklet(job.html, papers[0], base_url=job.base_url,
+                made = {first.name: render_booklet(job.html, papers[0], base_url=job.base_url,
                                                    allowed_roots=job.roots)}
-            if first.press:
-                return {first.name: render_pdfs(job.html, papers[:1], base_url=job.base_url,
+            elif first.press:
+                made = {first.name: render_pdfs(job.html, papers[:1], base_url=job.base_url,
                                                 allowed_roots=job.roots, press=True)[papers[0]]}
-            pdfs = render_pdfs(job.html, papers, base_url=job.base_url, allowed_roots=job.roots)
-            return {f.name: pdfs[f.paper] for f in job.files if f.paper is not None}
+            else:
+                pdfs = render_pdfs(job.html, papers, base_url=job.base_url,
+                                   allowed_roots=job.roots)
+                made = {f.name: pdfs[f.paper] for f in job.files if f.paper is not None}
+        return _read_pdfs(job, made) or made
     except OSError as exc:  # a full or unwritable temporary folder
         where = f" ({exc.filename})" if exc.filename else ""
         raise RulepressError.at(None, f"cannot render {Path(first.name).name}: "

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from markdown_it.token import Token
 
-from rulepress.diagnostics import Diagnostic, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
 from rulepress.document.editions import heading_marker
 from rulepress.document.markdown import DFN
 from rulepress.document.model import Part, Ruling, Term
@@ -37,6 +37,8 @@ def _children(inline: Token) -> Iterator[tuple[Token, int]]:
             line += 1
         elif child.type in ("text", "code_inline"):
             line += child.content.count("\n")
+        elif child.type == DFN:  # its attributes may run over lines
+            line += child.meta.get("breaks", 0)
 
 
 def _sentences(inline: Token, ends: re.Pattern[str] = _SENTENCE_END) -> dict[int, str]:
@@ -68,9 +70,10 @@ def _inline_text(inline: Token) -> str:
     return "".join(c.content for c in inline.children or () if c.type in ("text", "code_inline"))
 
 
-def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str]]:
-    """The terms one block's inline Markdown marks, in order, each with its sentence
-    (``ordinal_dot``: the language writes "6." for "6th")."""
+def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The terms one block's inline Markdown marks, in order, each with its sentence (or the
+    definition its author gave) and its also words (``ordinal_dot``: the language writes "6."
+    for "6th")."""
     from rulepress.document.markdown import make_parser
 
     tokens = make_parser().parse(text)
@@ -78,9 +81,18 @@ def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str]]:
         if token.type == "inline":
             sentences = _sentences(token, _SENTENCE_END_ORDINAL_DOT if ordinal_dot
                                    else _SENTENCE_END)
-            return [(child.content, sentences[n]) for n, (child, _) in enumerate(_children(token))
-                    if child.type == DFN]
+            return [(child.content, child.meta.get("attrs", {}).get("def") or sentences[n],
+                     also_words(child.meta.get("attrs", {}).get("also", "")))
+                    for n, (child, _) in enumerate(_children(token)) if child.type == DFN]
     return []
+
+
+TERM_ATTRS = frozenset({"def", "also"})
+
+
+def also_words(said: str) -> tuple[str, ...]:
+    """The words of an ``also="hand size; hand"`` attribute, each once."""
+    return tuple(dict.fromkeys(w.strip() for w in said.split(";") if w.strip()))
 
 
 def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],
@@ -109,9 +121,20 @@ def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],
                         f"{known.loc.path.name}:{known.loc.line}): mark it with :dfn[...] once, "
                         "where the rules define it")))
                     continue
+                attrs = dict(child.meta.get("attrs", {}))
+                odd = sorted(set(attrs) - TERM_ATTRS)
+                if odd or "def" in attrs and not attrs["def"]:
+                    said = f"'{odd[0]}='" if odd else "an empty def"
+                    diags.append(error(loc, (
+                        f"the term '{child.content}' takes def=\"...\" (the sentence that "
+                        "defines it) and also=\"...\" (the words players look it up by, "
+                        f"separated by ';'), not {said}")))
+                    continue
                 anchor = unique(TERM_PREFIX + slugify(child.content), taken)
                 sentences = sentences if sentences is not None else _sentences(token)
-                term = Term(child.content, anchor, sentences[n], loc)
+                given = attrs.get("def", "")
+                term = Term(child.content, anchor, given or sentences[n], loc, bool(given),
+                            also_words(attrs.get("also", "")))
                 first[child.content.casefold()] = term
                 terms.append(term)
     return terms, diags
@@ -174,3 +197,42 @@ def typed_numbers(parsed: Sequence[tuple[Part, list[Token]]], rulings: Sequence[
                     f"'{m[0]}' is a ruling number typed by hand: cite it as {fix}, which prints "
                     "its number and page and follows it when the rulings are renumbered")))
     return diags
+
+
+# How a sentence says what a thing is: "A pile is ...", "... : this is your storage", "... are
+# called disks", "the two form a column".
+_DEFINES = re.compile(r"\b(?:is|are|means?|called|counts? as|forms?|makes?)\b|:|—", re.I)
+_SENTENCE_STOP = re.compile(r"[.!?][”\"’')]*\Z")
+
+
+def check_glossary(terms: Sequence[Term]) -> list[Diagnostic]:
+    """Warnings for glossary entries that would not define: a sentence two terms share, a
+    fragment (no capital to start, no full stop to end), a sentence that does not say what the
+    term is. The author's own definition (def="...") is taken as written."""
+    found: list[Diagnostic] = []
+    first: dict[str, Term] = {}
+    fix = "give the definition as a whole sentence: :dfn[{}]{{def=\"...\"}}"
+    for term in terms:
+        said = term.definition.strip()
+        if term.given:
+            continue
+        shared = first.setdefault(said.casefold(), term)
+        if shared is not term:
+            found.append(warning(term.loc, (
+                f"the glossary would define '{term.text}' by the sentence that defines "
+                f"'{shared.text}' ({shared.loc.path.name}:{shared.loc.line}); "
+                + fix.format(term.text))))
+        elif not said[:1].isupper() and not said[:1].isdigit() or not _SENTENCE_STOP.search(said):
+            found.append(warning(term.loc, (
+                f"the glossary would print a fragment for '{term.text}': “{said[:70]}”; "
+                + fix.format(term.text))))
+        elif not _DEFINES.search(said) or not _mentions(said, term.text):
+            found.append(warning(term.loc, (
+                f"the sentence around '{term.text}' does not say what it is: “{said[:70]}”; "
+                + fix.format(term.text))))
+    return found
+
+
+def _mentions(sentence: str, term: str) -> bool:
+    words = re.escape(term).replace(r"\ ", r"\s+")
+    return re.search(rf"\b{words}(?:s|es)?\b", sentence, re.I) is not None

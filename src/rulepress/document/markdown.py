@@ -58,8 +58,14 @@ DFN = "dfn"  # ``:dfn[three-card column]`` marks where a term is defined (a toke
 _DFN_OPEN = ":dfn["
 
 
+_DFN_ATTRS = re.compile(r'\{((?:\s*[A-Za-z_][\w-]*\s*=\s*"[^"]*")*)\s*\}')
+DFN_ATTR = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"')
+
+
 def _dfn(state: StateInline, silent: bool) -> bool:
-    """``:dfn[term]``: the term, without brackets, code or emphasis inside."""
+    """``:dfn[term]``: the term, without brackets, code or emphasis inside; then, if the
+    author gives them, its attributes: ``{def="A bomb is ..." also="hand size; hand"}``,
+    kept in ``meta["attrs"]`` (with ``meta["breaks"]``: the line breaks inside them)."""
     start = state.pos
     if not state.src.startswith(_DFN_OPEN, start):
         return False
@@ -67,11 +73,16 @@ def _dfn(state: StateInline, silent: bool) -> bool:
     term = state.src[start + len(_DFN_OPEN):end] if end > 0 else ""
     if not term.strip() or any(c in term for c in "[`*_"):
         return False
+    attrs = _DFN_ATTRS.match(state.src, end + 1)
     if not silent:
         token = state.push(DFN, "dfn", 0)
         token.content = " ".join(term.split())
         token.markup = _DFN_OPEN
-    state.pos = end + 1
+        if attrs is not None:
+            token.meta["attrs"] = {k: " ".join(v.split())
+                                   for k, v in DFN_ATTR.findall(attrs[1])}
+            token.meta["breaks"] = attrs[0].count("\n")
+    state.pos = attrs.end() if attrs is not None else end + 1
     return True
 
 

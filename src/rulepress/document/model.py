@@ -173,6 +173,8 @@ class Term:
     anchor: str  # term-<slug>
     definition: str  # the sentence that defines it, as plain text (the glossary's line)
     loc: SourceLoc
+    given: bool = False  # the author gave the definition: :dfn[term]{def="..."}
+    also: tuple[str, ...] = ()  # the words players look it up by: {also="hand size; hand"}
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,14 @@ from rulepress.pipeline import (
 )
 from rulepress.project import Project
 from rulepress.render import FONTS
+from rulepress.render.readback import (
+    Sources,
+    html_text,
+    pdf_pages,
+    read_back,
+    sources_of,
+    verbatim_markup,
+)
 from rulepress.validate.check import DocumentCheck
 from rulepress.words import SOURCE_WORDS, Words
 from rulepress.write import scratch_folder
@@ -88,8 +96,10 @@ class Errata(Base):
         html, pdfs = self._names(game.doc)
         folder = game.doc.folder
         page = "" if self._fresh(game.doc, key) else self.page(game)
-        return [Unit(html, key, partial(_files, {html: page}), f"{slug} errata", (html,)),
-                *[Unit(name, key, partial(_typeset, page, paper, folder, name),
+        sources = sources_of(game.doc)
+        return [Unit(html, key, partial(_files, {html: page}, sources), f"{slug} errata",
+                     (html,)),
+                *[Unit(name, key, partial(_typeset, page, paper, folder, name, sources),
                        f"{slug} errata ({paper})", (name,), pooled=True, weight=len(page))
                   for paper, name in pdfs.items()]]
 
@@ -172,14 +182,22 @@ def _in_language(doc: Document, lang: str, source: str) -> Document:
         for p in found.parts))
 
 
-def _files(files: Files) -> Files:
-    return files
+def _files(files: Files, sources: Sources) -> Files | list[Diagnostic]:
+    """The sheet's page, once its printed text is read back (readback.py)."""
+    found = [d for name, page in files.items() if isinstance(page, str)
+             for d in read_back(html_text(page)[0], Path(name).name, sources)]
+    return found or files
 
 
-def _typeset(page: str, paper: str, folder: Path, name: str) -> Files:
+def _typeset(page: str, paper: str, folder: Path, name: str,
+             sources: Sources) -> Files | list[Diagnostic]:
     """One paper's PDF of the sheet (in a pool worker): typeset on the page every paper holds,
-    as the books are, so both papers break alike."""
-    return {name: render_pdfs_of(page, (paper,), folder)[paper]}
+    as the books are, so both papers break alike; its text read back."""
+    pdf = render_pdfs_of(page, (paper,), folder)[paper]
+    allowed = verbatim_markup(html_text(page)[1])
+    found = [d for n, text in enumerate(pdf_pages(pdf), 1)
+             for d in read_back(text, f"{Path(name).name} p. {n}", sources, allowed)]
+    return found or {name: pdf}
 
 
 def errata_name(slug: str, old: str, new: str) -> str:

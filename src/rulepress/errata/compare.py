@@ -17,6 +17,7 @@ from typing import Any
 
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Component, Document, Example
+from rulepress.document.numbers import fill
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 
 CHANGED, ADDED, REMOVED = "changed", "added", "removed"
@@ -119,7 +120,8 @@ def blocks(doc: Document) -> list[Block]:
                 continue
             if tok.type in _TAKEN_OPEN or tok.type in ("paragraph_open", "fence", "code_block"):
                 first, last = tok.map
-                text = _SPACE.sub(" ", " ".join(lines[first:last])).strip()
+                # as printed: the engine's numbers in, rule marks off
+                text = _SPACE.sub(" ", fill(doc, " ".join(lines[first:last]))).strip()
                 if tok.type in _TAKEN_OPEN:
                     taking = tok.level
                 if text:
@@ -133,10 +135,18 @@ _TAKEN_CLOSE = {"list_item_close", "table_close", "blockquote_close"}
 
 
 def _plain(markdown: str) -> str:
-    """A block's words without Markdown's marks, for labels and the player summary."""
+    """A block's words without Markdown's marks, for labels and the player summary: as the
+    book prints them, never its markup (a term's :dfn[...], an :icon[...], attributes)."""
     text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", markdown)
+    text = _DFN.sub(r"\1", text)
+    text = _ICON.sub("", text)
     text = re.sub(r"[*_`]+", "", text)
-    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\[([^\]]*)\]\{[^}]*\}", r"\1", text)
+    return _SPACE.sub(" ", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)).strip()
+
+
+_DFN = re.compile(r":dfn\[([^\]]*)\](?:\{[^}]*\})?")
+_ICON = re.compile(r":icon\[[^\]]*\]\s?")
 
 
 def compare_text(old: Sequence[Block], new: Sequence[Block]) -> list[TextChange]:

@@ -132,6 +132,7 @@ class TranslatedBooks(Base):
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         from rulepress.books import PdfJob, _page, _render_pdf, _typesettings
         from rulepress.render import FONTS, templates_dir
+        from rulepress.render.readback import sources_of
 
         found = self._games.get(game.doc.slug) or _Game({}, {}, {})
         units: list[Unit] = []
@@ -139,12 +140,14 @@ class TranslatedBooks(Base):
             files = self.files(doc, lang)
             pages = {e: _book_page(doc, found.examples[lang], e, self.options, self.pdf, FONTS)
                      for e in self.options.editions}
-            units += [Unit(f.name, key, partial(_page, f.name, pages[f.edition]),
+            # read back: the catalog's lines too, where the printed words may come from
+            sources = sources_of(doc, po_path(doc, lang))
+            units += [Unit(f.name, key, partial(_page, f.name, pages[f.edition], sources),
                            files=(f.name,), wanted=self.only is None or f.name in self.only)
                       for f in files if f.paper is None]
             for group in _typesettings(files):
                 job = PdfJob(pages[group[0].edition], doc.folder,
-                             (doc.folder.resolve(), templates_dir()), tuple(group))
+                             (doc.folder.resolve(), templates_dir()), tuple(group), sources)
                 units.append(Unit(f"{lang} {job.label}", key, partial(_render_pdf, job),
                                   f"{job.label} ({lang})", files=tuple(f.name for f in group),
                                   pooled=True, weight=len(job.html) * (1 + len(group)),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -133,8 +133,26 @@ class Kits(Base):
                 doc = only_changed(doc, faces)  # and only the components they are of
                 drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
             kits = draw_kits(doc, drawers, papers, Path(), tables=tables, options=drawing)
-            return {path.as_posix(): data for path, data in kits.items()}
+            return _read_back(doc, kits) or {path.as_posix(): data for path, data in kits.items()}
         except RulepressError as exc:
             return exc.diagnostics
         except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
             return [engine_raised(exc, engine, "drawing its kit", doc.meta.engine_loc)]
+
+
+# Where a kit's printed words come from, besides the rules (its front matter): layouts, data.
+KIT_FOLDERS, KIT_SOURCES = ("layouts", "data"), ("*.yml", "*.yaml", "*.csv")
+
+
+def _read_back(doc: Document, kits: Mapping[Path, bytes]) -> list[Diagnostic]:
+    """The kit's text read back, page by page: source markup on a card is an error at the
+    line of the layout, data or rules file its words came from (render/readback.py)."""
+    from rulepress.render.readback import pdf_pages, read_back, sources_of
+
+    more = sorted({p for folder in KIT_FOLDERS for pattern in KIT_SOURCES
+                   for p in (doc.folder / folder).rglob(pattern)
+                   if p.is_file() and not p.is_symlink()})
+    sources = sources_of(doc, *more)
+    return [d for path, data in kits.items() if path.suffix == ".pdf"
+            for n, text in enumerate(pdf_pages(data), 1)
+            for d in read_back(text, f"{path.name} p. {n}", sources)]

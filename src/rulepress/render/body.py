@@ -53,6 +53,7 @@ class Body:
     html: str
     toc: tuple[TocEntry, ...]
     title_anchor: str | None  # anchor of a leading "# <title>" heading folded into the cover
+    rows: tuple[tuple[str, str], ...] = ()  # each table row's heading and the row's anchor
 
 
 ExampleBox = Callable[[Example], str]
@@ -160,6 +161,8 @@ def _inline_images(tokens: Sequence[Token], folder: Path, path: Path, first_line
                                                   SourceLoc(path, line)))
             elif child.type in ("softbreak", "hardbreak"):
                 line += 1
+            elif child.type == DFN:
+                line += child.meta.get("breaks", 0)
 
 
 def render_markdown(markdown: str, folder: Path, path: Path, first_line: int,
@@ -324,5 +327,33 @@ def render_body(
             raise RulepressError.at(token.meta["loc"], "example block not read")
         return example_box(example) if doc.has_example(example, edition) else ""
 
+    rows = _row_heads(out, taken)  # before rendering: each row named gets its anchor
     rendered = md.renderer.render(out, md.options, {"example_box": box})
-    return Body(str(rendered), tuple(toc), title_anchor)
+    return Body(str(rendered), tuple(toc), title_anchor, rows)
+
+
+ROW_PREFIX = "row-"
+QUOTES = frozenset("“”„‘’'\"«»")
+MAX_ROW_HEAD_WORDS = 8  # a row heading longer than this is a sentence, not a name to look up
+
+
+def _row_heads(tokens: Sequence[Token], taken: set[str]) -> tuple[tuple[str, str], ...]:
+    """The first cell of each table body row: the index lists them ("Brights (A)"), each
+    once, pointing at the row, which gets the anchor row-<slug>."""
+    found: dict[str, tuple[str, str]] = {}
+    row: Token | None = None
+    for n, token in enumerate(tokens):
+        if token.type == "tr_open":
+            row = token
+        elif token.type == "th_open":
+            row = None  # the table's head row names columns
+        elif token.type == "td_open" and row is not None:
+            text = plain_text(tokens[n + 1]) if n + 1 < len(tokens) else ""
+            # a name to look up: some letters, a few words, not a quotation
+            if (any(c.isalpha() for c in text) and len(text.split()) <= MAX_ROW_HEAD_WORDS
+                    and text[:1] not in QUOTES and text.casefold() not in found):
+                anchor = unique(ROW_PREFIX + slugify(text), taken)
+                row.attrSet("id", anchor)
+                found[text.casefold()] = (text, anchor)
+            row = None
+    return tuple(found.values())

@@ -15,12 +15,13 @@ from markupsafe import Markup
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import REFERENCE
 from rulepress.document.model import Component, Document, Example, Meta
+from rulepress.document.numbers import fill
 from rulepress.jail import read_regular
 from rulepress.limits import MAX_FONT_BYTES, MAX_PAGE_CHARS, TEMPLATE_SECONDS
 from rulepress.paths import templates_dir
-from rulepress.render.body import TocEntry, render_body, render_markdown
+from rulepress.render.body import TocEntry, render_body, render_markdown, render_parser
 from rulepress.render.figures import legible_width, named
-from rulepress.render.lookup import lookup
+from rulepress.render.lookup import Lookup, link_inline, lookup
 from rulepress.render.offline import checked_page, refusal_loc
 from rulepress.render.references import example_anchor, href, prose_line
 from rulepress.sandbox import COMPILED, GameTemplates, Sandbox, TemplateProblem, render
@@ -253,7 +254,7 @@ class _Entry:
 
     text: str
     anchor: str
-    note: str = ""  # the glossary's definition; the index's "Ruling 17"
+    note: str | Markup = ""  # the glossary's definition (rendered); the index's "Ruling 17"
 
 
 def _component_row(c: Component, _: Gettext, lang: str | None) -> dict[str, str]:
@@ -362,11 +363,18 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     credits_title = (_(CREDITS_TITLE) if _(CREDITS_TITLE).casefold() not in titles
                      else _(COLOPHON_TITLE))
     # The reference edition lists the printings, newest first, from the front matter's versions.
-    changelog = tuple(reversed(doc.meta.versions)) if edition == REFERENCE else ()
+    changelog = tuple(replace(v, summary=generated(doc, v.summary),
+                              changes=tuple(generated(doc, line) for line in v.changes))
+                      for v in reversed(doc.meta.versions)) if edition == REFERENCE else ()
     changelog_entry = (TocEntry(1, _("Changelog"), "rp-changelog"),) if changelog else ()
-    glossary = sorted((_Entry(t.text, t.anchor, t.definition) for t in found.terms),
+    glossary = sorted((_Entry(t.text, t.anchor, generated(doc, t.definition, found))
+                       for t in found.terms),
                       key=lambda e: e.text.casefold())
+    # Every term (and the words players look it up by), every table row heading, every ruling.
     index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
+                    *(_Entry(word, t.anchor, t.text) for t in found.terms for word in t.also),
+                    *(_Entry(text, anchor) for text, anchor in body.rows
+                      if text.casefold() not in {t.text.casefold() for t in found.terms}),
                     *(_Entry(_indexed(r.title), r.anchor, _("Ruling {number}", number=r.number))
                       for r in doc.rulings
                       if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
@@ -399,6 +407,18 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
         printing=_printing(doc, _),
         date=lambda iso: localize_dates(str(iso), lang),
     )
+
+
+def generated(doc: Document, text: str, found: Lookup | None = None) -> Markup:
+    """A text rulepress puts together from the source (a glossary's definition) rendered as
+    the prose is: the engine's numbers in, rule marks off, its Markdown read, its empty
+    cross-references filled in. Never copied raw: a raw copy prints the source's markup."""
+    md = render_parser()
+    tokens = md.parseInline(fill(doc, text))
+    for token in tokens:
+        if found is not None:
+            link_inline(token, found, mentions=False)
+    return Markup(md.renderer.render(tokens, md.options, {}))
 
 
 def _printing(doc: Document, _: Gettext) -> str:

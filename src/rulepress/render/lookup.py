@@ -1,9 +1,9 @@
 """The body's look-up apparatus: term definitions as anchored ``<dfn>``, every later mention of a
 term linked to it, rulings numbered with their anchors, and cross-references filled in.
 
-An internal link gets the class ``xref`` (print adds its page: "Ruling 17 (p. 12)"); an empty
-one, ``[](#ruling-card-values)``, takes its text from its target ("Ruling 1", an example's or
-a heading's title), so no number is ever typed by hand.
+An internal link gets the class ``xref`` (print adds its page: "Ruling 17, Card values
+(p. 12)"); an empty one, ``[](#ruling-card-values)``, takes its text from its target ("Ruling 1,
+Card values", an example's or a heading's title), so no number is ever typed by hand.
 """
 
 from __future__ import annotations
@@ -89,7 +89,9 @@ def lookup(doc: Document, edition: str) -> Lookup:
     titles |= {example_anchor(e.id): e.title for e in doc.boxes}
     titles |= {t.anchor: t.text for t in doc.terms}
     _ = theme_words(doc.language.code if doc.language else None, doc.folder)
-    titles |= {r.anchor: _("Ruling {number}", number=r.number) for r in doc.rulings}
+    # A citation names what it cites, so that a wrong one shows: "Ruling 5, A Forceplay".
+    titles |= {r.anchor: _("Ruling {number}, {title}", number=r.number, title=r.title)
+               for r in doc.rulings}
     return Lookup(tuple(kept), titles)
 
 
@@ -126,6 +128,8 @@ def annotate(doc: Document, tokens: list[Token], edition: str) -> None:
                                                  if doc.language else None)
                     if anchor:
                         child.attrSet("id", anchor)
+                if child.type == DFN:  # its attributes may run over lines
+                    line += child.meta.get("breaks", 0)
             link_inline(token, found, mentions=not heading)
 
 

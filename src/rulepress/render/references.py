@@ -18,7 +18,7 @@ from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.editions import EDITIONS
-from rulepress.document.markdown import make_parser
+from rulepress.document.markdown import DFN, make_parser
 from rulepress.document.model import Document, Example
 from rulepress.images import BadImage, check_image, icon_file, unknown_icon
 from rulepress.jail import Refused, local_file, read_regular
@@ -56,6 +56,8 @@ def _inline_refs(token: Token) -> Iterator[Reference]:
     for child in token.children or ():
         if child.type in ("softbreak", "hardbreak"):
             line += 1
+        elif child.type == DFN:  # its attributes may run over lines
+            line += child.meta.get("breaks", 0)
         elif child.type == "image" and "icon" in child.meta:
             yield Reference("icon", str(child.meta["icon"]), line)
         elif child.type == "image":
