@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -213,7 +213,17 @@ def _run(action: Callable[[Reporter], ExitStatus]) -> None:
     sys.exit(int(status))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Console(click.Group):
+    """The command line: as the console script (called), supervised in a child process
+    (supervise.py); as tests invoke it (``main.main``, CliRunner), in this process."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from rulepress.supervise import supervised
+
+        return supervised(lambda: self.main(*args, **kwargs))
+
+
+@click.group(cls=_Console, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulepress")
 def main() -> None:
     """Compile rule texts into proven rulebooks and print-and-play kits."""

@@ -123,6 +123,12 @@ def memory_note() -> str:
             "rulepress.toml's [limits])")
 
 
+def ended(code: int | None) -> str:
+    """How a process running engine code ended, in words after the engine's name, from its
+    exit status (negative: the signal; None: stopped waiting)."""
+    return _how(code)
+
+
 def _how(code: int | None) -> str:
     if code is None:
         return f"did not return within {WALL * _budget.seconds:g} s (it was waiting, not computing)"
