@@ -73,8 +73,11 @@ def supervised(command: Callable[[], Any]) -> Any:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         from rulepress.signals import worker_started
 
+        handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
         worker_started(os.getppid())  # ends with the parent should it be killed outright
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # the command's to handle
+        for signum, handler in handlers.items():  # the command's to handle, as before (nohup)
+            if handler is not None:
+                signal.signal(signum, handler)
         return command()
     os.close(write)
     _watch(child, read)
