@@ -530,6 +530,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
         from rulepress.document.reader import source_games
         from rulepress.serve.builder import Settings
         from rulepress.serve.server import serve as run_server
+        from rulepress.workers import Budget
 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
@@ -537,7 +538,8 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
                             where.project.title, where.project.path(where.project.pnp),
-                            where.project.languages)
+                            where.project.languages,
+                            Budget(where.project.engine_seconds, where.project.engine_memory_mb))
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:

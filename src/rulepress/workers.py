@@ -344,6 +344,14 @@ class Workers(Generic[Item]):
         for worker in workers:
             worker.stop()
 
+    def resize(self, count: int) -> None:
+        """Up to ``count`` workers from now on (serve's pool grows with the games at work);
+        idle ones past it are left to end as they are used."""
+        with self._lock:
+            self._count = max(1, count)
+            self._top_up()
+            self._dispatch()
+
     def workers(self) -> list[int]:
         """The process ids of the workers alive now."""
         with self._lock:
