@@ -562,3 +562,22 @@ def test_the_supervised_command_ends_as_the_command_does(tmp_path: Path) -> None
     assert console(project, "check") == (0, "1 proven, 0 failed, 0 not checkable\n")
     code, err = console(project, "check", "--no-such-option")
     assert code == 2 and "Error: No such option '--no-such-option'." in err, err
+
+
+def test_an_installed_engine_ending_the_commands_own_process_as_it_is_imported_again_is_named(
+        tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(HOSTILE / "engine-os-exit-package-import", project,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    module = project / "site-packages" / "hostile_exit.py"
+    module.write_text(module.read_text().replace(*SECOND_IMPORT) + "    os._exit(0)\n")
+    env = {**ENV, "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPATH": os.pathsep.join([str(project / "site-packages"),
+                                          os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "rulepress", "check"], cwd=project, env=env,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (2, (
+        f"{module.resolve()}:1:1: error: the entry point 'hostile_exit' (hostile_exit:ENGINE) "
+        "ended its process (exit status 0) as it was imported again, in the command's own "
+        "process")), done.stderr
