@@ -497,3 +497,89 @@ def test_a_searching_agent_gets_the_budget_afresh_for_each_playout(
     after = os.times()  # the worker's CPU time: its games outlasted the budget many times over
     assert after.children_user + after.children_system - (
         before.children_user + before.children_system) > 0.5
+
+
+SECOND_IMPORT = ("ENGINE = CountEngine()\nos._exit(0)\n",
+                 "ENGINE = CountEngine()\nimport multiprocessing\n"
+                 "if multiprocessing.parent_process() is None:  # not a worker: the command's\n")
+
+
+def console(project: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
+    """``rulepress ARGS`` run as users run it, a process (supervised: supervise.py), in
+    ``project``; its exit code and stderr."""
+    env = {**ENV, "PYTHONDONTWRITEBYTECODE": "1"}  # a failed run leaves the project as it was
+    done = subprocess.run([sys.executable, "-m", "rulepress", *args], cwd=project, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          timeout=timeout)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, done.stderr
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("command", [
+    ("check",), ("build", "--no-pdf"), ("pnp",), ("export", "g", "--to", "tts"),
+    ("simulate", "g", "-n", "4"), ("translate", "g", "--lang", "de"), ("diff", "old")])
+def test_an_engine_ending_the_commands_own_process_as_it_is_imported_again_is_named(
+        tmp_path: Path, command: tuple[str, ...]) -> None:
+    """Its trial import in a worker passes; the import in the command's own process ends it
+    (exit 0, silent, nothing written until the supervisor): exit 2, the engine at its file."""
+    project = hostile_project(tmp_path, "engine-os-exit-at-import", *SECOND_IMPORT)
+    engine = project / "sources" / "g" / "engine.py"
+    engine.write_text(engine.read_text() + "    os._exit(0)\n")
+    if command[0] == "diff":  # an old revision's engine, the new one good
+        shutil.copytree(project, tmp_path / "old")
+        command = ("diff", str(tmp_path / "old"))
+        engine.write_text(engine.read_text().replace("    os._exit(0)\n", "    pass\n"))
+        engine = tmp_path / "old" / "sources" / "g" / "engine.py"
+    before = contents(project)
+    code, err = console(project, *command)
+    assert (code, err.splitlines()[-1]) == (2, (
+        f"{engine.resolve()}:1:1: error: engine module 'sources/g/engine.py' ended its "
+        "process (exit status 0) as it was imported again, in the command's own process")), err
+    assert contents(project) == before
+
+
+def test_an_engine_looping_as_it_is_imported_again_is_stopped_past_its_budget(
+        tmp_path: Path) -> None:
+    project = hostile_project(tmp_path, "engine-os-exit-at-import", *SECOND_IMPORT,
+                              limits="engine_seconds = 0.5")
+    engine = project / "sources" / "g" / "engine.py"
+    engine.write_text(engine.read_text() + "    while True:\n        pass\n")
+    started = time.monotonic()
+    code, err = console(project, "check")
+    assert (code, err.splitlines()[-1]) == (2, (
+        f"{engine.resolve()}:1:1: error: engine module 'sources/g/engine.py' ran past its time "
+        "budget (0.5 s of CPU time; engine_seconds in rulepress.toml's [limits]) as it was "
+        "imported again, in the command's own process")), err
+    assert time.monotonic() - started < 20
+
+
+def test_the_supervised_command_ends_as_the_command_does(tmp_path: Path) -> None:
+    """Its exit status, and its output, pass through the supervisor unchanged."""
+    project = hostile_project(tmp_path, "engine-os-exit-at-import", "os._exit(0)\n", "")
+    assert console(project, "check") == (0, "1 proven, 0 failed, 0 not checkable\n")
+    code, err = console(project, "check", "--no-such-option")
+    assert code == 2 and "Error: No such option '--no-such-option'." in err, err
+
+
+def test_an_installed_engine_ending_the_commands_own_process_as_it_is_imported_again_is_named(
+        tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(HOSTILE / "engine-os-exit-package-import", project,
+                    ignore=shutil.ignore_patterns("expected.txt"))
+    module = project / "site-packages" / "hostile_exit.py"
+    module.write_text(module.read_text().replace(*SECOND_IMPORT) + "    os._exit(0)\n")
+    env = {**ENV, "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPATH": os.pathsep.join([str(project / "site-packages"),
+                                          os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "rulepress", "check"], cwd=project, env=env,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (2, (
+        f"{module.resolve()}:1:1: error: the entry point 'hostile_exit' (hostile_exit:ENGINE) "
+        "ended its process (exit status 0) as it was imported again, in the command's own "
+        "process")), done.stderr

@@ -140,8 +140,14 @@ def _build(out: Path, *extra: str, env: dict[str, str] | None = None,
 
 
 def _children(pid: int) -> set[int]:
-    """The build's forked workers: its children running its own command line (not a helper
-    some library starts for a moment)."""
+    """The build's forked workers: the children of its command's process (rulepress runs the
+    command in a child of the process started: supervise.py), running its command line."""
+    return {worker for command in _same(pid) for worker in _same(command)}
+
+
+def _same(pid: int) -> set[int]:
+    """The children of ``pid`` running its own command line (not a helper some library starts
+    for a moment)."""
     found = set()
     try:
         command = Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -460,9 +460,11 @@ def _all_gone(helpers: set[int]) -> None:
 
 
 def _fork_servers(pid: int) -> set[int]:
-    """The fork server of the server ``pid``, if it has started it."""
+    """The fork server of the server ``pid`` (a child of its command's process, the child of
+    ``pid``: supervise.py), if it has started it."""
     found = set()
-    for child in (p for p, parent in _parents().items() if parent == pid):
+    parents = _parents()
+    for child in (p for p, parent in parents.items() if parents.get(parent) == pid):
         try:
             if b"forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
                 found.add(child)

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -213,7 +213,17 @@ def _run(action: Callable[[Reporter], ExitStatus]) -> None:
     sys.exit(int(status))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Console(click.Group):
+    """The command line: as the console script (called), supervised in a child process
+    (supervise.py); as tests invoke it (``main.main``, CliRunner), in this process."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from rulepress.supervise import supervised
+
+        return supervised(lambda: self.main(*args, **kwargs))
+
+
+@click.group(cls=_Console, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulepress")
 def main() -> None:
     """Compile rule texts into proven rulebooks and print-and-play kits."""
@@ -561,6 +571,7 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
         from rulepress.document.reader import source_games
         from rulepress.serve.builder import Settings
         from rulepress.serve.server import serve as run_server
+        from rulepress.workers import Budget
 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
@@ -569,7 +580,8 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
                             (out or where.project.path(where.project.build)).resolve(),
                             where.project.root, where.papers(None), where.editions(None),
                             where.project.title, where.project.path(where.project.pnp),
-                            (where.project.languages[0], *others))
+                            (where.project.languages[0], *others),
+                            Budget(where.project.engine_seconds, where.project.engine_memory_mb))
         served = source_games(where.sources, where.games)
 
         def say(line: str) -> None:

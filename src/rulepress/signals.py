@@ -36,6 +36,8 @@ _owner: list[int] = []  # the process that installed the handlers
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     if os.getpid() not in _owner:  # a worker just forked, before worker_started ran
         os._exit(128 + signum)
+    if signum in _received:  # a second copy (the group's and the supervisor's): one stop
+        return
     # Also remembered: raised while Python runs a __del__ or a GC callback, the exception is
     # dropped (see _quiet), and the run would go on as if nothing had happened.
     _received.append(signum)

@@ -3,7 +3,8 @@
 A game's engine is code its designer chose to run, so rulepress runs it, but not in its own
 process: an engine that exits (``os._exit(0)``), crashes (a segmentation fault), loops forever or
 fills the memory would otherwise end or hang the command with an exit code that says something
-else (0 reads as a pass). Each worker is forked from this process (so it has the engine already
+else (0 reads as a pass). On a Dask worker, a task runs its engine code the same way, in a child
+of its own (:func:`guarded`). Each worker is forked from this process (so it has the engine already
 loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a time;
 engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face), each
 within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkContext, ForkProcess
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -37,6 +39,7 @@ from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS
 from rulepress.signals import deferred, worker_started
 
 Item = TypeVar("Item")
+Answer = TypeVar("Answer")
 WALL = 3.0  # a unit waiting (asleep, not computing) is stopped past this many times its budget
 POLL = 0.2  # seconds between looks at the workers' clocks
 
@@ -109,11 +112,21 @@ class Stopped(Exception):
         super().__init__(how)
         self.item, self.unit, self.how, self.code = item, unit, how, code
 
+    def __reduce__(self) -> tuple[type[Stopped], tuple[object, int | None, str, int | None]]:
+        # whole, so that a Dask task can return it to the command
+        return Stopped, (self.item, self.unit, self.how, self.code)
+
 
 def memory_note() -> str:
     """What a MemoryError means in a worker: its budget ran out."""
     return (f"it used more than its memory budget (engine_memory_mb = {_budget.memory_mb} in "
             "rulepress.toml's [limits])")
+
+
+def ended(code: int | None) -> str:
+    """How a process running engine code ended, in words after the engine's name, from its
+    exit status (negative: the signal; None: stopped waiting)."""
+    return _how(code)
 
 
 def _how(code: int | None) -> str:
@@ -237,6 +250,38 @@ class _Worker:
         self.conn.close()
 
 
+class _ChildOfDaemon(ForkProcess):
+    """A worker a daemonic process (a Dask worker's) may fork: multiprocessing forbids it lest
+    it outlive its parent, which this one cannot (worker_started: it ends with the thread
+    that forked it, and its work is on the budget)."""
+
+    def start(self) -> None:
+        config: dict[str, Any] = multiprocessing.current_process()._config  # type: ignore[attr-defined]
+        daemon = config.pop("daemon", None)
+        try:
+            super().start()
+        finally:
+            if daemon is not None:
+                config["daemon"] = daemon
+
+
+class _DaemonFork(ForkContext):
+    Process = _ChildOfDaemon
+
+
+def guarded(run: Callable[[Item], Answer], item: Item, chosen: Budget) -> Answer | Stopped:
+    """``run(item)`` in a worker forked for it from any thread of any process (a task on a
+    Dask worker), within ``chosen``'s budgets: its value, or Stopped; what it raised is raised
+    here. The budget becomes this process's too (the wall-time watch and the words use it)."""
+    set_budget(chosen)
+    with Workers(run, context=_DaemonFork()) as pool:
+        pool.submit(item)
+        for _, value in pool.results():
+            answer: Answer | Stopped = value
+            return answer
+    raise AssertionError("a guarded item gave no answer")
+
+
 class Workers(Generic[Item]):
     """The one pool: up to ``count`` forked workers, each calling ``run(item)`` for the items
     submitted, one at a time, the heaviest waiting item first. ``results()`` yields (item,
@@ -267,7 +312,7 @@ class Workers(Generic[Item]):
         self._busy: list[_Worker] = []
         self._queue: list[tuple[int, Item]] = []
         self._pending = 0  # submitted, not yet given back by results()
-        self._inline = not can_fork()
+        self._inline = not can_fork() and not isinstance(context, _DaemonFork)
         self._lock = threading.RLock()
         self._done: queue.SimpleQueue[tuple[Item, str, Any]] = queue.SimpleQueue()
         self._feeder: threading.Thread | None = None
@@ -303,6 +348,14 @@ class Workers(Generic[Item]):
             workers, self._idle, self._busy = self._idle + self._busy, [], []
         for worker in workers:
             worker.stop()
+
+    def resize(self, count: int) -> None:
+        """Up to ``count`` workers from now on (serve's pool grows with the games at work);
+        idle ones past it are left to end as they are used."""
+        with self._lock:
+            self._count = max(1, count)
+            self._top_up()
+            self._dispatch()
 
     def workers(self) -> list[int]:
         """The process ids of the workers alive now."""

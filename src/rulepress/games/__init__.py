@@ -24,6 +24,7 @@ from rulepress.games.base import GameEngine
 from rulepress.games.data import bind
 from rulepress.games.fault import blamed
 from rulepress.suggest import suggest
+from rulepress.supervise import importing
 
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
@@ -99,12 +100,25 @@ def _load(spec: str, project: Path | None) -> GameEngine:
     if how is not None:
         raise UnknownEngine(f"the entry point '{spec}' ({found.value}) {how} as it loaded")
     try:
-        engine = found.load()
+        with importing(_origin(found.module), f"the entry point '{spec}' ({found.value})"):
+            engine = found.load()
     except BaseException as exc:  # noqa: BLE001 - the plug-in's own error (sys.exit too), at its line
         raise _failed_to_load(f"the entry point '{spec}' ({found.value})", exc) from None
     if not _is_engine(engine):
         raise UnknownEngine(f"the entry point '{spec}' ({found.value}) is not a game engine")
     return engine  # type: ignore[no-any-return]
+
+
+def _origin(module: str) -> Path | None:
+    """The file of a top-level module, found without running any code (a submodule's would
+    import its packages first)."""
+    if "." in module:
+        return None
+    with suppress(ImportError, ValueError):
+        found = importlib.util.find_spec(module)
+        if found is not None and found.origin is not None:
+            return Path(found.origin)
+    return None
 
 
 def _is_engine(value: object) -> bool:
@@ -149,7 +163,8 @@ def _load_module(spec: str, project: Path | None) -> GameEngine:
     if how is not None:
         raise UnknownEngine(f"engine module '{m['path']}' {how} as it loaded")
     try:
-        module = _imported(module_spec)
+        with importing(path, f"engine module '{m['path']}'"):
+            module = _imported(module_spec)
     except BaseException as exc:  # the module's own error (sys.exit too), at its line
         raise _failed_to_load(f"engine module '{m['path']}'", exc) from None
     attr = m["attr"] or "ENGINE"

@@ -26,8 +26,8 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.signals import deferred
+from rulepress.workers import Budget, Workers, set_budget
 from rulepress.workers import Stopped as Dead
-from rulepress.workers import Workers
 
 # Imported by the fork server once, so each rebuild process has them already.
 PRELOAD = ["rulepress.serve.preload"]
@@ -45,6 +45,7 @@ class Settings:
     title: str
     kits: Path | None = None  # the project's kits' folder, which the books link to
     languages: tuple[str, ...] = ()  # the project's: the source's first, then translations
+    budget: Budget = Budget()  # the engine's, rulepress.toml's [limits]
 
 
 @dataclass
@@ -152,6 +153,7 @@ def _rebuild(job: _Job) -> tuple[str, Any]:
     if job[3] == TRANSLATIONS:  # on a busy machine the source's pages, read first, go first
         with contextlib.suppress(OSError):
             os.nice(5)
+    set_budget(job[0].budget)  # the fork server's is the default, not the project's
     try:
         return "ok", build_game(*job)
     except BaseException:  # noqa: BLE001 - a bug: its traceback goes to the server
@@ -163,9 +165,11 @@ class Stopped(Exception):
 
 
 class Rebuilds:
-    """Runs build_game, each job in a new process from the preloaded fork server, ``workers``
-    jobs at a time: the one pool (workers.Workers) with one job a process, a process started
-    ahead of each next job (so a rebuild starts at once).
+    """Runs build_game, each job in a new process from the preloaded fork server, up to
+    ``workers`` jobs of one game at a time: the one pool (workers.Workers) with one job a
+    process, a process started ahead of each next job (so a rebuild starts at once). A game's
+    jobs past that wait for its own; the pool grows so that every job handed to it starts at
+    once, so a slow game's jobs never hold up another game's.
 
     A process that dies fails its own job and no other; one found dead while it waited for
     work is replaced unseen. Thread-safe: rebuilds come from the watcher, PDF renders from the
@@ -177,6 +181,9 @@ class Rebuilds:
         self._pool: Workers[_Job] = Workers(_rebuild, workers, warm=True, guard=False,
                                             start=_worker_started, once=True, context=context)
         self._waiting: dict[int, tuple[Future[Outcome], float | None]] = {}
+        self._per_game = workers
+        self._running: dict[str, int] = {}  # each game's jobs in the pool
+        self._held: dict[str, list[tuple[_Job, float | None]]] = {}  # past its per_game
         self._changed = threading.Condition()
         self._started = self._stopped = False
 
@@ -200,9 +207,28 @@ class Rebuilds:
                 threading.Thread(target=self._deliver, name="rulepress-rebuilds",
                                  daemon=True).start()
             self._waiting[id(job)] = (outcome, seconds)
-            self._pool.submit(job, seconds=seconds)
+            if self._running.get(game, 0) < self._per_game:
+                self._hand(job, seconds)
+            else:
+                self._held.setdefault(game, []).append((job, seconds))
             self._changed.notify_all()
         return outcome
+
+    def _hand(self, job: _Job, seconds: float | None) -> None:
+        """To the pool, made big enough that it starts at once (holding the lock)."""
+        self._running[job[1]] = self._running.get(job[1], 0) + 1
+        self._pool.resize(max(self._per_game, sum(self._running.values())))
+        self._pool.submit(job, seconds=seconds)
+
+    def _done(self, job: _Job) -> None:
+        """``job`` answered: its game's next job, if one waits, takes its place."""
+        game = job[1]
+        self._running[game] -= 1
+        held = self._held.get(game)
+        if held:
+            self._hand(*held.pop(0))
+        else:
+            self._pool.resize(max(self._per_game, sum(self._running.values())))
 
     def _deliver(self) -> None:
         """Each job's outcome to its future, as it comes."""
@@ -215,6 +241,8 @@ class Rebuilds:
                 for job, answer in self._pool.results():
                     with self._changed:
                         waiting = self._waiting.pop(id(job), None)
+                        if not self._stopped:
+                            self._done(job)
                     if waiting is not None:  # None: stop() has answered it
                         _settle(waiting[0], job, answer, waiting[1])
             except Exception as exc:  # noqa: BLE001 - an answer that did not pickle: a bug

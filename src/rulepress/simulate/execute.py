@@ -21,7 +21,7 @@ from rulepress.games import contract
 from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, stopped
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
-from rulepress.workers import Stopped, Workers
+from rulepress.workers import Budget, Stopped, Workers, budget, guarded, unit
 
 MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cost
 IN_FLIGHT = 4  # batches queued per worker
@@ -81,6 +81,21 @@ def batches(spec: RunSpec, run: int = 0, rounds: int = 0) -> Iterator[Batch]:
 
 def _play(spec: RunSpec, batch: Batch) -> Tally:
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
+
+
+def _guarded(spec: RunSpec, batch: Batch, chosen: Budget) -> Tally | SimulationFailure | Stopped:
+    """A task on a Dask worker: the batch in a child process of its own, within the budgets of
+    the command's project (workers.guarded), as a local worker plays it; the worker's own
+    process runs no engine code, so nothing the engine does can hold or end it."""
+    return guarded(_loaded_and_played, (spec, batch), chosen)
+
+
+def _loaded_and_played(job: tuple[RunSpec, Batch]) -> Tally | SimulationFailure:
+    """In a Dask task's child: the engine imported there, within the budget (as one of the
+    batch's games: a stop there is reported at its first game), then the batch played."""
+    with unit(job[1].start):
+        engine_of(job[0])
+    return _played(job)
 
 
 def _played(job: tuple[RunSpec, Batch]) -> Tally | SimulationFailure:
@@ -230,16 +245,21 @@ def _run_on_dask(client: Any, specs: Sequence[RunSpec], progress: Progress,
             batch = collector.next()
             if batch is None:
                 return
-            future = client.submit(_play, runs[batch.run], batch, pure=False)
+            future = client.submit(_guarded, runs[batch.run], batch, budget(), pure=False)
             pending[future.key] = batch
             queue.add(future)  # type: ignore[no-untyped-call]
 
     submit((sum(client.nthreads().values()) or 1) * IN_FLIGHT)
     for future in queue:
-        collector.done(pending.pop(future.key), future.result)
+        batch = pending.pop(future.key)
+        collector.done(batch, partial(_answered, runs, batch, future))
         future.release()
         submit(1)
     return collector.finish()
+
+
+def _answered(specs: tuple[RunSpec, ...], batch: Batch, future: Any) -> Tally:
+    return _outcome(specs, batch, future.result())
 
 
 def players(jobs: int, scheduler: str | None) -> AbstractContextManager[Play]:
