@@ -96,6 +96,7 @@ def read_back_pdfx(path: Path) -> dict[str, Any]:
             "pages": pages, "fonts": fonts, "id": "/ID" in reader.trailer}
 
 
+@pytest.mark.slow  # exports a bundled game
 def test_every_dtc_file_of_a_game_is_pdfx_1a_page_by_page(tmp_path: Path) -> None:
     folder, _ = export(SOURCES, tmp_path / "out", "go-stop", "--skip", "player-tokens")
     files = sorted(folder.glob("*.pdf"))
@@ -313,6 +314,7 @@ def test_the_check_follows_forms_and_names_weasyprints_pdfx_1a_faults() -> None:
     assert not any("OutputIntent" in t for t in found)
 
 
+@pytest.mark.slow  # typesets and converts the bundled books
 def test_build_press_writes_each_book_pdfx_1a_with_bleed_and_crop_marks(tmp_path: Path
                                                                         ) -> None:
     out = tmp_path / "out"
@@ -453,6 +455,7 @@ def test_a_press_kit_is_pdfx_1a_and_looks_like_the_kit() -> None:
         assert used - converted <= {(0, 0, 0, 0)}, used - converted
 
 
+@pytest.mark.slow  # draws a bundled kit end to end
 def test_pnp_press_writes_the_kit_under_its_own_name(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["pnp", "pigeon", "--sources", str(SOURCES), "--out",
