@@ -91,24 +91,31 @@ def split_examples(pdf: Path) -> list[tuple[str, int, int]]:
 
 def last_lines(pdf: Path) -> list[str]:
     """The last line of text inside each page's type area (the running header and footer
-    left out), by position on the page rather than the order the PDF draws in."""
+    left out), by position on the page rather than the order the PDF draws in. Positions are
+    pdfium's glyph boxes (the font's full height, so one line's glyphs share a bottom): pypdf's
+    text matrices placed a line below its true place once a page held columns."""
     out = []
-    for page in PdfReader(pdf).pages:
-        height = float(page.mediabox.height)
+    for page in pdfium.PdfDocument(str(pdf)):
+        height = page.get_height()
         extra = (height / 72 * 25.4 - COMMON_PAGE_MM[1]) / 2
         top = height - (MARGIN_TOP_MM + extra) * 72 / 25.4
         bottom = (MARGIN_BOTTOM_MM + extra) * 72 / 25.4
-        rows: dict[int, str] = {}
-
-        def visit(text: str, cm: list[float], tm: list[float], font: object, size: float,
-                  rows: dict[int, str] = rows, top: float = top, bottom: float = bottom
-                  ) -> None:
-            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-            if text.strip() and bottom <= y <= top:
-                rows[round(y)] = (rows.get(round(y), "") + text).strip()
-
-        page.extract_text(visitor_text=visit)
-        out.append(" ".join(rows[min(rows)].split()) if rows else "")
+        text = page.get_textpage()
+        rows: dict[int, list[tuple[float, str]]] = {}
+        row: list[tuple[float, str]] | None = None
+        for i in range(text.count_chars()):
+            char = text.get_text_range(i, 1)
+            left, low, _, high = text.get_charbox(i, loose=True)
+            if char.isspace():  # a space belongs to the line of the glyph before it
+                if row is not None:
+                    row.append((row[-1][0] + 0.01, " "))
+                continue
+            middle = (low + high) / 2
+            row = rows.setdefault(round(middle), []) if bottom <= middle <= top else None
+            if row is not None:
+                row.append((left, char))
+        lowest = rows[min(rows)] if rows else []
+        out.append(" ".join("".join(c for _, c in sorted(lowest)).split()))
     return out
 
 
