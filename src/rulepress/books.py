@@ -14,6 +14,7 @@ from rulepress.cache import Manifest, digest
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
+from rulepress.document.teaching import check_teaching
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.render import (
@@ -37,8 +38,13 @@ def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[
     return check_references(doc)
 
 
-# The books' part of every check: their references and glyphs, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs)) | PLAYTEST_CHECKS
+def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    return check_teaching(doc)
+
+
+# The books' part of every check: their references, glyphs and the player edition's teaching
+# order, the playtest report.
+CHECKS = Checks(document=(_references, check_glyphs, _teaching)) | PLAYTEST_CHECKS
 
 EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
 
