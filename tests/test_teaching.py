@@ -24,7 +24,8 @@ licence: {name: CC0, url: "https://creativecommons.org/publicdomain/zero/1.0/"}
 provenance: [{title: Written for the tests, source: tests/test_teaching.py}]
 components:
   - {id: card, name: Card, count: 8}
-  - {id: score-pad, name: Score pad, count: 1}
+  - {id: pencil, name: Pencil, count: 1}
+  - {id: score-pad, name: Score pad, count: 1, size: 63.5mm x 88.9mm, front: layouts/pad.yml}
 ---
 
 # Bomb Run
@@ -47,9 +48,16 @@ def line(needle: str, text: str) -> int:
     return next(n for n, each in enumerate(text.split("\n"), 1) if needle in each)
 
 
+PAD = """background: "#ffffff"
+elements:
+  title: {type: text, x: 3mm, y: 3mm, width: 57.5mm, height: 7mm, text: Score, size: 14pt}
+"""
+
+
 def book(tmp_path: Path, text: str) -> Document:
     folder = tmp_path / "bomb-run"
-    folder.mkdir(exist_ok=True)
+    (folder / "layouts").mkdir(parents=True, exist_ok=True)
+    (folder / "layouts" / "pad.yml").write_text(PAD, encoding="utf-8")
     (folder / "rules.md").write_text(text, encoding="utf-8")
     return read_document(folder / "rules.md")
 
@@ -94,7 +102,8 @@ def test_a_use_in_the_reference_edition_only_is_no_fault(tmp_path: Path) -> None
     assert said(book(tmp_path, text)) == []
 
 
-def test_an_unused_component_is_a_warning_at_its_line(tmp_path: Path) -> None:
+def test_an_unused_component_of_the_kit_is_a_warning_at_its_line(tmp_path: Path) -> None:
+    # The pencil is not in the kit: the players bring it, the components table lists it.
     assert said(book(tmp_path, BOOK)) == [(line("id: score-pad", BOOK), (
         "the component 'Score pad' is never named in the player edition's rules: say what it "
         "is for, or leave it out of the components"))]

@@ -116,7 +116,7 @@ def _example_blocks(example: Example, n: int) -> list[_Block]:
 
 def check_teaching(doc: Document) -> list[Diagnostic]:
     """Warnings: each term used before its definition (at its first use, naming both lines),
-    each declared component the player edition never names (at the component's line)."""
+    each component of the kit the player edition never names (at the component's line)."""
     order = {part.path: n for n, part in enumerate(doc.parts)}
     blocks = _blocks(doc)
     name = doc.meta.title.strip()
@@ -153,6 +153,8 @@ def check_teaching(doc: Document) -> list[Diagnostic]:
                 "another way until it is defined")))
     text = "\n".join(b.text for b in blocks)
     for component in doc.meta.components:
+        if not component.in_kit:
+            continue  # what the players bring (a deck, a pencil): the table lists it
         names = _component_names(component.name, component.id)
         if not any(term_pattern(name).search(text) for name in names):
             found.append(warning(component.loc, (
