@@ -15,6 +15,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
+from rulepress.document.teaching import check_teaching
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.render import (
@@ -50,8 +51,13 @@ def _glossary(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Di
     return check_glossary(doc.terms)
 
 
-# The books' part of every check: their references, glyphs and glossary, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs, _glossary)) | PLAYTEST_CHECKS
+def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    return check_teaching(doc)
+
+
+# The books' part of every check: their references, glyphs, glossary and the player edition's
+# teaching order, the playtest report.
+CHECKS = Checks(document=(_references, check_glyphs, _glossary, _teaching)) | PLAYTEST_CHECKS
 
 EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
 
