@@ -159,6 +159,8 @@ def test_no_english_theme_word_is_left_in_the_german_books(
         # The playtest report: its plots' words and its numbers the German way.
         assert "2 Spieler: Median" in text and not re.search(r"\d players", text)
         assert re.search(r"\d+,\d\s%", text) and not re.search(r"\d+\.\d%", text)
+        # The report's figures filled into the prose are localized once: 10,000 is 10.000.
+        assert "wurden 10.000 Rennen gespielt" in " ".join(text.split()) and "10,000" not in text
         assert "Entscheidung 5" in text or "Entscheidung" in text
         # The index lists the rulings by their German titles.
         assert "Ein schwarzer Trumpf (Entscheidung 15)" in text and "Black trump" not in text
