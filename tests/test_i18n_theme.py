@@ -164,6 +164,14 @@ def test_no_english_theme_word_is_left_in_the_german_books(
         assert "Entscheidung 5" in text or "Entscheidung" in text
         # The index lists the rulings by their German titles.
         assert "Ein schwarzer Trumpf (Entscheidung 15)" in text and "Black trump" not in text
+        # Collated as German readers expect: articles ignored, umlauts with their base letter.
+        page = (folder / "pigeon-race-reference.html").read_text(encoding="utf-8")
+        index = page.split('id="rp-index"', 1)[1].split("</ul>", 1)[0]
+        order = [re.sub(r"<[^>]+>|\s*\(Entscheidung \d+\)", "", li).strip()
+                 for li in re.findall(r"<li>(.*?)</li>", index)]
+        assert order.index("Bahnen und Nachbarn") < order.index("Der Gleichstand") \
+            < order.index("Kartenwerte") < order.index("Die Trumpfkarte") \
+            < order.index("Übrige Karten") < order.index("Zielspalte")
 
 
 def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
