@@ -155,7 +155,14 @@ def test_no_english_theme_word_is_left_in_the_german_books(
     assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
     assert "Sie ist im Ziel" in " ".join(text.split())
     assert "(p." not in text and "(S.\u00a0" in text.replace(" ", "\u00a0")
+    # The credits page's licence and sources in German, as the catalog has them.
+    flat = " ".join(text.split())
+    assert "Keine Lizenz angegeben; dem Autor zugeschrieben" in flat
+    assert "Von Grund auf neu geschrieben" in flat and "designed by" not in flat
     if "reference" in edition:
+        # The appendix's engine reasons in the catalog's words, its notation as written.
+        assert "reason = die zusätzliche Taube muss eine sein" in flat
+        assert "reason = the" not in flat and "legal = false" in flat
         # The playtest report: its plots' words and its numbers the German way.
         assert "2 Spieler: Median" in text and not re.search(r"\d players", text)
         assert re.search(r"\d+,\d\s%", text) and not re.search(r"\d+\.\d%", text)

@@ -254,7 +254,8 @@ def translated_examples(
     source language is added to ``untranslated``."""
     out: dict[str, RenderedExample] = {}
     diags: list[Diagnostic] = []
-    tr = word_translator(catalog.strings(), catalog.lang, doc.folder)
+    strings = catalog.strings()
+    tr = word_translator(strings, catalog.lang, doc.folder)
     left = untranslated if untranslated is not None else set()
 
     def words(text: str) -> str | None:
@@ -280,8 +281,11 @@ def translated_examples(
                            svg=translate_svg(f.svg, tr, left, catalog.lang),
                            narrow=f.narrow and translate_svg(f.narrow, tr, left, catalog.lang))
                    for f in rendered.figures]
+        # The appendix's claims: an engine's words (a "reason") as the catalog has them; the
+        # notation's moves, numbers and true/false stay as the engine writes them.
+        claims = tuple((k, strings.get(v) or v) for k, v in rendered.claims)
         out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
-                             else rendered.prose, figures=figures)
+                             else rendered.prose, figures=figures, claims=claims)
     return out, diags
 
 
