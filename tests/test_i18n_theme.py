@@ -406,3 +406,17 @@ def test_an_empty_text_stays_empty_in_every_language() -> None:
     # gettext's lookup of "" is the catalog's header; no printed text may become it.
     assert theme_words("de")("") == ""
     assert Words("de").pgettext("kit", "") == ""
+
+
+def test_a_games_own_word_replaces_rulepress_s_in_a_language_rulepress_ships(
+        tmp_path: Path) -> None:
+    # Pigeon Race's German text says "Spielerinnen"; rulepress's German says "Spieler".
+    (tmp_path / "locales").mkdir()
+    (tmp_path / "locales" / "de-theme.po").write_text(
+        'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "{n} players"\nmsgstr "{n} Spielerinnen"\n\nmsgid "Contents"\nmsgstr ""\n',
+        encoding="utf-8")
+    _ = theme_words("de", tmp_path)
+    assert _("{n} players", n=2) == "2 Spielerinnen"
+    assert _("Contents") == "Inhalt"  # left empty in the game's: rulepress's word
+    assert theme_words("de")("{n} players", n=2) == "2 Spieler"
