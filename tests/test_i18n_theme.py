@@ -159,12 +159,19 @@ def test_no_english_theme_word_is_left_in_the_german_books(
     flat = " ".join(text.split())
     assert "Keine Lizenz angegeben; dem Autor zugeschrieben" in flat
     assert "Von Grund auf neu geschrieben" in flat and "designed by" not in flat
+    # The engine's word fills the sentence itself: no aside "(in der Regel-Engine: ...)".
+    assert "geht der Zug rückwärts. Taube zwei" in flat and "(in der Regel-Engine:" not in flat
+    # The deal by number of players, not a list that reads as scores ("4 zu 2, 3 zu 3").
+    assert "4 Tauben bei 2 Spielerinnen, 3 bei 3, 2 bei 4 bis 6" in flat or "reference" in edition
+    assert "4 zu 2, 3 zu 3" not in flat and "zu 2 je 3" not in flat and "zu 4 bis 6" not in flat
     if "reference" in edition:
         # The appendix's engine reasons in the catalog's words, its notation as written.
         assert "reason = die zusätzliche Taube muss eine sein" in flat
         assert "reason = the" not in flat and "legal = false" in flat
         # The playtest report: its plots' words and its numbers the German way.
-        assert "2 Spieler: Median" in text and not re.search(r"\d players", text)
+        # The plots say players as the text does (the game's own German theme words).
+        assert "2 Spielerinnen: Median" in flat and not re.search(r"\d players", text)
+        assert not re.search(r"\d Spieler\b", flat) and "alle Spieler)" not in flat
         assert re.search(r"\d+,\d\s%", text) and not re.search(r"\d+\.\d%", text)
         # The report's figures filled into the prose are localized once: 10,000 is 10.000.
         assert "wurden 10.000 Rennen gespielt" in " ".join(text.split()) and "10,000" not in text
