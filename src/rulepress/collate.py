@@ -2,8 +2,7 @@
 
 A leading article is ignored ("Der Gleichstand" under G, "The deck" under D) and letters with
 accents or umlauts sort with their base letter ("Übrige Karten" under U, DIN 5007-1's order
-for German; ß as ss). Where two entries then tie, the one without the accent comes first, and
-the text as written decides the rest, so the order is total and stable."""
+for German; ß as ss). Where two entries then tie, the one without the accent comes first."""
 
 from __future__ import annotations
 
@@ -44,8 +43,9 @@ def _letters(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def sort_key(text: str, lang: str | None) -> tuple[str, str, str]:
+def sort_key(text: str, lang: str | None) -> tuple[str, str]:
     """The key that puts ``text`` where ``lang``'s index has it: its words without the
-    leading article and without accents first, then with accents, then as written."""
+    leading article and without accents first, then with accents (entries still equal keep
+    their order: a term before the ruling of the same name)."""
     bare = without_article(text.strip(), lang)
-    return (_letters(bare), bare.casefold(), text)
+    return (_letters(bare), bare.casefold())
