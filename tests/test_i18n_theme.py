@@ -157,13 +157,37 @@ def test_no_english_theme_word_is_left_in_the_german_books(
     assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
     assert "Sie ist im Ziel" in " ".join(text.split())
     assert "(p." not in text and "(S.\u00a0" in text.replace(" ", "\u00a0")
+    # The credits page's licence and sources in German, as the catalog has them.
+    flat = " ".join(text.split())
+    assert "Keine Lizenz angegeben; dem Autor zugeschrieben" in flat
+    assert "Von Grund auf neu geschrieben" in flat and "designed by" not in flat
+    # The engine's word fills the sentence itself: no aside "(in der Regel-Engine: ...)".
+    assert "geht der Zug rückwärts. Taube zwei" in flat and "(in der Regel-Engine:" not in flat
+    # The deal by number of players, not a list that reads as scores ("4 zu 2, 3 zu 3").
+    assert "4 Tauben bei 2 Spielerinnen, 3 bei 3, 2 bei 4 bis 6" in flat or "reference" in edition
+    assert "4 zu 2, 3 zu 3" not in flat and "zu 2 je 3" not in flat and "zu 4 bis 6" not in flat
     if "reference" in edition:
+        # The appendix's engine reasons in the catalog's words, its notation as written.
+        assert "reason = die zusätzliche Taube muss eine sein" in flat
+        assert "reason = the" not in flat and "legal = false" in flat
         # The playtest report: its plots' words and its numbers the German way.
-        assert "2 Spieler: Median" in text and not re.search(r"\d players", text)
+        # The plots say players as the text does (the game's own German theme words).
+        assert "2 Spielerinnen: Median" in flat and not re.search(r"\d players", text)
+        assert not re.search(r"\d Spieler\b", flat) and "alle Spieler)" not in flat
         assert re.search(r"\d+,\d\s%", text) and not re.search(r"\d+\.\d%", text)
+        # The report's figures filled into the prose are localized once: 10,000 is 10.000.
+        assert "wurden 10.000 Rennen gespielt" in " ".join(text.split()) and "10,000" not in text
         assert "Entscheidung 5" in text or "Entscheidung" in text
         # The index lists the rulings by their German titles.
         assert "Ein schwarzer Trumpf (Entscheidung 15)" in text and "Black trump" not in text
+        # Collated as German readers expect: articles ignored, umlauts with their base letter.
+        page = (folder / "pigeon-race-reference.html").read_text(encoding="utf-8")
+        index = page.split('id="rp-index"', 1)[1].split("</ul>", 1)[0]
+        order = [re.sub(r"<[^>]+>|\s*\(Entscheidung \d+\)", "", li).strip()
+                 for li in re.findall(r"<li>(.*?)</li>", index)]
+        assert order.index("Bahnen und Nachbarn") < order.index("Der Gleichstand") \
+            < order.index("Kartenwerte") < order.index("Die Trumpfkarte") \
+            < order.index("Übrige Karten") < order.index("Zielspalte")
 
 
 def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
@@ -391,3 +415,17 @@ def test_an_empty_text_stays_empty_in_every_language() -> None:
     # gettext's lookup of "" is the catalog's header; no printed text may become it.
     assert theme_words("de")("") == ""
     assert Words("de").pgettext("kit", "") == ""
+
+
+def test_a_games_own_word_replaces_rulepress_s_in_a_language_rulepress_ships(
+        tmp_path: Path) -> None:
+    # Pigeon Race's German text says "Spielerinnen"; rulepress's German says "Spieler".
+    (tmp_path / "locales").mkdir()
+    (tmp_path / "locales" / "de-theme.po").write_text(
+        'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "{n} players"\nmsgstr "{n} Spielerinnen"\n\nmsgid "Contents"\nmsgstr ""\n',
+        encoding="utf-8")
+    _ = theme_words("de", tmp_path)
+    assert _("{n} players", n=2) == "2 Spielerinnen"
+    assert _("Contents") == "Inhalt"  # left empty in the game's: rulepress's word
+    assert theme_words("de")("{n} players", n=2) == "2 Spieler"

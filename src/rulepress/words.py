@@ -146,6 +146,8 @@ def _compiled(lang: str | None, own: OwnKey) -> gettext.NullTranslations:
     for catalog in catalogs:
         for m in catalog:
             if _used(m):  # a word of the game's catalog replaces rulepress's
+                # (Catalog.add would keep the first one's string and merge only locations)
+                used.delete(m.id, context=m.context)
                 used.add(m.id, m.string, context=m.context)
     compiled = io.BytesIO()
     write_mo(compiled, used)

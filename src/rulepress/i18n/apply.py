@@ -145,6 +145,10 @@ def translated(doc: Document, catalog: Catalogued, source: str) -> Document:
     meta = replace(doc.meta, title=tr(doc.meta.title), subtitle=tr(doc.meta.subtitle),
                    duration=tr(doc.meta.duration), ages=tr(doc.meta.ages),
                    credits=tuple(tr(c) for c in doc.meta.credits),
+                   licence=replace(doc.meta.licence, name=tr(doc.meta.licence.name),
+                                   notice=tr(doc.meta.licence.notice)),
+                   provenance=tuple(replace(p, title=tr(p.title), source=tr(p.source),
+                                            note=tr(p.note)) for p in doc.meta.provenance),
                    versions=tuple(replace(v, summary=tr(v.summary)) for v in doc.meta.versions),
                    components=tuple(component(c) for c in doc.meta.components))
     headings = tuple(replace(h, text=tr(h.text)) for h in doc.headings)

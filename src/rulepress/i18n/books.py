@@ -268,8 +268,15 @@ def translated_examples(
     source language is added to ``untranslated``."""
     out: dict[str, RenderedExample] = {}
     diags: list[Diagnostic] = []
-    tr = word_translator(catalog.strings(), catalog.lang, doc.folder)
+    strings = catalog.strings()
+    tr = word_translator(strings, catalog.lang, doc.folder)
     left = untranslated if untranslated is not None else set()
+
+    def words(text: str) -> str | None:
+        # A number alone is left to the prose's one pass: localized twice, 10,000 becomes
+        # 10.000 and then 10,000 again (a decimal with three places).
+        return tr(text) if any(c.isalpha() for c in text) else None
+
     for ex in doc.boxes:
         rendered = checked.get(ex.id)
         if rendered is None:
@@ -281,15 +288,18 @@ def translated_examples(
         at = entry.loc if entry is not None and entry.used else None
         diags += [replace(d, loc=at or d.loc) for d in problems]
         if not problems:  # checked as the data holds it; printed in the language's words
-            worded = replace(filled, data=translate_values(filled.data, tr),
-                             claims=translate_values(filled.claims, tr))
+            worded = replace(filled, data=translate_values(filled.data, words),
+                             claims=translate_values(filled.claims, words))
             prose = localize_numbers(render_prose(worded)[0], catalog.lang)
         figures = [replace(f, caption=tr(f.caption) or f.caption,
                            svg=translate_svg(f.svg, tr, left, catalog.lang),
                            narrow=f.narrow and translate_svg(f.narrow, tr, left, catalog.lang))
                    for f in rendered.figures]
+        # The appendix's claims: an engine's words (a "reason") as the catalog has them; the
+        # notation's moves, numbers and true/false stay as the engine writes them.
+        claims = tuple((k, strings.get(v) or v) for k, v in rendered.claims)
         out[ex.id] = replace(rendered, title=ex.title, prose=prose if not problems
-                             else rendered.prose, figures=figures)
+                             else rendered.prose, figures=figures, claims=claims)
     return out, diags
 
 

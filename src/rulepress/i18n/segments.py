@@ -94,8 +94,8 @@ def body_segments(doc: Document) -> list[Segment]:
 
 def front_matter_segments(doc: Document) -> list[Segment]:
     """The front matter's texts a reader sees: title, subtitle, duration, credits, the
-    versions' notes (the changelog's "First rulepress printing") and the components' names and
-    notes."""
+    licence's name and notice, the sources' titles and notes, the versions' notes (the
+    changelog's "First rulepress printing") and the components' names and notes."""
     text = read_regular(doc.path).decode("utf-8", "replace").replace("\r\n", "\n")
     fences = list(_FENCE.finditer(text))
     lines: dict[yamlines.KeyPath, int] = {}
@@ -112,6 +112,13 @@ def front_matter_segments(doc: Document) -> list[Segment]:
     pairs += [(c, at("credits", i), "credit") for i, c in enumerate(meta.credits)]
     pairs += [(v.summary, at("versions", i, "summary"), "version note")
               for i, v in enumerate(meta.versions)]
+    # The credits page's prose; a licence's own full text stays as its authors wrote it.
+    pairs += [(meta.licence.name, at("licence", "name"), "licence name"),
+              (meta.licence.notice, at("licence", "notice"), "licence notice")]
+    for i, p in enumerate(meta.provenance):
+        pairs += [(p.title, at("provenance", i, "title"), "source title"),
+                  (p.source, at("provenance", i, "source"), "source"),
+                  (p.note, at("provenance", i, "note"), "source note")]
     for i, comp in enumerate(meta.components):
         pairs += [(comp.name, at("components", i, "name"), "component name"),
                   (comp.note, at("components", i, "note"), "component note")]

@@ -12,6 +12,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from rulepress.collate import sort_key
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.editions import REFERENCE
 from rulepress.document.model import Component, Document, Example, Meta
@@ -369,7 +370,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
     changelog_entry = (TocEntry(1, _("Changelog"), "rp-changelog"),) if changelog else ()
     glossary = sorted((_Entry(t.text, t.anchor, generated(doc, t.definition, found))
                        for t in found.terms),
-                      key=lambda e: e.text.casefold())
+                      key=lambda e: sort_key(e.text, lang))
     # Every term (and the words players look it up by), every table row heading, every ruling.
     index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
                     *(_Entry(word, t.anchor, t.text) for t in found.terms for word in t.also),
@@ -377,7 +378,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
                       if text.casefold() not in {t.text.casefold() for t in found.terms}),
                     *(_Entry(_indexed(r.title), r.anchor, _("Ruling {number}", number=r.number))
                       for r in doc.rulings
-                      if doc.keeps(edition, r.loc))], key=lambda e: e.text.casefold()
+                      if doc.keeps(edition, r.loc))], key=lambda e: sort_key(e.text, lang)
                    ) if proof else []
     # The reference edition's glossary is at the back; the player edition's, short, is on the
     # page of the contents.

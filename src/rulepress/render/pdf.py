@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from rulepress.diagnostics import RulepressError, SourceLoc, error
+from rulepress.hyphenation import with_breaks
 from rulepress.media import PAPERS
 from rulepress.paths import templates_dir
 from rulepress.render import FALLBACK_EPOCH, PAPER_NAMES
@@ -231,7 +232,8 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     css = print_css(Path(base_url), size, booklet, page_lang(html))
     if press:
         css += press_css(papers[0], profile_path().as_uri())
-    page = with_print_css(figures_as_images(html), css)
+    # A translation's words broken where its language breaks them, not only by its patterns.
+    page = with_print_css(with_breaks(figures_as_images(html), page_lang(html)), css)
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
     if href is not None:
