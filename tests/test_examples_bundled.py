@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from booktext import unexpected
 
 from rulepress.checks import every
 from rulepress.document.model import Document, Example
@@ -31,7 +32,7 @@ EXAMPLES = [
 @pytest.mark.parametrize("slug", sorted(DOCS))
 def test_document_checks_clean(slug: str) -> None:
     result = check_document(DOCS[slug], checks=every())
-    assert [str(d) for d in result.diagnostics] == []
+    assert unexpected(slug, list(result.diagnostics)) == []
 
 
 def mutations(value: Any) -> Iterator[Any]:

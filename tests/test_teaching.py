@@ -32,7 +32,7 @@ components:
 
 ## Play
 
-Lay a card in the :dfn[row]. When the row is full, the round ends.
+The :dfn[row] is the line of cards in the middle of the table. When the row is full, the round ends.
 
 ### Throwing the bomb
 
