@@ -28,7 +28,7 @@ from rulepress.i18n.catalog import (
 from rulepress.i18n.engine import engine_segments
 from rulepress.i18n.segments import Segment
 from rulepress.jail import Refused, read_regular
-from rulepress.words import own_theme_path
+from rulepress.words import own_theme_path, theme_catalog_path
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,12 @@ def theme_line(doc: Document, lang: str) -> str | None:
     catalog = load(path, lang)
     total = sum(1 for m in catalog if m.id)
     used = sum(1 for m in catalog if m.id and m.string and all(m.string) and not m.fuzzy)
-    return (f"{doc.slug} {lang}: the theme's words: {used}/{total} translated "
-            f"({LOCALES}/{path.name})")
+    own = f"{LOCALES}/{path.name}"
+    shipped = theme_catalog_path(lang)
+    if shipped.is_file():  # the game's own words override rulepress's, which has the rest
+        return (f"{doc.slug} {lang}: the theme's words: {used} of the game's own ({own}), "
+                f"the rest from rulepress's {shipped.name}")
+    return f"{doc.slug} {lang}: the theme's words: {used}/{total} translated ({own})"
 
 
 def _theme(doc: Document, lang: str) -> tuple[bytes, int, int] | None:
