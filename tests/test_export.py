@@ -601,7 +601,7 @@ components:
     assert result.exit_code == 0, result.stderr
     saved = (tmp_path / "out" / "g" / "tts" / "g.json").read_text()
     faces = re.findall(r'"FaceURL": "([^"]+)"', saved)
-    names = sorted({Path(local(u)).name for u in faces})
+    names = sorted({local(tmp_path / "out" / "g" / "tts", u).name for u in faces})
     assert names == ["spells-2.faces.png", "spells.faces-1.png", "spells.faces-2.png"]
     other = Image.open(tmp_path / "out" / "g" / "tts" / "spells-2.faces.png")
     second = Image.open(tmp_path / "out" / "g" / "tts" / "spells.faces-2.png")

@@ -124,10 +124,10 @@ def test_markup_in_a_translation_is_an_error_at_its_catalog_line(tmp_path: Path)
     shutil.copy(ROOT / "rulepress.toml", tmp_path / "rulepress.toml")
     shutil.copytree(ROOT / "sources" / "pigeon-race", tmp_path / "sources" / "pigeon-race")
     po = tmp_path / "sources" / "pigeon-race" / "locales" / "de.po"
-    said = '"Mischt diese Karten zurück. Gespielt wird im Uhrzeigersinn."'
+    said = 'Mischt diese Karten zurück. Gespielt wird im Uhrzeigersinn."'  # a msgstr line's end
     text = po.read_text(encoding="utf-8")
     assert text.count(said) == 1
-    po.write_text(text.replace(said, '"Mischt diese Karten zurück. [Gespielt wird im '
+    po.write_text(text.replace(said, 'Mischt diese Karten zurück. [Gespielt wird im '
                                      'Uhrzeigersinn.]{rul=x}"'), encoding="utf-8")
     at = line("{rul=x}", po.read_text(encoding="utf-8"))
     code, err = run("build", "pigeon-race", "--project", str(tmp_path), "--no-pdf", "--lang",

@@ -280,8 +280,8 @@ class _Run:
                     self.keep(unit, unit.make())
 
     def keep(self, unit: Unit, made: Files | list[Diagnostic]) -> None:
-        if isinstance(made, list):
-            self.problems += made
+        if isinstance(made, list):  # one paper's kit and another's stop alike: said once
+            self.problems += [d for d in made if d not in self.problems]
             return
         self.outputs |= {self.paths.out / name: data for name, data in made.items()}
         if unit.files is None:
