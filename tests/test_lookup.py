@@ -227,7 +227,7 @@ Six things earn a :dfn[bonus].
 Each lane starts at a :dfn[gate], beside the :dfn[post].
 
 A :dfn[bomb]{def="A bomb is three cards of a number played at once." also="three at once;
-bombs played"} wins. two disks :dfn[touch] when their cells share a side;
+bombs played"} wins. two disks :dfn[touch] when their squares share a side;
 
 - a :dfn[cell] is 1 inch square;
 
