@@ -9,6 +9,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from booktext import unexpected
 from pypdf import PdfReader
 from support import Quiet
 
@@ -307,7 +308,8 @@ LOOKUPS = {  # how players ask, as the index must answer
 def test_the_lookups_players_ask_are_in_the_index(game: str) -> None:
     (doc,) = read_sources(ROOT / "sources", [game])
     checked = check_document(doc, checks=every())
-    assert not checked.diagnostics  # the glossary warns of nothing in the bundled books
+    # The glossary warns of nothing in the bundled books; only the listed teaching-order faults.
+    assert not unexpected(game, list(checked.diagnostics))
     html = render_html(doc, checked.examples, edition=REFERENCE)
     index = html.split('id="rp-index"')[1].split("</section>")[0]
     listed = [unescape(t) for t in re.findall(r'href="#[^"]+">([^<]+?) ?(?:<span|</a>)', index)]
