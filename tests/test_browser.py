@@ -23,9 +23,11 @@ pytestmark = pytest.mark.slow  # headless Chromium
 SOURCES = Path(__file__).parents[1] / "sources"
 GAMES = sorted(p.name for p in SOURCES.iterdir() if (p / "rules.md").is_file())
 PAGES = ["index.html", *(f"{game}/{book_name(game, e)}" for game in GAMES for e in EDITIONS)]
-# The shipped translations, in the language their folder names.
+# The shipped translations, in the language their catalog names (a game's own theme words,
+# <lang>-theme.po, are no language of their own).
+CATALOGS = [p for p in sorted(SOURCES.glob("*/locales/*.po")) if not p.stem.endswith("-theme")]
 TRANSLATED = [f"{p.parents[1].name}/{p.stem}/{book_name(p.parents[1].name, e)}"
-              for p in sorted(SOURCES.glob("*/locales/*.po")) for e in EDITIONS]
+              for p in CATALOGS for e in EDITIONS]
 PAGES += TRANSLATED
 WIDTHS = {"desktop": 1280, "phone": 375}
 
@@ -34,7 +36,7 @@ WIDTHS = {"desktop": 1280, "phone": 375}
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    langs = tuple(sorted({p.stem for p in SOURCES.glob("*/locales/*.po")}))
+    langs = tuple(sorted({p.stem for p in CATALOGS}))
     build_rulebooks(SOURCES, out, papers=(), reporter=Quiet(),
                     also=[TranslatedBooks(TranslationOptions(langs, papers=()), pdf=False)])
     return out
