@@ -28,14 +28,7 @@ from rulepress.render import (
     render_index,
     templates_dir,
 )
-from rulepress.render.readback import (
-    Sources,
-    html_text,
-    pdf_pages,
-    read_back,
-    sources_of,
-    verbatim_markup,
-)
+from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.sandbox import Timeout, deadline
 from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
 from rulepress.validate.check import Checks, DocumentCheck
@@ -190,24 +183,16 @@ class Books(Base):
 
 def _page(name: str, html: str, sources: Sources | None = None) -> Files | list[Diagnostic]:
     """The page, once its printed text is read back: source markup in it stops the build."""
-    if sources is not None:
-        text, _ = html_text(html)
-        problems = read_back(text, Path(name).name, sources)
-        if problems:
-            return problems
-    return {name: html}
+    problems = read_back_html(name, html, sources) if sources is not None else []
+    return problems or {name: html}
 
 
 def _read_pdfs(job: PdfJob, pdfs: Mapping[str, bytes]) -> list[Diagnostic]:
     """Each PDF's text read back, page by page (what the HTML shows as code may be markup)."""
     if job.sources is None:
         return []
-    allowed = verbatim_markup(html_text(job.html)[1])
-    found: list[Diagnostic] = []
-    for name, data in pdfs.items():
-        for n, text in enumerate(pdf_pages(data), 1):
-            found += read_back(text, f"{Path(name).name} p. {n}", job.sources, allowed)
-    return found
+    return [d for name, data in pdfs.items()
+            for d in read_back_pdf(name, data, job.sources, job.html)]
 
 
 def _unwanted() -> Files:

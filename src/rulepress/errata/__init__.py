@@ -37,14 +37,7 @@ from rulepress.pipeline import (
 )
 from rulepress.project import Project
 from rulepress.render import FONTS
-from rulepress.render.readback import (
-    Sources,
-    html_text,
-    pdf_pages,
-    read_back,
-    sources_of,
-    verbatim_markup,
-)
+from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.validate.check import DocumentCheck
 from rulepress.words import SOURCE_WORDS, Words
 from rulepress.write import scratch_folder
@@ -185,7 +178,7 @@ def _in_language(doc: Document, lang: str, source: str) -> Document:
 def _files(files: Files, sources: Sources) -> Files | list[Diagnostic]:
     """The sheet's page, once its printed text is read back (readback.py)."""
     found = [d for name, page in files.items() if isinstance(page, str)
-             for d in read_back(html_text(page)[0], Path(name).name, sources)]
+             for d in read_back_html(name, page, sources)]
     return found or files
 
 
@@ -194,10 +187,7 @@ def _typeset(page: str, paper: str, folder: Path, name: str,
     """One paper's PDF of the sheet (in a pool worker): typeset on the page every paper holds,
     as the books are, so both papers break alike; its text read back."""
     pdf = render_pdfs_of(page, (paper,), folder)[paper]
-    allowed = verbatim_markup(html_text(page)[1])
-    found = [d for n, text in enumerate(pdf_pages(pdf), 1)
-             for d in read_back(text, f"{Path(name).name} p. {n}", sources, allowed)]
-    return found or {name: pdf}
+    return read_back_pdf(name, pdf, sources, page) or {name: pdf}
 
 
 def errata_name(slug: str, old: str, new: str) -> str:

@@ -147,12 +147,11 @@ KIT_FOLDERS, KIT_SOURCES = ("layouts", "data"), ("*.yml", "*.yaml", "*.csv")
 def _read_back(doc: Document, kits: Mapping[Path, bytes]) -> list[Diagnostic]:
     """The kit's text read back, page by page: source markup on a card is an error at the
     line of the layout, data or rules file its words came from (render/readback.py)."""
-    from rulepress.render.readback import pdf_pages, read_back, sources_of
+    from rulepress.render.readback import read_back_pdf, sources_of
 
     more = sorted({p for folder in KIT_FOLDERS for pattern in KIT_SOURCES
                    for p in (doc.folder / folder).rglob(pattern)
                    if p.is_file() and not p.is_symlink()})
     sources = sources_of(doc, *more)
     return [d for path, data in kits.items() if path.suffix == ".pdf"
-            for n, text in enumerate(pdf_pages(data), 1)
-            for d in read_back(text, f"{path.name} p. {n}", sources)]
+            for d in read_back_pdf(path.name, data, sources)]

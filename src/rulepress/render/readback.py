@@ -173,3 +173,17 @@ def _agreement(printed: Sequence[str], source: Sequence[str]) -> int:
             break
         n += 1
     return n
+
+
+def read_back_html(name: str, page: str, sources: Sources) -> list[Diagnostic]:
+    """``read_back`` of an HTML page written as ``name``."""
+    return read_back(html_text(page)[0], Path(name).name, sources)
+
+
+def read_back_pdf(name: str, pdf: bytes, sources: Sources, html: str | None = None
+                  ) -> list[Diagnostic]:
+    """``read_back`` of each page of a PDF written as ``name``; ``html``: the page it was
+    typeset from, whose code shown as code is no markup."""
+    allowed = verbatim_markup(html_text(html)[1]) if html is not None else ()
+    return [d for n, text in enumerate(pdf_pages(pdf), 1)
+            for d in read_back(text, f"{Path(name).name} p. {n}", sources, allowed)]
