@@ -67,6 +67,23 @@ def test_markup_in_a_generated_text_is_an_error_at_its_source_line(tmp_path: Pat
     assert not (tmp_path / "out" / "tiny").exists()  # nothing written
 
 
+def test_an_attribute_cut_off_from_its_mark_is_markup_too(tmp_path: Path) -> None:
+    """':dfn[column]s{def=...}': the 's' ends the mark, and the attribute, which nothing reads,
+    printed as '...columns{def=“A column...”}' with no ']' before it. It is an error now."""
+    text = FRONT.replace("A :dfn[column] is two cards of a number; [a column holds 2 cards]"
+                         "{rul=column.size}.", 'Pairs make :dfn[column]s{def="A column is two '
+                         'cards of a number."} on the table.')
+    folder = tmp_path / "src" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "rules.md").write_text(text, encoding="utf-8")
+    with pytest.raises(RulepressError) as caught:
+        build_rulebooks(tmp_path / "src", tmp_path / "out", papers=("a4",), pdf=False,
+                        reporter=Quiet())
+    found = caught.value.diagnostics
+    assert {d.loc.line if d.loc else 0 for d in found} == {line("]s{def=", text)}
+    assert all("the source markup '{def=“'" in d.message for d in found), found[0].message
+
+
 def test_the_line_is_found_by_the_words_printed_before_the_markup(tmp_path: Path) -> None:
     """Two source lines hold the same markup: the one whose words precede it on the page."""
     path = tmp_path / "rules.md"

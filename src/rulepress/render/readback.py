@@ -1,8 +1,9 @@
 """Nothing reaches the page unchecked: the text of what a build wrote is read back (an HTML
 page's text, a PDF's text page by page) and any source markup still in it, ``{{ ... }}``,
-``{% ... %}``, a ``[...]{...}`` attribute, ``:dfn[`` or ``:icon[``, is an error at the source
-line the printed text came from. Markup in print means some text went out unread: a sentence
-copied raw into a glossary or an errata summary, or markup the reader does not know.
+``{% ... %}``, a ``[...]{...}`` attribute (or a ``{key="`` that lost its bracket), ``:dfn[``
+or ``:icon[``, is an error at the source line the printed text came from. Markup in print means
+some text went out unread: a sentence copied raw into a glossary or an errata summary, or markup
+the reader does not know.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from pathlib import Path
 from rulepress.diagnostics import Diagnostic, SourceLoc, error
 from rulepress.document.model import Document
 
+# An attribute cut off from its bracket (":dfn[pile]s{def=...}": the "s" ends the mark) prints
+# without the "]", so its opening, a key and a quote, is markup on its own.
 MARKUP = re.compile(r"\{\{[^{}\n]{0,80}\}\}|\{%[^{}\n]{0,80}%\}|\{\{|\{%"
-                    r"|\]\{[^{}\n]{0,200}\}|:dfn\[|:icon\[")
+                    r"|\]\{[^{}\n]{0,200}\}|\{[a-z][\w-]*=[\"“]|:dfn\[|:icon\[")
 _CONTEXT = 48  # characters of printed text before the markup, to find its source line
 _SHOWN = 90  # characters of printed text quoted in the message, up to the markup
 _AFTER = 24  # and after it
@@ -144,15 +147,18 @@ def locate(markup: str, before: str, sources: Sources) -> SourceLoc | None:
     printed words in front of it); else the first source file's first line."""
     best: tuple[int, SourceLoc] | None = None
     words = before.split()
+    # the page curls the quotes the source typed straight ({def=“ was {def=")
+    needles = dict.fromkeys([markup, markup.replace("“", '"').replace("”", '"')])
     for path, lines in sources.files:
         for n, line in enumerate(lines):
-            col = line.find(markup)
-            while col >= 0:
-                score = _agreement(words, _plain_words(" ".join(
-                    [*lines[max(0, n - 3):n], line[:col]])))
-                if best is None or score > best[0]:
-                    best = (score, SourceLoc(path, n + 1, col + 1))
-                col = line.find(markup, col + 1)
+            for needle in needles:
+                col = line.find(needle)
+                while col >= 0:
+                    score = _agreement(words, _plain_words(" ".join(
+                        [*lines[max(0, n - 3):n], line[:col]])))
+                    if best is None or score > best[0]:
+                        best = (score, SourceLoc(path, n + 1, col + 1))
+                    col = line.find(needle, col + 1)
     if best is not None:
         return best[1]
     first = sources.first

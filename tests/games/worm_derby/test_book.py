@@ -32,10 +32,13 @@ pytestmark = pytest.mark.slow  # the game's books built and typeset
 ROOT = Path(__file__).resolve().parents[3]
 SOURCE = ROOT / "sources" / "worm-derby" / "rules.md"
 DOC = read_document(SOURCE)
+# A first turn comes before the geometry of the course: the pieces, the aim, a turn with its
+# example, then the components table (rulepress puts it before the set-up) and the set-up.
 TEACHING_ORDER = [
-    "What you need", "The aim", "The table", "Setting up", "Your turn", "The end of the race",
+    "The pieces", "The aim", "Your turn", "Components", "Setting up", "The end of the race",
     "Variants", "Quick reference", "Rulings", "History", "Credits and licence",
 ]
+FIRST_MOVE, FIRST_MOVE_PAGE = "three-steps", 3  # the first worked turn, by page 3 of the PDF
 # Moves as the engine writes them: f10-f11-f12, f10xf11, f11>d11, +j11, place k20, build l8.
 NOTATION = re.compile(r"\b[a-z]\d+(?:[-x>][a-z]\d+)+|\+[a-z]\d+\b|\b(?:place|build) [a-z]\d+\b")
 CELL = re.compile(r"\b[a-z]\d{1,2}\b")
@@ -152,7 +155,7 @@ def _plain(text: str) -> str:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_example_box_is_cut_between_its_title_and_its_figure(
+def test_no_example_box_is_cut_and_the_first_move_is_by_page_3(
     tmp_path: Path, paper: str,
 ) -> None:
     build_rulebooks(ROOT / "sources", tmp_path, games=["worm-derby"], papers=(paper,),
@@ -170,3 +173,5 @@ def test_no_example_box_is_cut_between_its_title_and_its_figure(
     cut = [f"{ex} on page {n + 1}" for (n, ex), (m, nxt) in zip(marks, marks[1:], strict=False)
            if ex != "figure" and (nxt != "figure" or m != n)]
     assert not cut
+    first = min(n for n, ex in marks if ex == FIRST_MOVE) + 1
+    assert first <= FIRST_MOVE_PAGE, f"the first move is on page {first}"

@@ -187,3 +187,18 @@ def test_the_figure_says_in_words_what_it_shows_without_notation() -> None:
     assert title is not None and title.text is not None
     assert "Moons worm from i11 to l12" in title.text and "obstacles at c8, i13" in title.text
     assert not re.search(r"[a-z]\d+[-x>][a-z]\d+", title.text)
+
+
+def test_a_worm_that_moves_twice_shows_only_its_last_turn() -> None:
+    """'Turning back too soon': Suns crosses the rear line (e17 to h17), Moons moves, then Suns
+    backs off the way it came. The figure rings the two disks that last turn picked up (h17,
+    g17) and draws the arrows of the last turns only: Suns' and Moons'."""
+    root = figure(EXAMPLES["turned-too-soon"].data)
+    cells = Cells(root)
+    assert sorted(rings(root, "suns")) == sorted(cells.centre(n) for n in ("h17", "g17"))
+    assert sorted(rings(root, "moons")) == sorted(cells.centre(n) for n in ("h4", "h5"))
+    (heads,) = paths(root, fill=MOVE)
+    assert heads.get("d", "").count("z") == 2
+    (line,) = paths(root, stroke=MOVE)
+    xs = [float(x) for x in NUMBER.findall(line.get("d", ""))[::2]]
+    assert max(xs) < cells.xs[16]  # nothing drawn along row 17, behind the pylon

@@ -7,9 +7,11 @@ left (column a, the racers' left, at the top). The grid of 1-inch cells; the sta
 between the start tiles; the start tiles and the pylon face up (paper, with the word on them);
 obstacles face down (the kit's slate backs, ruled into four cells); the pylon's rear line dashed;
 each worm a chain of coins in its suit's colour and symbol; in Slalom the tiles' suits, with an
-arrowhead on the side to pass. An example that moves shows the table after its moves: a dashed
-ring where a disk was picked up, an orange arrow beside the cells the moving end went through, a
-dashed outline where a tile stood, and a refused move in red. A full-size course is drawn at a
+arrowhead on the side to pass. An example that moves shows the table after its moves, and each
+worm's last turn in it: a dashed ring where that turn picked a disk up, an orange arrow beside
+the cells its moving end went through (an earlier turn of the same worm leaves no mark: its
+arrow would run past cells now empty), a dashed outline where a tile stood, and a refused move
+in red. A full-size course is drawn at a
 smaller scale, without the coins' symbols.
 
 Cheap to render: each kind of thing is one path (the grid, all obstacles, each worm's disks and
@@ -90,7 +92,13 @@ def figures(rep: Replay, moves: Sequence[object]) -> list[Figure]:
     refused = None
     if rep.illegal is not None:
         played, refused = played[:-1], played[-1]
-    svg = draw(rep.before, rep.after, played, refused)
+    if rep.last_turn:  # a race: only each worm's last turn is drawn
+        shown = {i for _, turn in rep.last_turn.values() for i in turn}
+        marked = [m for i, m in enumerate(played) if i in shown]
+        starts = {p: at for p, (at, _) in rep.last_turn.items()}
+    else:  # set-up moves, or none
+        marked, starts = played, {}
+    svg = draw(rep.before, rep.after, played, refused, marked, starts)
     c = Canvas(rep.after.grid)
     if c.width * 9 / LABEL_SIZE <= PHONE_PX:
         return [Figure("", svg)]
@@ -102,11 +110,15 @@ def figures(rep: Replay, moves: Sequence[object]) -> list[Figure]:
 
 
 def draw(before: State, after: State, played: Sequence[Move] = (),
-         refused: Move | None = None) -> str:
-    """The course with ``after``'s tiles and worms; the moves ``played`` since ``before`` as
-    rings, outlines and arrows; a ``refused`` move in red."""
+         refused: Move | None = None, marked: Sequence[Move] | None = None,
+         starts: Mapping[int, State] | None = None) -> str:
+    """The course with ``after``'s tiles and worms, after the moves ``played`` since
+    ``before``; of these, the ``marked`` ones (default: all) as arrows, and rings where each
+    worm's disks were picked up since ``starts`` (default: ``before``); a ``refused`` move in
+    red."""
     c = Canvas(after.grid)
     worms = _worms(before, after, played)
+    marked = played if marked is None else marked
     return "".join([
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{c.width}" height="{c.height}" '
         f'viewBox="0 0 {c.width} {c.height}" font-family="{DIAGRAM_FONT}">',
@@ -115,8 +127,8 @@ def draw(before: State, after: State, played: Sequence[Move] = (),
         *_obstacles(c, before, after),
         *_refused_tile(c, refused),
         *(part for suit, cells in worms.items() for part in _worm(c, suit, cells)),
-        *_ghosts(c, before, worms),
-        *_arrows(c, played, refused),
+        *_ghosts(c, before, worms, starts or {}),
+        *_arrows(c, marked, refused),
         "</svg>",
     ])
 
@@ -334,11 +346,13 @@ def _arms(x: float, y: float, r: float) -> str:
     return middle + sides + band + foot
 
 
-def _ghosts(c: Canvas, before: State, shown: Mapping[str, Sequence[int]]) -> list[str]:
-    """A dashed ring, in the worm's colour, where each of its disks was picked up."""
+def _ghosts(c: Canvas, before: State, shown: Mapping[str, Sequence[int]],
+            starts: Mapping[int, State]) -> list[str]:
+    """A dashed ring, in the worm's colour, where each of its disks was picked up since its
+    turn began (``starts``, else ``before``)."""
     out = []
     for p, suit in enumerate(before.players):
-        was = before.worms[p]
+        was = starts.get(p, before).worms[p]
         if was is None or suit not in shown:
             continue
         gone = [cell for cell in was.cells if cell not in shown[suit]]

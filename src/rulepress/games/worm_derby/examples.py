@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulepress.games.worm_derby.course import (
@@ -73,6 +73,9 @@ class Replay:
     path: tuple[int, ...]  # the cells of the last worm move (or the refused one), end first
     initial: State  # before any set-up move
     aside: int  # obstacle tiles put aside at the deal
+    # player -> its last turn: the state before that turn's first roll, and the range of
+    # ``moves`` it played (a figure draws only these, so an earlier turn leaves no mark)
+    last_turn: Mapping[int, tuple[State, range]] = field(default_factory=dict)
 
 
 
@@ -238,6 +241,7 @@ def replay(example: Mapping[str, Any]) -> Replay:
     path: tuple[int, ...] = ()
     illegal = None
     k = 0
+    turns: list[tuple[int, State, int]] = []  # each turn: (player, state before, first move)
     if auto is not None:
         player = GoalPlayer()
         while state.phase in (Phase.PLACE, Phase.BUILD):
@@ -251,6 +255,8 @@ def replay(example: Mapping[str, Any]) -> Replay:
             face = parse_face(roll)
         except NotationError as exc:
             raise ExampleDataError(str(exc), ("rolls", r)) from None
+        if not turns or state.to_move != turns[-1][0]:  # an ace's roll again is the same turn
+            turns.append((state.to_move, state, k))
         state = state.apply(Roll(face))
         if state.pending is None:
             steps.append(0)
@@ -295,8 +301,12 @@ def replay(example: Mapping[str, Any]) -> Replay:
     if k < len(moves):
         raise ExampleDataError("this move is never reached: no roll is left for it", ("moves", k))
     moved = tuple(a for a in state.obstacles if a not in before.obstacles)
+    played = k - (illegal is not None)  # the refused move is drawn on its own
+    ends = [first for _, _, first in turns[1:]] + [played]
+    last_turn = {p: (at, range(first, end))  # a later turn of the same player replaces one
+                 for (p, at, first), end in zip(turns, ends, strict=False)}
     return Replay(before, state, tuple(steps), tuple(can_move), illegal, front, moved, path,
-                  initial, aside)
+                  initial, aside, last_turn)
 
 
 def facts(rep: Replay) -> dict[str, Any]:
