@@ -33,6 +33,7 @@ MOST_BLANK = 0.70  # share of a page's type area that may be left blank below it
 MIN_FIGURE_PT = 6.0  # the smallest text a printed figure may hold
 KEEP_LINES = 2  # lines of what follows that a heading keeps with it
 PT_PER_PX = 0.75  # CSS: 96 px to the inch, 72 pt
+CONTENTS = "rp-contents"  # the id of the contents (nav), as its lines' owner
 HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _SVG_DATA = "data:image/svg+xml;base64,"
 
@@ -75,7 +76,7 @@ class _Item:
     heading: str | None  # the id of the heading it belongs to, if it is a heading's line
     anchors: tuple[str, ...]  # ids of the elements it is the first item of (headings, examples)
     bottom: float
-    owner: str = ""  # the id of the example box it is in, if any
+    owner: str = ""  # the id of the example box it is in (or of the contents), if any
 
 
 def _content(page_box: Any, boxes: Any) -> Iterator[_Item]:
@@ -97,9 +98,11 @@ def _content(page_box: Any, boxes: Any) -> Iterator[_Item]:
             heading = own
         if tag == "aside" and element is not None:
             owner = element.get("id") or owner
+        if tag == "nav" and element is not None and element.get("id") == "rp-contents":
+            owner = CONTENTS
         if isinstance(box, boxes.LineBox):
             if _shows_text(box, boxes):
-                yield _Item(box, "line", heading, opened, box.position_y + box.height)
+                yield _Item(box, "line", heading, opened, box.position_y + box.height, owner)
                 opened = ()
             for image in box.descendants():  # an image is inline, on a line of its own
                 if isinstance(image, boxes.ReplacedBox):
@@ -112,7 +115,8 @@ def _content(page_box: Any, boxes: Any) -> Iterator[_Item]:
                         owner)
             continue
         if _framed(box):
-            yield _Item(box, "frame", heading, opened, box.border_box_y() + box.border_height())
+            yield _Item(box, "frame", heading, opened, box.border_box_y() + box.border_height(),
+                        owner)
             opened = ()
         children = getattr(box, "children", [])
         stack += [(child, heading, opened if i == 0 else (), owner)
@@ -133,11 +137,10 @@ def _framed(box: Any) -> bool:
 
 
 def _first_body_page(pages: list[list[_Item]]) -> int:
-    """The first page after the cover and the contents (1-based)."""
-    for n, items in enumerate(pages, 1):
-        if n > 1 and any(a == "rp-contents-title" for i in items for a in i.anchors):
-            return n + 1
-    return 2
+    """The first page after the cover and the contents, however many pages they take
+    (1-based)."""
+    return 1 + max((n for n, items in enumerate(pages, 1)
+                    if n == 1 or any(i.owner == CONTENTS for i in items)), default=1)
 
 
 def _stranded(n: int, items: list[_Item], following: list[_Item]) -> list[Fault]:
@@ -208,7 +211,7 @@ def _small_figure_text(n: int, items: list[_Item]) -> list[Fault]:
             continue
         size = printed_label_pt(item.box)
         if size is not None and size < MIN_FIGURE_PT - 0.05:
-            faults.append(Fault("figure", n, (item.owner,), (
+            faults.append(Fault("figure", n, (item.owner, *item.anchors), (
                 f"a figure's text prints at {size:.1f} pt, under {MIN_FIGURE_PT:g} pt: draw its "
                 "labels larger, or the figure smaller in its own units")))
     return faults
