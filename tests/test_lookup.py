@@ -151,9 +151,12 @@ def _flat(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _starting(pages: list[str], title: str, after: int) -> int:
-    """The first page after ``after`` whose running head or first heading is ``title``."""
-    return next(n for n, text in enumerate(pages) if n > after and title in text.split()[:12])
+def _starting(pdf: Path, title: str) -> int:
+    """The page (0-based) the chapter ``title`` starts on, by the PDF's bookmarks: the
+    glossary and the index follow on from what comes before them, mid-page."""
+    from pagefill import outline_pages
+
+    return outline_pages(pdf)[title] - 1
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -162,8 +165,8 @@ def test_every_index_and_glossary_entry_names_a_page_that_holds_it(
 ) -> None:
     (doc,) = read_sources(ROOT / "sources", [game])
     html = (references / game / f"{game}-reference.html").read_text(encoding="utf-8")
-    pages = [_flat(p.extract_text()) for p in
-             PdfReader(references / game / f"{game}-reference-a4.pdf").pages]
+    pdf = references / game / f"{game}-reference-a4.pdf"
+    pages = [_flat(p.extract_text()) for p in PdfReader(pdf).pages]
     glossary = re.findall(r'<dt><a class="page-ref" href="#[^"]+">([^<]+)</a>',
                           html.split('id="rp-glossary"')[1].split("</section>")[0])
     found = re.findall(r'<li><a class="page-ref" href="#([^"]+)">([^<]+?)\s?(?:<span '
@@ -177,14 +180,14 @@ def test_every_index_and_glossary_entry_names_a_page_that_holds_it(
     rows = [text for anchor, text, _ in listed_index if anchor.startswith("row-")]
     assert len(index) == len(doc.terms) + also + len(doc.rulings) + len(rows)
     assert also >= 1
-    start = _starting(pages, "glossary", len(pages) // 2)
+    start = _starting(pdf, "Glossary")
     back = " ".join(pages[start:])
     cited: list[tuple[str, int]] = []
     for term in glossary:
         m = re.search(re.escape(_flat(term)) + r" \(p\. (\d+)\)", back)
         assert m, f"{game}: glossary entry '{term}' has no page"
         cited.append((term, int(m[1])))
-    listed, pos = " ".join(pages[_starting(pages, "index", start):]), 0
+    listed, pos = " ".join(pages[_starting(pdf, "Index"):]), 0
     for anchor, entry, note in listed_index:
         pattern = r"\s?".join(re.escape(w) for w in _flat(entry).split())
         m = re.search(pattern + r"(?: \([^()]+\))? ?[.\s]*(\d+)", listed[pos:])

@@ -11,13 +11,13 @@ from typing import Any
 
 from rulepress import limits
 from rulepress.cache import Manifest, digest
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
+from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, warning
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
 from rulepress.document.teaching import check_teaching
 from rulepress.media import PAPER_KEYS
-from rulepress.pipeline import Base, Files, Unit
+from rulepress.pipeline import Base, Files, Unit, Warned
 from rulepress.render import (
     FONTS,
     PAPER_NAMES,
@@ -28,6 +28,7 @@ from rulepress.render import (
     render_index,
     templates_dir,
 )
+from rulepress.render.makeup import Fault
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.sandbox import Timeout, deadline
 from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
@@ -98,6 +99,10 @@ class PdfJob:
     roots: tuple[Path, ...]
     files: tuple[BookFile, ...]  # its PDFs, by their names inside the output folder
     sources: Sources | None = None  # where its text comes from, to read the PDFs back
+    # where its headings and examples are in the source (by id), for page make-up faults, and
+    # the ids of the chapters the source starts on a new page
+    places: tuple[tuple[str, SourceLoc], ...] = ()
+    asked: frozenset[str] = frozenset()
 
     @property
     def label(self) -> str:
@@ -163,7 +168,8 @@ class Books(Base):
                     units.append(Unit(names[0], key, _unwanted, files=names, wanted=False))
                     continue
                 job = PdfJob(pages[files[0].edition], doc.folder,
-                             (doc.folder.resolve(), templates_dir()), tuple(files), sources)
+                             (doc.folder.resolve(), templates_dir()), tuple(files), sources,
+                             *makeup_places(doc))
                 units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
                                   files=names, pooled=True,
                                   weight=len(job.html) * (1 + len(files))))
@@ -193,6 +199,31 @@ def _read_pdfs(job: PdfJob, pdfs: Mapping[str, bytes]) -> list[Diagnostic]:
         return []
     return [d for name, data in pdfs.items()
             for d in read_back_pdf(name, data, job.sources, job.html)]
+
+
+def makeup_places(doc: Document) -> tuple[tuple[tuple[str, SourceLoc], ...], frozenset[str]]:
+    """Where each heading and example box of ``doc`` is in its source, by the id it has on the
+    page; and the chapters (## headings) the source starts on a new page ({.new-page})."""
+    from rulepress.render.references import example_anchor
+
+    places = [(h.anchor, h.loc) for h in doc.headings]
+    places += [(example_anchor(e.id), e.loc) for e in doc.boxes]
+    return tuple(places), frozenset(h.anchor for h in doc.headings if h.new_page and h.level == 2)
+
+
+def makeup_warnings(job: PdfJob, faults: Sequence[Fault]) -> list[Diagnostic]:
+    """Each page make-up fault as a warning at its heading's or example's source line (else the
+    rules' first line), naming the first of the PDFs (a translation's with its folder: every
+    paper has the same pages)."""
+    places = dict(job.places)
+    first = job.sources.first if job.sources is not None else None
+    name = job.files[0].name.split("/", 1)[-1]
+    found = []
+    for f in faults:
+        loc = next((places[a] for a in f.anchors if a in places),
+                   SourceLoc(first, 1) if first is not None else None)
+        found.append(warning(loc, f"{name} p. {f.page}: {f.message}"))
+    return found
 
 
 def _unwanted() -> Files:
@@ -321,11 +352,14 @@ def paper_name(paper: str) -> str:
 
 
 def _render_pdf(job: PdfJob) -> Files | list[Diagnostic]:
+    """The PDFs of ``job``, read back: markup in them stops the build, a page make-up fault is
+    a warning beside them."""
     from rulepress.render.booklet import render_booklet
     from rulepress.render.pdf import render_pdfs
 
     papers = [f.paper for f in job.files if f.paper is not None]
     first = job.files[0]
+    faults: list[Fault] = []
     try:
         with scratch_folder(), deadline(limits.RENDER_SECONDS):
             if first.booklet:
@@ -336,9 +370,12 @@ def _render_pdf(job: PdfJob) -> Files | list[Diagnostic]:
                                                 allowed_roots=job.roots, press=True)[papers[0]]}
             else:
                 pdfs = render_pdfs(job.html, papers, base_url=job.base_url,
-                                   allowed_roots=job.roots)
+                                   allowed_roots=job.roots, faults=faults, asked=job.asked)
                 made = {f.name: pdfs[f.paper] for f in job.files if f.paper is not None}
-        return _read_pdfs(job, made) or made
+        problems = _read_pdfs(job, made)
+        if problems:
+            return problems
+        return Warned(made, makeup_warnings(job, faults)) if faults else made
     except OSError as exc:  # a full or unwritable temporary folder
         where = f" ({exc.filename})" if exc.filename else ""
         raise RulepressError.at(None, f"cannot render {Path(first.name).name}: "

@@ -46,6 +46,15 @@ from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
 
 
+class Warned(dict[str, "bytes | str"]):
+    """A unit's files, with what it found to warn of in them (a typeset page's make-up): the
+    files are written, the warnings said once, however many units find the same."""
+
+    def __init__(self, files: Files, warnings: Sequence[Diagnostic]) -> None:
+        super().__init__(files)
+        self.warnings = tuple(warnings)
+
+
 class Progress(Protocol):
     """Where a command says what it does: ``progress`` gets a plain message, or a Step."""
 
@@ -203,6 +212,7 @@ class Built:
     unchanged: int
     report: CheckReport
     skipped: tuple[str, ...] = ()
+    warnings: list[Diagnostic] = field(default_factory=list)  # found in what was made
 
     def summary(self) -> str:
         wrote = f"wrote {len(self.written)} file{_s(len(self.written))} to {self.out}"
@@ -210,7 +220,8 @@ class Built:
             wrote += f", {self.unchanged} unchanged"
         if self.skipped:
             wrote += f" (inputs unchanged: {', '.join(self.skipped)})"
-        return f"{wrote}; {counted(self.report.diagnostics, self.report.count(Status.PROVEN))}"
+        found = [*self.report.diagnostics, *self.warnings]
+        return f"{wrote}; {counted(found, self.report.count(Status.PROVEN))}"
 
 
 def _s(n: int) -> str:
@@ -246,6 +257,7 @@ class _Run:
     unchanged: int = 0
     guarded: list[Unit] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
 
     def plan(self, result: DocumentCheck, pool: _Making) -> None:
         """Record ``result``'s game and start making its units (it has passed its check)."""
@@ -283,6 +295,11 @@ class _Run:
         if isinstance(made, list):  # one paper's kit and another's stop alike: said once
             self.problems += [d for d in made if d not in self.problems]
             return
+        if isinstance(made, Warned):
+            new = [w for w in dict.fromkeys(made.warnings) if w not in self.warnings]
+            self.warnings += new
+            if new:
+                self.reporter.diagnostics(new)
         self.outputs |= {self.paths.out / name: data for name, data in made.items()}
         if unit.files is None:
             self.record.unit(unit.name, unit.key, made)
@@ -339,7 +356,7 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
         raise RulepressError(state.problems)
     _finish(state)
     written = write_set(paths.out, state.outputs, state.record)
-    return Built(paths.out, written, state.unchanged, report, skipped)
+    return Built(paths.out, written, state.unchanged, report, skipped, state.warnings)
 
 
 def _unchecked(docs: Sequence[Document], state: _Run) -> CheckReport:

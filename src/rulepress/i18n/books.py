@@ -130,7 +130,7 @@ class TranslatedBooks(Base):
                    for lang in languages_of(doc, self.options.langs))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
-        from rulepress.books import PdfJob, _page, _render_pdf, _typesettings
+        from rulepress.books import PdfJob, _page, _render_pdf, _typesettings, makeup_places
         from rulepress.render import FONTS, templates_dir
         from rulepress.render.readback import sources_of
 
@@ -147,7 +147,8 @@ class TranslatedBooks(Base):
                       for f in files if f.paper is None]
             for group in _typesettings(files):
                 job = PdfJob(pages[group[0].edition], doc.folder,
-                             (doc.folder.resolve(), templates_dir()), tuple(group), sources)
+                             (doc.folder.resolve(), templates_dir()), tuple(group), sources,
+                             *makeup_places(doc))
                 units.append(Unit(f"{lang} {job.label}", key, partial(_render_pdf, job),
                                   f"{job.label} ({lang})", files=tuple(f.name for f in group),
                                   pooled=True, weight=len(job.html) * (1 + len(group)),

@@ -44,7 +44,7 @@ def legible_width(svg: str) -> int | None:
     except ElementTree.ParseError:
         return None
     width = _view_width(root)
-    smallest = min((size for size in _label_sizes(root) if size > 0), default=None)
+    smallest = min((size for size in label_sizes(root) if size > 0), default=None)
     if width is None or smallest is None:
         return None
     return math.ceil(width * MIN_LABEL_PX / smallest - 1e-9)
@@ -52,6 +52,17 @@ def legible_width(svg: str) -> int | None:
 
 def _local(tag: str) -> str:
     return tag.rpartition("}")[2]
+
+
+def view_box(root: ElementTree.Element) -> tuple[float, float] | None:
+    """The figure's (width, height) in its own units: its viewBox's, else its px size."""
+    box = _NUMBER.findall(root.get("viewBox", ""))
+    if len(box) == 4:
+        return float(box[2]), float(box[3])
+    sizes = [_LENGTH.match(root.get(side, "")) for side in ("width", "height")]
+    if all(m is not None and (m.group(2) or "px") == "px" for m in sizes):
+        return float(sizes[0].group(1)), float(sizes[1].group(1))  # type: ignore[union-attr]
+    return None
 
 
 def _view_width(root: ElementTree.Element) -> float | None:
@@ -88,7 +99,7 @@ def _scale(el: ElementTree.Element) -> float:
     return area
 
 
-def _label_sizes(root: ElementTree.Element) -> list[float]:
+def label_sizes(root: ElementTree.Element) -> list[float]:
     """Rendered size, in the figure's user units, of every text that shows letters (walked
     without recursion: an engine's figure may nest deeper than Python's stack)."""
     sizes = []

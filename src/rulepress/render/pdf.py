@@ -24,6 +24,7 @@ from rulepress.paths import templates_dir
 from rulepress.render import FALLBACK_EPOCH, PAPER_NAMES
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, run_templates, template_path
+from rulepress.render.makeup import Fault, measure
 from rulepress.render.offline import refusal_loc
 from rulepress.units import POINTS_PER_MM
 from rulepress.words import css_content, theme_words
@@ -205,10 +206,13 @@ def render_pdf(html: str, paper: str, *, base_url: Path, allowed_roots: Sequence
 
 def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
                 allowed_roots: Sequence[Path], booklet: bool = False,
-                press: bool = False) -> dict[str, bytes]:
+                press: bool = False, faults: list[Fault] | None = None,
+                asked: frozenset[str] = frozenset()) -> dict[str, bytes]:
     """``html`` as a PDF per paper in ``papers``, from one typesetting (see COMMON_PAGE_MM).
     ``press``: for one paper, PDF/X-1a on that paper's page with bleed and crop marks
-    (render.press), checked as read back."""
+    (render.press), checked as read back. ``faults``: given, the page make-up faults of the
+    typesetting are added to it (render.makeup; ``asked``: the ids of the chapters the source
+    starts on a new page)."""
     # Imported here: WeasyPrint takes a while to import and `rulepress --help` must be quick.
     from weasyprint import HTML
 
@@ -259,6 +263,8 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
                 source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
                 document = source.render(font_config=theme_fonts(fonts), **options)
             document.metadata.created = document.metadata.modified = date
+            if faults is not None:  # every paper has the same pages: measured once
+                faults += measure(document, asked)
             pdfs[first] = document.write_pdf(finisher=on_paper, **options)
             # The pages are painted once: another paper differs only in its page boxes, so
             # the finished PDF is written again with those.
