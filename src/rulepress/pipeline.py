@@ -40,7 +40,7 @@ from rulepress.validate.check import (
     check_kit,
 )
 from rulepress.validate.results import Status
-from rulepress.workers import Stopped, Workers
+from rulepress.workers import Workers, WorkerStopped
 from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
@@ -378,7 +378,7 @@ def _make_guarded(state: _Run) -> None:
                 state.reporter.progress(unit.label)
             pool.submit(n)
             _, value = next(pool.results())
-            if isinstance(value, Stopped):
+            if isinstance(value, WorkerStopped):
                 value = unit.stopped(value.how) if unit.stopped is not None else [
                     Diagnostic(None, Severity.ERROR, f"{unit.name}: a worker {value.how}")]
             state.keep(unit, value)
@@ -530,7 +530,7 @@ class _Making:
                 yield unit, made
             return
         for (index, _), made in self._pool.results():
-            if isinstance(made, Stopped):
+            if isinstance(made, WorkerStopped):
                 # A pool would replace a worker the kernel killed (out of memory) and wait for
                 # its unit forever: the run fails instead.
                 code = made.code

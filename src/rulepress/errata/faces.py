@@ -23,7 +23,7 @@ from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.ink import KitCanvas
 from rulepress.pnp.kit import side_drawer
 from rulepress.validate.check import DocumentCheck, engine_raised
-from rulepress.workers import Stopped, Workers
+from rulepress.workers import Workers, WorkerStopped
 
 FaceId = tuple[str, bool, int]  # component id, back?, row or copy index (SHARED: every copy)
 
@@ -149,7 +149,7 @@ def faces_of(results: list[DocumentCheck],
                 pool.submit(n)
         for n, value in pool.results():
             engine = results[n].engine
-            found[n] = value if not isinstance(value, Stopped) or engine is None else [error(
+            found[n] = value if not isinstance(value, WorkerStopped) or engine is None else [error(
                 results[n].doc.meta.engine_loc,
                 f"the {engine.name} engine {value.how} while drawing its faces")]
     problems = [d for value in found.values() if isinstance(value, list) for d in value]

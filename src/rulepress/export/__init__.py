@@ -18,7 +18,7 @@ from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.faces import Art, Tables
 from rulepress.suggest import suggest
 from rulepress.validate.check import DocumentCheck, engine_raised
-from rulepress.workers import Stopped, Workers
+from rulepress.workers import Workers, WorkerStopped
 
 TARGETS = ("tts", "tgc", "mpc", "dtc")
 T = TypeVar("T")
@@ -184,7 +184,7 @@ def in_worker(game: DocumentCheck, work: Callable[[Mapping[str, Drawer], Tables]
     with Workers(run) as pool:
         pool.submit(0)
         _, result = next(pool.results())
-    if isinstance(result, Stopped):
+    if isinstance(result, WorkerStopped):
         return [error(doc.meta.engine_loc, f"the {engine.name} engine {result.how} while "
                                            f"{doing} its export")]
     return result  # type: ignore[no-any-return]

@@ -225,7 +225,7 @@ def _tried_entry(name: str, value: str) -> str | None:
 
 def _trial(load: Callable[[], object]) -> str | None:
     """How ``load()`` ends or hangs a worker's process within the engine's budget, else None."""
-    from rulepress.workers import Stopped, Workers, can_fork, unit
+    from rulepress.workers import Workers, WorkerStopped, can_fork, unit
 
     if not can_fork():  # a Dask worker: the run's own process loaded it first
         return None
@@ -237,5 +237,5 @@ def _trial(load: Callable[[], object]) -> str | None:
     with Workers(trial) as pool:
         pool.submit(None)
         for _, value in pool.results():
-            return value.how if isinstance(value, Stopped) else None
+            return value.how if isinstance(value, WorkerStopped) else None
     return None

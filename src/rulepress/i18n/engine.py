@@ -34,7 +34,7 @@ def engine_words(engine: Any) -> frozenset[str] | None:
     """The words a loaded engine lists (asked in a worker, once a process); None when it
     fails to list them (its own check says why); none without an engine."""
     from rulepress.games import contract
-    from rulepress.workers import Stopped, Workers
+    from rulepress.workers import Workers, WorkerStopped
 
     if engine is None:
         return frozenset()
@@ -50,7 +50,7 @@ def engine_words(engine: Any) -> frozenset[str] | None:
     with Workers(run) as pool:
         pool.submit(0)
         _, value = next(pool.results())
-    found = None if value is None or isinstance(value, Stopped) else frozenset(value)
+    found = None if value is None or isinstance(value, WorkerStopped) else frozenset(value)
     _WORDS[id(engine)] = (engine, found)
     return found
 
@@ -59,7 +59,7 @@ def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     """The engine's words as segments, referenced at the front matter's ``engine:`` line."""
     from rulepress.games import UnknownEngine, contract, load_engine
     from rulepress.validate.check import engine_raised
-    from rulepress.workers import Stopped, Workers
+    from rulepress.workers import Workers, WorkerStopped
 
     if not doc.meta.engine:
         return []
@@ -78,7 +78,7 @@ def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     with Workers(run) as pool:
         pool.submit(0)
         _, value = next(pool.results())
-    if isinstance(value, Stopped):
+    if isinstance(value, WorkerStopped):
         raise RulepressError([error(at, f"the {engine.name} engine {value.how} while listing "
                                         "its words")])
     if isinstance(value, RulepressError):

@@ -21,7 +21,7 @@ from rulepress.games import contract
 from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, stopped
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
-from rulepress.workers import Budget, Stopped, Workers, budget, guarded, unit
+from rulepress.workers import Budget, Workers, WorkerStopped, budget, guarded, unit
 
 MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cost
 IN_FLIGHT = 4  # batches queued per worker
@@ -83,7 +83,8 @@ def _play(spec: RunSpec, batch: Batch) -> Tally:
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
 
 
-def _guarded(spec: RunSpec, batch: Batch, chosen: Budget) -> Tally | SimulationFailure | Stopped:
+def _guarded(spec: RunSpec, batch: Batch,
+             chosen: Budget) -> Tally | SimulationFailure | WorkerStopped:
     """A task on a Dask worker: the batch in a child process of its own, within the budgets of
     the command's project (workers.guarded), as a local worker plays it; the worker's own
     process runs no engine code, so nothing the engine does can hold or end it."""
@@ -211,8 +212,8 @@ def _run_on(pool: Workers[tuple[RunSpec, Batch]], jobs: int, specs: Sequence[Run
 
 
 def _outcome(specs: tuple[RunSpec, ...], batch: Batch,
-             value: Tally | Stopped | SimulationFailure) -> Tally:
-    if isinstance(value, Stopped):
+             value: Tally | WorkerStopped | SimulationFailure) -> Tally:
+    if isinstance(value, WorkerStopped):
         spec = specs[batch.run]
         raise stopped(spec, spec.tables[batch.table], batch.start, value)
     if isinstance(value, SimulationFailure):

@@ -42,7 +42,7 @@ from rulepress.simulate.spec import (
 )
 from rulepress.simulate.stats import STALLS, Tally
 from rulepress.simulate.tension import tension
-from rulepress.workers import Stopped, unit
+from rulepress.workers import WorkerStopped, unit
 
 MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times this many moves
 
@@ -275,7 +275,7 @@ def _order(spec: RunSpec, table: Table, index: int) -> tuple[int, int]:
     return spec.tables.index(table), index
 
 
-def stopped(spec: RunSpec, table: Table, start: int, exc: Stopped) -> SimulationFailure:
+def stopped(spec: RunSpec, table: Table, start: int, exc: WorkerStopped) -> SimulationFailure:
     """A worker that stopped while it played game ``exc.unit`` at ``table`` (or, outside a
     game, as it began the batch from game ``start``): bad input."""
     index = exc.unit if exc.unit is not None else start

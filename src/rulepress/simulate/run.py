@@ -37,7 +37,7 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
-from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
+from rulepress.workers import Workers, WorkerStopped, can_fork, in_unit, in_worker, tick, unit
 
 FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
 SUMMARY = "summary.json"
@@ -175,7 +175,7 @@ def _tried(spec: RunSpec, engine: GameEngine, options: Options,
     try:
         with Workers(trial) as pool:
             pool.submit(None)
-            stopped = [v for _, v in pool.results() if isinstance(v, Stopped)]
+            stopped = [v for _, v in pool.results() if isinstance(v, WorkerStopped)]
     finally:
         os.close(write)
         said = _drained(read)
