@@ -172,11 +172,12 @@ def test_runs_played_one_after_another_share_one_pool_of_workers(
     """An adaptive ladder's runs, or a compensation's values, on the same two workers (not a
     pool forked for each), to the same files."""
     from rulepress.simulate import execute
+    from rulepress.workers import Workers
 
-    pools: list[execute.Workers[Any]] = []
+    pools: list[Workers[Any]] = []
     forked: list[int] = []
 
-    class Counted(execute.Workers[Any]):
+    class Counted(Workers[Any]):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             pools.append(self)
@@ -187,7 +188,7 @@ def test_runs_played_one_after_another_share_one_pool_of_workers(
             return worker
 
     plain = simulate(tmp_path / "plain", *run, "-j", "2")
-    monkeypatch.setattr(execute, "Workers", Counted)
+    monkeypatch.setattr(execute, "engine_workers", lambda run, count=1: Counted(run, count))
     counted = simulate(tmp_path / "counted", *run, "-j", "2")
     assert plain.exit_code == 0 and counted.exit_code == 0, plain.output + counted.output
     assert files(tmp_path / "plain") == files(tmp_path / "counted")

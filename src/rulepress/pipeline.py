@@ -29,6 +29,7 @@ from rulepress.diagnostics import (
 )
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
+from rulepress.host import engine_workers, typesetters
 from rulepress.signals import worker_started
 from rulepress.validate.check import (
     NO_CHECKS,
@@ -372,7 +373,7 @@ def _make_guarded(state: _Run) -> None:
     def made(n: int) -> Files | list[Diagnostic]:
         return units[n].make()
 
-    with Workers(made) as pool:
+    with engine_workers(made) as pool:
         for n, unit in enumerate(units):
             if unit.label:
                 state.reporter.progress(unit.label)
@@ -585,7 +586,7 @@ def _pool(workers: int, units: int) -> Iterator[_Making]:
         yield _Making(None)
         return
     try:
-        with Workers(_make, workers, warm=True, guard=False, start=_worker_ready) as pool:
+        with typesetters(_make, workers, start=_worker_ready) as pool:
             yield _Making(pool)
     finally:
         clear_stale_scratch()  # what workers stopped in a render left

@@ -1,13 +1,14 @@
-"""Engine code in worker processes, within a time and a memory budget.
+"""Engine code in worker processes, within a time and a memory budget: the mechanism, which
+rulepress.host alone uses to make its pools.
 
 A game's engine is code its designer chose to run, so rulepress runs it, but not in its own
 process: an engine that exits (``os._exit(0)``), crashes (a segmentation fault), loops forever or
 fills the memory would otherwise end or hang the command with an exit code that says something
 else (0 reads as a pass). On a Dask worker, a task runs its engine code the same way, in a child
-of its own (:func:`guarded`). Each worker is forked from this process (so it has the engine already
-loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a time;
-engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face), each
-within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
+of its own (:func:`daemon_fork`). Each worker is forked from this process (so it has the engine
+already loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a
+time; engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face),
+each within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
 loops), the worker within ``engine_memory_mb`` more than it started with (past it, allocation
 fails). Every command's worker processes come from this one pool: the check's, the build's
 typesetting (unguarded: it runs no engine code), simulate's and the kits' drawing.
@@ -272,18 +273,10 @@ class _DaemonFork(ForkContext):
     Process = _ChildOfDaemon
 
 
-def guarded(run: Callable[[Item], Answer], item: Item, chosen: Budget) -> Answer | WorkerStopped:
-    """``run(item)`` in a worker forked for it from any thread of any process (a task on a
-    Dask worker), within ``chosen``'s budgets: its value, or WorkerStopped; what it raised is
-    raised here. The budget becomes this process's too (the wall-time watch and the words use
-    it)."""
-    set_budget(chosen)
-    with Workers(run, context=_DaemonFork()) as pool:
-        pool.submit(item)
-        for _, value in pool.results():
-            answer: Answer | WorkerStopped = value
-            return answer
-    raise AssertionError("a guarded item gave no answer")
+def daemon_fork() -> ForkContext:
+    """A context whose workers any thread of any process may fork, a daemon's too (a Dask
+    worker's thread)."""
+    return _DaemonFork()
 
 
 class Workers(Generic[Item]):

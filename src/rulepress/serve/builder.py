@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.host import rebuild_processes
 from rulepress.signals import deferred
 from rulepress.workers import Budget, Workers, WorkerStopped, set_budget
 
@@ -177,8 +178,8 @@ class Rebuilds:
     def __init__(self, workers: int = 2) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
-        self._pool: Workers[_Job] = Workers(_rebuild, workers, warm=True, guard=False,
-                                            start=_worker_started, once=True, context=context)
+        self._pool: Workers[_Job] = rebuild_processes(_rebuild, workers, _worker_started,
+                                                      context)
         self._waiting: dict[int, tuple[Future[Outcome], float | None]] = {}
         self._per_game = workers
         self._running: dict[str, int] = {}  # each game's jobs in the pool

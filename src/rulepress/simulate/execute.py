@@ -18,10 +18,11 @@ from functools import partial
 from typing import Any
 
 from rulepress.games import contract
+from rulepress.host import engine_workers, guarded
 from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, stopped
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
-from rulepress.workers import Budget, Workers, WorkerStopped, budget, guarded, unit
+from rulepress.workers import Budget, Workers, WorkerStopped, budget, unit
 
 MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cost
 IN_FLIGHT = 4  # batches queued per worker
@@ -86,7 +87,7 @@ def _play(spec: RunSpec, batch: Batch) -> Tally:
 def _guarded(spec: RunSpec, batch: Batch,
              chosen: Budget) -> Tally | SimulationFailure | WorkerStopped:
     """A task on a Dask worker: the batch in a child process of its own, within the budgets of
-    the command's project (workers.guarded), as a local worker plays it; the worker's own
+    the command's project (host.guarded), as a local worker plays it; the worker's own
     process runs no engine code, so nothing the engine does can hold or end it."""
     return guarded(_loaded_and_played, (spec, batch), chosen)
 
@@ -188,7 +189,7 @@ def local(jobs: int) -> Iterator[Play]:
     engine's budget (workers.py), so an engine that exits or crashes is reported, never taken
     for the end of the run."""
     jobs = jobs or os.cpu_count() or 1
-    with Workers(_played, jobs) as pool:
+    with engine_workers(_played, jobs) as pool:
         yield partial(_run_on, pool, jobs)
 
 
