@@ -362,8 +362,8 @@ def test_the_seat_balance_counts_games_won_at_the_deal_once() -> None:
     """Go-Stop: 3 hands of 60 won at the deal have no first player; the seats' wins were put
     over the 57 others (60 wins over 57 games, 105.3%), and the sentence said "of 60 games"
     for a rate of 57."""
+    from rulepress.simulate.game import Game
     from rulepress.simulate.ladder import seat_balance, sentence
-    from rulepress.simulate.play import Game
     from rulepress.simulate.stats import Tally
 
     tally = Tally.empty(2, {})
@@ -403,8 +403,8 @@ def test_the_ladder_sentence_says_beats_only_when_the_interval_excludes_an_even_
 def test_a_pair_with_draws_has_no_interval_over_deals_beside_its_score() -> None:
     """Go-Stop: the interval over deals counts wins only, draws as losses, beside a score
     counting them half; a pair with draws or shared wins now has none (levels use Wilson)."""
+    from rulepress.simulate.game import Game
     from rulepress.simulate.ladder import figures
-    from rulepress.simulate.play import Game
     from rulepress.simulate.stats import Tally
 
     tally = Tally.empty(2, {})

@@ -8,7 +8,6 @@ nothing larger than a tally ever crosses between processes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,6 +29,7 @@ from rulepress.games.base import (
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
 from rulepress.signals import Interrupted
+from rulepress.simulate.game import Game
 from rulepress.simulate.spec import (
     CAPPED,
     RunSpec,
@@ -64,29 +64,6 @@ class SimulationFailure(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-
-@dataclass(frozen=True)
-class Game:
-    """What one game tells the tally."""
-
-    index: int
-    lineup: tuple[str, ...]  # the agent at each seat
-    turns: int
-    end: str  # the outcome's reason, or CAPPED
-    winners: tuple[int, ...]
-    scores: tuple[float, ...]  # empty when capped
-    first: int | None  # the seat that made the first decision
-    answers: Mapping[str, bool | float | None]
-    # --tension: times the lead changed hands, and the seats behind at each checkpoint
-    lead_changes: int | None = None
-    behind: tuple[tuple[int, ...], ...] = ()
-
-    def line(self) -> str:
-        """The game in a line of text: a report's sample compares these."""
-        scores = ",".join(f"{s:g}" for s in self.scores)
-        winners = ",".join(map(str, self.winners))
-        return f"{self.index} {'/'.join(self.lineup)} {self.turns} {self.end!r} {winners} {scores}"
 
 
 @cache

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +21,12 @@ from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
 from rulepress.host import one
 from rulepress.simulate.execute import Progress, StopRule, players
+from rulepress.simulate.ladder import parse_until, until_enough
 from rulepress.simulate.play import engine_of
+from rulepress.simulate.records import sealed
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
     CAPPED,
-    DEFAULT_MAX_TURNS,
-    DEFAULT_SECONDS_PER_TURN,
-    DEFAULT_SEED,
     MAX_SECONDS_PER_TURN,
     RunSpec,
     SpecError,
@@ -38,52 +37,10 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
+from rulepress.simulate.summary import FORMAT, SUMMARY, Options, Plan, Posed, dumps
 from rulepress.workers import WorkerStopped, can_fork, in_unit, in_worker, tick, unit
 
-FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
-SUMMARY = "summary.json"
 SIMULATION_UNIT = "simulation"  # the manifest's unit listing a run's files
-
-
-@dataclass(frozen=True)
-class Options:
-    """The command line as given (None: the default)."""
-
-    games: int
-    players: str | None = None
-    variants: str | None = None
-    agents: str | None = None
-    seed: int = DEFAULT_SEED
-    max_turns: int = DEFAULT_MAX_TURNS
-    seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
-    check: bool = False
-    duplicate: bool = False
-    ladder: str | None = None  # agents to rank head to head (simulate/ladder.py)
-    until: str | None = None  # "±1%": stop once the first player's interval is this narrow
-    handicap: int | None = None  # the rules' numeric handicap at this value
-    compensate: bool = False  # look for the handicap that evens the seats (compensate.py)
-    tension: bool = False  # lead changes and comebacks (tension.py)
-    adaptive: bool = False  # a ladder's decided pairs stop early (ladder.py, which plans it)
-
-
-@dataclass(frozen=True)
-class Posed:
-    """A question of the engine's (games.base.Question) as the summary states it; its ``ask``
-    stays with the engine, so a plan pickles (made in the engine host's worker)."""
-
-    name: str
-    text: str
-    kind: str
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A checked run: what it plays, and what the summary says about the game."""
-
-    spec: RunSpec
-    title: str
-    agents: dict[str, str]  # the agents playing, with their lines
-    questions: tuple[Posed, ...]
 
 
 def plan(game: str, sources: Path, project: Path | None, options: Options) -> Plan:
@@ -249,8 +206,6 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
     if options.adaptive:
         raise SpecError("--adaptive stops a ladder's decided pairs early: use it with --ladder")
     if options.until is not None:
-        from rulepress.simulate.ladder import parse_until
-
         spec = replace(spec, until=parse_until(options.until))
     if options.tension:
         _at(rules.new_game, rules)
@@ -318,8 +273,6 @@ def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
     """Every game of the run, on local processes or the Dask scheduler at ``scheduler``."""
     stop = None
     if plan.spec.until is not None:
-        from rulepress.simulate.ladder import until_enough
-
         stop = StopRule(until_enough(plan.spec.until))
     with players(jobs, scheduler) as played:
         return played([plan.spec], progress, stop)[0]
@@ -327,8 +280,6 @@ def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
 
 def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
     """summary.json: every figure, the exact command, and how each figure was computed."""
-    from rulepress.simulate.records import sealed
-
     spec = plan.spec
     return sealed({
         "format": FORMAT,
@@ -350,21 +301,6 @@ def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
 
 def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
     """File name -> text: summary.json and the plots."""
-    from rulepress.simulate.plots import plots
+    from rulepress.simulate.plots import plots  # matplotlib, loaded when a run draws
 
     return {SUMMARY: dumps(summary) + "\n", **plots(summary)}
-
-
-def dumps(value: Any, indent: str = "") -> str:
-    """JSON with mappings one key a line and lists of numbers on one line (histograms stay
-    readable); keys in the order given, so the same summary is the same bytes."""
-    import json
-
-    inner = indent + "  "
-    if isinstance(value, Mapping) and value:
-        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dumps(v, inner)}"
-                 for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
-    if isinstance(value, list | tuple) and any(isinstance(v, Mapping) for v in value):
-        return "[\n" + ",\n".join(inner + dumps(v, inner) for v in value) + f"\n{indent}]"
-    return json.dumps(value, ensure_ascii=False)
