@@ -22,8 +22,9 @@ from pathlib import Path
 from rulepress.simulate.execute import batches, local
 from rulepress.simulate.ladder import pair_specs
 from rulepress.simulate.play import play_batch
-from rulepress.simulate.run import Options, plan
+from rulepress.simulate.run import plan
 from rulepress.simulate.spec import RunSpec
+from rulepress.simulate.summary import Options
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ("random", "greedy", "ismcts:20")

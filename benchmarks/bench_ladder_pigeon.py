@@ -26,8 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulepress.simulate.ladder import simulate_ladder
-from rulepress.simulate.run import Options
+from rulepress.simulate.generator import simulate_ladder
+from rulepress.simulate.summary import Options
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = "random,greedy,flat:25,flat:100,flat:400"

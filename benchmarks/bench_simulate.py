@@ -28,8 +28,9 @@ from pathlib import Path
 
 from rulepress.diagnostics import RulepressError
 from rulepress.simulate.play import engine_of
-from rulepress.simulate.run import Options, Plan, plan, play
+from rulepress.simulate.run import plan, play
 from rulepress.simulate.spec import agent_lines
+from rulepress.simulate.summary import Options, Plan
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "sources"

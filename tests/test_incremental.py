@@ -26,7 +26,8 @@ from support import run
 import rulepress
 from rulepress.cache import MANIFEST, folder_id
 from rulepress.scaffold import new_project
-from rulepress.simulate.records import derived, sealed
+from rulepress.simulate.records import sealed
+from rulepress.simulate.refigure import derived
 
 pytestmark = pytest.mark.slow  # full builds, then rebuilds
 

@@ -338,7 +338,7 @@ def test_progress_goes_to_the_commands_reporter_as_steps(tmp_path: Path) -> None
     from rulepress.diagnostics import Diagnostic
     from rulepress.pipeline import Step
     from rulepress.simulate.generator import simulate_game
-    from rulepress.simulate.run import Options
+    from rulepress.simulate.summary import Options
 
     told: list[str] = []
 
@@ -367,7 +367,7 @@ def test_simulate_on_the_pipeline_plays_every_run_and_writes_only_its_files(
     folder's manifest, nothing kept for a check it does not run), and a second run plays
     again (its unit is never fresh) with the same bytes."""
     from rulepress.simulate.generator import simulate_game
-    from rulepress.simulate.run import Options
+    from rulepress.simulate.summary import Options
 
     out = tmp_path / "out"
     first = simulate_game("coin-race", FIXTURE / "sources", FIXTURE, Options(40, "2-3"), out,

@@ -20,10 +20,12 @@ from rulepress.cli import main
 from rulepress.games import base, contract
 from rulepress.games.base import GameState, chance_move
 from rulepress.simulate.execute import batches
-from rulepress.simulate.play import Game, engine_of, play_game
-from rulepress.simulate.run import Options, plan
+from rulepress.simulate.game import Game
+from rulepress.simulate.play import engine_of, play_game
+from rulepress.simulate.run import plan
 from rulepress.simulate.spec import RunSpec, agents_for
 from rulepress.simulate.stats import Tally, table_figures
+from rulepress.simulate.summary import Options
 
 pytestmark = pytest.mark.slow  # rulepress simulate end to end on the bundled games
 

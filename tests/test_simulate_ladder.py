@@ -172,11 +172,12 @@ def test_runs_played_one_after_another_share_one_pool_of_workers(
     """An adaptive ladder's runs, or a compensation's values, on the same two workers (not a
     pool forked for each), to the same files."""
     from rulepress.simulate import execute
+    from rulepress.workers import Workers
 
-    pools: list[execute.Workers[Any]] = []
+    pools: list[Workers[Any]] = []
     forked: list[int] = []
 
-    class Counted(execute.Workers[Any]):
+    class Counted(Workers[Any]):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             pools.append(self)
@@ -187,7 +188,7 @@ def test_runs_played_one_after_another_share_one_pool_of_workers(
             return worker
 
     plain = simulate(tmp_path / "plain", *run, "-j", "2")
-    monkeypatch.setattr(execute, "Workers", Counted)
+    monkeypatch.setattr(execute, "engine_workers", lambda run, count=1: Counted(run, count))
     counted = simulate(tmp_path / "counted", *run, "-j", "2")
     assert plain.exit_code == 0 and counted.exit_code == 0, plain.output + counted.output
     assert files(tmp_path / "plain") == files(tmp_path / "counted")
@@ -361,8 +362,8 @@ def test_the_seat_balance_counts_games_won_at_the_deal_once() -> None:
     """Go-Stop: 3 hands of 60 won at the deal have no first player; the seats' wins were put
     over the 57 others (60 wins over 57 games, 105.3%), and the sentence said "of 60 games"
     for a rate of 57."""
+    from rulepress.simulate.game import Game
     from rulepress.simulate.ladder import seat_balance, sentence
-    from rulepress.simulate.play import Game
     from rulepress.simulate.stats import Tally
 
     tally = Tally.empty(2, {})
@@ -402,8 +403,8 @@ def test_the_ladder_sentence_says_beats_only_when_the_interval_excludes_an_even_
 def test_a_pair_with_draws_has_no_interval_over_deals_beside_its_score() -> None:
     """Go-Stop: the interval over deals counts wins only, draws as losses, beside a score
     counting them half; a pair with draws or shared wins now has none (levels use Wilson)."""
+    from rulepress.simulate.game import Game
     from rulepress.simulate.ladder import figures
-    from rulepress.simulate.play import Game
     from rulepress.simulate.stats import Tally
 
     tally = Tally.empty(2, {})

@@ -13,13 +13,13 @@ from test_simulate_report import make_summary, project, rulepress
 
 from rulepress.simulate.records import (
     DIGEST_KEY,
-    derived,
     first_difference,
     records_digest,
     tally_of,
     tally_records,
 )
-from rulepress.simulate.run import dumps
+from rulepress.simulate.refigure import derived
+from rulepress.simulate.summary import dumps
 
 ROOT = Path(__file__).parent.parent
 DUPLICATE = "{games: 40, players: 2, agents: [random, cautious], seed: 3, duplicate: true}"

@@ -10,7 +10,7 @@ import signal
 import threading
 import time
 
-from rulepress.workers import Stopped, Workers, can_fork, in_worker
+from rulepress.workers import Workers, WorkerStopped, can_fork, in_worker
 
 _seen: list[str] = []  # what earlier items in this process left behind
 
@@ -59,11 +59,11 @@ def test_a_killed_or_late_item_is_stopped_and_the_next_runs() -> None:
     with Workers(_job, 1, warm=True, guard=False, once=True, start=_started) as pool:
         pool.submit("kill")
         [(_, killed)] = list(pool.results())
-        assert isinstance(killed, Stopped) and killed.code == -signal.SIGKILL
+        assert isinstance(killed, WorkerStopped) and killed.code == -signal.SIGKILL
         start = time.monotonic()
         pool.submit("sleep", seconds=0.5)
         [(_, late)] = list(pool.results())
-        assert isinstance(late, Stopped) and late.code is None
+        assert isinstance(late, WorkerStopped) and late.code is None
         assert time.monotonic() - start < 10
         pool.submit("after")
         [(_, answer)] = list(pool.results())
@@ -125,6 +125,6 @@ def test_a_library_that_cannot_be_loaded_within_the_budget_is_out_of_memory() ->
             ((_, value),) = list(pool.results())
     finally:
         set_budget(was)
-    assert isinstance(value, Stopped) and str(value) == (
+    assert isinstance(value, WorkerStopped) and str(value) == (
         "ran out of memory: it used more than its memory budget (engine_memory_mb = 16 in "
         "rulepress.toml's [limits])")

@@ -695,7 +695,7 @@ def simulate(
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.project import Folder, no_links_below, simulation_apart
         from rulepress.simulate.generator import simulate_game
-        from rulepress.simulate.run import Options
+        from rulepress.simulate.summary import Options
 
         where = Where.of(project, sources, (game,))
         found = where.folders()

@@ -29,6 +29,7 @@ from rulepress.diagnostics import (
 )
 from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
+from rulepress.host import engine_workers, typesetters
 from rulepress.signals import worker_started
 from rulepress.validate.check import (
     NO_CHECKS,
@@ -40,7 +41,7 @@ from rulepress.validate.check import (
     check_kit,
 )
 from rulepress.validate.results import Status
-from rulepress.workers import Stopped, Workers
+from rulepress.workers import Workers, WorkerStopped
 from rulepress.write import clear_stale_scratch, scratch_folder, write_set
 
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
@@ -389,13 +390,13 @@ def _make_guarded(state: _Run) -> None:
     def made(n: int) -> Files | list[Diagnostic]:
         return units[n].make()
 
-    with Workers(made) as pool:
+    with engine_workers(made) as pool:
         for n, unit in enumerate(units):
             if unit.label:
                 state.reporter.progress(unit.label)
             pool.submit(n)
             _, value = next(pool.results())
-            if isinstance(value, Stopped):
+            if isinstance(value, WorkerStopped):
                 value = unit.stopped(value.how) if unit.stopped is not None else [
                     Diagnostic(None, Severity.ERROR, f"{unit.name}: a worker {value.how}")]
             state.keep(unit, value)
@@ -547,7 +548,7 @@ class _Making:
                 yield unit, made
             return
         for (index, _), made in self._pool.results():
-            if isinstance(made, Stopped):
+            if isinstance(made, WorkerStopped):
                 # A pool would replace a worker the kernel killed (out of memory) and wait for
                 # its unit forever: the run fails instead.
                 code = made.code
@@ -602,7 +603,7 @@ def _pool(workers: int, units: int) -> Iterator[_Making]:
         yield _Making(None)
         return
     try:
-        with Workers(_make, workers, warm=True, guard=False, start=_worker_ready) as pool:
+        with typesetters(_make, workers, start=_worker_ready) as pool:
             yield _Making(pool)
     finally:
         clear_stale_scratch()  # what workers stopped in a render left

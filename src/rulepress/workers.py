@@ -1,17 +1,18 @@
-"""Engine code in worker processes, within a time and a memory budget.
+"""Engine code in worker processes, within a time and a memory budget: the mechanism, which
+rulepress.host alone uses to make its pools.
 
 A game's engine is code its designer chose to run, so rulepress runs it, but not in its own
 process: an engine that exits (``os._exit(0)``), crashes (a segmentation fault), loops forever or
 fills the memory would otherwise end or hang the command with an exit code that says something
 else (0 reads as a pass). On a Dask worker, a task runs its engine code the same way, in a child
-of its own (:func:`guarded`). Each worker is forked from this process (so it has the engine already
-loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a time;
-engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face), each
-within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
+of its own (:func:`daemon_fork`). Each worker is forked from this process (so it has the engine
+already loaded and the work's inputs, nothing is pickled on the way in) and runs one item at a
+time; engine code inside it runs in ``unit()``s (an example, a simulated game, a kit's face),
+each within ``engine_seconds`` of CPU time (the kernel stops the worker past it, wherever it
 loops), the worker within ``engine_memory_mb`` more than it started with (past it, allocation
 fails). Every command's worker processes come from this one pool: the check's, the build's
 typesetting (unguarded: it runs no engine code), simulate's and the kits' drawing.
-A worker that stops is reported as :class:`Stopped`, naming the unit it was in.
+A worker that stops is reported as :class:`WorkerStopped`, naming the unit it was in.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def tick() -> None:
         _slot[1] = time.monotonic()
 
 
-class Stopped(Exception):
+class WorkerStopped(Exception):
     """A worker stopped while it worked on ``item`` (in ``unit``, when it was in one): ``how``
     says what happened, as a phrase after the engine's name ('ended its process (exit status
     0)'); ``code`` is its exit status (negative: the signal), None if it was stopped waiting."""
@@ -112,9 +113,12 @@ class Stopped(Exception):
         super().__init__(how)
         self.item, self.unit, self.how, self.code = item, unit, how, code
 
-    def __reduce__(self) -> tuple[type[Stopped], tuple[object, int | None, str, int | None]]:
+    def __reduce__(self) -> tuple[type[WorkerStopped], tuple[object, int | None, str, int | None]]:
         # whole, so that a Dask task can return it to the command
-        return Stopped, (self.item, self.unit, self.how, self.code)
+        return WorkerStopped, (self.item, self.unit, self.how, self.code)
+
+
+Stopped = WorkerStopped  # validate/check.py's name for it, until the check asks rulepress.host
 
 
 def memory_note() -> str:
@@ -269,24 +273,17 @@ class _DaemonFork(ForkContext):
     Process = _ChildOfDaemon
 
 
-def guarded(run: Callable[[Item], Answer], item: Item, chosen: Budget) -> Answer | Stopped:
-    """``run(item)`` in a worker forked for it from any thread of any process (a task on a
-    Dask worker), within ``chosen``'s budgets: its value, or Stopped; what it raised is raised
-    here. The budget becomes this process's too (the wall-time watch and the words use it)."""
-    set_budget(chosen)
-    with Workers(run, context=_DaemonFork()) as pool:
-        pool.submit(item)
-        for _, value in pool.results():
-            answer: Answer | Stopped = value
-            return answer
-    raise AssertionError("a guarded item gave no answer")
+def daemon_fork() -> ForkContext:
+    """A context whose workers any thread of any process may fork, a daemon's too (a Dask
+    worker's thread)."""
+    return _DaemonFork()
 
 
 class Workers(Generic[Item]):
     """The one pool: up to ``count`` forked workers, each calling ``run(item)`` for the items
     submitted, one at a time, the heaviest waiting item first. ``results()`` yields (item,
-    value), or (item, Stopped) for an item whose worker stopped (a new worker takes the next
-    items); an exception ``run`` raised is raised here. Leaving the block stops every worker.
+    value), or (item, WorkerStopped) for an item whose worker stopped (a new worker takes the
+    next items); an exception ``run`` raised is raised here. Leaving the block stops every worker.
     Where no worker may be started (can_fork), the items are run here, unguarded.
 
     ``guard``: each worker within the budget (set_budget); off for work that runs no engine
@@ -364,7 +361,7 @@ class Workers(Generic[Item]):
 
     def submit(self, item: Item, weight: int = 0, seconds: float | None = None) -> None:
         """Run ``item``; ``seconds``: its worker is stopped if still at it that long after it
-        started (wall time), and the item reported as a Stopped whose ``code`` is None."""
+        started (wall time), and the item reported as a WorkerStopped whose ``code`` is None."""
         with self._lock:
             if seconds is not None:
                 self._seconds[id(item)] = seconds
@@ -458,7 +455,8 @@ class Workers(Generic[Item]):
                 yield item, value
 
     def _answer(self, worker: _Worker, ready: list[Any]) -> tuple[str, Any] | None:
-        """What ``worker`` answered, ('stopped', Stopped) if it stopped, None while it works."""
+        """What ``worker`` answered, ('stopped', WorkerStopped) if it stopped, None while it
+        works."""
         if worker.conn in ready or worker.conn.poll():
             try:
                 kind, value = worker.conn.recv()
@@ -470,7 +468,7 @@ class Workers(Generic[Item]):
                 else:
                     self._idle.append(worker)
                 if kind == "memory":
-                    return "stopped", Stopped(worker.item, worker.unit(),
+                    return "stopped", WorkerStopped(worker.item, worker.unit(),
                                               "ran out of memory: " + memory_note())
                 return kind, value
         if worker.process.sentinel in ready or not worker.process.is_alive():
@@ -480,6 +478,6 @@ class Workers(Generic[Item]):
             code = None
         else:
             return None
-        stopped = Stopped(worker.item, worker.unit(), _how(code), code)
+        stopped = WorkerStopped(worker.item, worker.unit(), _how(code), code)
         worker.stop()
         return "stopped", stopped

@@ -12,18 +12,19 @@ import hashlib
 import io
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 
-from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.document.model import Component, Document, Row
 from rulepress.games import contract
 from rulepress.games.base import Drawer
+from rulepress.host import EngineJob, engine_jobs
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import SHARED, Art, is_layout
 from rulepress.pnp.fonts import register_fonts
 from rulepress.pnp.ink import KitCanvas
 from rulepress.pnp.kit import side_drawer
-from rulepress.validate.check import DocumentCheck, engine_raised
-from rulepress.workers import Stopped, Workers
+from rulepress.validate.check import DocumentCheck
 
 FaceId = tuple[str, bool, int]  # component id, back?, row or copy index (SHARED: every copy)
 
@@ -128,34 +129,17 @@ def faces_of(results: list[DocumentCheck],
     """Each checked game's faces, drawn in a worker when its engine draws (as a kit is); those
     in ``pdfs`` as PDFs too."""
 
-    def drawn(n: int) -> dict[FaceId, Drawn] | list[Diagnostic]:
-        result = results[n]
-        try:
-            engine = result.engine
-            return draw_faces(result.doc, contract.drawers(engine), contract.tables(engine),
-                              pdfs)
-        except RulepressError as exc:
-            return exc.diagnostics
-        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
-            return [engine_raised(exc, result.engine, "drawing its faces",
-                                  result.doc.meta.engine_loc)]
+    def drawn(result: DocumentCheck) -> dict[FaceId, Drawn]:
+        engine = result.engine
+        return draw_faces(result.doc, contract.drawers(engine), contract.tables(engine), pdfs)
 
-    found: dict[int, object] = {}
-    with Workers(drawn, count=2) as pool:  # two games (both printings) at once
-        for n, result in enumerate(results):
-            if result.engine is None:
-                found[n] = drawn(n)
-            else:
-                pool.submit(n)
-        for n, value in pool.results():
-            engine = results[n].engine
-            found[n] = value if not isinstance(value, Stopped) or engine is None else [error(
-                results[n].doc.meta.engine_loc,
-                f"the {engine.name} engine {value.how} while drawing its faces")]
-    problems = [d for value in found.values() if isinstance(value, list) for d in value]
+    found = engine_jobs([EngineJob(partial(drawn, result), result.engine, "drawing its faces",
+                                   result.doc.meta.engine_loc) for result in results],
+                        count=2)  # two games (both printings) at once
+    problems = [d for value in found if isinstance(value, list) for d in value]
     if problems:
         raise RulepressError(problems)
-    return [found[n] for n in range(len(results))]  # type: ignore[misc]
+    return [value for value in found if not isinstance(value, list)]
 
 
 def png(pdf: bytes, scale: float = 2.0) -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -13,12 +14,12 @@ from rulepress.document.model import Component, Document, Row
 from rulepress.document.schema import is_layout
 from rulepress.games import contract
 from rulepress.games.base import Drawer
+from rulepress.host import EngineJob, caught, engine_job, on_stop
 from rulepress.limits import MAX_EXPORT_PIECES
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.faces import Art, Tables
 from rulepress.suggest import suggest
-from rulepress.validate.check import DocumentCheck, engine_raised
-from rulepress.workers import Stopped, Workers
+from rulepress.validate.check import DocumentCheck
 
 TARGETS = ("tts", "tgc", "mpc", "dtc")
 T = TypeVar("T")
@@ -112,23 +113,15 @@ class Exporter(Base):
         """``sub``: a folder between the game's and the target's (a translation's, 'de/')."""
         doc, engine, target = game.doc, game.engine, self.options.target
 
-        def make() -> Files | list[Diagnostic]:
-            """In a worker when the game's engine draws (the pipeline's guarded units)."""
-            try:
-                made = self._files(doc, contract.drawers(engine), contract.tables(engine), sub)
-            except RulepressError as exc:
-                return exc.diagnostics
-            except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
-                return [engine_raised(exc, engine, "drawing its export", doc.meta.engine_loc)]
+        def files() -> Files:
+            made = self._files(doc, contract.drawers(engine), contract.tables(engine), sub)
             return {f"{doc.slug}/{sub}{target}/{name}": data for name, data in made.items()}
 
-        def stopped(how: str) -> list[Diagnostic]:
-            name = engine.name if engine is not None else doc.meta.engine
-            return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its "
-                                               "export")]
-
-        return [Unit(f"{doc.slug}/{target}", key, make, f"making the {doc.slug} {target} export",
-                     guarded=engine is not None, stopped=stopped)]
+        # In a worker when the game's engine draws (the pipeline's guarded units).
+        job = EngineJob(files, engine, "drawing its export", doc.meta.engine_loc)
+        return [Unit(f"{doc.slug}/{target}", key, partial(caught, job),
+                     f"making the {doc.slug} {target} export", guarded=engine is not None,
+                     stopped=on_stop(engine, job.doing, job.at))]
 
     def _files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
                sub: str = "") -> dict[str, bytes | str]:
@@ -169,25 +162,9 @@ def in_worker(game: DocumentCheck, work: Callable[[Mapping[str, Drawer], Tables]
               doing: str) -> T | list[Diagnostic]:
     """``work`` with the game's drawers and tables, in a worker when its engine draws (an
     engine that ends its process or crashes there is one error at its engine: line)."""
-    doc, engine = game.doc, game.engine
-
-    def run(_: int) -> T | list[Diagnostic]:
-        try:
-            return work(contract.drawers(engine), contract.tables(engine))
-        except RulepressError as exc:
-            return exc.diagnostics
-        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
-            return [engine_raised(exc, engine, f"{doing} its export", doc.meta.engine_loc)]
-
-    if engine is None:
-        return run(0)
-    with Workers(run) as pool:
-        pool.submit(0)
-        _, result = next(pool.results())
-    if isinstance(result, Stopped):
-        return [error(doc.meta.engine_loc, f"the {engine.name} engine {result.how} while "
-                                           f"{doing} its export")]
-    return result  # type: ignore[no-any-return]
+    engine = game.engine
+    return engine_job(EngineJob(lambda: work(contract.drawers(engine), contract.tables(engine)),
+                                engine, f"{doing} its export", game.doc.meta.engine_loc))
 
 
 __all__ = ["TARGETS", "ExportOptions", "Exporter", "base_url"]

@@ -225,17 +225,6 @@ def _tried_entry(name: str, value: str) -> str | None:
 
 def _trial(load: Callable[[], object]) -> str | None:
     """How ``load()`` ends or hangs a worker's process within the engine's budget, else None."""
-    from rulepress.workers import Stopped, Workers, can_fork, unit
+    from rulepress.host import trial  # the host imports this package (its engine's faults)
 
-    if not can_fork():  # a Dask worker: the run's own process loaded it first
-        return None
-
-    def trial(_: None) -> None:
-        with unit(0), suppress(BaseException):
-            load()
-
-    with Workers(trial) as pool:
-        pool.submit(None)
-        for _, value in pool.results():
-            return value.how if isinstance(value, Stopped) else None
-    return None
+    return trial(load)

@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from rulepress.diagnostics import RulepressError, SourceLoc, error
+from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document, Language
+from rulepress.host import EngineJob, engine_job
 from rulepress.i18n.segments import Segment
 from rulepress.simulate.ladder import EARLY_SENTENCE, LADDER_EVEN, LADDER_SENTENCE, SEAT_SENTENCE
 from rulepress.simulate.plots import LADDER_AXIS, LADDER_TITLE
@@ -34,23 +35,15 @@ def engine_words(engine: Any) -> frozenset[str] | None:
     """The words a loaded engine lists (asked in a worker, once a process); None when it
     fails to list them (its own check says why); none without an engine."""
     from rulepress.games import contract
-    from rulepress.workers import Stopped, Workers
 
     if engine is None:
         return frozenset()
     if id(engine) in _WORDS:
         return _WORDS[id(engine)][1]
-
-    def run(_: int) -> tuple[str, ...] | None:
-        try:
-            return contract.words(engine)
-        except BaseException:  # noqa: BLE001 - reported where the engine is checked
-            return None
-
-    with Workers(run) as pool:
-        pool.submit(0)
-        _, value = next(pool.results())
-    found = None if value is None or isinstance(value, Stopped) else frozenset(value)
+    # what stops it is reported where the engine is checked
+    value = engine_job(EngineJob(lambda: contract.words(engine), engine, "listing its words",
+                                 None))
+    found = None if isinstance(value, list) else frozenset(value)
     _WORDS[id(engine)] = (engine, found)
     return found
 
@@ -58,8 +51,6 @@ def engine_words(engine: Any) -> frozenset[str] | None:
 def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     """The engine's words as segments, referenced at the front matter's ``engine:`` line."""
     from rulepress.games import UnknownEngine, contract, load_engine
-    from rulepress.validate.check import engine_raised
-    from rulepress.workers import Stopped, Workers
 
     if not doc.meta.engine:
         return []
@@ -69,20 +60,10 @@ def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     except UnknownEngine as exc:
         raise RulepressError.at(exc.loc or at, str(exc)) from None
 
-    def run(_: int) -> tuple[str, ...] | RulepressError:
-        try:
-            return contract.words(engine)
-        except BaseException as exc:  # noqa: BLE001 - the engine's own error, at its line
-            return RulepressError([engine_raised(exc, engine, "listing its words", at)])
-
-    with Workers(run) as pool:
-        pool.submit(0)
-        _, value = next(pool.results())
-    if isinstance(value, Stopped):
-        raise RulepressError([error(at, f"the {engine.name} engine {value.how} while listing "
-                                        "its words")])
-    if isinstance(value, RulepressError):
-        raise value
+    value = engine_job(EngineJob(lambda: contract.words(engine), engine, "listing its words",
+                                 at))
+    if isinstance(value, list):
+        raise RulepressError(value)
     return [Segment(w, at, KIND) for w in dict.fromkeys(value)]
 
 

@@ -8,14 +8,15 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.document.model import Document
 from rulepress.games import contract
+from rulepress.host import EngineJob, caught, on_stop
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.checks import CHECKS
 from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
-from rulepress.validate.check import DocumentCheck, engine_raised
+from rulepress.validate.check import DocumentCheck
 
 # A unit's part of its name: 'proof', or 'kit', the file names' suffix and the paper.
 _PART = re.compile(r"proof|kit\S* \S+")
@@ -95,13 +96,9 @@ class Kits(Base):
         doc, engine = game.doc, game.engine
         what = "proof" if self.options.proof else f"kit ({', '.join(papers)})"
 
-        def stopped(how: str) -> list[Diagnostic]:
-            name = engine.name if engine is not None else doc.meta.engine
-            return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its kit")]
-
         return Unit(f"{doc.slug}/{self._part(papers)}", key, partial(self._draw, game, papers),
                     f"drawing the {doc.slug} {what}", guarded=engine is not None,
-                    stopped=stopped)
+                    stopped=on_stop(engine, DRAWING, doc.meta.engine_loc))
 
     def unchanged(self, doc: Document) -> bool:
         """With --changed-since, whether no face of the game's kit changed: no reprint."""
@@ -117,28 +114,30 @@ class Kits(Base):
         """The game's kits on ``papers`` (or its proof), or what stops it; in a worker when its
         engine draws (workers.py), so a drawer that ends its process or crashes is reported.
         ``key``: whose changed faces it holds with --changed-since (default: the game's)."""
+        return caught(EngineJob(partial(self._drawn, game, papers, key), game.engine, DRAWING,
+                                game.doc.meta.engine_loc))
+
+    def _drawn(self, game: DocumentCheck, papers: tuple[str, ...],
+               key: str | None) -> Files | list[Diagnostic]:
         from rulepress.pnp.proof import proof as proof_page
 
         doc, engine, o = game.doc, game.engine, self.options
         drawing = self._drawing
-        try:
-            drawers, tables = contract.drawers(engine), contract.tables(engine)
-            if o.proof:
-                return {f"{doc.slug}/{doc.slug}-proof.pdf":
-                        proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
-            faces = self.changed(key or doc.slug)
-            if faces is not None and drawing is not None:
-                from rulepress.errata import only_changed
+        drawers, tables = contract.drawers(engine), contract.tables(engine)
+        if o.proof:
+            return {f"{doc.slug}/{doc.slug}-proof.pdf":
+                    proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
+        faces = self.changed(key or doc.slug)
+        if faces is not None and drawing is not None:
+            from rulepress.errata import only_changed
 
-                doc = only_changed(doc, faces)  # and only the components they are of
-                drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
-            kits = draw_kits(doc, drawers, papers, Path(), tables=tables, options=drawing)
-            return _read_back(doc, kits) or {path.as_posix(): data for path, data in kits.items()}
-        except RulepressError as exc:
-            return exc.diagnostics
-        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
-            return [engine_raised(exc, engine, "drawing its kit", doc.meta.engine_loc)]
+            doc = only_changed(doc, faces)  # and only the components they are of
+            drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
+        kits = draw_kits(doc, drawers, papers, Path(), tables=tables, options=drawing)
+        return _read_back(doc, kits) or {path.as_posix(): data for path, data in kits.items()}
 
+
+DRAWING = "drawing its kit"  # what the engine was doing, in its errors
 
 # Where a kit's printed words come from, besides the rules (its front matter): layouts, data.
 KIT_FOLDERS, KIT_SOURCES = ("layouts", "data"), ("*.yml", "*.yaml", "*.csv")

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.host import rebuild_processes
 from rulepress.signals import deferred
-from rulepress.workers import Budget, Workers, set_budget
-from rulepress.workers import Stopped as Dead
+from rulepress.workers import Budget, Workers, WorkerStopped, set_budget
 
 # Imported by the fork server once, so each rebuild process has them already.
 PRELOAD = ["rulepress.serve.preload"]
@@ -160,8 +160,8 @@ def _rebuild(job: _Job) -> tuple[str, Any]:
         return "raised", traceback.format_exc()
 
 
-class Stopped(Exception):
-    """The job was not done: the server is stopping."""
+class ServerStopping(Exception):
+    """A rebuild was not done, or not started: the server is stopping."""
 
 
 class Rebuilds:
@@ -178,8 +178,8 @@ class Rebuilds:
     def __init__(self, workers: int = 2) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
-        self._pool: Workers[_Job] = Workers(_rebuild, workers, warm=True, guard=False,
-                                            start=_worker_started, once=True, context=context)
+        self._pool: Workers[_Job] = rebuild_processes(_rebuild, workers, _worker_started,
+                                                      context)
         self._waiting: dict[int, tuple[Future[Outcome], float | None]] = {}
         self._per_game = workers
         self._running: dict[str, int] = {}  # each game's jobs in the pool
@@ -191,13 +191,13 @@ class Rebuilds:
                seconds: float | None = None, part: str | None = None) -> Future[Outcome]:
         """Start build_game(settings, game, only, part) once a worker is free: its Outcome, a
         failed one if its process dies or is still at work ``seconds`` after it started (it is
-        killed then, freeing its worker); Stopped once stop() is called."""
+        killed then, freeing its worker); ServerStopping once stop() is called."""
         job: _Job = (settings, game, only, part)
         outcome: Future[Outcome] = Future()
         outcome.set_running_or_notify_cancel()
         with self._changed:
             if self._stopped:
-                raise Stopped
+                raise ServerStopping
             if not self._started:
                 # Ctrl-C waits until the processes being started are known to stop(): else,
                 # the server gone, they printed a traceback as they could not read their job.
@@ -253,7 +253,7 @@ class Rebuilds:
 
     def stop(self) -> None:
         """Stop every process now, a job under way too (Ctrl-C must not wait for a render);
-        the jobs under way end in Stopped."""
+        the jobs under way end in ServerStopping."""
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
@@ -262,12 +262,12 @@ class Rebuilds:
             self._pool.__exit__(None, None, None)
         for outcome, _ in waiting:
             if not outcome.done():
-                outcome.set_exception(Stopped())
+                outcome.set_exception(ServerStopping())
 
 
 def _settle(outcome: Future[Outcome], job: _Job, answer: Any, seconds: float | None) -> None:
     _, game, only, _ = job
-    if isinstance(answer, Dead):
+    if isinstance(answer, WorkerStopped):
         outcome.set_result(_late(game, only, seconds) if answer.code is None
                            and seconds is not None else _died(game, only, answer.code))
     elif answer[0] == "raised":  # a bug: its traceback in the caller

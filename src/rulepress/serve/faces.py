@@ -27,11 +27,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from rulepress import memo
 from rulepress.cache import digest
-from rulepress.diagnostics import Diagnostic, RulepressError, error
+from rulepress.diagnostics import Diagnostic
 from rulepress.document.model import Document
 from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page, pdf, render
 from rulepress.games import contract
 from rulepress.games.base import Drawer
+from rulepress.host import EngineJob, caught, on_stop
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR
@@ -42,7 +43,7 @@ from rulepress.pnp.proof import Shown, faces
 from rulepress.serve.site import FACES_FOLDER as FOLDER
 from rulepress.serve.site import FACES_PAGE as PAGE
 from rulepress.units import mm
-from rulepress.validate.check import DocumentCheck, engine_raised
+from rulepress.validate.check import DocumentCheck
 
 CSS_DPI = 96  # CSS pixels per inch: a face is shown at its printed size on a typical screen
 DPI = 2 * CSS_DPI  # its image has twice that, sharp on a high-density screen too
@@ -87,10 +88,6 @@ class Faces(Base):
         if not any(c.size is not None and (c.front or c.back) for c in doc.meta.components):
             return []
 
-        def stopped(how: str) -> list[Diagnostic]:
-            name = engine.name if engine is not None else doc.meta.engine
-            return [error(doc.meta.engine_loc, f"the {name} engine {how} while drawing its kit")]
-
         # Keyed by what the faces are drawn from (the folder and the front matter, not the
         # prose): a saved paragraph leaves the page as it was, and it is not drawn again.
         own = memo.engine_key(doc.folder, doc.path, doc.meta.engine, self.project, "faces")
@@ -98,16 +95,13 @@ class Faces(Base):
             key = digest(own, *astuple(self.options))
         return [Unit(f"{doc.slug}/{FOLDER}/", key, partial(self._draw, game),
                      f"drawing the {doc.slug} faces", guarded=engine is not None,
-                     stopped=stopped)]
+                     stopped=on_stop(engine, "drawing its kit", doc.meta.engine_loc))]
 
     def _draw(self, game: DocumentCheck) -> Files | list[Diagnostic]:
         doc, engine = game.doc, game.engine
-        try:
-            return self.files(doc, contract.drawers(engine), contract.tables(engine))
-        except RulepressError as exc:
-            return exc.diagnostics
-        except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
-            return [engine_raised(exc, engine, "drawing its kit", doc.meta.engine_loc)]
+        return caught(EngineJob(
+            lambda: self.files(doc, contract.drawers(engine), contract.tables(engine)), engine,
+            "drawing its kit", doc.meta.engine_loc))
 
     def files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables) -> Files:
         """The faces page and its images; RulepressError as the kit would raise."""

@@ -28,8 +28,8 @@ from rulepress.serve.builder import (
     TRANSLATIONS,
     Outcome,
     Rebuilds,
+    ServerStopping,
     Settings,
-    Stopped,
 )
 from rulepress.serve.site import EVENTS, MEDIA, Refused, Site, faces_path, headers, live_page
 from rulepress.signals import raise_if_stopped
@@ -157,7 +157,7 @@ class Preview:
             with lock:
                 outcome = self.rebuilds.submit(self.settings, game, frozenset({name}),
                                                seconds=limits.RENDER_SECONDS).result()
-        except Stopped:
+        except ServerStopping:
             raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping") from None
         if outcome.written:
             self.say(f"{game}: rendered {path.name} in {outcome.seconds:.2f} s")

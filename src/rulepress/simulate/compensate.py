@@ -20,9 +20,13 @@ from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
 from rulepress.pipeline import Progress as Reporter
+from rulepress.simulate.execute import SchedulerError, players
+from rulepress.simulate.play import SimulationFailure, engine_of
+from rulepress.simulate.progress import game_steps
 from rulepress.simulate.records import sealed
-from rulepress.simulate.run import Options, Plan, outputs, summarize
+from rulepress.simulate.run import outputs, summarize
 from rulepress.simulate.stats import Z95, Tally, _r, rate
+from rulepress.simulate.summary import Options, Plan
 
 METHOD = ("every value plays the run's deals; the first player's win rate (Wilson, 95%) is "
           "taken to fall as the handicap grows; bisection between the lowest and highest "
@@ -117,10 +121,6 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
                        reporter: Reporter | None = None) -> tuple[dict[str, str], str]:
     """The search on the checked plan ``chosen``: its files (the summary at the suggested
     value, its plots) and what to tell the user of it."""
-    from rulepress.simulate.execute import SchedulerError, players
-    from rulepress.simulate.play import SimulationFailure, engine_of
-    from rulepress.simulate.progress import game_steps
-
     if len(chosen.spec.tables) != 1:
         raise RulepressError.at(None, "--compensate evens one table: give one player count and "
                                       "one variant")

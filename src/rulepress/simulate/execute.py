@@ -18,10 +18,11 @@ from functools import partial
 from typing import Any
 
 from rulepress.games import contract
+from rulepress.host import engine_workers, guarded
 from rulepress.simulate.play import SimulationFailure, engine_of, play_batch, stopped
 from rulepress.simulate.spec import RunSpec
 from rulepress.simulate.stats import Tally
-from rulepress.workers import Budget, Stopped, Workers, budget, guarded, unit
+from rulepress.workers import Budget, Workers, WorkerStopped, budget, unit
 
 MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cost
 IN_FLIGHT = 4  # batches queued per worker
@@ -83,9 +84,10 @@ def _play(spec: RunSpec, batch: Batch) -> Tally:
     return play_batch(spec, spec.tables[batch.table], batch.start, batch.stop)
 
 
-def _guarded(spec: RunSpec, batch: Batch, chosen: Budget) -> Tally | SimulationFailure | Stopped:
+def _guarded(spec: RunSpec, batch: Batch,
+             chosen: Budget) -> Tally | SimulationFailure | WorkerStopped:
     """A task on a Dask worker: the batch in a child process of its own, within the budgets of
-    the command's project (workers.guarded), as a local worker plays it; the worker's own
+    the command's project (host.guarded), as a local worker plays it; the worker's own
     process runs no engine code, so nothing the engine does can hold or end it."""
     return guarded(_loaded_and_played, (spec, batch), chosen)
 
@@ -187,7 +189,7 @@ def local(jobs: int) -> Iterator[Play]:
     engine's budget (workers.py), so an engine that exits or crashes is reported, never taken
     for the end of the run."""
     jobs = jobs or os.cpu_count() or 1
-    with Workers(_played, jobs) as pool:
+    with engine_workers(_played, jobs) as pool:
         yield partial(_run_on, pool, jobs)
 
 
@@ -211,8 +213,8 @@ def _run_on(pool: Workers[tuple[RunSpec, Batch]], jobs: int, specs: Sequence[Run
 
 
 def _outcome(specs: tuple[RunSpec, ...], batch: Batch,
-             value: Tally | Stopped | SimulationFailure) -> Tally:
-    if isinstance(value, Stopped):
+             value: Tally | WorkerStopped | SimulationFailure) -> Tally:
+    if isinstance(value, WorkerStopped):
         spec = specs[batch.run]
         raise stopped(spec, spec.tables[batch.table], batch.start, value)
     if isinstance(value, SimulationFailure):

@@ -21,13 +21,13 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, error
 from rulepress.document.model import Document
 from rulepress.pipeline import Base, Files, Paths, Progress, RunOptions, Unit, run
+from rulepress.simulate.compensate import compensation_files, compensation_options
 from rulepress.simulate.execute import SchedulerError
+from rulepress.simulate.ladder import ladder_files, ladder_options
 from rulepress.simulate.play import SimulationFailure
+from rulepress.simulate.progress import game_steps
 from rulepress.simulate.run import (
     SIMULATION_UNIT,
-    SUMMARY,
-    Options,
-    Plan,
     narrower,
     outputs,
     plan_of,
@@ -35,6 +35,7 @@ from rulepress.simulate.run import (
     stalled,
     summarize,
 )
+from rulepress.simulate.summary import SUMMARY, Options, Plan
 from rulepress.validate.check import DocumentCheck
 from rulepress.write import check_free
 
@@ -65,12 +66,8 @@ class Simulation(Base):
         self.said = ""  # a ladder's or a search's account of itself
         self.plan_options = options  # what the plan is checked with (a ladder's agents)
         if options.compensate:
-            from rulepress.simulate.compensate import compensation_options
-
             self.plan_options = compensation_options(options)
         elif options.ladder is not None:
-            from rulepress.simulate.ladder import ladder_options
-
             self.plan_options = ladder_options(options)
 
     def prepare(self, docs: Sequence[Document]) -> None:
@@ -81,8 +78,6 @@ class Simulation(Base):
         return [Unit(SIMULATION_UNIT, key, self._played, game.doc.slug)]
 
     def _played(self) -> Files:
-        from rulepress.simulate.progress import game_steps
-
         chosen = self.plan
         assert chosen is not None  # prepare() came first
         if self.options.compensate or self.options.ladder is not None:
@@ -105,14 +100,10 @@ class Simulation(Base):
 
     def _searched(self, chosen: Plan) -> Files:
         if self.options.compensate:
-            from rulepress.simulate.compensate import compensation_files
-
             files, self.said = compensation_files(chosen, chosen.spec.game, jobs=self.jobs,
                                                   scheduler=self.scheduler,
                                                   reporter=self.reporter)
         else:
-            from rulepress.simulate.ladder import ladder_files
-
             files, self.said = ladder_files(chosen, chosen.spec.game,
                                             adaptive=self.options.adaptive, jobs=self.jobs,
                                             scheduler=self.scheduler, reporter=self.reporter)
@@ -139,3 +130,13 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
     return (f"played {total} games of {game} in {seconds:.1f} s {where} "
             f"({total / seconds:.0f} games/s){narrower(simulation.summary)}"
             f"{stalled(simulation.summary)}; wrote {len(built.written)} files to {out}")
+
+
+def simulate_ladder(game: str, sources: Path, project: Path | None, options: Options,
+                    out: Path, *, jobs: int = 0, scheduler: str | None = None,
+                    reporter: Progress | None = None) -> str:
+    """``rulepress simulate --ladder``: the pairs, then the strongest in every seat; one
+    summary.json and ladder.svg, written through the pipeline. Returns what to tell the
+    user."""
+    return simulate_game(game, sources, project, options, out, jobs=jobs, scheduler=scheduler,
+                         reporter=reporter)

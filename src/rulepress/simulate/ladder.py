@@ -29,12 +29,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.pipeline import Progress as Reporter
-from rulepress.simulate.run import Options, Plan
+from rulepress.simulate.execute import SchedulerError, StopRule, players
+from rulepress.simulate.play import SimulationFailure
+from rulepress.simulate.progress import game_steps
+from rulepress.simulate.records import sealed, tally_of
 from rulepress.simulate.spec import CAPPED, RunSpec, SpecError
 from rulepress.simulate.stats import (
     DUPLICATE_METHOD,
@@ -48,6 +50,7 @@ from rulepress.simulate.stats import (
     table_figures,
     wilson,
 )
+from rulepress.simulate.summary import FORMAT, Options, Plan, dumps
 from rulepress.words import N_
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
@@ -366,18 +369,6 @@ def parse_until(text: str | None) -> float | None:
     return value
 
 
-def simulate_ladder(game: str, sources: Path, project: Path | None, options: Options,
-                    out: Path, *, jobs: int = 0, scheduler: str | None = None,
-                    reporter: Reporter | None = None) -> str:
-    """``rulepress simulate --ladder``: the pairs, then the strongest in every seat; one
-    summary.json and ladder.svg, written through the pipeline (simulate/generator.py).
-    Returns what to tell the user."""
-    from rulepress.simulate.generator import simulate_game
-
-    return simulate_game(game, sources, project, options, out, jobs=jobs, scheduler=scheduler,
-                         reporter=reporter)
-
-
 def ladder_options(options: Options) -> Options:
     """The options a ladder's plan is checked with: its agents, played duplicate."""
     if options.agents is not None or options.duplicate:
@@ -391,12 +382,6 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                  ) -> tuple[dict[str, str], str]:
     """The ladder of the checked plan ``chosen`` (``adaptive``: --adaptive): its files
     (summary.json, ladder.svg) and what to tell the user of it."""
-    from rulepress.simulate.execute import SchedulerError, StopRule, players
-    from rulepress.simulate.play import SimulationFailure
-    from rulepress.simulate.progress import game_steps
-    from rulepress.simulate.records import sealed
-    from rulepress.simulate.run import FORMAT, dumps
-
     chosen = replace(chosen, spec=replace(chosen.spec, adaptive=adaptive))
     names = chosen.spec.agents
     try:
@@ -445,7 +430,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                              **table_figures(seat_tally, seats.agents, spec.seconds_per_turn),
                              **first_game(seat_tally)}],
     })
-    from rulepress.simulate.plots import ladder_svg
+    from rulepress.simulate.plots import ladder_svg  # matplotlib, loaded when a run draws
 
     files = {"summary.json": dumps(summary) + "\n", "ladder.svg": ladder_svg(summary)}
     games = sum(t["games"] for t in summary["tables"])
@@ -461,8 +446,6 @@ def method(adaptive: bool) -> dict[str, str]:
 
 def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, Any]:
     """A ladder summary's figures (method, ladder, tables) computed again from its records."""
-    from rulepress.simulate.records import tally_of
-
     run = summary["run"]
     stored = summary["tables"]
     matches = [(t["agents"][0], t["agents"][1]) for t in

@@ -8,7 +8,6 @@ nothing larger than a tally ever crosses between processes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,6 +29,7 @@ from rulepress.games.base import (
 from rulepress.games.contract import Malformed
 from rulepress.games.fault import blamed, raised_at
 from rulepress.signals import Interrupted
+from rulepress.simulate.game import Game
 from rulepress.simulate.spec import (
     CAPPED,
     RunSpec,
@@ -42,7 +42,7 @@ from rulepress.simulate.spec import (
 )
 from rulepress.simulate.stats import STALLS, Tally
 from rulepress.simulate.tension import tension
-from rulepress.workers import Stopped, unit
+from rulepress.workers import WorkerStopped, unit
 
 MOVES_PER_TURN = 100  # a turn that never ends is capped too: --max-turns times this many moves
 
@@ -64,29 +64,6 @@ class SimulationFailure(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-
-@dataclass(frozen=True)
-class Game:
-    """What one game tells the tally."""
-
-    index: int
-    lineup: tuple[str, ...]  # the agent at each seat
-    turns: int
-    end: str  # the outcome's reason, or CAPPED
-    winners: tuple[int, ...]
-    scores: tuple[float, ...]  # empty when capped
-    first: int | None  # the seat that made the first decision
-    answers: Mapping[str, bool | float | None]
-    # --tension: times the lead changed hands, and the seats behind at each checkpoint
-    lead_changes: int | None = None
-    behind: tuple[tuple[int, ...], ...] = ()
-
-    def line(self) -> str:
-        """The game in a line of text: a report's sample compares these."""
-        scores = ",".join(f"{s:g}" for s in self.scores)
-        winners = ",".join(map(str, self.winners))
-        return f"{self.index} {'/'.join(self.lineup)} {self.turns} {self.end!r} {winners} {scores}"
 
 
 @cache
@@ -275,7 +252,7 @@ def _order(spec: RunSpec, table: Table, index: int) -> tuple[int, int]:
     return spec.tables.index(table), index
 
 
-def stopped(spec: RunSpec, table: Table, start: int, exc: Stopped) -> SimulationFailure:
+def stopped(spec: RunSpec, table: Table, start: int, exc: WorkerStopped) -> SimulationFailure:
     """A worker that stopped while it played game ``exc.unit`` at ``table`` (or, outside a
     game, as it began the batch from game ``start``): bad input."""
     index = exc.unit if exc.unit is not None else start

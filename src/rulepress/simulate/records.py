@@ -6,8 +6,8 @@ end, wins by seat, by agent and by place in turn order, finished games by first 
 and shared wins, every score, margin, winning score and numeric answer counted by value, the
 yes/no answers counted, each deal's (wins, games) by agent and by seat in duplicate play, the
 replayed first games' digests and the capped games; a compensation's first-player counts at
-each value tried. A figure is never read from the file: :func:`derived` rebuilds every one from
-the records (rates, intervals, means, quantiles, Elo, levels, sentences), and the check
+each value tried. A figure is never read from the file: ``refigure.derived`` rebuilds every one
+from the records (rates, intervals, means, quantiles, Elo, levels, sentences), and the check
 requires the stored figures to be exactly those (:func:`first_difference`) and the records to
 match ``records_sha256``, the digest the run wrote over all of them. An edited figure, or an
 edited record without its digest, fails the check at the summary's path; the replayed games
@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.simulate.stats import Tally, table_figures
+from rulepress.simulate.stats import Tally
 
 DIGEST_KEY = "records_sha256"
 
@@ -140,40 +140,6 @@ def sealed(summary: Mapping[str, Any]) -> dict[str, Any]:
     return {**summary, DIGEST_KEY: records_digest(summary)}
 
 
-def _table(stored: Mapping[str, Any], kinds: Mapping[str, str], agents: Sequence[str],
-           seconds_per_turn: float) -> dict[str, Any]:
-    figures = table_figures(tally_of(stored, kinds), agents, seconds_per_turn)
-    figures["sample"] = stored["sample"]  # a record: the replayed games' digest
-    out = {"key": stored["key"], "players": stored["players"], "variant": stored["variant"],
-           **figures}
-    if "first_game" in stored:
-        out["first_game"] = stored["first_game"]
-    return out
-
-
-def derived(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """The summary with every figure computed again from its records, in this version's
-    methods and words (the records, run and descriptions as stored)."""
-    from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD
-
-    kinds = kinds_of(summary)
-    run = summary["run"]
-    spt = float(run["seconds_per_turn"])
-    out = dict(summary)
-    if "ladder" in summary:
-        from rulepress.simulate import ladder
-
-        out.update(ladder.derived(summary, kinds))
-        return out
-    out["method"] = {**METHOD, **DUPLICATE_METHOD} if run.get("duplicate") else dict(METHOD)
-    out["tables"] = [_table(t, kinds, run["agents"], spt) for t in summary["tables"]]
-    if "compensation" in summary:
-        from rulepress.simulate.compensate import derived as compensated
-
-        out["compensation"] = compensated(summary["compensation"], out["tables"][0])
-    return out
-
-
 def first_difference(stored: Any, made: Any, path: str = "") -> str | None:
     """Where ``stored`` first differs from ``made`` (``tables[2-standard].agents.greedy.rate:
     0.7, its records give 0.6``), None when they are the same."""
@@ -216,27 +182,3 @@ def changes(stored: Any, made: Any, path: str = "") -> list[str]:
     if stored == made:
         return []
     return [f"{path[:-1]}: {json.dumps(stored)} -> {json.dumps(made)}"]
-
-
-def refigured(text: str) -> tuple[str, list[str]]:
-    """A summary's text with its figures computed again from its records in this version's
-    methods (no game played), and what changed; ValueError when its records do not match
-    their digest (a refigured summary keeps the run's digest, never a new one)."""
-    from rulepress.simulate.run import dumps
-
-    summary = json.loads(text)
-    if summary.get(DIGEST_KEY) != records_digest(summary):
-        raise ValueError("its records do not match their digest")
-    made = {**derived(summary), DIGEST_KEY: summary[DIGEST_KEY]}
-    return dumps(made) + "\n", changes(summary, made)
-
-
-if __name__ == "__main__":  # python -m rulepress.simulate.records summary.json...
-    import sys
-    from pathlib import Path
-
-    for name in sys.argv[1:]:
-        file = Path(name)
-        text, changed = refigured(file.read_text(encoding="utf-8"))
-        file.write_text(text, encoding="utf-8")
-        print(f"{name}: {len(changed)} figures changed", *changed, sep="\n  ")

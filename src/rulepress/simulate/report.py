@@ -35,9 +35,10 @@ from rulepress.document.model import Document, Example
 from rulepress.games.base import Figure
 from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
-from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
+from rulepress.simulate.run import plan_for
 from rulepress.simulate.spec import RunSpec, Table
 from rulepress.simulate.stats import SAMPLE, rate, sample_digest
+from rulepress.simulate.summary import FORMAT, Options, Plan
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.words import N_
 from rulepress.workers import unit
@@ -210,7 +211,8 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
 def _from_records(summary: dict[str, Any], name: str, remake: str) -> dict[str, Any]:
     """The summary with every figure computed from its records, once the records match their
     digest and the stored figures are exactly those (records.py)."""
-    from rulepress.simulate.records import DIGEST_KEY, derived, first_difference, records_digest
+    from rulepress.simulate.records import DIGEST_KEY, first_difference, records_digest
+    from rulepress.simulate.refigure import derived
 
     try:
         sealed = summary.get(DIGEST_KEY)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +16,17 @@ from rulepress.cache import digest
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document
 from rulepress.games import UnknownEngine, contract
-from rulepress.games.base import GameEngine, Question, Rules, handicap_of, standing_of
+from rulepress.games.base import GameEngine, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
+from rulepress.host import one
 from rulepress.simulate.execute import Progress, StopRule, players
+from rulepress.simulate.ladder import parse_until, until_enough
 from rulepress.simulate.play import engine_of
+from rulepress.simulate.records import sealed
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
     CAPPED,
-    DEFAULT_MAX_TURNS,
-    DEFAULT_SECONDS_PER_TURN,
-    DEFAULT_SEED,
     MAX_SECONDS_PER_TURN,
     RunSpec,
     SpecError,
@@ -37,42 +37,10 @@ from rulepress.simulate.spec import (
     parse_players,
 )
 from rulepress.simulate.stats import DUPLICATE_METHOD, METHOD, Tally, table_figures
-from rulepress.workers import Stopped, Workers, can_fork, in_unit, in_worker, tick, unit
+from rulepress.simulate.summary import FORMAT, SUMMARY, Options, Plan, Posed, dumps
+from rulepress.workers import WorkerStopped, can_fork, in_unit, in_worker, tick, unit
 
-FORMAT = 1  # summary.json's layout; a report refuses a summary of another format
-SUMMARY = "summary.json"
 SIMULATION_UNIT = "simulation"  # the manifest's unit listing a run's files
-
-
-@dataclass(frozen=True)
-class Options:
-    """The command line as given (None: the default)."""
-
-    games: int
-    players: str | None = None
-    variants: str | None = None
-    agents: str | None = None
-    seed: int = DEFAULT_SEED
-    max_turns: int = DEFAULT_MAX_TURNS
-    seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
-    check: bool = False
-    duplicate: bool = False
-    ladder: str | None = None  # agents to rank head to head (simulate/ladder.py)
-    until: str | None = None  # "±1%": stop once the first player's interval is this narrow
-    handicap: int | None = None  # the rules' numeric handicap at this value
-    compensate: bool = False  # look for the handicap that evens the seats (compensate.py)
-    tension: bool = False  # lead changes and comebacks (tension.py)
-    adaptive: bool = False  # a ladder's decided pairs stop early (ladder.py, which plans it)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A checked run: what it plays, and what the summary says about the game."""
-
-    spec: RunSpec
-    title: str
-    agents: dict[str, str]  # the agents playing, with their lines
-    questions: tuple[Question, ...]
 
 
 def plan(game: str, sources: Path, project: Path | None, options: Options) -> Plan:
@@ -101,34 +69,48 @@ def plan_for(game: str, title: str, engine_spec: str, engine_loc: SourceLoc | No
         engine = engine_of(spec)
     except UnknownEngine as exc:
         raise RulepressError.at(engine_loc, str(exc)) from None
-    stop = None
     if can_fork() and not in_worker():
-        # A set-up that passed its trial passes it again with the same engine, game and
+        # A set-up that passed in a worker passes again with the same engine, game and
         # options (engines are pure): serve's rebuilds, checking four playtest reports each
-        # save, keep that in the memo instead of forking four trials.
+        # save, keep that in the memo and set up here instead of forking four workers.
         key = None if engine_loc is None else memo.engine_key(
             engine_loc.path.parent, engine_loc.path, engine_spec, project,
             digest("set-up trial", repr(options), title))
         if memo.get(key) is not True:
-            stop = _tried(spec, engine, options, title)
-            if stop is None:
-                memo.put(key, True)
-    if stop is not None:
-        loc, how = stop
-        raise RulepressError.at(loc or engine_loc, f"the {engine.name} engine {how} while "
-                                                   f"setting up {game}")
+            done = _set_up_in_worker(spec, engine, options, title)
+            if isinstance(done, tuple):
+                loc, how = done
+                raise RulepressError.at(loc or engine_loc, f"the {engine.name} engine {how} "
+                                                           f"while setting up {game}")
+            memo.put(key, True)
+            if isinstance(done, RulepressError):
+                raise done
+            return done
+    # In a worker (a playtest report's in check's) the set-up is within the budget too.
+    with unit(0) if in_worker() and not in_unit() else nullcontext():
+        done = _set_up(spec, engine, options, title)
+    if isinstance(done, RulepressError):
+        raise done
+    return done
+
+
+def _set_up(spec: RunSpec, engine: GameEngine, options: Options, title: str,
+            memory_stops: bool = False) -> Plan | RulepressError:
+    """The checked run, or the error that stops it: bad options, or the engine's own error
+    at its line. ``memory_stops``: a MemoryError is raised (in the host's worker, past its
+    memory budget: a stop, said as one)."""
     try:
-        # In a worker (a playtest report's in check's) the set-up is within the budget too.
-        with unit(0) if in_worker() and not in_unit() else nullcontext():
-            return _setup(spec, engine, options, title)
+        return _setup(spec, engine, options, title)
     except SpecError as exc:
-        raise RulepressError.at(None, str(exc)) from None
-    except RulepressError:
-        raise
+        return RulepressError.at(None, str(exc))
+    except RulepressError as exc:
+        return exc
     except BaseException as exc:  # noqa: BLE001 - the engine's own error (an exit too)
+        if memory_stops and isinstance(exc, MemoryError):
+            raise
         loc, raised = blamed(exc)  # a stop signal or rulepress's own error: raised again
-        raise RulepressError.at(loc, f"the {engine.name} engine raised {raised} while "
-                                     f"setting up {game}") from None
+        return RulepressError.at(loc, f"the {engine.name} engine raised {raised} while "
+                                      f"setting up {spec.game}")
 
 
 def _setup(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> Plan:
@@ -136,7 +118,8 @@ def _setup(spec: RunSpec, engine: GameEngine, options: Options, title: str) -> P
     _at(getattr(engine, "agents", None), engine)
     lines = {n: agent_line(engine, n) for n in dict.fromkeys(spec.agents)}
     _at(getattr(engine, "questions", None), engine)
-    return Plan(spec, title, lines, contract.questions(engine))
+    return Plan(spec, title, lines,
+                tuple(Posed(q.name, q.text, q.kind) for q in contract.questions(engine)))
 
 
 _trail: int | None = None  # in a trial's worker: the pipe it names each step's def line on
@@ -154,39 +137,32 @@ def _at(*where: object) -> None:
             os.write(_trail, f"{loc.path}\0{loc.line}\0{loc.col}\0".encode())
 
 
-def _tried(spec: RunSpec, engine: GameEngine, options: Options,
-           title: str) -> tuple[SourceLoc | None, str] | None:
-    """How the set-up ends or hangs its process (os._exit, a crash, a loop, its memory), tried
-    first in a worker, with the def line it was in; None when it does not. An exception it
-    raises is left to the set-up here, which reports it at its line."""
+def _set_up_in_worker(spec: RunSpec, engine: GameEngine, options: Options, title: str
+                      ) -> Plan | RulepressError | tuple[SourceLoc | None, str]:
+    """The set-up (:func:`_set_up`) in a worker of the engine host: its plan or its error; if
+    it ends or hangs the worker's process (os._exit, a crash, a loop, its memory), how, with
+    the def line it was in."""
     read, write = os.pipe()
 
-    def trial(_: None) -> None:
+    def set_up(_: None) -> Plan | RulepressError:
         global _trail
         _trail = write
         with unit(0):
-            try:
-                _setup(spec, engine, options, title)
-            except MemoryError:
-                raise  # past the worker's memory budget: a stop
-            except BaseException:  # noqa: BLE001, S110 - said by the set-up here
-                pass
+            return _set_up(spec, engine, options, title, memory_stops=True)
 
     try:
-        with Workers(trial) as pool:
-            pool.submit(None)
-            stopped = [v for _, v in pool.results() if isinstance(v, Stopped)]
+        done = one(set_up, None)
     finally:
         os.close(write)
         said = _drained(read)
-    if not stopped:
-        return None
+    if not isinstance(done, WorkerStopped):
+        return done
     fields = said.split(b"\0")  # path, line, col, path, line, col, ..., b""
     loc = None
     if len(fields) >= 4:  # each written whole (a write of a few bytes to a pipe is)
         path, line, col = fields[-4:-1]
         loc = SourceLoc(Path(os.fsdecode(path)), int(line), int(col))
-    return loc, stopped[0].how
+    return loc, done.how
 
 
 def _drained(fd: int) -> bytes:
@@ -230,8 +206,6 @@ def _checked(spec: RunSpec, engine: GameEngine, options: Options, title: str) ->
     if options.adaptive:
         raise SpecError("--adaptive stops a ladder's decided pairs early: use it with --ladder")
     if options.until is not None:
-        from rulepress.simulate.ladder import parse_until
-
         spec = replace(spec, until=parse_until(options.until))
     if options.tension:
         _at(rules.new_game, rules)
@@ -299,8 +273,6 @@ def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
     """Every game of the run, on local processes or the Dask scheduler at ``scheduler``."""
     stop = None
     if plan.spec.until is not None:
-        from rulepress.simulate.ladder import until_enough
-
         stop = StopRule(until_enough(plan.spec.until))
     with players(jobs, scheduler) as played:
         return played([plan.spec], progress, stop)[0]
@@ -308,8 +280,6 @@ def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
 
 def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
     """summary.json: every figure, the exact command, and how each figure was computed."""
-    from rulepress.simulate.records import sealed
-
     spec = plan.spec
     return sealed({
         "format": FORMAT,
@@ -331,21 +301,6 @@ def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
 
 def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
     """File name -> text: summary.json and the plots."""
-    from rulepress.simulate.plots import plots
+    from rulepress.simulate.plots import plots  # matplotlib, loaded when a run draws
 
     return {SUMMARY: dumps(summary) + "\n", **plots(summary)}
-
-
-def dumps(value: Any, indent: str = "") -> str:
-    """JSON with mappings one key a line and lists of numbers on one line (histograms stay
-    readable); keys in the order given, so the same summary is the same bytes."""
-    import json
-
-    inner = indent + "  "
-    if isinstance(value, Mapping) and value:
-        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dumps(v, inner)}"
-                 for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
-    if isinstance(value, list | tuple) and any(isinstance(v, Mapping) for v in value):
-        return "[\n" + ",\n".join(inner + dumps(v, inner) for v in value) + f"\n{indent}]"
-    return json.dumps(value, ensure_ascii=False)

@@ -25,7 +25,7 @@ from rulepress.simulate.spec import CAPPED
 from rulepress.simulate.tension import CHECKPOINTS
 
 if TYPE_CHECKING:
-    from rulepress.simulate.play import Game
+    from rulepress.simulate.game import Game
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 SAMPLE = 4  # each table's first games, replayed by every check to spot a stale summary
