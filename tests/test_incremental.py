@@ -24,9 +24,9 @@ import pytest
 from support import run
 
 import rulepress
-from rulepress.cache import MANIFEST, folder_id
 from rulepress.scaffold import new_project
 from rulepress.simulate.records import derived, sealed
+from rulepress.write import MANIFEST, folder_id
 
 pytestmark = pytest.mark.slow  # full builds, then rebuilds
 

@@ -11,11 +11,10 @@ from rulepress.books import BookOptions, Books
 from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
-from rulepress.media import PAPER_KEYS
-from rulepress.pipeline import Built, Generator, Paths, Progress, RunOptions, run
+from rulepress.media import DEFAULT_LANGUAGE, FALLBACK_EPOCH, PAPER_KEYS
+from rulepress.pipeline import Built, Generator, Paths, Reporter, RunOptions, run
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.project import DEFAULT_TITLE
-from rulepress.render import FALLBACK_EPOCH
 
 
 def build_rulebooks(
@@ -30,7 +29,7 @@ def build_rulebooks(
     project: Path | None = None,
     title: str = DEFAULT_TITLE,
     booklet: bool = False,
-    reporter: Progress,
+    reporter: Reporter,
     pdf: bool = True,
     press: bool = False,
     only: Collection[str] | None = None,
@@ -42,7 +41,7 @@ def build_rulebooks(
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
     out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
     ``booklet`` adds the player edition imposed as a booklet per paper; ``press`` each edition
-    as PDF/X-1a per paper for a manufacturer (GAME-a4-press.pdf, render.press).
+    as PDF/X-1a per paper for a manufacturer (GAME-a4-press.pdf, press.convert).
 
     Outputs whose inputs are unchanged (cache.py) are neither rendered nor rewritten; a game
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
@@ -78,7 +77,7 @@ def build_kits(
     duplex: str = "long",
     bleed_mm: float = 3.0,
     project: Path | None = None,
-    reporter: Progress,
+    reporter: Reporter,
     proof: bool = False,
     sides: str = "two",
     ink: str = "normal",
@@ -110,7 +109,7 @@ def build_kits(
         langs = tuple(dict.fromkeys(x for g in translations for x in g.options.langs))
         label, changed = changed_faces(
             project or Path.cwd(), sources, changed_since, games, reporter, langs,
-            translations[0].options.source if translations else "en")
+            translations[0].options.source if translations else DEFAULT_LANGUAGE)
         since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()
                               if "/" not in slug))
         for g in translations:  # each language's own: a game/lang's changed faces

@@ -481,8 +481,8 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.checks import every
-        from rulepress.export import Exporter, ExportOptions
-        from rulepress.export import base_url as checked_url
+        from rulepress.export.generator import Exporter, ExportOptions
+        from rulepress.export.generator import base_url as checked_url
         from rulepress.pipeline import Generator, Paths, RunOptions, run
 
         where = Where.of(project, sources, (game,))

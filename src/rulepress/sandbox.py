@@ -393,7 +393,7 @@ class GameTemplates(jinja2.BaseLoader):
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
-        from rulepress.jail import Refused, read_regular
+        from rulepress.jail import PathRefused, read_regular
 
         pieces = jinja2.loaders.split_template_path(template)  # refuses '..'
         path = self.root.joinpath(*pieces)
@@ -414,7 +414,7 @@ class GameTemplates(jinja2.BaseLoader):
         except UnicodeDecodeError as exc:
             at, what = not_utf8(path, exc)
             raise RefusedTemplate(f"'{template}' is {what}", path, at.line) from None
-        except (Refused, OSError) as exc:
+        except (PathRefused, OSError) as exc:
             raise RefusedTemplate(f"'{template}' cannot be read: {_why(exc)}", path) from None
         mtime = path.stat().st_mtime
         return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime

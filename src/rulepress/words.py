@@ -19,9 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.paths import templates_dir
 
-SOURCE = "en"  # the language the theme is written in
+SOURCE = DEFAULT_LANGUAGE  # the language the theme is written in
 Gettext = Callable[..., str]
 
 

@@ -27,6 +27,7 @@ from rulepress.errata.compare import (
     words,
 )
 from rulepress.errata.faces import Drawn, FaceId, png
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.render.html import FONT_FACES, environment, run_templates
 from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import Status
@@ -148,7 +149,7 @@ def context(title: str, old: Printing, new: Printing, diff: Difference,
         "title": title, "old": old, "new": new, "empty": diff.empty,
         "headline": _headline(title, old, new, diff, _),
         "summary": summary(diff, _),
-        "lang": _.lang or "en",
+        "lang": _.lang or DEFAULT_LANGUAGE,
         "words": {
             "kicker": _("Errata"),
             "title": _("{title}: errata, {old} to {new}", title=title, old=was, new=now),

@@ -11,11 +11,17 @@ from urllib.parse import urlsplit
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Component, Document, Row
 from rulepress.document.schema import is_layout
+from rulepress.export import preflight
+from rulepress.export.dtc import deck_pdf
+from rulepress.export.houses import Placed, house_files, house_sides, placed, shots
+from rulepress.export.raster import sides
+from rulepress.export.tts import saved_object
 from rulepress.games import contract
 from rulepress.games.base import Drawer
 from rulepress.limits import MAX_EXPORT_PIECES
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.faces import Art, Tables
+from rulepress.pnp.kit import with_variant
 from rulepress.suggest import suggest
 from rulepress.validate.check import DocumentCheck, engine_raised
 from rulepress.workers import Stopped, Workers
@@ -74,8 +80,6 @@ class Exporter(Base):
                 "export; leave components out with --skip"))]
         if self.options.target == "tts":
             return found
-        from rulepress.export.houses import placed
-
         parts, problems = placed(doc, self.options.target, frozenset(self.options.skip))
         if problems or found:
             return found + problems
@@ -84,10 +88,6 @@ class Exporter(Base):
 
     def _preflight(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
                    parts: Sequence[object]) -> list[Diagnostic]:
-        from rulepress.export import preflight
-        from rulepress.export.houses import Placed, house_sides, shots
-        from rulepress.pnp.kit import with_variant
-
         target, strict = self.options.target, self.options.strict
         found: list[Diagnostic] = []
         chosen = [p for p in parts if isinstance(p, Placed)]
@@ -132,25 +132,17 @@ class Exporter(Base):
 
     def _files(self, doc: Document, drawers: Mapping[str, Drawer], tables: Tables,
                sub: str = "") -> dict[str, bytes | str]:
-        from rulepress.export.raster import sides
-
         opts = self.options
         skip = frozenset(opts.skip)
         if opts.target == "tts":
-            from rulepress.export.tts import saved_object
-
             comps = [c for c in doc.meta.components if c.in_kit and c.id not in skip]
             return saved_object(doc, sides(doc, drawers, tables, comps), opts.base_url,
                                 _rows(doc, tables, comps))
-        from rulepress.export.houses import house_files, house_sides, placed
-
         parts, problems = placed(doc, opts.target, skip)
         if problems:
             raise RulepressError(problems)
         found = house_sides(doc, drawers, tables, parts)
         if opts.target == "dtc":
-            from rulepress.export.dtc import deck_pdf
-
             return {f"{doc.slug}-{p.comp.id}.pdf": deck_pdf(doc, p, found) for p in parts}
         return house_files(opts.target, parts, found,
                            _rows(doc, tables, [p.comp for p in parts]))

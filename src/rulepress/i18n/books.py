@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from rulepress.cache import Manifest, digest
+from rulepress.cache import file_key
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
-from rulepress.document.editions import PLAYER
+from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
@@ -26,6 +26,7 @@ from rulepress.i18n.engine import (
     translate_values,
     word_translator,
 )
+from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
 from rulepress.validate.check import CheckReport, DocumentCheck
@@ -40,6 +41,7 @@ from rulepress.words import (
     theme_msgids,
     theme_words,
 )
+from rulepress.write import Manifest
 
 
 @dataclass(frozen=True)
@@ -47,9 +49,9 @@ class TranslationOptions:
     """What the translated books are made with: all of it goes in their key."""
 
     langs: tuple[str, ...]
-    source: str = "en"
-    papers: tuple[str, ...] = ("a4", "letter")
-    editions: tuple[str, ...] = ("player", "reference")
+    source: str = DEFAULT_LANGUAGE
+    papers: tuple[str, ...] = PAPER_KEYS
+    editions: tuple[str, ...] = EDITIONS
     booklet: bool = False
     strict: bool = False
 
@@ -126,7 +128,7 @@ class TranslatedBooks(Base):
         if not self.pdf:
             return 0
         return sum(len(_typesettings([f for f in self.files(doc, lang)
-                                      if not manifest.fresh(f.name, digest(key, f.name))]))
+                                      if not manifest.fresh(f.name, file_key(key, f.name))]))
                    for lang in languages_of(doc, self.options.langs))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
@@ -214,7 +216,7 @@ def check_translations(report: CheckReport, options: TranslationOptions) -> None
 
 def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
                options: TranslationOptions, pdf: bool, fonts: str) -> str:
-    from rulepress.books import EDITION_NAMES, book_name, booklet_name, kit_links, paper_name
+    from rulepress.books import book_name, booklet_name, kit_links, paper_name
     from rulepress.render import render_html
 
     lang = doc.language.code if doc.language else ""

@@ -27,7 +27,8 @@ from rulepress.i18n.catalog import (
 )
 from rulepress.i18n.engine import engine_segments
 from rulepress.i18n.segments import Segment
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.words import own_theme_path, theme_catalog_path
 
 
@@ -43,7 +44,7 @@ class Translated:
                 f"{u.fuzzy} fuzzy, {u.obsolete} obsolete ({po_path(self.doc, self.lang)})")
 
 
-def translate(doc: Document, langs: Sequence[str], source_lang: str = "en",
+def translate(doc: Document, langs: Sequence[str], source_lang: str = DEFAULT_LANGUAGE,
               project: Path | None = None) -> list[Translated]:
     """Merge every language's catalog with the game's segments and its engine's words, then
     write them all."""
@@ -133,7 +134,7 @@ def _replace(path: Path, data: bytes) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-    except Refused as exc:
+    except PathRefused as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc}") from None
     except OSError as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc.strerror}") from None

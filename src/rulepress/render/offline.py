@@ -26,7 +26,7 @@ from rulepress import memo
 from rulepress.cache import code_digest, digest
 from rulepress.diagnostics import SourceLoc
 from rulepress.images import LABELS, BadImage, check_data, decode_data_url
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 
 # Elements that run code or embed another document.
 _FORBIDDEN = frozenset({"script", "iframe", "frame", "frameset", "object", "embed", "applet",
@@ -273,7 +273,7 @@ def refusal_loc(url: str, game_folder: Path) -> SourceLoc:
             continue
         try:
             lines = read_regular(file).decode("utf-8", "replace").splitlines()
-        except (Refused, OSError):
+        except (PathRefused, OSError):
             continue
         for n, line in enumerate(lines, 1):
             col = next((line.casefold().find(x) for x in needles if x in line.casefold()), -1)

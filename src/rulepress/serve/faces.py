@@ -271,7 +271,8 @@ def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions) -> s
     """The page: a header, the toggles (CSS only: the page runs no script of its own) and
     every face."""
     title = escape(doc.meta.title)
-    from rulepress.books import EDITION_NAMES, book_name
+    from rulepress.books import book_name
+    from rulepress.document.editions import EDITION_NAMES
 
     books = " · ".join(f'<a href="../{escape(book_name(doc.slug, e))}">'
                        f"{escape(EDITION_NAMES.get(e, e))}</a>" for e in options.editions)
