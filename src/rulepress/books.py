@@ -288,7 +288,7 @@ def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
     """Label -> href, relative to build/, of the kits `rulepress pnp` writes into pnp/."""
     if not any(c.in_kit for c in doc.meta.components):
         return {}
-    from rulepress.pnp.kit import kit_path, variant_names
+    from rulepress.pnp.kit import kit_path, variant_names  # ReportLab: only for a kit's links
 
     links = {}
     for variant in ["", *variant_names(doc)]:
@@ -319,6 +319,7 @@ def paper_name(paper: str) -> str:
 
 
 def _render_pdf(job: PdfJob) -> Files | list[Diagnostic]:
+    # In the typesetting worker: WeasyPrint and pypdf are slow imports the HTML never needs.
     from rulepress.render.booklet import render_booklet
     from rulepress.render.pdf import render_pdfs
 

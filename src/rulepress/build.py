@@ -11,6 +11,7 @@ from rulepress.books import BookOptions, Books
 from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
+from rulepress.errata import changed_faces, changelog_lines
 from rulepress.media import DEFAULT_LANGUAGE, FALLBACK_EPOCH, PAPER_KEYS
 from rulepress.pipeline import Built, Generator, Paths, Reporter, RunOptions, run
 from rulepress.pnp.generator import KitOptions, Kits
@@ -57,8 +58,6 @@ def build_rulebooks(
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
     changes = None
     if changelog_since is not None:  # errata/: computed from both printings, both checked
-        from rulepress.errata import changelog_lines
-
         found = changelog_lines(project or Path.cwd(), sources, changelog_since, games, reporter)
         changes = (changelog_since, tuple(sorted(found.items())))
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
@@ -98,12 +97,10 @@ def build_kits(
     ``changed_since``: a revision or folder; each kit holds only the faces that differ from it."""
     since = None
     if changed_since is not None:  # errata/: the faces that differ, each game's sorted
-        from rulepress.errata import changed_faces
-
         if proof or only is not None:
             raise RulepressError.at(None, "--changed-since chooses the pieces itself: leave "
                                           f"out {'--proof' if proof else '--only'}")
-        from rulepress.i18n.kits import TranslatedKits
+        from rulepress.i18n.kits import TranslatedKits  # loads Babel: for translations alone
 
         translations = [g for g in also if isinstance(g, TranslatedKits)]
         langs = tuple(dict.fromkeys(x for g in translations for x in g.options.langs))

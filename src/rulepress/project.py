@@ -262,7 +262,9 @@ def _convert(kind: str, value: Any) -> Any:
     if kind == "path":
         return Path(value) if isinstance(value, str) and value.strip() else None
     if kind == "languages":
-        from rulepress.i18n.catalog import lang_problem
+        from rulepress.i18n.catalog import (
+            lang_problem,  # Babel comes with it: a translation's alone
+        )
 
         ok = isinstance(value, list) and value and all(
             isinstance(v, str) and lang_problem(v) is None for v in value)

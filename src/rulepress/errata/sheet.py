@@ -28,6 +28,7 @@ from rulepress.errata.compare import (
 )
 from rulepress.errata.faces import Drawn, FaceId, png
 from rulepress.media import DEFAULT_LANGUAGE
+from rulepress.paths import templates_dir
 from rulepress.render.html import FONT_FACES, environment, run_templates
 from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import Status
@@ -285,8 +286,7 @@ def render_page(title: str, old: Printing, new: Printing, diff: Difference,
 
 def render_pdfs_of(page: str, papers: Sequence[str], folder: Path) -> dict[str, bytes]:
     """The page as one PDF per paper; ``folder``: the new printing's game folder."""
-    from rulepress.render import templates_dir
-    from rulepress.render.pdf import render_pdfs
+    from rulepress.render.pdf import render_pdfs  # WeasyPrint: a slow import
 
     return render_pdfs(page, papers, base_url=folder,
                        allowed_roots=(folder.resolve(), templates_dir()))

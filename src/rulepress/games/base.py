@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 from rulepress.figure import DIAGRAM_FONT
+from rulepress.games.data import game_data
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -627,6 +628,4 @@ class Engine:
     def data(self, component: str) -> tuple[dict[str, Any], ...]:
         """The data rows of the game's component ``component``, as rulepress read them for
         its layouts (fields as written, ``qty`` a whole number): see rulepress.games.data."""
-        from rulepress.games.data import game_data
-
         return game_data(self, component)

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document
 from rulepress.i18n.catalog import (
@@ -23,12 +25,14 @@ from rulepress.i18n.catalog import (
     merged,
     po_path,
     pot_path,
+    template,
     update,
 )
 from rulepress.i18n.engine import engine_segments
-from rulepress.i18n.segments import Segment
+from rulepress.i18n.segments import Segment, segments
 from rulepress.jail import PathRefused, read_regular
 from rulepress.media import DEFAULT_LANGUAGE
+from rulepress.paths import templates_dir
 from rulepress.words import own_theme_path, theme_catalog_path
 
 
@@ -90,11 +94,6 @@ def _theme(doc: Document, lang: str) -> tuple[bytes, int, int] | None:
     """The game's own catalog of the theme's words in ``lang`` merged with the theme's template
     as the rules' is: made for a language rulepress ships no theme catalog of, kept up to date
     where the game has one (its words override rulepress's)."""
-    from babel.messages.pofile import read_po
-
-    from rulepress.paths import templates_dir
-    from rulepress.words import theme_catalog_path
-
     path = own_theme_path(doc.folder, lang)
     if theme_catalog_path(lang).is_file() and not (path.exists() or path.is_symlink()):
         return None
@@ -115,9 +114,6 @@ THEME_HEADER = """\
 
 
 def _pot(doc: Document, extra: list[Segment]) -> bytes:
-    from rulepress.i18n.catalog import dump, template
-    from rulepress.i18n.segments import segments
-
     return dump(template(doc, segments(doc) + extra))
 
 

@@ -10,11 +10,14 @@ from pathlib import Path
 
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Document
+from rulepress.errata import only_changed
 from rulepress.games import contract
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.checks import CHECKS
 from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
+from rulepress.pnp.proof import proof as proof_page
+from rulepress.render.readback import read_back_pdf, sources_of
 from rulepress.validate.check import DocumentCheck, engine_raised
 
 # A unit's part of its name: 'proof', or 'kit', the file names' suffix and the paper.
@@ -117,8 +120,6 @@ class Kits(Base):
         """The game's kits on ``papers`` (or its proof), or what stops it; in a worker when its
         engine draws (workers.py), so a drawer that ends its process or crashes is reported.
         ``key``: whose changed faces it holds with --changed-since (default: the game's)."""
-        from rulepress.pnp.proof import proof as proof_page
-
         doc, engine, o = game.doc, game.engine, self.options
         drawing = self._drawing
         try:
@@ -128,8 +129,6 @@ class Kits(Base):
                         proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
             faces = self.changed(key or doc.slug)
             if faces is not None and drawing is not None:
-                from rulepress.errata import only_changed
-
                 doc = only_changed(doc, faces)  # and only the components they are of
                 drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
             kits = draw_kits(doc, drawers, papers, Path(), tables=tables, options=drawing)
@@ -147,8 +146,6 @@ KIT_FOLDERS, KIT_SOURCES = ("layouts", "data"), ("*.yml", "*.yaml", "*.csv")
 def _read_back(doc: Document, kits: Mapping[Path, bytes]) -> list[Diagnostic]:
     """The kit's text read back, page by page: source markup on a card is an error at the
     line of the layout, data or rules file its words came from (render/readback.py)."""
-    from rulepress.render.readback import read_back_pdf, sources_of
-
     more = sorted({p for folder in KIT_FOLDERS for pattern in KIT_SOURCES
                    for p in (doc.folder / folder).rglob(pattern)
                    if p.is_file() and not p.is_symlink()})

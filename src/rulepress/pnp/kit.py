@@ -165,7 +165,7 @@ def _engine_words(doc: Document) -> Callable[[str], str | None] | None:
     """What a translation's engine drawers print in its language (None: as written)."""
     if doc.language is None:
         return None
-    from rulepress.i18n.engine import word_translator  # only a translation needs it
+    from rulepress.i18n.engine import word_translator  # Babel comes with it: a translation's alone
 
     return word_translator(doc.language.strings, doc.language.code, doc.folder)
 

@@ -202,7 +202,9 @@ def parse_parts(doc: Document, edition: str) -> list[Token]:
         if doc.language is None:
             found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
         else:  # a translation: looked up by the text as written, then filled
-            from rulepress.i18n.apply import translate_tokens
+            from rulepress.i18n.apply import (
+                translate_tokens,  # Babel comes with it: a translation's alone
+            )
 
             found = md.parse(part.text)
             translate_tokens(md, found, doc.language, lambda text: fill(doc, text))
