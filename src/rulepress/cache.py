@@ -52,10 +52,11 @@ def digest(*parts: object) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def cache_key(kind: str, *parts: object) -> str:
+def cache_key(kind: str, *parts: object, theme: bool = True) -> str:
     """The one style of key of every cache (the manifest's games, ``.rulepress/kept``, memo):
-    what it is a key of, its own parts, then the code and the theme everything is made with."""
-    return digest(FORMAT, kind, *parts, code_digest(), theme_digest())
+    what it is a key of, its own parts, then the code and the theme everything is made with.
+    ``theme=False`` for what the theme cannot change (compiled prose, a page's parse)."""
+    return digest(FORMAT, kind, *parts, code_digest(), theme_digest() if theme else None)
 
 
 def file_key(key: str, name: str) -> str:

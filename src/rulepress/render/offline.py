@@ -23,7 +23,7 @@ import tinycss2
 import tinycss2.ast
 
 from rulepress import memo
-from rulepress.cache import code_digest, digest
+from rulepress.cache import cache_key
 from rulepress.diagnostics import SourceLoc
 from rulepress.images import LABELS, BadImage, check_data, decode_data_url
 from rulepress.jail import PathRefused, read_regular
@@ -243,7 +243,7 @@ def checked_page(html: str, up: int = 1) -> _Page:
     if rest.problems or rest.bad_images or rest.marks != len(figures):
         return read_page(html, up)
     digests = {hashlib.sha256(f.encode()).hexdigest(): f for f in figures}
-    key = digest("offline", up, sorted(digests), code_digest())
+    key = cache_key("offline", up, sorted(digests), theme=False)
     if memo.get(key) is True:
         return rest
     for name, figure in digests.items():
