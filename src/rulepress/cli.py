@@ -1,4 +1,6 @@
-"""Command line: thin commands, each calling one function. Heavy imports stay lazy."""
+"""Command line: thin commands, each calling one function. Each command imports what it runs
+inside its function, so `rulepress --help` and `--version` load none of it (WeasyPrint,
+ReportLab, Babel, numpy, the engines)."""
 
 from __future__ import annotations
 
