@@ -776,7 +776,7 @@ def test_a_translated_games_source_pages_reload_before_its_translations_are_buil
 def test_the_manifest_keeps_each_generators_part_of_a_game_written_at_once() -> None:
     """serve's two jobs of one game (its pages, its translations') each record their own
     generator's part of it; the second written must not drop the first's."""
-    from rulepress.cache import Record
+    from rulepress.write import Record
 
     on_disk = {"units": {}, "games": {"game": {"engine": "e", "books": {"key": "old"},
                                                "translated-books": {"key": "t"}}}}
