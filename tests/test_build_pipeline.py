@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 from support import run
 
-from rulepress.cache import MANIFEST
+from rulepress.write import MANIFEST
 
 pytestmark = pytest.mark.slow  # builds of a fixture tree, PDFs included
 

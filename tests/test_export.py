@@ -24,14 +24,15 @@ from reportlab.pdfgen.canvas import Canvas
 from rulepress.cli import main
 from rulepress.document.model import Document
 from rulepress.document.reader import read_document
-from rulepress.export.preflight import cmyk, ink_totals, over_limit
 from rulepress.export.preflight import ink as preflight_ink
+from rulepress.export.preflight import ink_totals, over_limit
 from rulepress.export.products import PRODUCTS
 from rulepress.export.raster import Shot, SideFaces
 from rulepress.export.tts import D6_CELLS, DIE_CELL, fold
 from rulepress.games import contract, load_engine
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art
+from rulepress.press.colour import cmyk
 
 pytestmark = pytest.mark.slow  # exports of the bundled games
 

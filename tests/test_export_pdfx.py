@@ -1,7 +1,7 @@
 """export --to dtc writes PDF/X-1a:2003: each written file read back with pypdf (markers in the
 Info dict and XMP, the OutputIntent and its profile, boxes page by page, colour operators and
 spaces in pages and forms, images' colour spaces and masks, no transparency, subset tags), and
-the read-back check (export.pdfx.check) shown to find each fault in a file that has it."""
+the read-back check (press.pdfx.check) shown to find each fault in a file that has it."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.cli import main
-from rulepress.export import pdfx
-from rulepress.export.dtc import cmyk_image
 from rulepress.pnp.draw import BOLD, REGULAR
 from rulepress.pnp.fonts import register_fonts
+from rulepress.press import pdfx
+from rulepress.press.colour import cmyk_image
 
 ROOT = Path(__file__).parent.parent
 SOURCES = ROOT / "sources"
@@ -380,7 +380,7 @@ def test_build_press_stops_at_print_css_on_what_it_cannot_flatten(tmp_path: Path
 
 
 def test_to_press_unpaints_only_what_opacity_0_hid() -> None:
-    from rulepress.render.press import to_press
+    from rulepress.press.convert import to_press
 
     def page(text: bool) -> bytes:
         buf = io.BytesIO()
@@ -435,7 +435,7 @@ def test_a_press_kit_is_pdfx_1a_and_looks_like_the_kit() -> None:
                        for g in res.get("/ExtGState", {}).values())
     # Drawn the same: page by page the same paths, text and images in the same order, each
     # colour the kit's as rulepress converts it (the marks' 55% white halo: opaque white).
-    from rulepress.export.preflight import cmyk
+    from rulepress.press.colour import cmyk
 
     drawing = {b"re", b"m", b"l", b"c", b"f", b"f*", b"S", b"s", b"B", b"B*", b"Tj", b"TJ",
                b"Do", b"BT", b"ET"}
@@ -466,7 +466,7 @@ def test_pnp_press_writes_the_kit_under_its_own_name(tmp_path: Path) -> None:
 
 
 def test_to_press_gives_a_translucent_fill_as_its_tint() -> None:
-    from rulepress.render.press import to_press
+    from rulepress.press.convert import to_press
 
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(100, 100), invariant=1)

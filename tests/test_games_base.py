@@ -12,10 +12,10 @@ from rulepress.games.base import (
     CHANCE,
     AmbiguousMove,
     IllegalMove,
+    MoveRefused,
     NotationError,
     Outcome,
-    Progress,
-    Refused,
+    PlayedSoFar,
     RulesError,
     derive,
     play_out,
@@ -150,7 +150,7 @@ def test_play_out_stops_when_asked_and_says_how_far_it_got() -> None:
         seen.append(moves)
         return moves == 3
 
-    at = Progress()
+    at = PlayedSoFar()
     end = play_out(Dice(), random.Random(7), [], stop=stop, progress=at)
     assert seen == [0, 1, 2, 3] and at.moves == 3 and at.state is end and not end.is_over()
 
@@ -159,8 +159,8 @@ def test_a_move_the_rules_refuse_is_raised_with_its_seat_and_state() -> None:
     def folder(state: Dice, rng: random.Random) -> str:
         return "fold"
 
-    at = Progress()
-    with pytest.raises(Refused) as refused:
+    at = PlayedSoFar()
+    with pytest.raises(MoveRefused) as refused:
         play_out(StrictDice(), random.Random(7), [folder, folder], progress=at)
     assert refused.value.seat == 0 and refused.value.move == "fold"
     assert isinstance(refused.value.cause, IllegalMove)

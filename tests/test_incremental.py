@@ -24,10 +24,10 @@ import pytest
 from support import run
 
 import rulepress
-from rulepress.cache import MANIFEST, folder_id
 from rulepress.scaffold import new_project
 from rulepress.simulate.records import sealed
 from rulepress.simulate.refigure import derived
+from rulepress.write import MANIFEST, folder_id
 
 pytestmark = pytest.mark.slow  # full builds, then rebuilds
 

@@ -24,7 +24,7 @@ import pytest
 import support
 
 from rulepress.scaffold import new_project
-from rulepress.serve.site import FILE_POLICY, PAGE_POLICY, Refused, Site, live_page
+from rulepress.serve.site import FILE_POLICY, PAGE_POLICY, RequestRefused, Site, live_page
 
 pytestmark = pytest.mark.slow  # rulepress serve in subprocesses
 
@@ -44,10 +44,10 @@ def test_paths_outside_the_project_are_refused(tmp_path: Path) -> None:
     for url in ("/../secret.txt", "/build/../../secret.txt", "/%2e%2e/secret.txt",
                 "/build/%2E%2E/%2e%2e/secret.txt", "/..%2fsecret.txt", "//etc/passwd",
                 "/build/out.txt", f"/{tmp_path}/secret.txt".replace("//", "/"), "/a\\..\\b"):
-        with pytest.raises(Refused) as refused:
+        with pytest.raises(RequestRefused) as refused:
             site.file_for(url)
         assert refused.value.status in (403, 404), url
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(RequestRefused) as refused:
         site.file_for("/build/out.txt")
     assert refused.value.status == 403
 
@@ -81,7 +81,7 @@ def test_only_the_outputs_and_kits_are_served_whatever_folder_holds_them(
     for url in ("/.git/config", "/.env", "/rulepress.toml", "/engines/demo.py",
                 "/sources/demo/script.html", "/sources/demo/plot.svg", "/pnp/demo/.kit.pdf",
                 "/demo/notes.md", "/%2egit/config", "/demo/./.env/", "/.git/"):
-        with pytest.raises(Refused) as refused:
+        with pytest.raises(RequestRefused) as refused:
             site.file_for(url)
         assert refused.value.status == 404, url
     outside = Site.of(project, tmp_path / "out", project / "pnp")  # /_build/: kits at /pnp/
@@ -776,7 +776,7 @@ def test_a_translated_games_source_pages_reload_before_its_translations_are_buil
 def test_the_manifest_keeps_each_generators_part_of_a_game_written_at_once() -> None:
     """serve's two jobs of one game (its pages, its translations') each record their own
     generator's part of it; the second written must not drop the first's."""
-    from rulepress.cache import Record
+    from rulepress.write import Record
 
     on_disk = {"units": {}, "games": {"game": {"engine": "e", "books": {"key": "old"},
                                                "translated-books": {"key": "t"}}}}

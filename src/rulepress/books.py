@@ -10,9 +10,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from rulepress import limits
-from rulepress.cache import Manifest, digest
+from rulepress.cache import file_key
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, warning
-from rulepress.document.editions import PLAYER, REFERENCE
+from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
 from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
 from rulepress.document.teaching import check_teaching
@@ -34,7 +34,7 @@ from rulepress.sandbox import Timeout, deadline
 from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
 from rulepress.validate.check import Checks, DocumentCheck
 from rulepress.validate.results import RenderedExample
-from rulepress.write import scratch_folder
+from rulepress.write import Manifest, scratch_folder
 
 
 def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
@@ -53,8 +53,6 @@ def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Di
 # teaching order, the playtest report.
 CHECKS = Checks(document=(_references, check_glyphs, _glossary, _teaching)) | PLAYTEST_CHECKS
 
-EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
-
 
 @dataclass(frozen=True)
 class BookOptions:
@@ -67,7 +65,7 @@ class BookOptions:
     epoch: str
     # build --changelog-since: the old printing and, by game, what changed since, in plain words
     changes: tuple[str, tuple[tuple[str, tuple[str, ...]], ...]] | None = None
-    press: bool = False  # build --press: each edition also as PDF/X-1a per paper (render.press)
+    press: bool = False  # build --press: each edition also as PDF/X-1a per paper (press.convert)
 
 
 @dataclass(frozen=True)
@@ -141,7 +139,7 @@ class Books(Base):
 
     def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
         todo = [f for f in self.files(doc.slug)
-                if self._wanted(f) and not manifest.fresh(f.name, digest(key, f.name))]
+                if self._wanted(f) and not manifest.fresh(f.name, file_key(key, f.name))]
         return len(_typesettings(todo))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
@@ -255,7 +253,7 @@ def replaced(name: str, slug: str, editions: Sequence[str], papers: Sequence[str
     if len(parts) not in (2, 3) or parts[0] != slug:
         return True
     known = {PurePosixPath(f.name).name: f
-             for f in book_files(slug, (PLAYER, REFERENCE), PAPER_KEYS, True)}
+             for f in book_files(slug, EDITIONS, PAPER_KEYS, True)}
     f = known.get(parts[-1])
     if f is None:
         return True  # not a book's file name: made no more, deleted as before
@@ -321,7 +319,7 @@ def kit_links(doc: Document, papers: Sequence[str]) -> dict[str, str]:
     """Label -> href, relative to build/, of the kits `rulepress pnp` writes into pnp/."""
     if not any(c.in_kit for c in doc.meta.components):
         return {}
-    from rulepress.pnp.kit import kit_path, variant_names
+    from rulepress.pnp.kit import kit_path, variant_names  # ReportLab: only for a kit's links
 
     links = {}
     for variant in ["", *variant_names(doc)]:
@@ -354,6 +352,7 @@ def paper_name(paper: str) -> str:
 def _render_pdf(job: PdfJob) -> Files | list[Diagnostic]:
     """The PDFs of ``job``, read back: markup in them stops the build, a page make-up fault is
     a warning beside them."""
+    # In the typesetting worker: WeasyPrint and pypdf are slow imports the HTML never needs.
     from rulepress.render.booklet import render_booklet
     from rulepress.render.pdf import render_pdfs
 

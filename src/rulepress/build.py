@@ -11,11 +11,11 @@ from rulepress.books import BookOptions, Books
 from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
-from rulepress.media import PAPER_KEYS
-from rulepress.pipeline import Built, Generator, Paths, Progress, RunOptions, run
+from rulepress.errata import changed_faces, changelog_lines
+from rulepress.media import DEFAULT_LANGUAGE, FALLBACK_EPOCH, PAPER_KEYS
+from rulepress.pipeline import Built, Generator, Paths, Reporter, RunOptions, run
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.project import DEFAULT_TITLE
-from rulepress.render import FALLBACK_EPOCH
 
 
 def build_rulebooks(
@@ -30,7 +30,7 @@ def build_rulebooks(
     project: Path | None = None,
     title: str = DEFAULT_TITLE,
     booklet: bool = False,
-    reporter: Progress,
+    reporter: Reporter,
     pdf: bool = True,
     press: bool = False,
     only: Collection[str] | None = None,
@@ -42,7 +42,7 @@ def build_rulebooks(
     """Check, then write for each game and edition an HTML page and a PDF per paper, and
     out/index.html linking every game built into ``out`` (with the kits `pnp` writes).
     ``booklet`` adds the player edition imposed as a booklet per paper; ``press`` each edition
-    as PDF/X-1a per paper for a manufacturer (GAME-a4-press.pdf, render.press).
+    as PDF/X-1a per paper for a manufacturer (GAME-a4-press.pdf, press.convert).
 
     Outputs whose inputs are unchanged (cache.py) are neither rendered nor rewritten; a game
     whose outputs are all unchanged is not even read. ``force``: rebuild everything.
@@ -58,8 +58,6 @@ def build_rulebooks(
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
     changes = None
     if changelog_since is not None:  # errata/: computed from both printings, both checked
-        from rulepress.errata import changelog_lines
-
         found = changelog_lines(project or Path.cwd(), sources, changelog_since, games, reporter)
         changes = (changelog_since, tuple(sorted(found.items())))
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
@@ -78,7 +76,7 @@ def build_kits(
     duplex: str = "long",
     bleed_mm: float = 3.0,
     project: Path | None = None,
-    reporter: Progress,
+    reporter: Reporter,
     proof: bool = False,
     sides: str = "two",
     ink: str = "normal",
@@ -99,18 +97,16 @@ def build_kits(
     ``changed_since``: a revision or folder; each kit holds only the faces that differ from it."""
     since = None
     if changed_since is not None:  # errata/: the faces that differ, each game's sorted
-        from rulepress.errata import changed_faces
-
         if proof or only is not None:
             raise RulepressError.at(None, "--changed-since chooses the pieces itself: leave "
                                           f"out {'--proof' if proof else '--only'}")
-        from rulepress.i18n.kits import TranslatedKits
+        from rulepress.i18n.kits import TranslatedKits  # loads Babel: for translations alone
 
         translations = [g for g in also if isinstance(g, TranslatedKits)]
         langs = tuple(dict.fromkeys(x for g in translations for x in g.options.langs))
         label, changed = changed_faces(
             project or Path.cwd(), sources, changed_since, games, reporter, langs,
-            translations[0].options.source if translations else "en")
+            translations[0].options.source if translations else DEFAULT_LANGUAGE)
         since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()
                               if "/" not in slug))
         for g in translations:  # each language's own: a game/lang's changed faces

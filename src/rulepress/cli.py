@@ -1,4 +1,6 @@
-"""Command line: thin commands, each calling one function. Heavy imports stay lazy."""
+"""Command line: thin commands, each calling one function. Each command imports what it runs
+inside its function, so `rulepress --help` and `--version` load none of it (WeasyPrint,
+ReportLab, Babel, numpy, the engines)."""
 
 from __future__ import annotations
 
@@ -481,8 +483,8 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
 
     def action(reporter: Reporter) -> ExitStatus:
         from rulepress.checks import every
-        from rulepress.export import Exporter, ExportOptions
-        from rulepress.export import base_url as checked_url
+        from rulepress.export.generator import Exporter, ExportOptions
+        from rulepress.export.generator import base_url as checked_url
         from rulepress.pipeline import Generator, Paths, RunOptions, run
 
         where = Where.of(project, sources, (game,))

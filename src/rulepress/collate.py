@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from rulepress.media import DEFAULT_LANGUAGE
+
 # Leading articles per language (base code): dropped for sorting, kept in print.
 ARTICLES: dict[str, tuple[str, ...]] = {
     "en": ("the", "an", "a"),
@@ -22,7 +24,7 @@ ARTICLES: dict[str, tuple[str, ...]] = {
 
 
 def _base(lang: str | None) -> str:
-    return (lang or "en").replace("-", "_").split("_")[0].lower()
+    return (lang or DEFAULT_LANGUAGE).replace("-", "_").split("_")[0].lower()
 
 
 def without_article(text: str, lang: str | None) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -27,11 +26,10 @@ from rulepress.workers import (
     Budget,
     Workers,
     WorkerStopped,
-    can_fork,
     daemon_fork,
     set_budget,
-    unit,
 )
+from rulepress.workers import one as one  # one item in a worker of its own; lives below games
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -60,17 +58,6 @@ def rebuild_processes(run: Callable[[Item], Any], count: int, start: Callable[[i
                    context=context)
 
 
-def one(run: Callable[[Item], Answer], item: Item) -> Answer | WorkerStopped:
-    """``run(item)`` in a worker of its own, within the engine's budget: its value, or how the
-    worker stopped; what it raised is raised here."""
-    with Workers(run) as pool:
-        pool.submit(item)
-        for _, value in pool.results():
-            answer: Answer | WorkerStopped = value
-            return answer
-    raise AssertionError("an engine job gave no answer")
-
-
 def guarded(run: Callable[[Item], Answer], item: Item, chosen: Budget) -> Answer | WorkerStopped:
     """As :func:`one`, from any thread of any process (a task on a Dask worker, a daemon that
     multiprocessing would not let fork), within ``chosen``'s budgets, which become this
@@ -82,20 +69,6 @@ def guarded(run: Callable[[Item], Answer], item: Item, chosen: Budget) -> Answer
             answer: Answer | WorkerStopped = value
             return answer
     raise AssertionError("a guarded item gave no answer")
-
-
-def trial(load: Callable[[], object]) -> str | None:
-    """How ``load()`` ends or hangs a worker's process within the engine's budget (an engine's
-    import), else None; what it raises is left to the real import, which says it at its line."""
-    if not can_fork():  # a Dask worker: the run's own process loaded it first
-        return None
-
-    def tried(_: None) -> None:
-        with unit(0), suppress(BaseException):
-            load()
-
-    stopped = one(tried, None)
-    return stopped.how if isinstance(stopped, WorkerStopped) else None
 
 
 @dataclass(frozen=True)

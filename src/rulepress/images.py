@@ -25,6 +25,7 @@ from rulepress.limits import (
     MAX_SVG_DEPTH,
     MAX_SVG_ELEMENTS,
 )
+from rulepress.suggest import suggest
 
 if TYPE_CHECKING:
     from PIL import ImageFile
@@ -68,8 +69,6 @@ def icon_file(name: str, folder: Path) -> str | None:
 
 def unknown_icon(name: str, folder: Path) -> str:
     """Why ``name`` is no icon of the game: the icons it has, the nearest first."""
-    from rulepress.suggest import suggest
-
     names = icon_names(folder)
     have = ", ".join(names) or f"none: {ICON_FOLDER}/ holds no SVG or PNG"
     return (f"no such icon{suggest(name, names)}: an icon is an SVG or PNG file in "

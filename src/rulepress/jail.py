@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 from rulepress.limits import MAX_SOURCE_BYTES
 
 
-class Refused(ValueError):
+class PathRefused(ValueError):
     """Why a reference or a file may not be used; the message completes 'refused ...: '."""
 
 
@@ -28,31 +28,33 @@ def local_file(url: str, folder: Path) -> Path:
     """
     parts = urlsplit(url)
     if parts.scheme:
-        raise Refused(f"{parts.scheme}: resources are not allowed; use a file in the game's folder")
+        raise PathRefused(f"{parts.scheme}: resources are not allowed; use a file in the game's "
+                          "folder")
     if parts.netloc or url.startswith(("/", "\\")):
-        raise Refused("absolute paths are not allowed; use a path relative to the game's folder")
+        raise PathRefused("absolute paths are not allowed; use a path relative to the game's "
+                          "folder")
     if "?" in url or "#" in url:
-        raise Refused("a file reference may not carry a query or fragment ('?' or '#')")
+        raise PathRefused("a file reference may not carry a query or fragment ('?' or '#')")
     path = unquote(parts.path)
     if not path or "\x00" in path:
-        raise Refused("the reference names no file")
+        raise PathRefused("the reference names no file")
     if ".." in PurePosixPath(path).parts:
-        raise Refused("'..' escapes the game's folder")
+        raise PathRefused("'..' escapes the game's folder")
     root = folder.resolve()
     target = (root / path).resolve()
     if not target.is_relative_to(root):
-        raise Refused("the path leaves the game's folder")
+        raise PathRefused("the path leaves the game's folder")
     try:
         mode = target.stat().st_mode
     except OSError:
-        raise Refused("no such file in the game's folder") from None
+        raise PathRefused("no such file in the game's folder") from None
     if not stat.S_ISREG(mode):
-        raise Refused("not a regular file")
+        raise PathRefused("not a regular file")
     return target
 
 
 def read_regular(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
-    """The bytes of the regular file ``path``; Refused for anything else or past ``limit``.
+    """The bytes of the regular file ``path``; PathRefused for anything else or past ``limit``.
 
     Opened without blocking and checked on the open descriptor, so a FIFO swapped in after a
     check cannot hang the build. OSError (missing, unreadable) passes through.
@@ -61,10 +63,10 @@ def read_regular(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
     with os.fdopen(fd, "rb") as fh:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise Refused("not a regular file")
+            raise PathRefused("not a regular file")
         if info.st_size > limit:
-            raise Refused(f"{info.st_size} bytes is more than the limit of {limit}")
+            raise PathRefused(f"{info.st_size} bytes is more than the limit of {limit}")
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise Refused(f"more than the limit of {limit} bytes")
+        raise PathRefused(f"more than the limit of {limit} bytes")
     return data

@@ -19,17 +19,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rulepress.cache import (
-    code_digest,
-    digest,
-    engine_digest,
-    engine_files,
-    theme_digest,
-    tree_digest,
-)
+from rulepress.cache import cache_key, engine_digest, engine_files, tree_digest
 from rulepress.diagnostics import Diagnostic, Severity, SourceLoc
+from rulepress.games import registered
 
-FORMAT = 1
 MAX_BYTES = 1 << 20  # an answer larger than this is not kept
 MAX_FILES = 4000  # past it, the oldest half goes
 
@@ -49,16 +42,13 @@ def engine_key(game: Path, source: Path, engine: str | None, project: Path | Non
     their data) counts; a task's own part of the source (an example's data) goes in its key
     besides. None if it cannot be made (a folder too large to hash is the check's to report,
     an engine registered in the process has no files to hash)."""
-    from rulepress.games import registered
-
     if engine and (registered(engine) or not engine_files(engine, project)):
         return None
     try:
         text = source.read_bytes()
         front = text.split(b"\n---", 1)[0] if text.startswith(b"---") else b""
-        return digest(FORMAT, task, str(game.resolve()), tree_digest(game, (source,)),
-                      front.hex(), engine, engine_digest(engine, project),
-                      code_digest(), theme_digest())
+        return cache_key(task, str(game.resolve()), tree_digest(game, (source,)), front.hex(),
+                         engine, engine_digest(engine, project))
     except (OSError, ValueError):
         return None
 

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from rulepress.cache import GameInputs, Kept, Manifest, Record, digest, file_digest, game_inputs
+from rulepress.cache import GameInputs, file_key, game_inputs
 from rulepress.diagnostics import (
     Diagnostic,
     ExitStatus,
@@ -42,7 +42,15 @@ from rulepress.validate.check import (
 )
 from rulepress.validate.results import Status
 from rulepress.workers import Workers, WorkerStopped
-from rulepress.write import clear_stale_scratch, scratch_folder, write_set
+from rulepress.write import (
+    Kept,
+    Manifest,
+    Record,
+    clear_stale_scratch,
+    file_digest,
+    scratch_folder,
+    write_set,
+)
 
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
 
@@ -56,11 +64,14 @@ class Warned(dict[str, "bytes | str"]):
         self.warnings = tuple(warnings)
 
 
-class Progress(Protocol):
+class Reporter(Protocol):
     """Where a command says what it does: ``progress`` gets a plain message, or a Step."""
 
     def progress(self, message: str) -> None: ...
     def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
+
+
+Progress = Reporter  # its old name: errata and simulate/ import it so until they move
 
 
 class Step(str):
@@ -82,7 +93,7 @@ class Unit:
     """What a generator makes of one game, made together. ``make`` returns its files, or the
     diagnostics that stop it. Recorded in the manifest under ``name`` with ``key``; with
     ``files`` (known before it is made), each file is a unit of its own instead, keyed by
-    digest(key, file). Either way a unit whose keys the manifest recorded, with every file it
+    file_key(key, file). Either way a unit whose keys the manifest recorded, with every file it
     wrote still on disk as written, is not made again.
 
     ``pooled``: a long make (typesetting) started in the pool while later games are checked;
@@ -105,7 +116,7 @@ class Unit:
         """Manifest unit -> key."""
         if self.files is None:
             return {self.name: self.key}
-        return {f: digest(self.key, f) for f in self.files}
+        return {f: file_key(self.key, f) for f in self.files}
 
 
 @dataclass(frozen=True)
@@ -249,7 +260,7 @@ class _Run:
 
     paths: Paths
     generators: Sequence[Generator]
-    reporter: Progress
+    reporter: Reporter
     options: RunOptions
     manifest: Manifest
     inputs: dict[str, GameInputs]
@@ -309,7 +320,7 @@ class _Run:
                 self.record.unit(name, key, {name: made[name]})
 
 
-def run(paths: Paths, generators: Sequence[Generator], reporter: Progress,
+def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
         options: RunOptions = RunOptions(), checks: Checks = NO_CHECKS) -> Built:
     """Read, check and make every game's units for ``generators``, then write them at once. On
     any error nothing is written and every diagnostic is raised together. The check is the
@@ -422,7 +433,7 @@ def _finish(state: _Run) -> None:
 def check_phase(
     docs: Sequence[Document],
     project: Path | None,
-    reporter: Progress,
+    reporter: Reporter,
     *,
     draw: bool = False,
     draft: bool = False,
@@ -538,7 +549,7 @@ class _Making:
                 self._pool.submit((len(self.units), unit.make), unit.weight)
             self.units.append(unit)
 
-    def results(self, reporter: Progress) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:
+    def results(self, reporter: Reporter) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:
         counter = _Counter(self.units, reporter)
         if self._pool is None:
             made: Any
@@ -577,7 +588,7 @@ class _Counter:
     """Progress as pooled units are made: 'rendering 4/16 PDFs (go-stop reference a4, letter)'
     (a unit counts as its files)."""
 
-    def __init__(self, units: Sequence[Unit], reporter: Progress) -> None:
+    def __init__(self, units: Sequence[Unit], reporter: Reporter) -> None:
         self.total = sum(len(u.files or (u.name,)) for u in units)
         self.noun = "PDFs" if all(f.endswith(".pdf") for u in units
                                   for f in u.files or (u.name,)) else "files"

@@ -18,13 +18,12 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8
 from rulepress.document.editions import EDITIONS
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import ENGINE_MEMORY_MB, ENGINE_SECONDS, MAX_NUMBER_DIGITS
-from rulepress.media import PAPER_KEYS
+from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.suggest import suggest
 
 CONFIG = "rulepress.toml"
-PAPERS = PAPER_KEYS
 DEFAULT_TITLE = "rulepress rulebooks"
 
 
@@ -36,10 +35,11 @@ class Project:
     sources: Path = Path("sources")
     build: Path = Path("build")
     pnp: Path = Path("pnp")
-    papers: tuple[str, ...] = PAPERS
+    papers: tuple[str, ...] = PAPER_KEYS
     editions: tuple[str, ...] = EDITIONS
     games: tuple[str, ...] = ()  # the games a command takes when it names none (empty: all)
-    languages: tuple[str, ...] = ("en",)  # the first is the rules' own; the others translations
+    # The first is the rules' own language; the others translations.
+    languages: tuple[str, ...] = (DEFAULT_LANGUAGE,)
     # The folder keys set in rulepress.toml, each with its line (for messages only).
     lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     engine_seconds: float = ENGINE_SECONDS  # [limits]: the budget of engine code (limits.py)
@@ -170,7 +170,7 @@ _KEYS: Mapping[str, tuple[str, str]] = {
     "sources": ("path", "a folder holding one folder per game"),
     "build": ("path", "the folder rulebooks are written to"),
     "pnp": ("path", "the folder print-and-play kits are written to"),
-    "papers": ("papers", f"a list of papers: {', '.join(PAPERS)}"),
+    "papers": ("papers", f"a list of papers: {', '.join(PAPER_KEYS)}"),
     "editions": ("editions", f"a list of editions: {', '.join(EDITIONS)}"),
     "games": ("games", "a list of game folder names"),
     "languages": ("languages", "a list of language codes, the rules' own first "
@@ -190,7 +190,7 @@ def read_config(path: Path) -> Project:
         text = read_regular(path).decode("utf-8").removeprefix("\ufeff")  # as rules.md
     except UnicodeDecodeError as exc:
         raise RulepressError.at(*not_utf8(path, exc)) from None
-    except (OSError, Refused) as exc:
+    except (OSError, PathRefused) as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read {CONFIG}: {exc}") from None
     try:
         data = tomllib.loads(text)
@@ -262,12 +262,14 @@ def _convert(kind: str, value: Any) -> Any:
     if kind == "path":
         return Path(value) if isinstance(value, str) and value.strip() else None
     if kind == "languages":
-        from rulepress.i18n.catalog import lang_problem
+        from rulepress.i18n.catalog import (
+            lang_problem,  # Babel comes with it: a translation's alone
+        )
 
         ok = isinstance(value, list) and value and all(
             isinstance(v, str) and lang_problem(v) is None for v in value)
         return tuple(dict.fromkeys(value)) if ok else None
-    choices = {"papers": PAPERS, "editions": EDITIONS}.get(kind)
+    choices = {"papers": PAPER_KEYS, "editions": EDITIONS}.get(kind)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return None
     if choices is not None:

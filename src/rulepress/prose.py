@@ -19,7 +19,7 @@ import jinja2
 from jinja2 import nodes
 
 from rulepress import memo
-from rulepress.cache import code_digest, digest
+from rulepress.cache import cache_key
 from rulepress.diagnostics import Diagnostic, RulepressError, error
 from rulepress.document.model import Example
 from rulepress.limits import MAX_PROSE_CHARS, PROSE_SECONDS
@@ -59,7 +59,7 @@ class _Kept(jinja2.BytecodeCache):
     @staticmethod
     def _key(bucket: jinja2.bccache.Bucket) -> str:
         # the code digest names Python and Jinja too: their code objects differ between versions
-        return digest("prose", bucket.key, bucket.checksum, code_digest())
+        return cache_key("prose", bucket.key, bucket.checksum, theme=False)
 
 
 @cache

@@ -27,6 +27,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from rulepress.diagnostics import not_utf8
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_RENDER_MEMORY, MAX_SEQUENCE
 
 # Methods a template may call: reading a mapping, changing case, the loop helper.
@@ -393,8 +394,6 @@ class GameTemplates(jinja2.BaseLoader):
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
-        from rulepress.jail import Refused, read_regular
-
         pieces = jinja2.loaders.split_template_path(template)  # refuses '..'
         path = self.root.joinpath(*pieces)
         try:  # an unreadable templates/ folder fails these too
@@ -414,7 +413,7 @@ class GameTemplates(jinja2.BaseLoader):
         except UnicodeDecodeError as exc:
             at, what = not_utf8(path, exc)
             raise RefusedTemplate(f"'{template}' is {what}", path, at.line) from None
-        except (Refused, OSError) as exc:
+        except (PathRefused, OSError) as exc:
             raise RefusedTemplate(f"'{template}' cannot be read: {_why(exc)}", path) from None
         mtime = path.stat().st_mtime
         return source, str(path), lambda: path.is_file() and path.stat().st_mtime == mtime

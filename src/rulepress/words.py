@@ -19,9 +19,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulepress.diagnostics import RulepressError
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.paths import templates_dir
 
-SOURCE = "en"  # the language the theme is written in
+SOURCE = DEFAULT_LANGUAGE  # the language the theme is written in
 Gettext = Callable[..., str]
 
 
@@ -88,8 +90,7 @@ def _own_key(lang: str | None, folder: Path | None) -> OwnKey:
 def _own_catalog(lang: str, key: tuple[str, int]) -> Any:
     """The game's theme catalog, read as untrusted input; one that does not read is left out
     here (the translated books' check reports it at its line)."""
-    from rulepress.diagnostics import RulepressError
-    from rulepress.i18n.catalog import load
+    from rulepress.i18n.catalog import load  # Babel comes with it: a translation's alone
 
     try:
         return load(Path(key[0]), lang)

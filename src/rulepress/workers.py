@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkContext, ForkProcess
@@ -481,3 +481,28 @@ class Workers(Generic[Item]):
         stopped = WorkerStopped(worker.item, worker.unit(), _how(code), code)
         worker.stop()
         return "stopped", stopped
+
+
+def one(run: Callable[[Item], Answer], item: Item) -> Answer | WorkerStopped:
+    """``run(item)`` in a worker of its own, within the engine's budget: its value, or how the
+    worker stopped; what it raised is raised here."""
+    with Workers(run) as pool:
+        pool.submit(item)
+        for _, value in pool.results():
+            answer: Answer | WorkerStopped = value
+            return answer
+    raise AssertionError("an engine job gave no answer")
+
+
+def trial(load: Callable[[], object]) -> str | None:
+    """How ``load()`` ends or hangs a worker's process within the engine's budget (an engine's
+    import), else None; what it raises is left to the real import, which says it at its line."""
+    if not can_fork():  # a Dask worker: the run's own process loaded it first
+        return None
+
+    def tried(_: None) -> None:
+        with unit(0), suppress(BaseException):
+            load()
+
+    stopped = one(tried, None)
+    return stopped.how if isinstance(stopped, WorkerStopped) else None

@@ -27,12 +27,22 @@ What is rulepress's own:
   part of the name is for uniqueness only; a name is never enough.
 
 The promise is about processes stopped or killed, not about power cuts: nothing is fsynced.
+
+The manifest (``<out>/.rulepress/manifest.json``) is written here, in the same staged set as the
+outputs it describes, so it never describes files that are not there. It records, for each unit
+of work (one rulebook file; one game's kit), the key of its inputs (cache.py) and the SHA-256 of
+every file it wrote. A unit is fresh when its key is the one this run computes and every file it
+wrote is on disk unchanged; anything else (a deleted or hand-edited output, a manifest that
+cannot be read) rebuilds it. A playtest report's plots are units of their own, kept in
+``<out>/.rulepress/kept/`` (Kept). Every read of the output folder, as every write, goes through
+``regular_inside``: never through a link, never outside it.
 """
 
 from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -40,26 +50,18 @@ import secrets
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from rulepress.cache import (
-    MANIFEST,
-    Record,
-    file_digest,
-    folder_id,
-    manifest_files,
-    manifest_text,
-    parse_manifest,
-    read_inside,
-    read_manifest,
-    regular_inside,
-)
 from rulepress.diagnostics import RulepressError
 from rulepress.signals import deferred, raise_if_stopped
 
+MANIFEST = Path(".rulepress") / "manifest.json"
+KEPT = Path(".rulepress") / "kept"  # what Kept keeps, by name
+FORMAT = 1  # of the manifest
 STAGING_PREFIX = ".staging-"
 COMMIT = ".commit"
 SCRATCH_PREFIX = "rulepress-"
@@ -68,7 +70,7 @@ _MARK_BYTES = 4096
 _TOKEN = r"[0-9a-f]{32}"
 # The exact names made here: such a folder left empty (killed before its mark was written) holds
 # nothing of anyone's, so it may go even unmarked.
-_STAGING_NAME = re.compile(rf"\.staging-{_TOKEN}")
+STAGING_NAME = re.compile(rf"\.staging-{_TOKEN}")
 _SCRATCH_NAME = re.compile(rf"rulepress-(\d+)-{_TOKEN}")
 _SHOWN = 8  # foreign files named in an error, at most
 
@@ -218,7 +220,7 @@ def recover(out: Path) -> None:
     Only folders carrying this folder's mark are touched."""
     for stage in sorted(out.glob(f"{STAGING_PREFIX}*")):
         if _mark_of(stage, out) is None:
-            if _STAGING_NAME.fullmatch(stage.name):
+            if STAGING_NAME.fullmatch(stage.name):
                 _remove_if_empty(stage)
         elif os.path.lexists(stage / COMMIT):
             _finish(out, stage)
@@ -407,3 +409,192 @@ def _zombie(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state in ("Z", "X")
+
+
+# --- the manifest: what of the output folder is rulepress's ---------------------------------
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Manifest:
+    """The manifest of one output folder: what this run read, and what it will record."""
+
+    out: Path
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _hashes: dict[Path, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, out: Path) -> Manifest:
+        """The manifest of ``out``, if it was written for this very folder: one copied in (with
+        a project, or its outputs) vouches for nothing, so everything is made again."""
+        data = read_manifest(out)
+        if data.get("folder") != folder_id(out):
+            return cls(out)
+        return cls(out, data["units"], data["games"])
+
+    def fresh(self, unit: str, key: str) -> bool:
+        """Whether ``unit`` was made from ``key`` and every file it wrote is on disk as written."""
+        files = self._files(unit, key)
+        return bool(files) and all(self._on_disk(name) == sha for name, sha in files.items())
+
+    def kept(self, unit: str, key: str) -> bytes | None:
+        """The one file ``unit`` wrote, if the unit was made from ``key`` and the file is on
+        disk as written (checked on the bytes returned)."""
+        files = self._files(unit, key)
+        if len(files) != 1:
+            return None
+        (name, sha), = files.items()
+        data = read_inside(self.out, name)
+        return data if data is not None and file_digest(data) == sha else None
+
+    def _files(self, unit: str, key: str) -> dict[str, str]:
+        """The files ``unit`` wrote (name -> SHA-256), if it was made from ``key``; else none."""
+        record = self.units.get(unit)
+        files = record.get("files") if record is not None and record.get("key") == key else None
+        return files if isinstance(files, dict) else {}
+
+    def _on_disk(self, name: str) -> str | None:
+        path = self.out / name
+        if path not in self._hashes:
+            data = read_inside(self.out, name)
+            self._hashes[path] = None if data is None else file_digest(data)
+        return self._hashes[path]
+
+    def game(self, slug: str) -> dict[str, Any] | None:
+        record = self.games.get(slug)
+        return record if isinstance(record, dict) else None
+
+
+@dataclass
+class Record:
+    """What one run adds to a manifest: units it made, games it built, games that are gone."""
+
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    keep_games: frozenset[str] | None = None  # when set, drop the games not named
+    dropped: set[str] = field(default_factory=set)  # units that no longer exist
+
+    def unit(self, name: str, key: str, files: Mapping[str, bytes | str]) -> None:
+        self.units[name] = {"key": key, "files": {
+            f: file_digest(d.encode("utf-8") if isinstance(d, str) else d)
+            for f, d in sorted(files.items())}}
+
+    def merged(self, old: Mapping[str, Any]) -> dict[str, Any]:
+        # Per game, each generator's part: serve's two rebuilds of one game (its source's pages,
+        # its translations') write their parts at the same time.
+        games = {**old["games"], **{slug: {**old["games"].get(slug, {}), **g}
+                                    for slug, g in self.games.items()}}
+        if self.keep_games is not None:
+            games = {slug: g for slug, g in games.items() if slug in self.keep_games}
+        units = {name: u for name, u in {**old["units"], **self.units}.items()
+                 if name not in self.dropped}
+        return {"format": FORMAT, "units": dict(sorted(units.items())),
+                "games": dict(sorted(games.items())), "folder": old.get("folder")}
+
+
+@dataclass
+class Kept:
+    """What a check makes along the way that a run may take from the output folder instead of
+    making it again (a playtest report's plots: a second each), kept beside the manifest. Each
+    is a unit of the manifest with its own key; those made anew are written with the run's
+    outputs."""
+
+    manifest: Manifest | None  # None: make everything
+    made: dict[str, tuple[str, str]] = field(default_factory=dict)  # unit -> (key, text)
+
+    def text(self, name: str, key: str, make: Callable[[], str]) -> str:
+        """``name``'s text as made from ``key`` (``make`` makes it)."""
+        unit = (KEPT / name).as_posix()
+        data = self.manifest.kept(unit, key) if self.manifest is not None else None
+        if data is not None:
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        text = make()
+        self.made[unit] = (key, text)
+        return text
+
+
+def read_manifest(out: Path) -> dict[str, Any]:
+    """The manifest in ``out``; an empty one if it is missing, unreadable or of another format."""
+    return parse_manifest(out) or {"format": FORMAT, "units": {}, "games": {}}
+
+
+def parse_manifest(out: Path) -> dict[str, Any] | None:
+    """The manifest in ``out``, or None if there is none that rulepress could have written
+    (missing, unreadable, of another format, or reached through a link: never followed)."""
+    try:
+        folder = os.open(out / MANIFEST.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        try:
+            fd = os.open(MANIFEST.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK,
+                         dir_fd=folder)
+        finally:
+            os.close(folder)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            data = json.loads(fh.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    units, games = data.get("units"), data.get("games")
+    if not isinstance(units, dict) or not isinstance(games, dict):
+        return None
+    return {"format": FORMAT, "units": units, "games": games, "folder": data.get("folder")}
+
+
+def folder_id(out: Path) -> list[int] | None:
+    """The output folder's device and inode, recorded in its manifest (None: no such folder)."""
+    try:
+        info = os.stat(out)
+    except OSError:
+        return None
+    return [info.st_dev, info.st_ino]
+
+
+def manifest_files(data: Mapping[str, Any]) -> dict[str, str]:
+    """Every file a manifest's units list (name -> SHA-256): the files rulepress wrote."""
+    files: dict[str, str] = {}
+    for unit in data["units"].values():
+        listed = unit.get("files") if isinstance(unit, dict) else None
+        if isinstance(listed, dict):
+            files |= {str(k): str(v) for k, v in listed.items()}
+    return files
+
+
+def regular_inside(base: Path, name: str | PurePosixPath) -> bool:
+    """Whether ``name`` stays inside ``base`` and is a regular file reached through real
+    folders only: a run reads, replaces and deletes nothing through a link."""
+    relative = PurePosixPath(name)
+    if relative.is_absolute() or not relative.parts or ".." in relative.parts:
+        return False
+    here = base
+    try:
+        for part in relative.parts[:-1]:
+            here = here / part
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                return False
+        return stat.S_ISREG(os.lstat(base / relative).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_inside(base: Path, name: str) -> bytes | None:
+    """The bytes of ``name`` inside ``base`` if it is a regular file there (regular_inside)."""
+    if not regular_inside(base, name):
+        return None
+    try:
+        fd = os.open(base / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def manifest_text(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"

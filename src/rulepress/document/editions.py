@@ -22,6 +22,7 @@ from rulepress.diagnostics import SourceLoc
 
 PLAYER, REFERENCE = "player", "reference"
 EDITIONS = (PLAYER, REFERENCE)
+EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}  # as a reader calls them
 NEW_PAGE = "new-page"  # a heading class: its section starts on a fresh page in print
 CONTAINER = "block"  # the markdown-it container plugin's name: container_block_open tokens
 BOX = "box"  # ``::: box`` ... ``:::`` sets blocks apart in a framed box, in both editions

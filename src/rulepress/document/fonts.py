@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepress.document.rows import inside
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_FONT_BYTES, MAX_FONT_CODES
 
 FONT_KEYS = {"family": True, "regular": True, "bold": False, "italic": False, "book": False}
@@ -60,7 +60,7 @@ def font_file_problem(folder: Path, name: Any) -> tuple[str, Path | None]:
                 "the font"), None
     try:
         data = read_regular(target, MAX_FONT_BYTES)
-    except Refused:
+    except PathRefused:
         return f"'{name}' is larger than {MAX_FONT_BYTES:,} bytes", None
     except OSError as exc:
         return f"'{name}' cannot be read: {exc.strerror}", None

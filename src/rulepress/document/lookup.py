@@ -15,7 +15,7 @@ from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
 from rulepress.document.editions import heading_marker
-from rulepress.document.markdown import DFN
+from rulepress.document.markdown import DFN, make_parser
 from rulepress.document.model import Part, Ruling, Term
 from rulepress.document.slug import slugify, unique
 
@@ -74,8 +74,6 @@ def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str, tuple[str
     """The terms one block's inline Markdown marks, in order, each with its sentence (or the
     definition its author gave) and its also words (``ordinal_dot``: the language writes "6."
     for "6th")."""
-    from rulepress.document.markdown import make_parser
-
     tokens = make_parser().parse(text)
     for token in tokens:
         if token.type == "inline":

@@ -35,7 +35,7 @@ from rulepress.document.schema import ID, build_meta
 from rulepress.document.slug import game_name_problem, slugify, unique
 from rulepress.document.yamlines import KeyPath
 from rulepress.games.data import provide
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.prose import data_holding, shows_a_number
 from rulepress.sandbox import syntax_problem
 from rulepress.suggest import nearest
@@ -205,7 +205,7 @@ def _decode(path: Path) -> str:
         raw = read_regular(path)
     except OSError as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
-    except Refused as exc:
+    except PathRefused as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc}") from None
     try:
         text = raw.decode("utf-8")

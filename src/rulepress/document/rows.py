@@ -18,7 +18,7 @@ from typing import Any
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, not_utf8
 from rulepress.document.model import Document, Row
 from rulepress.document.yamlines import KeyPath
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT, MAX_DATA_BYTES, MAX_DATA_FIELDS, MAX_DATA_ROWS
 
 # The csv module refuses a field past 128 KB, in its words; a data file's limit is ours.
@@ -80,7 +80,7 @@ def read_csv(folder: Path, name: str, loc: SourceLoc) -> tuple[tuple[Row, ...], 
     where = folder / name
     try:
         text = read_regular(target, MAX_DATA_BYTES).decode("utf-8").removeprefix("\ufeff")
-    except Refused:
+    except PathRefused:
         return (), [error(loc, f"data file '{name}' is larger than {MAX_DATA_BYTES // 2**20} MB")]
     except OSError as exc:
         return (), [error(SourceLoc(where, 1), f"cannot read: {exc.strerror}")]

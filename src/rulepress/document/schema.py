@@ -22,7 +22,7 @@ from rulepress.document.model import (
 )
 from rulepress.document.yamlines import KeyPath, closest_line
 from rulepress.games import is_module_spec
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_COMPONENT_COUNT
 from rulepress.suggest import nearest, suggest
 from rulepress.units import Size, UnitError
@@ -313,7 +313,7 @@ def _licence_text(c: _Checker, name: Any) -> str:
         at, what = not_utf8(target, exc)
         c.fail(key, f"licence text '{name}', its line {at.line}: {what}")
         return ""
-    except (OSError, Refused) as exc:
+    except (OSError, PathRefused) as exc:
         why = exc.strerror if isinstance(exc, OSError) else str(exc)  # no errno, no full path
         c.fail(key, f"licence text '{name}' cannot be read: {why}")
         return ""

@@ -24,6 +24,7 @@ from rulepress.errata.compare import REMOVED, compare
 from rulepress.errata.faces import FaceId, faces_of
 from rulepress.errata.revisions import WORKING, Side, open_side
 from rulepress.errata.sheet import Printing, face_changes, render_page, render_pdfs_of, summary
+from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import (
     Base,
     Built,
@@ -50,7 +51,7 @@ class ErrataOptions:
     old: str  # the old side's name in file names: v1.0
     new: str
     old_inputs: tuple[tuple[str, str], ...]  # (game, digest of its old folder and engine)
-    papers: tuple[str, ...] = ("a4", "letter")
+    papers: tuple[str, ...] = PAPER_KEYS
 
 
 class Errata(Base):

@@ -27,6 +27,8 @@ from rulepress.errata.compare import (
     words,
 )
 from rulepress.errata.faces import Drawn, FaceId, png
+from rulepress.media import DEFAULT_LANGUAGE
+from rulepress.paths import templates_dir
 from rulepress.render.html import FONT_FACES, environment, run_templates
 from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import Status
@@ -148,7 +150,7 @@ def context(title: str, old: Printing, new: Printing, diff: Difference,
         "title": title, "old": old, "new": new, "empty": diff.empty,
         "headline": _headline(title, old, new, diff, _),
         "summary": summary(diff, _),
-        "lang": _.lang or "en",
+        "lang": _.lang or DEFAULT_LANGUAGE,
         "words": {
             "kicker": _("Errata"),
             "title": _("{title}: errata, {old} to {new}", title=title, old=was, new=now),
@@ -284,8 +286,7 @@ def render_page(title: str, old: Printing, new: Printing, diff: Difference,
 
 def render_pdfs_of(page: str, papers: Sequence[str], folder: Path) -> dict[str, bytes]:
     """The page as one PDF per paper; ``folder``: the new printing's game folder."""
-    from rulepress.render import templates_dir
-    from rulepress.render.pdf import render_pdfs
+    from rulepress.render.pdf import render_pdfs  # WeasyPrint: a slow import
 
     return render_pdfs(page, papers, base_url=folder,
                        allowed_roots=(folder.resolve(), templates_dir()))

@@ -16,7 +16,6 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 from PIL import Image
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor
@@ -25,12 +24,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from rulepress.diagnostics import RulepressError, error
 from rulepress.document.model import Document
-from rulepress.export import pdfx
 from rulepress.export.houses import Placed
-from rulepress.export.preflight import to_cmyk
 from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page
 from rulepress.pnp.draw import REGULAR
 from rulepress.pnp.fonts import register_fonts
+from rulepress.press import pdfx
+from rulepress.press.colour import cmyk_image, opaque, tint, to_cmyk
 
 
 def deck_pdf(doc: Document, part: Placed, found: Mapping[tuple[str, bool], SideFaces]) -> bytes:
@@ -77,43 +76,6 @@ def deck_pdf(doc: Document, part: Placed, found: Mapping[tuple[str, bool], SideF
             f"{f' page {p.page}' if p.page else ''} is not PDF/X-1a: {p.text}"))
             for p in problems])
     return made
-
-
-def tint(colour: Any, alpha: float) -> CMYKColor:
-    """The colour as opaque CMYK ink: translucent (``alpha`` < 1), as its tint over paper."""
-    inks = to_cmyk(colour)
-    a = max(0.0, min(1.0, alpha))
-    return CMYKColor(inks.cyan * a, inks.magenta * a, inks.yellow * a, inks.black * a,
-                     density=inks.density)
-
-
-def opaque(colour: Any) -> CMYKColor:
-    """The colour as opaque CMYK ink, its own alpha (if any) as a tint."""
-    alpha = getattr(to_cmyk(colour), "alpha", None)
-    return tint(colour, 1.0 if alpha is None else float(alpha))
-
-
-def cmyk_image(picture: Image.Image) -> tuple[Image.Image, list[int] | None]:
-    """A picture in CMYK as ``cmyk`` converts colours, and its colour-key mask (None when every
-    pixel prints): the pixels under half opaque take an ink value no printed pixel has."""
-    rgba = np.asarray(picture.convert("RGBA"), dtype=np.float64) / 255
-    rgb = rgba[..., :3]
-    k = 1 - rgb.max(axis=2)
-    rest = np.where(k < 1, 1 - k, 1.0)
-    inks = np.concatenate([(1 - rgb - k[..., None]) / rest[..., None], k[..., None]], axis=2)
-    out = np.round(inks * 255).astype(np.uint8)
-    hidden = rgba[..., 3] < 0.5
-    if not hidden.any():
-        return Image.fromarray(out, "CMYK"), None
-    for channel in range(4):
-        free = sorted(set(range(256)) - set(np.unique(out[~hidden][:, channel]).tolist()))
-        if free:
-            out[hidden, channel] = free[0]
-            ranges = [0, 255] * 4
-            ranges[2 * channel:2 * channel + 2] = [free[0], free[0]]
-            return Image.fromarray(out, "CMYK"), ranges
-    raise ValueError("an image with transparency uses every value of every ink, so no "
-                     "colour can mark its clear pixels")
 
 
 class _PrintCanvas(Canvas):  # type: ignore[misc]

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -32,6 +32,7 @@ from rulepress.pnp.api import Face
 from rulepress.pnp.faces import Art, Side, is_layout
 from rulepress.pnp.faces.elements import Element
 from rulepress.pnp.faces.images import ImageProblem, open_image
+from rulepress.press.colour import to_cmyk
 from rulepress.units import POINTS_PER_MM
 
 KEPT_INSIDE = ("text", "symbol", "table", "image", "index")
@@ -195,27 +196,4 @@ def over_limit(image: Image.Image, limit: int) -> float:
     return float((total * 100 > limit + 0.5).mean()) if total.size else 0.0
 
 
-def to_cmyk(colour: Any) -> CMYKColor:
-    """Any colour a drawer sets, as CMYK: a CMYK colour stays, RGB and names are converted."""
-    if isinstance(colour, CMYKColor):
-        return colour
-    if isinstance(colour, (tuple, list)) and len(colour) == 4:
-        return CMYKColor(*colour)
-    found = toColor(tuple(colour) if isinstance(colour, list) else colour)
-    if isinstance(found, CMYKColor):
-        return found
-    if not isinstance(found, Color):
-        raise ValueError(f"not a colour: {colour!r}")
-    c, m, y, k = cmyk(found.red, found.green, found.blue)
-    return CMYKColor(c, m, y, k, alpha=found.alpha)
-
-
-def cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
-    """The conversion rulepress applies (black generation: grey goes to K alone)."""
-    k = 1 - max(r, g, b)
-    if k >= 1:
-        return 0.0, 0.0, 0.0, 1.0
-    return (1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k
-
-
-__all__ = ["MM_PER_IN", "elements", "ink", "ink_totals", "cmyk", "to_cmyk"]
+__all__ = ["MM_PER_IN", "elements", "ink", "ink_totals"]

@@ -25,6 +25,7 @@ from rulepress.games.data import bind
 from rulepress.games.fault import blamed
 from rulepress.suggest import suggest
 from rulepress.supervise import importing
+from rulepress.workers import trial
 
 GROUP = "rulepress.games"
 NAME = re.compile(r"^[a-z][a-z0-9_]*\Z")
@@ -225,6 +226,4 @@ def _tried_entry(name: str, value: str) -> str | None:
 
 def _trial(load: Callable[[], object]) -> str | None:
     """How ``load()`` ends or hangs a worker's process within the engine's budget, else None."""
-    from rulepress.host import trial  # the host imports this package (its engine's faults)
-
     return trial(load)

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 from rulepress.figure import DIAGRAM_FONT
+from rulepress.games.data import game_data
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -413,7 +414,7 @@ def chance_move(state: GameState[Any], rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-class Refused(RulesError):
+class MoveRefused(RulesError):
     """The rules refused a move :func:`play_out` was given: by ``seat`` (CHANCE for a chance
     outcome) on ``state``. The rules' own error is the cause."""
 
@@ -423,7 +424,7 @@ class Refused(RulesError):
 
 
 @dataclass
-class Progress:
+class PlayedSoFar:
     """Where a :func:`play_out` has got to: the last state reached (whatever apply() returned)
     and the moves applied. Read after a failure to tell what failed, and where."""
 
@@ -439,7 +440,7 @@ def play_out(
     randoms: Mapping[int, random.Random] | None = None,
     stop: Callable[[GameState[Any], int], bool] | None = None,
     on_move: Callable[[GameState[Any], Any], None] | None = None,
-    progress: Progress | None = None,
+    progress: PlayedSoFar | None = None,
 ) -> GameState[Any]:
     """Play ``state`` to its end: seat ``k`` plays ``agents[k]`` (every seat random when none
     is given), chance is drawn from ``rng``. The one game loop: tests and simulation both play
@@ -448,8 +449,8 @@ def play_out(
     ``randoms[seat]`` is a seat's own random source (``rng`` otherwise). ``stop(state, moves)``
     is asked before each move and ends the game early when true (a move cap); it may look at
     the state on the way (a trace, a check). ``on_move(state, move)`` sees each move before it
-    is applied. A move the rules refuse raises :class:`Refused`."""
-    at = progress if progress is not None else Progress()
+    is applied. A move the rules refuse raises :class:`MoveRefused`."""
+    at = progress if progress is not None else PlayedSoFar()
     at.state, at.moves = state, 0
     while not state.is_over() and (stop is None or not stop(state, at.moves)):
         seat = state.current_player()
@@ -466,9 +467,13 @@ def play_out(
         try:
             state = state.apply(move)
         except RulesError as exc:
-            raise Refused(state, seat, move, exc) from exc
+            raise MoveRefused(state, seat, move, exc) from exc
         at.state, at.moves = state, at.moves + 1
     return state
+
+
+# The names these had (simulate/play.py imports them so until it moves to the new ones).
+Refused, Progress = MoveRefused, PlayedSoFar
 
 
 # --- the plug-in --------------------------------------------------------------------------------
@@ -623,6 +628,4 @@ class Engine:
     def data(self, component: str) -> tuple[dict[str, Any], ...]:
         """The data rows of the game's component ``component``, as rulepress read them for
         its layouts (fields as written, ``qty`` a whole number): see rulepress.games.data."""
-        from rulepress.games.data import game_data
-
         return game_data(self, component)

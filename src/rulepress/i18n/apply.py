@@ -15,6 +15,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from rulepress.diagnostics import Diagnostic, SourceLoc, error, warning
+from rulepress.document.lookup import dfns
+from rulepress.document.markdown import make_parser
 from rulepress.document.model import Component, Document, Example, Language, Ruling, Term
 from rulepress.i18n.catalog import load, po_path
 from rulepress.i18n.segments import Segment, block_key, catalog_key, normal, segments
@@ -163,8 +165,6 @@ def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
     """Each defined term as the translation marks it: the :dfn[...] at the same place among
     its block's definitions, the sentence around it as the glossary's line (the source's
     where the block is not translated)."""
-    from rulepress.document.lookup import dfns
-
     strings = catalog.strings()
     blocks = sorted((s.loc.path, s.loc.line, s.text) for s in catalog.segments
                     if s.example is None and s.context is None and s.loc.path.suffix == ".md")
@@ -280,6 +280,4 @@ def translate_layout(raw: Any, language: Language) -> None:
 
 
 def _block_parser() -> MarkdownIt:
-    from rulepress.document.markdown import make_parser
-
     return make_parser()

@@ -12,9 +12,22 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from rulepress.cache import Manifest, digest
+from rulepress.books import (
+    PdfJob,
+    _page,
+    _render_pdf,
+    _typesettings,
+    book_files,
+    book_name,
+    booklet_name,
+    kit_links,
+    makeup_places,
+    paper_name,
+    replaced,
+)
+from rulepress.cache import file_key
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
-from rulepress.document.editions import PLAYER
+from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
@@ -26,8 +39,13 @@ from rulepress.i18n.engine import (
     translate_values,
     word_translator,
 )
+from rulepress.jail import read_regular
+from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import Base, Unit
 from rulepress.prose import render_prose
+from rulepress.render import FONTS, render_html, templates_dir
+from rulepress.render.readback import sources_of
+from rulepress.simulate.report import _summary_path, figures_in
 from rulepress.validate.check import CheckReport, DocumentCheck
 from rulepress.validate.results import RenderedExample
 from rulepress.words import (
@@ -40,6 +58,7 @@ from rulepress.words import (
     theme_msgids,
     theme_words,
 )
+from rulepress.write import Manifest
 
 
 @dataclass(frozen=True)
@@ -47,9 +66,9 @@ class TranslationOptions:
     """What the translated books are made with: all of it goes in their key."""
 
     langs: tuple[str, ...]
-    source: str = "en"
-    papers: tuple[str, ...] = ("a4", "letter")
-    editions: tuple[str, ...] = ("player", "reference")
+    source: str = DEFAULT_LANGUAGE
+    papers: tuple[str, ...] = PAPER_KEYS
+    editions: tuple[str, ...] = EDITIONS
     booklet: bool = False
     strict: bool = False
 
@@ -108,32 +127,22 @@ class TranslatedBooks(Base):
         return diags
 
     def replaces(self, slug: str, unit: str) -> bool:
-        from rulepress.books import replaced
-
         o = self.options
         return replaced(unit, slug, o.editions, o.papers, o.booklet)
 
     def files(self, doc: Document, lang: str) -> list[Any]:
-        from rulepress.books import book_files
-
         o = self.options
         return [replace(f, name=f"{doc.slug}/{lang}/{f.name.split('/', 1)[1]}")
                 for f in book_files(doc.slug, o.editions, o.papers, o.booklet)]
 
     def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
-        from rulepress.books import _typesettings
-
         if not self.pdf:
             return 0
         return sum(len(_typesettings([f for f in self.files(doc, lang)
-                                      if not manifest.fresh(f.name, digest(key, f.name))]))
+                                      if not manifest.fresh(f.name, file_key(key, f.name))]))
                    for lang in languages_of(doc, self.options.langs))
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
-        from rulepress.books import PdfJob, _page, _render_pdf, _typesettings, makeup_places
-        from rulepress.render import FONTS, templates_dir
-        from rulepress.render.readback import sources_of
-
         found = self._games.get(game.doc.slug) or _Game({}, {}, {})
         units: list[Unit] = []
         for lang, doc in found.docs.items():
@@ -215,9 +224,6 @@ def check_translations(report: CheckReport, options: TranslationOptions) -> None
 
 def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
                options: TranslationOptions, pdf: bool, fonts: str) -> str:
-    from rulepress.books import EDITION_NAMES, book_name, booklet_name, kit_links, paper_name
-    from rulepress.render import render_html
-
     lang = doc.language.code if doc.language else ""
     _ = theme_words(lang, doc.folder)
 
@@ -315,9 +321,6 @@ def _source_text(ex: Example, catalog: Catalogued) -> str:
 
 def _report_context(doc: Document, block: Example) -> dict[str, Any]:
     """What a playtest report's prose sees: its summary's figures (checked already)."""
-    from rulepress.jail import read_regular
-    from rulepress.simulate.report import _summary_path, figures_in
-
     try:
         summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
     except (OSError, ValueError):

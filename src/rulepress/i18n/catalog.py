@@ -16,7 +16,7 @@ from babel.messages.pofile import PoFileError, PoFileParser, denormalize, normal
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, not_utf8, warning
 from rulepress.document.model import Document
 from rulepress.i18n.segments import Segment, reference, segments
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_CATALOG_ENTRIES, MAX_FUZZY_PAIRS, MAX_PLURAL_FORMS
 
 LOCALES = "locales"
@@ -173,7 +173,7 @@ def load(path: Path, lang: str, warnings: list[Diagnostic] | None = None) -> Cat
         raw = read_regular(path)
     except OSError as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc.strerror}") from None
-    except Refused as exc:
+    except PathRefused as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot read: {exc}") from None
     try:
         text = raw.decode("utf-8")

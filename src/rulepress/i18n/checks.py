@@ -20,7 +20,7 @@ from rulepress.document.model import Document
 from rulepress.i18n.apply import Catalogued, Entry
 from rulepress.i18n.catalog import LOCALES
 from rulepress.i18n.segments import Segment
-from rulepress.jail import Refused, local_file, read_regular
+from rulepress.jail import PathRefused, local_file, read_regular
 from rulepress.limits import MAX_GLOSSARY_TERMS, MAX_TRANSLATION_GROWTH, TRANSLATION_SLACK_CHARS
 from rulepress.prose import shows_a_number
 from rulepress.render.glyphs import _describe, uncovered
@@ -185,7 +185,7 @@ def read_glossary(folder: Path, name: str) -> tuple[Glossary, list[Diagnostic]]:
         return [], []
     try:
         text = read_regular(local_file(name, folder)).decode("utf-8")
-    except Refused as exc:
+    except PathRefused as exc:
         return [], [error(SourceLoc(path, 1), f"cannot read the glossary: refused: {exc}")]
     except UnicodeDecodeError as exc:
         return [], [error(*not_utf8(path, exc))]

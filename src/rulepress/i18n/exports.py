@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulepress.diagnostics import Diagnostic, RulepressError
-from rulepress.export import Exporter, ExportOptions
+from rulepress.export.generator import Exporter, ExportOptions
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
 from rulepress.i18n.engine import engine_words
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.pipeline import Base, Unit
 from rulepress.validate.check import DocumentCheck
 
@@ -19,8 +20,8 @@ from rulepress.validate.check import DocumentCheck
 class TranslatedExporter(Base):
     """One target's export in each of ``langs`` the game has a catalog of."""
 
-    def __init__(self, options: ExportOptions, langs: tuple[str, ...], source: str = "en"
-                 ) -> None:
+    def __init__(self, options: ExportOptions, langs: tuple[str, ...],
+                 source: str = DEFAULT_LANGUAGE) -> None:
         self.options = options
         self.exporter = Exporter(options)  # the target checked here, as the source's is
         self.name = f"translated-export-{options.target}"

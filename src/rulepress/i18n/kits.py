@@ -12,6 +12,7 @@ from rulepress.document.model import Document
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
 from rulepress.i18n.engine import engine_words
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.pipeline import Files, Unit
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.validate.check import DocumentCheck
@@ -20,7 +21,7 @@ from rulepress.validate.check import DocumentCheck
 @dataclass(frozen=True)
 class TranslatedKitOptions(KitOptions):
     langs: tuple[str, ...] = ()
-    source: str = "en"
+    source: str = DEFAULT_LANGUAGE
 
 
 class TranslatedKits(Kits):

@@ -22,7 +22,7 @@ from rulepress.document import yamlines
 from rulepress.document.editions import heading_marker
 from rulepress.document.markdown import make_parser
 from rulepress.document.model import Document
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_LAYOUT_BYTES
 
 _BREAK = re.compile(r"[ \t]*\n[ \t]*")
@@ -152,7 +152,7 @@ def _layouts(doc: Document, names: list[str]) -> list[Layout]:
         try:
             text = read_regular(path, MAX_LAYOUT_BYTES).decode("utf-8")
             data, lines = yamlines.load(text, first_line=1)
-        except (OSError, Refused, UnicodeDecodeError, yamlines.YamlError):
+        except (OSError, PathRefused, UnicodeDecodeError, yamlines.YamlError):
             continue
         if not isinstance(data, dict):
             continue

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document
 from rulepress.i18n.catalog import (
@@ -23,11 +25,14 @@ from rulepress.i18n.catalog import (
     merged,
     po_path,
     pot_path,
+    template,
     update,
 )
 from rulepress.i18n.engine import engine_segments
-from rulepress.i18n.segments import Segment
-from rulepress.jail import Refused, read_regular
+from rulepress.i18n.segments import Segment, segments
+from rulepress.jail import PathRefused, read_regular
+from rulepress.media import DEFAULT_LANGUAGE
+from rulepress.paths import templates_dir
 from rulepress.words import own_theme_path, theme_catalog_path
 
 
@@ -43,7 +48,7 @@ class Translated:
                 f"{u.fuzzy} fuzzy, {u.obsolete} obsolete ({po_path(self.doc, self.lang)})")
 
 
-def translate(doc: Document, langs: Sequence[str], source_lang: str = "en",
+def translate(doc: Document, langs: Sequence[str], source_lang: str = DEFAULT_LANGUAGE,
               project: Path | None = None) -> list[Translated]:
     """Merge every language's catalog with the game's segments and its engine's words, then
     write them all."""
@@ -89,11 +94,6 @@ def _theme(doc: Document, lang: str) -> tuple[bytes, int, int] | None:
     """The game's own catalog of the theme's words in ``lang`` merged with the theme's template
     as the rules' is: made for a language rulepress ships no theme catalog of, kept up to date
     where the game has one (its words override rulepress's)."""
-    from babel.messages.pofile import read_po
-
-    from rulepress.paths import templates_dir
-    from rulepress.words import theme_catalog_path
-
     path = own_theme_path(doc.folder, lang)
     if theme_catalog_path(lang).is_file() and not (path.exists() or path.is_symlink()):
         return None
@@ -114,9 +114,6 @@ THEME_HEADER = """\
 
 
 def _pot(doc: Document, extra: list[Segment]) -> bytes:
-    from rulepress.i18n.catalog import dump, template
-    from rulepress.i18n.segments import segments
-
     return dump(template(doc, segments(doc) + extra))
 
 
@@ -133,7 +130,7 @@ def _replace(path: Path, data: bytes) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-    except Refused as exc:
+    except PathRefused as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc}") from None
     except OSError as exc:
         raise RulepressError.at(SourceLoc(path, 1), f"cannot write: {exc.strerror}") from None

@@ -13,7 +13,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from rulepress.diagnostics import RulepressError
 from rulepress.document.model import GameFont
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_FONT_BYTES
 from rulepress.paths import fonts_dir as bundled_fonts
 
@@ -88,7 +88,7 @@ def register_game_font(font: GameFont) -> str:
     for style, path in font.faces:
         try:
             data[style] = read_regular(path, MAX_FONT_BYTES)
-        except (OSError, Refused) as exc:
+        except (OSError, PathRefused) as exc:
             raise RulepressError.at(font.loc, f"font '{font.family}': {path.name} cannot be "
                                               f"read ({exc})") from None
     family = f"rpFont_{hashlib.sha1(data['regular']).hexdigest()[:16]}"

@@ -10,12 +10,15 @@ from pathlib import Path
 
 from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.document.model import Document
+from rulepress.errata import only_changed
 from rulepress.games import contract
 from rulepress.host import EngineJob, caught, on_stop
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.checks import CHECKS
 from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
+from rulepress.pnp.proof import proof as proof_page
+from rulepress.render.readback import read_back_pdf, sources_of
 from rulepress.validate.check import DocumentCheck
 
 # A unit's part of its name: 'proof', or 'kit', the file names' suffix and the paper.
@@ -119,8 +122,6 @@ class Kits(Base):
 
     def _drawn(self, game: DocumentCheck, papers: tuple[str, ...],
                key: str | None) -> Files | list[Diagnostic]:
-        from rulepress.pnp.proof import proof as proof_page
-
         doc, engine, o = game.doc, game.engine, self.options
         drawing = self._drawing
         drawers, tables = contract.drawers(engine), contract.tables(engine)
@@ -129,8 +130,6 @@ class Kits(Base):
                     proof_page(doc, drawers, tables, bleed_mm=o.bleed_mm)}
         faces = self.changed(key or doc.slug)
         if faces is not None and drawing is not None:
-            from rulepress.errata import only_changed
-
             doc = only_changed(doc, faces)  # and only the components they are of
             drawing = replace(drawing, only=frozenset(cid for cid, _, _ in faces))
         kits = draw_kits(doc, drawers, papers, Path(), tables=tables, options=drawing)
@@ -146,8 +145,6 @@ KIT_FOLDERS, KIT_SOURCES = ("layouts", "data"), ("*.yml", "*.yaml", "*.csv")
 def _read_back(doc: Document, kits: Mapping[Path, bytes]) -> list[Diagnostic]:
     """The kit's text read back, page by page: source markup on a card is an error at the
     line of the layout, data or rules file its words came from (render/readback.py)."""
-    from rulepress.render.readback import read_back_pdf, sources_of
-
     more = sorted({p for folder in KIT_FOLDERS for pattern in KIT_SOURCES
                    for p in (doc.folder / folder).rglob(pattern)
                    if p.is_file() and not p.is_symlink()})

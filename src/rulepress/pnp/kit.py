@@ -165,7 +165,7 @@ def _engine_words(doc: Document) -> Callable[[str], str | None] | None:
     """What a translation's engine drawers print in its language (None: as written)."""
     if doc.language is None:
         return None
-    from rulepress.i18n.engine import word_translator  # only a translation needs it
+    from rulepress.i18n.engine import word_translator  # Babel comes with it: a translation's alone
 
     return word_translator(doc.language.strings, doc.language.code, doc.folder)
 
@@ -674,12 +674,13 @@ def _binary_streams() -> Iterator[None]:
 
 
 def _pressed(doc: Document, p: Paper, data: bytes) -> bytes:
-    """The kit made PDF/X-1a (its images CMYK, export.pdfx's markers) and read back: a rule
+    """The kit made PDF/X-1a (its images CMYK, press.pdfx's markers) and read back: a rule
     broken is an error at the components: line of the game's rules."""
+    # Loaded for --press alone: pypdf is a slow import.
     from pypdf import PdfReader
 
-    from rulepress.export import pdfx
-    from rulepress.render.press import to_press
+    from rulepress.press import pdfx
+    from rulepress.press.convert import to_press
 
     info = PdfReader(io.BytesIO(data)).metadata
     made = pdfx.make(to_press(data, bleed_mm=None),
@@ -726,7 +727,7 @@ def _render(doc: Document, p: Paper, opts: Options, jobs: Mapping[str, _Job],
     buf = io.BytesIO()
     c = _canvas(doc, p, buf)
     if opts.press:  # every colour as opaque CMYK ink, as the DriveThruCards export draws
-        from rulepress.export.dtc import opaque
+        from rulepress.press.colour import opaque  # for --press alone: it loads numpy
 
         c._enforceColorSpace = opaque
     r = _Renderer(doc, p, opts, jobs, c)

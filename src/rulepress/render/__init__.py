@@ -6,14 +6,11 @@ the HTML-only paths do not need.
 
 from typing import Any
 
-from rulepress.media import PAPER_NAMES
+from rulepress.media import FALLBACK_EPOCH, PAPER_NAMES
 from rulepress.paths import templates_dir
 from rulepress.render.glyphs import check_glyphs
 from rulepress.render.html import FONTS, IndexEntry, render_html, render_index
 from rulepress.render.references import RESERVED_IDS, check_references
-
-# The date of every file a build writes when SOURCE_DATE_EPOCH is unset, so bytes repeat.
-FALLBACK_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
 
 __all__ = [
     "FALLBACK_EPOCH",

@@ -23,7 +23,7 @@ from rulepress.document.numbers import fill
 from rulepress.document.reader import EXAMPLE_INFO, SIMULATION_INFO
 from rulepress.document.slug import slugify, unique
 from rulepress.images import BadImage, icon_file, unknown_icon
-from rulepress.jail import Refused
+from rulepress.jail import PathRefused
 from rulepress.render.lookup import Lookup, annotate, link_inline, render_dfn
 from rulepress.render.references import known_anchors, load_image
 
@@ -135,7 +135,7 @@ def inline_image(src: str, folder: Path, loc: SourceLoc) -> str:
     """A local image as a data: URL, so the page needs no file beside it."""
     try:
         media_type, data = load_image(src, folder)
-    except (Refused, BadImage) as exc:
+    except (PathRefused, BadImage) as exc:
         raise RulepressError.at(loc, f"refused image '{src}': {exc}") from None
     except OSError as exc:
         raise RulepressError.at(
@@ -202,7 +202,9 @@ def parse_parts(doc: Document, edition: str) -> list[Token]:
         if doc.language is None:
             found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
         else:  # a translation: looked up by the text as written, then filled
-            from rulepress.i18n.apply import translate_tokens
+            from rulepress.i18n.apply import (
+                translate_tokens,  # Babel comes with it: a translation's alone
+            )
 
             found = md.parse(part.text)
             translate_tokens(md, found, doc.language, lambda text: fill(doc, text))

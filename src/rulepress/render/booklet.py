@@ -116,7 +116,7 @@ def _describe(writer: PdfWriter, reader: PdfReader) -> None:
 def render_booklet(html: str, paper: str, *, base_url: Path,
                    allowed_roots: Sequence[Path]) -> bytes:
     """Typeset ``html`` on half-``paper`` pages and impose them as a booklet."""
-    from rulepress.render.pdf import render_pdf
+    from rulepress.render.pdf import render_pdf  # WeasyPrint: a slow import
 
     return impose(render_pdf(html, paper, base_url=base_url, allowed_roots=allowed_roots,
                              booklet=True), paper)

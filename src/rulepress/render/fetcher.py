@@ -16,7 +16,7 @@ from urllib.request import url2pathname
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 from rulepress.images import LABELS, BadImage, check_data, decode_data_url
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES
 
 
@@ -88,7 +88,7 @@ class JailedFetcher(URLFetcher):  # type: ignore[misc]
             # held to the limits the check holds a rulebook's images to, before it is decoded.
             if media_type in LABELS:
                 check_data(media_type, body)
-        except (Refused, BadImage, OSError, ValueError) as exc:
+        except (PathRefused, BadImage, OSError, ValueError) as exc:
             # strerror: not the errno and the absolute path
             refusal = RefusedFetch(url, f"cannot read it: {exc.strerror}"
                                    if isinstance(exc, OSError) else str(exc))

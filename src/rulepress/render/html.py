@@ -19,6 +19,7 @@ from rulepress.document.model import Component, Document, Example, Meta
 from rulepress.document.numbers import fill
 from rulepress.jail import read_regular
 from rulepress.limits import MAX_FONT_BYTES, MAX_PAGE_CHARS, TEMPLATE_SECONDS
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.paths import templates_dir
 from rulepress.render.body import TocEntry, render_body, render_markdown, render_parser
 from rulepress.render.figures import legible_width, named
@@ -388,7 +389,7 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
             (_(INDEX_TITLE), "rp-index", index)]
     toc_back = [TocEntry(1, title, anchor) for title, anchor, items in back if items]
     return env.get_template("rulebook.html.j2").render(
-        lang=doc.language.code.replace("_", "-") if doc.language else "en",
+        lang=doc.language.code.replace("_", "-") if doc.language else DEFAULT_LANGUAGE,
         edition=edition,
         meta=doc.meta,
         title_anchor=body.title_anchor,

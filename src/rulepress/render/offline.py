@@ -23,10 +23,10 @@ import tinycss2
 import tinycss2.ast
 
 from rulepress import memo
-from rulepress.cache import code_digest, digest
+from rulepress.cache import cache_key
 from rulepress.diagnostics import SourceLoc
 from rulepress.images import LABELS, BadImage, check_data, decode_data_url
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 
 # Elements that run code or embed another document.
 _FORBIDDEN = frozenset({"script", "iframe", "frame", "frameset", "object", "embed", "applet",
@@ -243,7 +243,7 @@ def checked_page(html: str, up: int = 1) -> _Page:
     if rest.problems or rest.bad_images or rest.marks != len(figures):
         return read_page(html, up)
     digests = {hashlib.sha256(f.encode()).hexdigest(): f for f in figures}
-    key = digest("offline", up, sorted(digests), code_digest())
+    key = cache_key("offline", up, sorted(digests), theme=False)
     if memo.get(key) is True:
         return rest
     for name, figure in digests.items():
@@ -273,7 +273,7 @@ def refusal_loc(url: str, game_folder: Path) -> SourceLoc:
             continue
         try:
             lines = read_regular(file).decode("utf-8", "replace").splitlines()
-        except (Refused, OSError):
+        except (PathRefused, OSError):
             continue
         for n, line in enumerate(lines, 1):
             col = next((line.casefold().find(x) for x in needles if x in line.casefold()), -1)

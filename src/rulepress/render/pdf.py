@@ -19,9 +19,8 @@ from markupsafe import Markup
 
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.hyphenation import with_breaks
-from rulepress.media import PAPERS
+from rulepress.media import FALLBACK_EPOCH, PAPER_NAMES, PAPERS
 from rulepress.paths import templates_dir
-from rulepress.render import FALLBACK_EPOCH, PAPER_NAMES
 from rulepress.render.fetcher import JailedFetcher, RefusedFetch
 from rulepress.render.html import FONT_FACES, game_environment, run_templates, template_path
 from rulepress.render.makeup import Fault, measure
@@ -35,7 +34,6 @@ PAPERS_MM = {key: (p.width_mm, p.height_mm) for key, p in PAPERS.items()}
 # of a PDF, and A4 and Letter readers find the same things on the same pages.
 COMMON_PAGE_MM = (min(w for w, _ in PAPERS_MM.values()), min(h for _, h in PAPERS_MM.values()))
 COMMON_PAGE = f"{COMMON_PAGE_MM[0]:g}mm {COMMON_PAGE_MM[1]:g}mm"
-BOOKLET_PAGE_SIZES = {"a4": "A5", "letter": "5.5in 8.5in"}  # half a sheet, typeset at that size
 # Tagged PDF for screen readers; PDF/UA-1 also writes XMP metadata (title, language), no dates.
 PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "pdf_version": "1.7"}
 
@@ -210,7 +208,7 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
                 asked: frozenset[str] = frozenset()) -> dict[str, bytes]:
     """``html`` as a PDF per paper in ``papers``, from one typesetting (see COMMON_PAGE_MM).
     ``press``: for one paper, PDF/X-1a on that paper's page with bleed and crop marks
-    (render.press), checked as read back. ``faults``: given, the page make-up faults of the
+    (press.convert), checked as read back. ``faults``: given, the page make-up faults of the
     typesetting are added to it (render.makeup; ``asked``: the ids of the chapters the source
     starts on a new page)."""
     # Imported here: WeasyPrint takes a while to import and `rulepress --help` must be quick.
@@ -225,14 +223,15 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     fonts = templates_dir() / "fonts"
     fetcher = JailedFetcher([*allowed_roots, fonts])
     date = _epoch_date()  # read before pinning: no dates unless the caller gives an epoch
-    size = BOOKLET_PAGE_SIZES[papers[0]] if booklet else COMMON_PAGE
+    size = PAPERS[papers[0]].booklet_page_css if booklet else COMMON_PAGE
     options = PDF_OPTIONS
     if press:
-        from rulepress.export.pdfx import profile_path
-        from rulepress.render.press import PAGE_SIZES, press_css
+        # Loaded for --press alone: they bring pypdf.
+        from rulepress.press.convert import press_css
+        from rulepress.press.pdfx import profile_path
 
         fetcher = JailedFetcher([*allowed_roots, fonts, profile_path().parent])
-        size, options = PAGE_SIZES[papers[0]], {"pdf_variant": "pdf/x-1a"}
+        size, options = PAPERS[papers[0]].page_css, {"pdf_variant": "pdf/x-1a"}
     css = print_css(Path(base_url), size, booklet, page_lang(html))
     if press:
         css += press_css(papers[0], profile_path().as_uri())
@@ -285,12 +284,13 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
 
 
 def _pressed(data: bytes, game_folder: Path) -> bytes:
-    """WeasyPrint's PDF/X-1a made so (render.press, export.pdfx) and checked: a rule broken
+    """WeasyPrint's PDF/X-1a made so (press.convert, press.pdfx) and checked: a rule broken
     is an error at the game's print.css (the theme's when the game has none)."""
+    # Loaded for --press alone: pypdf is a slow import.
     from pypdf import PdfReader
 
-    from rulepress.export import pdfx
-    from rulepress.render.press import to_press
+    from rulepress.press import pdfx
+    from rulepress.press.convert import to_press
 
     info = PdfReader(io.BytesIO(data)).metadata
     made = pdfx.make(to_press(data), str(info.get("/Title", "")) if info is not None else "")

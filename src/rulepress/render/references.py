@@ -21,7 +21,7 @@ from rulepress.document.editions import EDITIONS
 from rulepress.document.markdown import DFN, make_parser
 from rulepress.document.model import Document, Example
 from rulepress.images import BadImage, check_image, icon_file, unknown_icon
-from rulepress.jail import Refused, local_file, read_regular
+from rulepress.jail import PathRefused, local_file, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES
 
 # Ids the renderer itself puts on the page.
@@ -88,9 +88,11 @@ def _references(markdown: str) -> tuple[Reference, ...]:
 
 def load_image(url: str, folder: Path) -> tuple[str, bytes]:
     """The media type and bytes of the image ``url`` names in the game's ``folder``, checked
-    to decode; Refused or BadImage says why not. The check and the renderer both call this."""
+    to decode; PathRefused or BadImage says why not. The check and the renderer both call
+    this."""
     if urlsplit(url).scheme.lower() == "data":
-        raise Refused("data: images are not allowed; save the image as a file in the game's folder")
+        raise PathRefused("data: images are not allowed; save the image as a file in the "
+                          "game's folder")
     path = local_file(url, folder)
     data = read_regular(path, MAX_IMAGE_BYTES)
     return check_image(path, data), data
@@ -100,7 +102,7 @@ def resource_reason(url: str, folder: Path) -> str | None:
     """Why an image reference may not be used, or None. ``folder``: the game's source folder."""
     try:
         load_image(url, folder)
-    except (Refused, BadImage) as exc:
+    except (PathRefused, BadImage) as exc:
         return str(exc)
     except OSError as exc:
         return f"cannot read it: {exc.strerror}"

@@ -26,8 +26,10 @@ from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFImageXObject, PDFPage, P
 from reportlab.pdfgen.canvas import Canvas
 
 from rulepress import memo
+from rulepress.books import book_name
 from rulepress.cache import digest
 from rulepress.diagnostics import Diagnostic
+from rulepress.document.editions import EDITION_NAMES
 from rulepress.document.model import Document
 from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page, pdf, render
 from rulepress.games import contract
@@ -265,8 +267,6 @@ def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions) -> s
     """The page: a header, the toggles (CSS only: the page runs no script of its own) and
     every face."""
     title = escape(doc.meta.title)
-    from rulepress.books import EDITION_NAMES, book_name
-
     books = " · ".join(f'<a href="../{escape(book_name(doc.slug, e))}">'
                        f"{escape(EDITION_NAMES.get(e, e))}</a>" for e in options.editions)
     n = len(drawn)

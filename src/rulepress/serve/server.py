@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from rulepress import limits
 from rulepress.books import book_files
-from rulepress.cache import engine_files, read_manifest
+from rulepress.cache import engine_files
 from rulepress.diagnostics import RulepressError
 from rulepress.document.reader import source_games
 from rulepress.paths import templates_dir
@@ -31,8 +31,9 @@ from rulepress.serve.builder import (
     ServerStopping,
     Settings,
 )
-from rulepress.serve.site import EVENTS, MEDIA, Refused, Site, faces_path, headers, live_page
+from rulepress.serve.site import EVENTS, MEDIA, RequestRefused, Site, faces_path, headers, live_page
 from rulepress.signals import raise_if_stopped
+from rulepress.write import read_manifest
 
 WAIT_SECONDS = 25.0  # a reload script's request is answered at least this often
 HOST = "127.0.0.1"
@@ -138,7 +139,7 @@ class Preview:
     def pdf(self, path: Path) -> str | None:
         """Bring ``path``, one of a served game's rulebook PDFs, up to date before it is
         served: rendered now if its inputs changed since it was written (or it never was).
-        Why it could not be, if so (the last good one, if any, is served); Refused if its
+        Why it could not be, if so (the last good one, if any, is served); RequestRefused if its
         render's process died (the last good one may be what failed to render)."""
         game = self.site.game_of(path)
         if game is None or game not in self.games:
@@ -158,7 +159,7 @@ class Preview:
                 outcome = self.rebuilds.submit(self.settings, game, frozenset({name}),
                                                seconds=limits.RENDER_SECONDS).result()
         except ServerStopping:
-            raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping") from None
+            raise RequestRefused(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping") from None
         if outcome.written:
             self.say(f"{game}: rendered {path.name} in {outcome.seconds:.2f} s")
         for line in outcome.problems if outcome.died else ():
@@ -167,7 +168,7 @@ class Preview:
         # reload only if those change, not for the PDF.
         self.state.update([replace(outcome, written=[])])
         if outcome.died:
-            raise Refused(HTTPStatus.INTERNAL_SERVER_ERROR, outcome.problems[0])
+            raise RequestRefused(HTTPStatus.INTERNAL_SERVER_ERROR, outcome.problems[0])
         if not outcome.ok:
             return f"{game} fails its check, so it has no PDF: its page lists why"
         return None
@@ -281,7 +282,7 @@ def handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                     failed = preview.pdf(preview.site.target(self.path))
                 path = preview.site.file_for(self.path)
                 data = path.read_bytes()
-            except Refused as refused:
+            except RequestRefused as refused:
                 self.send_error(refused.status, failed or str(refused))
                 return
             except OSError:  # gone, or unreadable, since it was found

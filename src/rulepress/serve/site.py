@@ -39,7 +39,7 @@ MEDIA = {".html": "text/html; charset=utf-8", ".pdf": "application/pdf",
          ".txt": "text/plain; charset=utf-8", ".jpg": "image/jpeg"}
 
 
-class Refused(Exception):
+class RequestRefused(Exception):
     """A request the server answers with no file: one it does not serve, or a PDF whose render
     failed; ``status`` is the HTTP answer."""
 
@@ -81,42 +81,42 @@ class Site:
         return self.out_url + path.resolve().relative_to(self.out).as_posix()
 
     def target(self, url: str) -> Path:
-        """The path a request's URL names, which may not exist; Refused (403) for a URL that
+        """The path a request's URL names, which may not exist; RequestRefused (403) for a URL that
         tries to leave the served folders, 404 for one that names nothing served."""
         return self._locate(url)[1]
 
     def file_for(self, url: str) -> Path:
-        """The file a request's URL names; Refused (403 or 404) for anything else."""
+        """The file a request's URL names; RequestRefused (403 or 404) for anything else."""
         root, target = self._locate(url)
         try:
             resolved = target.resolve(strict=True)
         except (OSError, RuntimeError):
-            raise Refused(404, "no such file") from None
+            raise RequestRefused(404, "no such file") from None
         if resolved.is_dir():
             resolved = (resolved / "index.html").resolve()
         if not resolved.is_relative_to(root):
-            raise Refused(403, "outside the project")
+            raise RequestRefused(403, "outside the project")
         if (not resolved.is_file() or resolved.suffix not in MEDIA
                 or any(p.startswith(".") for p in resolved.relative_to(root).parts)
                 or (self.sources is not None and resolved.is_relative_to(self.sources))):
-            raise Refused(404, "no such file")
+            raise RequestRefused(404, "no such file")
         return resolved
 
     def _locate(self, url: str) -> tuple[Path, Path]:
         """The served folder a URL is in, and the path it names there."""
         path = unquote(urlsplit(url).path)
         if "\x00" in path or "\\" in path:
-            raise Refused(403, "not a file name")
+            raise RequestRefused(403, "not a file name")
         if not path.startswith("/") or path.startswith("//") or ".." in PurePosixPath(path).parts:
-            raise Refused(403, "outside the project")
+            raise RequestRefused(403, "outside the project")
         parts = [p for p in path.split("/") if p not in ("", ".")]
         if any(p.startswith(".") for p in parts):  # .git, .env, the manifest: never a reader's
-            raise Refused(404, "no such file")
+            raise RequestRefused(404, "no such file")
         for root, url_path in self._mounts():
             mount = [p for p in url_path.split("/") if p]
             if parts[:len(mount)] == mount:
                 return root, root.joinpath(*parts[len(mount):])
-        raise Refused(404, "no such file")
+        raise RequestRefused(404, "no such file")
 
     def _mounts(self) -> list[tuple[Path, str]]:
         """Each served folder and its URL path, the most specific URL first."""

@@ -20,6 +20,10 @@ def _rules() -> GoStopRules:
     return RULES
 
 
+# Each part below is imported when rulepress first asks for it: a game played (simulate) loads
+# no examples, diagrams or drawing (ReportLab), and a check loads no agents.
+
+
 def _replay(example: Mapping[str, Any]) -> Any:
     from rulepress.games.go_stop.examples import replay
 

@@ -28,6 +28,10 @@ def _rules() -> PigeonRules:
     return RULES
 
 
+# Each part below is imported when rulepress first asks for it: a game played (simulate) loads
+# no examples, diagrams or drawing (ReportLab), and a check loads no agents.
+
+
 def _replay(example: Mapping[str, Any]) -> Any:
     from rulepress.games.pigeon.examples import checked_replay
 

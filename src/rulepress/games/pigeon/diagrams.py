@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rulepress.games.pigeon import suits
+import rulepress.games.pigeon.suits as suits
 from rulepress.games.pigeon.cards import ACE, KING, Card
 from rulepress.games.pigeon.examples import Replay, Step
 from rulepress.games.pigeon.rules import (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor, white
 
-from rulepress.games.pigeon import suits
+import rulepress.games.pigeon.suits as suits
 from rulepress.games.pigeon.cards import DECK, Card
 from rulepress.plugin import Drawer, fill_bleed, fonts, saved
 

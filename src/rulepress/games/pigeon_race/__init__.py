@@ -37,6 +37,10 @@ def _rules() -> PigeonRaceRules:
     return RULES
 
 
+# Each part below is imported when rulepress first asks for it: a game played (simulate) loads
+# no examples, diagrams or drawing (ReportLab), and a check loads no agents.
+
+
 def _replay(example: Mapping[str, Any]) -> Any:
     from rulepress.games.pigeon_race.examples import replay_example
 

@@ -25,6 +25,10 @@ def _rules() -> WormDerbyRules:
     return RULES
 
 
+# Each part below is imported when rulepress first asks for it: a game played (simulate) loads
+# no examples, diagrams or drawing (ReportLab), and a check loads no agents.
+
+
 def _replay(example: Mapping[str, Any]) -> Any:
     from rulepress.games.worm_derby.examples import replay
 

@@ -14,7 +14,7 @@ import math
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from rulepress.games.worm_derby import diagrams
+import rulepress.games.worm_derby.diagrams as diagrams
 from rulepress.games.worm_derby.rules import SUITS
 from rulepress.plugin import Drawer, Face, fill_bleed, fonts, saved
 

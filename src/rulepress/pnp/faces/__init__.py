@@ -121,7 +121,9 @@ class Art:
 
     def __init__(self, doc: Document, tables: Tables) -> None:
         if doc.language is not None:  # the engine's words in its tables ("1st") translated
-            from rulepress.i18n.engine import translated_tables
+            from rulepress.i18n.engine import (
+                translated_tables,  # Babel comes with it: a translation's alone
+            )
 
             tables = translated_tables(tables, doc.language, doc.folder)
         self.doc, self.tables = doc, tables
@@ -159,7 +161,9 @@ class Art:
             loc = comp.keys.get("back" if back else "front", comp.loc)
             raw = read_layout(self.doc.folder, name, loc)
             if self.doc.language is not None:
-                from rulepress.i18n.apply import translate_layout
+                from rulepress.i18n.apply import (
+                    translate_layout,  # Babel comes with it: a translation's alone
+                )
 
                 translate_layout(raw, self.doc.language)
             layout = compile_layout(raw, comp.size.width, comp.size.height, self.fonts())

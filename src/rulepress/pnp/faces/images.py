@@ -36,7 +36,7 @@ from rulepress.images import (
     icon_names,
     xml_problem,
 )
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
 from rulepress.pnp.fonts import register_fonts
 from rulepress.suggest import suggest
@@ -120,7 +120,7 @@ def open_image(folder: Path, name: str) -> Picture:
 def _load(path: Path, mtime: int, size: int, kind: str, name: str) -> Picture:
     try:
         data = read_regular(path, MAX_IMAGE_BYTES)
-    except Refused:
+    except PathRefused:
         raise ImageProblem(f"image '{name}' is larger than {MAX_IMAGE_BYTES:,} bytes") from None
     except OSError as exc:
         raise ImageProblem(f"image '{name}' cannot be read: {exc.strerror}") from None

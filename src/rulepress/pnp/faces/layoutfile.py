@@ -11,7 +11,7 @@ from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error, 
 from rulepress.document import yamlines
 from rulepress.document.rows import inside
 from rulepress.document.schema import is_layout
-from rulepress.jail import Refused, read_regular
+from rulepress.jail import PathRefused, read_regular
 from rulepress.limits import MAX_LAYOUT_BYTES, MAX_LAYOUT_EXTENDS
 from rulepress.suggest import suggest
 
@@ -65,7 +65,7 @@ def _read(folder: Path, name: str, loc: SourceLoc, chain: tuple[Path, ...]) -> R
     try:
         text = read_regular(target, MAX_LAYOUT_BYTES).decode("utf-8").removeprefix("\ufeff")
         data, lines = yamlines.load(text, first_line=1)
-    except Refused:
+    except PathRefused:
         raise RulepressError.at(SourceLoc(where, 1), "a layout file is at most 1 MB") from None
     except OSError as exc:
         raise RulepressError.at(SourceLoc(where, 1), f"cannot read: {exc.strerror}") from None

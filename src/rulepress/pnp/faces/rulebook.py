@@ -137,7 +137,9 @@ class RuleBook:
         first = head.loc.line - part.first_line + 1
         body = "\n".join(lines[first:end_line - part.first_line]).strip("\n")
         if self._doc.language is not None:  # translated as written, then filled
-            from rulepress.i18n.apply import translate_markdown
+            from rulepress.i18n.apply import (
+                translate_markdown,  # Babel comes with it: a translation's alone
+            )
 
             text = translate_markdown(body, self._doc.language)
             return Section(anchor, head.text, fill(self._doc, text, self._named),

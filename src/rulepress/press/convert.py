@@ -11,7 +11,7 @@ wrote (and a kit's PDF, for ``pnp --press``): colours to CMYK ink as the exports
 draw one), what is filled or stroked at opacity 0 unpainted (WeasyPrint's crop marks are
 stroked paths filled 'transparent'), the ICCBased CMYK space to DeviceCMYK, transparency groups
 to plain forms, RGB images to CMYK; links go, and the BleedBox is drawn in to 3 mm (the media
-keeps room for the marks). ``export.pdfx.make`` then marks it PDF/X and ``pdfx.check`` reads it
+keeps room for the marks). ``press.pdfx.make`` then marks it PDF/X and ``pdfx.check`` reads it
 back: what is left (an image, a form or a shading drawn translucent, as CSS opacity draws;
 gradients) is an error at the game's print.css.
 """
@@ -22,6 +22,7 @@ import io
 import logging
 from typing import Any
 
+from PIL import Image
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (
     ArrayObject,
@@ -32,12 +33,12 @@ from pypdf.generic import (
     NumberObject,
 )
 
-from rulepress.export.preflight import cmyk
+from rulepress.media import PAPERS
+from rulepress.press.colour import cmyk, cmyk_image
 from rulepress.units import POINTS_PER_MM
 
 BLEED_MM = 3.0
 MARKS_MM = 9.0  # WeasyPrint draws crop marks in the outer half of its bleed: 4.5 to 9 mm out
-PAGE_SIZES = {"a4": "210mm 297mm", "letter": "8.5in 11in"}
 # The theme's translucent touches, opaque: on a press there is no transparency.
 PRESS_CSS = """
 @color-profile device-cmyk {{ src: url("{profile}"); components: cyan, magenta, yellow, black }}
@@ -62,7 +63,7 @@ UNTINTED = {b"Do", b"sh", b"INLINE IMAGE"}  # drawn in colours of their own: not
 
 
 def press_css(paper: str, profile_url: str) -> str:
-    return PRESS_CSS.format(profile=profile_url, size=PAGE_SIZES[paper], marks=MARKS_MM)
+    return PRESS_CSS.format(profile=profile_url, size=PAPERS[paper].page_css, marks=MARKS_MM)
 
 
 def to_press(data: bytes, bleed_mm: float | None = BLEED_MM) -> bytes:
@@ -221,10 +222,6 @@ def _rewrite(stream: ContentStream, states: dict[str, Any], cmyk_names: set[str]
 
 def _image_to_cmyk(x: Any) -> None:
     """An RGB image XObject as CMYK (its soft mask as a colour-key mask), in place."""
-    from PIL import Image
-
-    from rulepress.export.dtc import cmyk_image
-
     space = x.get("/ColorSpace")
     space = space.get_object() if space is not None else None
     if space in ("/DeviceCMYK", "/DeviceGray") or x.get("/ImageMask"):
@@ -248,4 +245,4 @@ def _image_to_cmyk(x: Any) -> None:
         x[NameObject("/Mask")] = ArrayObject(NumberObject(v) for v in key)
 
 
-__all__ = ["BLEED_MM", "PAGE_SIZES", "press_css", "to_press"]
+__all__ = ["BLEED_MM", "press_css", "to_press"]

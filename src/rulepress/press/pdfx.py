@@ -57,7 +57,7 @@ DEVICE_OK = {"/DeviceCMYK", "/DeviceGray", "/CMYK", "/G", "/Pattern"}
 
 def profile() -> bytes:
     """The shipped CMYK output profile (ICC v2, class prtr)."""
-    return (files("rulepress.export") / "icc" / PROFILE).read_bytes()
+    return (files("rulepress.press") / "icc" / PROFILE).read_bytes()
 
 
 def profile_path() -> Path:
