@@ -1,7 +1,7 @@
 """The layers docs/design.md draws, held: every import (inside functions too; those under
 ``if TYPE_CHECKING:`` are for mypy alone) of a module in the bottom layers names a module of its
 own layer or one below, with the packages Python loads on the way; and no import cycle joins
-modules outside the two groups being taken apart (the check's, simulate's)."""
+modules outside the two groups being taken apart (the check's)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ GAMES = ("base", "cards", "conformance", "contract", "data", "fault")  # games/ 
 # Cycles another change is taking apart: a cycle may join only modules of one of these.
 BEING_TAKEN_APART = (
     {"books", "checks", "errata", "i18n.books", "cli", "i18n.run"},
-    {"simulate"},
 )
 
 
