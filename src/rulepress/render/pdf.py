@@ -233,7 +233,7 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     if press:
         css += press_css(papers[0], profile_path().as_uri())
     # A translation's words broken where its language breaks them, not only by its patterns.
-    page = with_print_css(with_breaks(figures_as_images(html), page_lang(html)), css)
+    page = with_print_css(with_breaks(figures_as_images(html), page_lang(html), folder), css)
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
     if href is not None:
