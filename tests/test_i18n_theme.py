@@ -306,6 +306,16 @@ def test_the_german_pigeon_race_kit_says_every_word_of_rulepress_in_german(
     # The board the engine's drawer prints: its words and places from the game's catalog.
     assert "ZIEL" in text and "HOME" not in text
     assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
+    # The standees' colour labels, drawn by the engine's code, from the catalog too.
+    assert {"ROT", "GRÜN", "GELB", "BLAU", "LILA"} <= set(text.split())
+    assert not {"RED", "GREEN", "YELLOW", "BLUE", "PURPLE"} & set(text.split())
+    # The tip slip's counts stay whole on a line: "4–6 Spielerinnen: 2", never "4 · 3" then
+    # "Spielerinnen: 3" on the next.
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(tmp_path / "pigeon-race" / "de" / "pigeon-race-a4.pdf")
+    raw = "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert "4–6 Spielerinnen: 2" in text and not re.search(r"· \d+\s*\n\s*Spielerinnen", raw)
 
 
 def test_a_kit_plural_takes_the_form_its_language_chooses() -> None:
