@@ -25,3 +25,17 @@ def test_articles_are_the_languages_own() -> None:
     assert without_article("L'atout", "fr") == "atout"
     assert without_article("Die", "de") == "Die"  # a title of one word keeps it
     assert without_article("Dieb", "de") == "Dieb"
+
+
+def test_an_entry_s_own_sort_key_takes_the_place_of_its_words() -> None:
+    # DIN 5007-2's order for one entry: Ü as Ue, given by the author; the rest as before.
+    keys = {"Übrige Karten": "Uebrige Karten"}
+    entries = ["Ufer", "Übrige Karten", "Udo", "Der Gleichstand"]
+    assert sorted(entries, key=lambda t: sort_key(t, "de", keys.get(t, ""))) == [
+        "Der Gleichstand", "Udo", "Übrige Karten", "Ufer"]
+    assert sorted(entries, key=lambda t: sort_key(t, "de")) == [
+        "Der Gleichstand", "Übrige Karten", "Udo", "Ufer"]
+    # A key is taken as written: its article, if it gives one, counts.
+    assert sort_key("Der Gleichstand", "de", "Der Gleichstand") == ("der gleichstand",
+                                                                   "der gleichstand")
+    assert sort_key("Udo", "de", "  ") == sort_key("Udo", "de")  # a blank key is none

@@ -234,3 +234,31 @@ def test_a_version_note_is_translated_or_falls_back_and_is_counted(game: Path) -
     german = translated(doc, replace(catalog, entries=entries), "en")
     assert german.meta.versions[0].summary == "Erste Auflage mit rulepress"
     assert replace(catalog, entries=entries).counts()[1] == 1
+
+
+def test_a_translator_gives_a_term_its_own_sort_key_in_the_catalog(tmp_path: Path) -> None:
+    """The German catalog's :dfn[Startlinie]{... sort="Linie, Start"}: the German index lists
+    it under L; the English book has no key, and sorts its "start line" by its words."""
+    folder = tmp_path / "sources" / "pigeon-race"
+    shutil.copytree(SOURCES / "pigeon-race", folder)
+    po = folder / "locales" / "de.po"
+    text = po.read_text(encoding="utf-8")
+    assert text.count('Feld 1.\\"}') == 1
+    po.write_text(text.replace('Feld 1.\\"}', 'Feld 1.\\" sort=\\"Linie, Start\\"}'),
+                  encoding="utf-8")
+    out = tmp_path / "out"
+    books = TranslatedBooks(TranslationOptions(("de",), papers=()), pdf=False)
+    build_rulebooks(folder.parent, out, papers=(), reporter=Quiet(), also=[books])
+
+    def index(page: Path) -> list[str]:
+        html = page.read_text(encoding="utf-8").split('id="rp-index"', 1)[1]
+        return [re.sub(r"<[^>]+>|\s*\((?:Entscheidung|Ruling) \d+\)|\u00ad", "", li).strip()
+                for li in re.findall(r"<li>(.*?)</li>", html.split("</section>", 1)[0], re.S)]
+
+    german = index(out / "pigeon-race" / "de" / "pigeon-race-reference.html")
+    many = "Mehrere Tauben in einem Zug im Ziel"
+    assert german.index("Kein Passen") < german.index("Startlinie") < german.index(many)
+    assert german.index("Startfeld") + 1 == german.index("Tauben im Ziel")  # its old place
+    english = index(out / "pigeon-race" / "pigeon-race-reference.html")
+    assert english.index("start box") + 1 == english.index("start line")
+    assert "sort=" not in (out / "pigeon-race" / "de" / "pigeon-race-reference.html").read_text()

@@ -205,7 +205,8 @@ def test_a_changed_card_reprints_alone_in_each_language(project: Path, tmp_path:
 def test_diff_writes_an_errata_sheet_in_each_language(project: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A French rule reworded and Perch's French changed, the English untouched: the English
-    sheet has no errata, the French one names the rule, in French, and the card."""
+    sheet has no errata, the French one names the rule, in French, and the card; every page of
+    it in French, its detail pages too."""
     old = tmp_path / "old"
     shutil.copytree(project, old)
     po = project / "sources" / GAME / "locales" / "fr.po"
@@ -214,12 +215,14 @@ def test_diff_writes_an_errata_sheet_in_each_language(project: Path, tmp_path: P
     out = tmp_path / "build"
     monkeypatch.chdir(tmp_path)  # the old side named "old" in the sheet's name
     code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
-                     str(out))
+                     str(out), "--strict")
     assert code == 0, said
+    assert "minnows fr: 30/30 segments translated, 0 fuzzy" in said
     name = "minnows-errata-old-working"
     english = (out / GAME / "errata" / f"{name}.html").read_text()
-    french = " ".join(re.sub(r"<[^>]+>", " ", (out / GAME / "fr" / "errata" / f"{name}.html")
-                             .read_text()).split())
+    page = (out / GAME / "fr" / "errata" / f"{name}.html").read_text()
+    french = " ".join(re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", " ", page,
+                                                     flags=re.S)).split())
     assert "There are no errata." in " ".join(english.split())
     # Its plain-words page in French, from the project's theme catalog.
     assert "Mise en place : dans « Mélangez les 6 cartes et distribuez-en 3 à ... », " \
@@ -227,15 +230,63 @@ def test_diff_writes_an_errata_sheet_in_each_language(project: Path, tmp_path: P
     assert "Si vous avez old : imprimez ou demandez de nouveaux exemplaires de Cartes poisson " \
            "(recto de la ligne 2 (Perche)) ; tout le reste ne change pas." in french
     assert "De old à version de travail de Vairons : 1 règle modifiée; 1 élément modifié." \
-        in french and "En clair" in french and '<html lang="fr">' in (
-            out / GAME / "fr" / "errata" / f"{name}.html").read_text()
-    assert (out / GAME / "fr" / "errata" / f"{name}-a4.pdf").is_file()
+        in french and "En clair" in french and '<html lang="fr">' in page
+    # The pages after it: the rule and the card, their headings, places and sides in French.
+    assert "Règles Mise en place : Mélangez les 6 cartes et donnez-en 3 à ... (modifié) " \
+           "avant rules.md:30, désormais rules.md:30 old Mélangez" in french
+    assert "version de travail Mélangez les 6 cartes et donnez-en 3" in french
+    assert "Matériel Cartes poisson (modifié)" in french
+    assert "recto de la ligne 2 (Perche) (modifié) : old, puis version de travail" in french
+    assert 'alt="Cartes poisson, recto de la ligne 2 (Perche), version de travail"' in page
+    assert "Calculé par rulepress à partir des sources des deux éditions" in french
+    pdf = pdf_text(out / GAME / "fr" / "errata" / f"{name}-a4.pdf")
+    for word in english_theme_words():
+        for what, text in (("page", french), ("pdf", pdf)):
+            assert not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text), (what, word)
+    for word in ("Rules", "Components", "changed", "working tree", "then", "was", "now",
+                 "front of", "Computed"):
+        assert not re.search(rf"\b{word}\b", pdf), word
     # --lang en: the source's sheet alone.
     shutil.rmtree(out)
     code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
                      str(out), "--lang", "en")
     assert code == 0, said
     assert not (out / GAME / "fr").exists() and (out / GAME / "errata" / f"{name}.html").exists()
+
+
+def test_a_translated_errata_sheet_names_the_game_s_fields_and_counts_what_is_left(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front matter's duration changed (its French not yet written): the French sheet names
+    the field in French, the summary counts the segment left in English, and --strict stops
+    at it; a theme word left untranslated is counted and stops --strict too."""
+    old = tmp_path / "old"
+    shutil.copytree(project, old)
+    rules = project / "sources" / GAME / "rules.md"
+    rules.write_text(rules.read_text().replace("duration: 10 minutes", "duration: 15 minutes"))
+    out = tmp_path / "build"
+    monkeypatch.chdir(tmp_path)
+    code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
+                     str(out), "--lang", "fr")
+    assert code == 0, said
+    assert "minnows fr: 29/30 segments translated, 0 fuzzy" in said
+    page = (out / GAME / "fr" / "errata" / "minnows-errata-old-working.html").read_text()
+    french = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Le champ durée du jeu est désormais « 15 minutes » (il était « 10 minutes »)." \
+        in french
+    assert "Le jeu Quoi old version de travail durée 10 minutes 15 minutes" in french
+    code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
+                     str(out), "--lang", "fr", "--strict")
+    assert code == 2
+    assert "rules.md:6:1: error: fr: this duration is not in fr.po: run rulepress translate" \
+        in said
+    rules.write_text(rules.read_text().replace("duration: 15 minutes", "duration: 10 minutes"))
+    theme = project / "sources" / GAME / "locales" / "fr-theme.po"
+    theme.write_text(theme.read_text().replace('msgstr "(absent)"', 'msgstr ""'))
+    code, said = run("diff", "old", "--project", str(project), "--paper", "a4", "--out",
+                     str(out), "--lang", "fr", "--strict")
+    assert code == 2
+    assert "locales/fr-theme.po:1:1: error: fr: 1 of the theme's words print in English " \
+           "('(not there)', ...)" in said
 
 
 def test_adding_a_language_keeps_the_rest_of_rulepress_toml(tmp_path: Path) -> None:
@@ -301,8 +352,8 @@ def test_the_faces_page_in_french_shows_the_french_cards(project: Path, tmp_path
     out = tmp_path / "build"
     build_rulebooks(project / "sources", out, papers=("a4",), project=project, pdf=False,
                     reporter=Quiet(), also=[generator(out, ("player",), project),
-                                            TranslatedFaces(FaceOptions(), out, project, "fr",
-                                                            "en")])
+                                            TranslatedFaces(FaceOptions(editions=("player",)),
+                                                            out, project, "fr", "en")])
 
     def images(page: Path) -> list[str]:
         return re.findall(r'<img src="([^"]+)"', page.read_text())
@@ -313,6 +364,22 @@ def test_the_faces_page_in_french_shows_the_french_cards(project: Path, tmp_path
     fronts = [(e, f) for e, f in zip(english, french, strict=True) if e.startswith("deck-front")]
     assert len(fronts) == 6 and all(e != f for e, f in fronts)  # each card's French drawing
     assert all((out / GAME / "fr" / "faces" / f).is_file() for f in french)
+    # The page's own words in French: its heading, the toggles, each face's caption.
+    page = (out / GAME / "fr" / "faces" / "index.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", " ", page,
+                                                   flags=re.S)).split())
+    assert '<html lang="fr">' in page and 'aria-label="Montrer sur chaque face"' in page
+    assert text.startswith("Vairons : toutes les faces du matériel Vairons : toutes les faces "
+                           "du matériel 8 faces distinctes, chacune une fois, à la taille "
+                           "d’impression avec 3 mm de fond perdu. Magenta : la ligne de coupe")
+    assert "Livret de règles · Tous les jeux Ligne de coupe Zone sûre Fond perdu" in text
+    assert "deck recto · cards.csv:2" in text and "deck verso aid recto" in text
+    assert 'alt="Cartes poisson, recto (cards.csv:2)"' in page
+    assert '<a href="../../../index.html">' in page  # from <game>/fr/faces/, the games' page
+    for word in english_theme_words():
+        assert not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text), word
+    for word in ("front", "back", "every face", "distinct faces", "Trim", "Safe", "Bleed"):
+        assert not re.search(rf"\b{word}\b", text), word
 
 
 def test_a_translation_changed_alone_reprints_in_its_language_alone(project: Path,

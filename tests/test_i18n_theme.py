@@ -161,6 +161,9 @@ def test_no_english_theme_word_is_left_in_the_german_books(
     flat = " ".join(text.split())
     assert "Keine Lizenz angegeben; dem Autor zugeschrieben" in flat
     assert "Von Grund auf neu geschrieben" in flat and "designed by" not in flat
+    # German breaks, on every page: also on those typeset again after a box taller than a
+    # page (the reference edition's playtest report), where "Zu-greihenfolge" was printed.
+    assert not re.search(r"Zu\u2010\s*greihenfolge|rü\u2010\s*ckwärts", text)
     # The engine's word fills the sentence itself: no aside "(in der Regel-Engine: ...)".
     assert "geht der Zug rückwärts. Taube zwei" in flat and "(in der Regel-Engine:" not in flat
     # The deal by number of players, not a list that reads as scores ("4 zu 2, 3 zu 3").
@@ -303,6 +306,16 @@ def test_the_german_pigeon_race_kit_says_every_word_of_rulepress_in_german(
     # The board the engine's drawer prints: its words and places from the game's catalog.
     assert "ZIEL" in text and "HOME" not in text
     assert not re.search(r"\b\d+(?:st|nd|rd|th)\b", text)
+    # The standees' colour labels, drawn by the engine's code, from the catalog too.
+    assert {"ROT", "GRÜN", "GELB", "BLAU", "LILA"} <= set(text.split())
+    assert not {"RED", "GREEN", "YELLOW", "BLUE", "PURPLE"} & set(text.split())
+    # The tip slip's counts stay whole on a line: "4–6 Spielerinnen: 2", never "4 · 3" then
+    # "Spielerinnen: 3" on the next.
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(tmp_path / "pigeon-race" / "de" / "pigeon-race-a4.pdf")
+    raw = "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert "4–6 Spielerinnen: 2" in text and not re.search(r"· \d+\s*\n\s*Spielerinnen", raw)
 
 
 def test_a_kit_plural_takes_the_form_its_language_chooses() -> None:
@@ -333,8 +346,9 @@ def test_a_german_two_sided_kit_with_backs_and_tiles_is_german_too(sides: str) -
     doc = replace(G.standard(), language=Language("de", "en", {}))
     kit = build_kit(doc, G.DRAWERS, "a4", options=Options(sides=sides, duplex="short"))
     text, lang = _kit_text(kit.pdf)
-    # The fixture's own words (its drawers' "tile 1/5", a component's name) are the game's.
-    game = re.sub(r"\b(?:card|coin|tile|board|big) \d+/\d+|Rule sheet", " ", text)
+    # The fixture's own words (its drawers' "tile 1/5" and "BACK", a component's name) are
+    # the game's ("back" is a theme word too since the faces page says it).
+    game = re.sub(r"\b(?:card|coin|tile|board|big) \d+/\d+|Rule sheet|\bBACK\b", " ", text)
     assert lang == "de" and _english_left(game) == set()
     if sides == "two":
         for said in ("Druckertest, Rückseite", "an der kurzen Kante", "Rückseiten:",

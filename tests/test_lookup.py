@@ -290,6 +290,27 @@ def test_an_author_s_definition_and_lookup_words_go_to_glossary_and_index(
     assert not [e for e in entries if "quote" in e[1]]
 
 
+def test_a_term_s_sort_key_places_it_in_the_index_and_glossary(tmp_path: Path) -> None:
+    """:dfn[column]{sort="zz"}: the index and the glossary list it last, under its own words;
+    an empty key is an error at its line."""
+    html = page(tiny(tmp_path, FRONT.replace(":dfn[column]", ':dfn[column]{sort="zz"}')))
+    assert "sort=" not in html
+    index = html.split('id="rp-index"')[1].split("</section>")[0]
+    assert re.findall(r'href="#([^"]+)"', index) == [
+        "ruling-card-values", "ruling-cards-in-a-column-stay-there-for-good", "term-row",
+        "ruling-the-row", "term-column"]  # without it: column between the card rulings and row
+    glossary = html.split('id="rp-glossary"')[1].split("</section>")[0]
+    assert re.findall(r'href="#(term-[^"]+)"', glossary) == ["term-row", "term-column"]
+    plain = page(tiny(tmp_path))  # without it: column before row
+    glossary = plain.split('id="rp-glossary"')[1].split("</section>")[0]
+    assert re.findall(r'href="#(term-[^"]+)"', glossary) == ["term-column", "term-row"]
+    with pytest.raises(RulepressError) as caught:
+        tiny(tmp_path, FRONT.replace(":dfn[column]", ':dfn[column]{sort=" "}'))
+    (found,) = caught.value.diagnostics
+    assert (found.loc.line if found.loc else 0) == line(":dfn[column]")
+    assert "sort=\"...\" (the words the index sorts it by), not an empty sort" in found.message
+
+
 def test_a_term_takes_only_def_and_also(tmp_path: Path) -> None:
     text = FRONT.replace(":dfn[column]", ':dfn[column]{see="row"}')
     with pytest.raises(RulepressError) as caught:

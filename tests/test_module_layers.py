@@ -1,7 +1,7 @@
 """The layers docs/design.md draws, held: every import (inside functions too; those under
 ``if TYPE_CHECKING:`` are for mypy alone) of a module in the bottom layers names a module of its
 own layer or one below, with the packages Python loads on the way; and no import cycle joins
-modules outside the two groups being taken apart (the check's)."""
+modules outside the one group being taken apart (the check's)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import rulepress
 SRC = Path(rulepress.__file__).parent
 # From the bottom up, by the module's first part under rulepress (docs/design.md, "Layers").
 LAYERS = (
-    {"diagnostics", "limits", "paths", "media", "signals", "suggest", "hyphenation", "emoji"},
+    {"diagnostics", "limits", "paths", "media", "signals", "suggest", "emoji"},
     {"press", "write", "jail", "sandbox", "supervise", "workers", "units", "figure", "images",
-     "collate"},
+     "collate", "hyphenation"},
     {"document", "prose", "games", "cache", "memo"},
 )
 GAMES = ("base", "cards", "conformance", "contract", "data", "fault")  # games/ itself, not a game

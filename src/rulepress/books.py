@@ -16,6 +16,7 @@ from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
 from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
 from rulepress.document.teaching import check_teaching
+from rulepress.hyphenation import check_exceptions
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit, Warned
 from rulepress.render import (
@@ -49,9 +50,14 @@ def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Di
     return check_teaching(doc)
 
 
+def _hyphenation(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
+    return check_exceptions(doc.folder)
+
+
 # The books' part of every check: their references, glyphs, glossary and the player edition's
-# teaching order, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs, _glossary, _teaching)) | PLAYTEST_CHECKS
+# teaching order, the game's hyphenation exceptions, the playtest report.
+CHECKS = Checks(document=(_references, check_glyphs, _glossary, _teaching,
+                          _hyphenation)) | PLAYTEST_CHECKS
 
 
 @dataclass(frozen=True)

@@ -520,10 +520,14 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
 @out_option("build")
 @paper_option
 @lang_option
+@click.option("--strict", is_flag=True,
+              help="A word a translated errata sheet would print in the source language (the "
+                   "theme's, a rule's, a card's) is an error at its catalog line.")
 @force_option
 @quiet_option
 def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | None,
-         out: Path | None, paper: str | None, langs: tuple[str, ...], force: bool) -> None:
+         out: Path | None, paper: str | None, langs: tuple[str, ...], strict: bool,
+         force: bool) -> None:
     """Write an errata sheet per game: what changed from OLD to NEW (git revisions of the
     project, or project folders; NEW defaults to the working tree), both proven, into
     build/GAME/errata/GAME-errata-OLD-NEW.html and a PDF per paper; and one in each of the
@@ -538,9 +542,10 @@ def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | 
         where.folders(out, "build")
         target = out or where.project.path(where.project.build)
         source, others = where.languages(langs)
+        notes: list[str] = []
         built = run_diff(where.project, where.sources, target, old, new, where.games,
-                         where.papers(paper), reporter, force, others, source)
-        reporter.done(built.summary())
+                         where.papers(paper), reporter, force, others, source, strict, notes)
+        reporter.done("\n".join([built.summary(), *notes]))
         return ExitStatus.OK
 
     _run(action)

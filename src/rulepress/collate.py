@@ -45,9 +45,10 @@ def _letters(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def sort_key(text: str, lang: str | None) -> tuple[str, str]:
+def sort_key(text: str, lang: str | None, key: str = "") -> tuple[str, str]:
     """The key that puts ``text`` where ``lang``'s index has it: its words without the
     leading article and without accents first, then with accents (entries still equal keep
-    their order: a term before the ruling of the same name)."""
-    bare = without_article(text.strip(), lang)
+    their order: a term before the ruling of the same name). ``key``: the author's own sort
+    key for the entry, taken as written (no article dropped), in place of ``text``."""
+    bare = key.strip() or without_article(text.strip(), lang)
     return (_letters(bare), bare.casefold())

@@ -51,6 +51,11 @@ MAX_PLURAL_FORMS = 10
 MAX_CATALOG_ENTRIES = 20_000
 MAX_FUZZY_PAIRS = 25_000
 MAX_GLOSSARY_TERMS = 2_000
+# Hyphenation exceptions (<lang>-hyphenation.txt): words a file lists (rulepress's German has
+# 4; each page's every word is looked up among them) and a word's length (German's longest
+# dictionary compounds run to about 80 letters).
+MAX_HYPHENATION_WORDS = 10_000
+MAX_HYPHENATED_CHARS = 100
 # A translation's length against its source's: German runs about 1.3 times English, a short
 # label (Pawn: Spielfigur) a few words more. A 1.8 MB kit title ran the kit's text fitting for
 # more than ten minutes.

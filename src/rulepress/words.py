@@ -37,6 +37,11 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as 
     return singular, plural
 
 
+def NP_(context: str, msgid: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """A word with its context marked, looked up later by ``pgettext(context, msgid)``."""
+    return context, msgid
+
+
 def ordinal(n: Any, lang: str = SOURCE, folder: Path | None = None) -> str:
     """1 -> 1st, 2 -> 2nd, 11 -> 11th; German (and most languages Babel knows) 1 -> 1."""
     k = int(n)

@@ -70,22 +70,23 @@ def _inline_text(inline: Token) -> str:
     return "".join(c.content for c in inline.children or () if c.type in ("text", "code_inline"))
 
 
-def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str, tuple[str, ...]]]:
+def dfns(text: str, ordinal_dot: bool = False) -> list[tuple[str, str, tuple[str, ...], str]]:
     """The terms one block's inline Markdown marks, in order, each with its sentence (or the
-    definition its author gave) and its also words (``ordinal_dot``: the language writes "6."
-    for "6th")."""
+    definition its author gave), its also words and its sort key ("" if none) (``ordinal_dot``:
+    the language writes "6." for "6th")."""
     tokens = make_parser().parse(text)
     for token in tokens:
         if token.type == "inline":
             sentences = _sentences(token, _SENTENCE_END_ORDINAL_DOT if ordinal_dot
                                    else _SENTENCE_END)
             return [(child.content, child.meta.get("attrs", {}).get("def") or sentences[n],
-                     also_words(child.meta.get("attrs", {}).get("also", "")))
+                     also_words(child.meta.get("attrs", {}).get("also", "")),
+                     child.meta.get("attrs", {}).get("sort", "").strip())
                     for n, (child, _) in enumerate(_children(token)) if child.type == DFN]
     return []
 
 
-TERM_ATTRS = frozenset({"def", "also"})
+TERM_ATTRS = frozenset({"def", "also", "sort"})
 
 
 def also_words(said: str) -> tuple[str, ...]:
@@ -121,18 +122,20 @@ def find_terms(parsed: Sequence[tuple[Part, list[Token]]], taken: set[str],
                     continue
                 attrs = dict(child.meta.get("attrs", {}))
                 odd = sorted(set(attrs) - TERM_ATTRS)
-                if odd or "def" in attrs and not attrs["def"]:
-                    said = f"'{odd[0]}='" if odd else "an empty def"
+                empty = [k for k in ("def", "sort") if k in attrs and not attrs[k].strip()]
+                if odd or empty:
+                    said = f"'{odd[0]}='" if odd else f"an empty {empty[0]}"
                     diags.append(error(loc, (
                         f"the term '{child.content}' takes def=\"...\" (the sentence that "
-                        "defines it) and also=\"...\" (the words players look it up by, "
-                        f"separated by ';'), not {said}")))
+                        "defines it), also=\"...\" (the words players look it up by, "
+                        "separated by ';') and sort=\"...\" (the words the index sorts it by), "
+                        f"not {said}")))
                     continue
                 anchor = unique(TERM_PREFIX + slugify(child.content), taken)
                 sentences = sentences if sentences is not None else _sentences(token)
                 given = attrs.get("def", "")
                 term = Term(child.content, anchor, given or sentences[n], loc, bool(given),
-                            also_words(attrs.get("also", "")))
+                            also_words(attrs.get("also", "")), attrs.get("sort", "").strip())
                 first[child.content.casefold()] = term
                 terms.append(term)
     return terms, diags

@@ -175,6 +175,7 @@ class Term:
     loc: SourceLoc
     given: bool = False  # the author gave the definition: :dfn[term]{def="..."}
     also: tuple[str, ...] = ()  # the words players look it up by: {also="hand size; hand"}
+    sort: str = ""  # what the index and glossary sort it by, if not its words: {sort="..."}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from rulepress.errata.compare import REMOVED, compare
 from rulepress.errata.faces import FaceId, faces_of
 from rulepress.errata.revisions import WORKING, Side, open_side
 from rulepress.errata.sheet import Printing, face_changes, render_page, render_pdfs_of, summary
-from rulepress.media import PAPER_KEYS
+from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import (
     Base,
     Built,
@@ -52,6 +52,7 @@ class ErrataOptions:
     new: str
     old_inputs: tuple[tuple[str, str], ...]  # (game, digest of its old folder and engine)
     papers: tuple[str, ...] = PAPER_KEYS
+    strict: bool = False  # a sheet made without --strict is checked again with it
 
 
 class Errata(Base):
@@ -103,8 +104,12 @@ class Errata(Base):
         return before, game
 
     def words(self, doc: Document) -> Words:
-        """The words of the sheet's plain-words page."""
+        """The words of the sheet."""
         return SOURCE_WORDS
+
+    def text_of(self, doc: Document) -> Document:
+        """``doc`` as its rules' text is compared (a translation's: its body translated)."""
+        return doc
 
     def page(self, game: DocumentCheck) -> str:
         """The errata sheet's HTML: the old printing checked, both printings compared."""
@@ -117,7 +122,7 @@ class Errata(Base):
             old_faces, new_faces = faces_of([before, game], shown)
         old = Printing(self.old.label, before.doc, before, old_faces)
         new = Printing(self.new.label, game.doc, game, new_faces)
-        difference = compare(before.doc, game.doc, changes)
+        difference = compare(self.text_of(before.doc), self.text_of(game.doc), changes)
         return render_page(game.doc.meta.title, old, new, difference,
                            fonts_href=f"{self.up}{FONTS}", words=self.words(game.doc))
 
@@ -134,6 +139,25 @@ class TranslatedErrata(Errata):
         self.lang, self.source = lang, source
         self.name = f"errata-{lang}"
         self.up = "../../../"  # <game>/<lang>/errata/
+        self.notes: list[str] = []
+
+    def check(self, game: DocumentCheck) -> list[Diagnostic]:
+        """What of the sheet would print in the source language: counted in ``notes`` (the
+        theme's words, the rules' and cards' segments), an error each with --strict."""
+        from rulepress.i18n.apply import read_catalog
+        from rulepress.i18n.books import left_in_source, theme_problems
+
+        doc = game.doc
+        if not self._has(doc):
+            return []
+        try:
+            catalog = read_catalog(doc, self.lang)
+        except RulepressError as exc:
+            return exc.diagnostics
+        self.notes += [f"{doc.slug} {catalog.summary()}", *left_in_source(doc, catalog, [])]
+        strict = self.options.strict
+        found = theme_problems(doc, self.lang, strict)
+        return [*found, *catalog.missing()] if strict else found
 
     def _has(self, doc: Document) -> bool:
         from rulepress.i18n.books import languages_of
@@ -157,23 +181,27 @@ class TranslatedErrata(Errata):
 
     def sides_of(self, before: DocumentCheck, game: DocumentCheck
                  ) -> tuple[DocumentCheck, DocumentCheck]:
+        from rulepress.i18n.apply import read_catalog, translated
+
         try:
-            was = replace(before, doc=_in_language(before.doc, self.lang, self.source))
+            was = replace(before, doc=translated(before.doc, read_catalog(before.doc, self.lang),
+                                                 self.source))
         except RulepressError as exc:
             raise _at_side(exc, self.old) from None
-        return was, replace(game, doc=_in_language(game.doc, self.lang, self.source))
+        return was, replace(game, doc=translated(game.doc, read_catalog(game.doc, self.lang),
+                                                 self.source))
 
+    def text_of(self, doc: Document) -> Document:
+        """Its body's Markdown translated, for compare to read. (Its faces are drawn from
+        ``doc`` as it is: a layout translates the section it prints, and finds a part by the
+        source's lead, 'Scoring', where the translation's would be 'Wertung'.)"""
+        from rulepress.i18n.apply import translate_markdown
 
-def _in_language(doc: Document, lang: str, source: str) -> Document:
-    """``doc`` translated with its own catalog, its body's Markdown too (compare reads it)."""
-    from rulepress.i18n.apply import read_catalog, translate_markdown, translated
-
-    found = translated(doc, read_catalog(doc, lang), source)
-    assert found.language is not None
-    language = found.language
-    return replace(found, parts=tuple(
-        replace(p, text=translate_markdown(p.text, language, keep_lines=True))
-        for p in found.parts))
+        language = doc.language
+        assert language is not None
+        return replace(doc, parts=tuple(
+            replace(p, text=translate_markdown(p.text, language, keep_lines=True))
+            for p in doc.parts))
 
 
 def _files(files: Files, sources: Sources) -> Files | list[Diagnostic]:
@@ -263,29 +291,36 @@ def _at_side(exc: RulepressError, side: Side) -> RulepressError:
 
 def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
          games: Sequence[str], papers: Sequence[str], reporter: Progress,
-         force: bool = False, langs: Sequence[str] = (), source: bool = True) -> Built:
+         force: bool = False, langs: Sequence[str] = (), source: bool = True,
+         strict: bool = False, notes: list[str] | None = None) -> Built:
     """``rulepress diff``: an errata sheet per game, from ``old`` to ``new`` (None: the
     working tree), written to out/<game>/errata/; and one in each of ``langs`` (the project's
     translations) a game has a catalog of, to out/<game>/<lang>/errata/. ``source=False``:
-    the translations' alone."""
+    the translations' alone; ``strict``: a word of a translation's sheet left in the source
+    language is an error; ``notes``: what of each is left so, for the summary."""
     with sides(project.root, sources, old, new, games) as (before, after, slugs):
         # The old printing's files (and the engine its game names now: an engine module is
         # among them) key the sheet; it is read and checked only when a sheet is made.
         keys = tuple((s, game_inputs(before.sources / s).key(None, before.project, {}))
                      for s in slugs)
-        options = ErrataOptions(before.slug, after.slug, keys, tuple(papers))
+        options = ErrataOptions(before.slug, after.slug, keys, tuple(papers), strict)
         first = project.languages[0]
         generators: list[Errata] = [Errata(options, before, after)] if source else []
-        generators += [TranslatedErrata(options, before, after, lang, first) for lang in langs]
+        translated = [TranslatedErrata(options, before, after, lang, first)
+                      for lang in langs]
+        generators += translated
         try:
             return run(Paths(after.sources, out, after.project), generators, reporter,
                        RunOptions(tuple(slugs), force), every())
         except RulepressError as exc:
             raise _at_side(exc, after) from None
+        finally:
+            if notes is not None:
+                notes += [n for t in translated for n in t.notes]
 
 
 def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
-                  reporter: Progress, langs: Sequence[str] = (), source: str = "en",
+                  reporter: Progress, langs: Sequence[str] = (), source: str = DEFAULT_LANGUAGE,
                   ) -> tuple[str, dict[str, set[FaceId]]]:
     """For ``pnp --changed-since``: the old printing's label, and by game the faces of the
     working tree's printing that differ from it (its version stamp apart); by ``game/lang``

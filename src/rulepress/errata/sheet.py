@@ -29,18 +29,39 @@ from rulepress.errata.compare import (
 from rulepress.errata.faces import Drawn, FaceId, png
 from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.paths import templates_dir
-from rulepress.render.html import FONT_FACES, environment, run_templates
+from rulepress.render.html import FONT_FACES, _printing, environment, run_templates
 from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import Status
-from rulepress.words import N_, SOURCE_WORDS, N_plural, Words
+from rulepress.words import N_, NP_, SOURCE_WORDS, N_plural, Words
 
 SUMMARY_LINES = 12  # the player summary keeps to one page
 STATUS_WORDS = {
-    Status.PROVEN: "Proven by this printing's rules engine.",
-    Status.FAILED: "Disproved by this printing's rules engine.",
-    Status.NOT_CHECKABLE: "Not checkable: this printing names no rules engine.",
-    Status.SIMULATED: "From games played by this printing's rules engine.",
+    Status.PROVEN: N_("Proven by this printing's rules engine."),
+    Status.FAILED: N_("Disproved by this printing's rules engine."),
+    Status.NOT_CHECKABLE: N_("Not checkable: this printing names no rules engine."),
+    Status.SIMULATED: N_("From games played by this printing's rules engine."),
 }
+# A change's heading, "Setup: Shuffle the cards (changed)", whole: a language may agree it.
+_KIND = {CHANGED: N_("{what} (changed)"), ADDED: N_("{what} (added)"),
+         REMOVED: N_("{what} (removed)")}
+# The front matter's and a component's keys as the sheet names them ("duration").
+_FIELD = {
+    "title": NP_("field", "title"), "subtitle": NP_("field", "subtitle"),
+    "designer": NP_("field", "designer"), "players": NP_("field", "players"),
+    "duration": NP_("field", "duration"), "ages": NP_("field", "ages"),
+    "name": NP_("field", "name"), "count": NP_("field", "count"),
+    "size": NP_("field", "size"), "front": NP_("field", "front"),
+    "back": NP_("field", "back"), "back_varies": NP_("field", "back_varies"),
+    "tileable": NP_("field", "tileable"), "note": NP_("field", "note"),
+    "claims": NP_("field", "claims"), "data": NP_("field", "data"),
+    "text": NP_("field", "text"),
+}
+
+
+def field(key: str, _: Words) -> str:
+    """A front-matter or declaration key in the language of ``_`` (as written if unknown)."""
+    marked = _FIELD.get(key)
+    return _.pgettext(*marked) if marked else key
 
 
 @dataclass(frozen=True)
@@ -91,66 +112,86 @@ def _uri(drawn: Drawn | None) -> str | None:
     return "data:image/png;base64," + base64.b64encode(png(drawn.pdf)).decode("ascii")
 
 
-def _where(change: TextChange) -> str:
+def _where(change: TextChange, _: Words) -> str:
     o, n = change.old, change.new
-    parts = []
-    if o is not None:
-        parts.append(f"was {o.file}:{o.line}")
-    if n is not None:
-        parts.append(f"now {n.file}:{n.line}")
-    return ", ".join(parts)
+    was = None if o is None else f"{o.file}:{o.line}"
+    now = None if n is None else f"{n.file}:{n.line}"
+    # Translators: where a rule stands in each printing's sources: "rules.md:30".
+    return (_("was {old}, now {new}", old=was, new=now) if was and now else
+            _("was {old}", old=was) if was else _("now {new}", new=now))
 
 
-def _text(change: TextChange) -> dict[str, Any]:
+def _text(change: TextChange, _: Words) -> dict[str, Any]:
     o = _plain(change.old.text) if change.old else None
     n = _plain(change.new.text) if change.new else None
     runs = list(words(o or "", n or ""))
+    section = change.block.section or _("The opening")
     return {
-        "kind": change.kind, "section": change.block.section or "Opening",
-        "label": change.block.label, "where": _where(change),
+        "kind": change.kind, "where": _where(change, _),
+        "heading": _(_KIND[change.kind],
+                     what=_("{section}: {label}", section=section, label=change.block.label)),
         "old": None if o is None else [r for r in runs if r[0] != "new"],
         "new": None if n is None else [r for r in runs if r[0] != "old"],
     }
 
 
-def _side(p: Printing, ex_id: str, present: bool) -> dict[str, Any]:
+def _side(p: Printing, ex_id: str, present: bool, _: Words) -> dict[str, Any]:
     rendered = p.check.examples.get(ex_id)
     if not present or rendered is None:
-        return {"name": p.name, "claims": None, "status": ""}
-    return {"name": p.name, "claims": list(rendered.claims),
-            "status": STATUS_WORDS.get(rendered.status, "")}
+        return {"name": p.named(_), "claims": None, "status": ""}
+    status = STATUS_WORDS.get(rendered.status)
+    return {"name": p.named(_), "claims": list(rendered.claims),
+            "status": _(status) if status else ""}
 
 
-def _example(e: ExampleChange, old: Printing, new: Printing) -> dict[str, Any]:
-    was, now = _side(old, e.id, e.old is not None), _side(new, e.id, e.new is not None)
+def _example(e: ExampleChange, old: Printing, new: Printing, _: Words) -> dict[str, Any]:
+    was, now = _side(old, e.id, e.old is not None, _), _side(new, e.id, e.new is not None, _)
     before = dict(was["claims"] or [])
     after = dict(now["claims"] or [])
     changed = {k for k in {*before, *after} if before.get(k) != after.get(k)}
     loc = (e.new or e.old).loc  # type: ignore[union-attr]
-    what = ", ".join(e.fields) if e.fields else e.kind
-    return {"kind": e.kind, "id": e.id, "title": e.title, "old": was, "new": now,
-            "changed": changed, "where": f"{loc.path.name}:{loc.line}; changed: {what}"}
+    what = ", ".join(field(f, _) for f in e.fields) if e.fields else None
+    where = f"{loc.path.name}:{loc.line}"
+    return {"kind": e.kind, "id": e.id, "heading": _(_KIND[e.kind], what=e.title),
+            "old": was, "new": now, "changed": changed,
+            "where": _("{where}; changed: {fields}", where=where, fields=what) if what
+            else where}
+
+
+def _caption(label: str, kind: str, old: str | None, new: str | None, _: Words) -> str:
+    """A changed face's caption: 'front of row 2 (Perch) (changed): v1.0, then v1.1'."""
+    face = _(_KIND[kind], what=_face(label, _))
+    if old and new:
+        return _("{face}: {old}, then {new}", face=face, old=old, new=new)
+    return _("{face}: {printing}", face=face, printing=old or new)
 
 
 def context(title: str, old: Printing, new: Printing, diff: Difference,
             _: Words = SOURCE_WORDS) -> dict[str, Any]:
+    was, now = old.named(_), new.named(_)
     comps = []
     for c in diff.components:
         faces = []
         for f in c.faces:
             key = (c.id, *f.key)
-            faces.append({"label": f.label, "kind": f.kind,
-                          "old": _uri(old.faces.get(key)), "new": _uri(new.faces.get(key))})
-        comps.append({"id": c.id, "name": c.name, "kind": c.kind, "fields": c.fields,
+            o, n = _uri(old.faces.get(key)), _uri(new.faces.get(key))
+            label = _face(f.label, _)
+            faces.append({"old": o, "new": n,
+                          "old_alt": f"{c.name}, {label}, {was}",
+                          "new_alt": f"{c.name}, {label}, {now}",
+                          "caption": _caption(f.label, f.kind, o and was, n and now, _)})
+        comps.append({"id": c.id, "kind": c.kind, "heading": _(_KIND[c.kind], what=c.name),
+                      "fields": [(field(k, _), o, n) for k, o, n in c.fields],
                       "faces": faces})
     reprint = [f"{c.name} ({', '.join(_face(f.label, _) for f in c.faces if f.kind != REMOVED)})"
                for c in diff.components if any(f.kind != REMOVED for f in c.faces)]
-    was, now = old.named(_), new.named(_)
     return {
         "title": title, "old": old, "new": new, "empty": diff.empty,
         "headline": _headline(title, old, new, diff, _),
         "summary": summary(diff, _),
         "lang": _.lang or DEFAULT_LANGUAGE,
+        "old_name": was, "new_name": now,
+        "printing": _printing(new.doc, _),
         "words": {
             "kicker": _("Errata"),
             "title": _("{title}: errata, {old} to {new}", title=title, old=was, new=now),
@@ -160,11 +201,23 @@ def context(title: str, old: Printing, new: Printing, diff: Difference,
                          "and components. There are no errata.", old=was, new=now),
             "reprint": _("If you own {old}: print or ask for new copies of {reprint}; "
                          "everything else stays as it is.", old=was, reprint="; ".join(reprint)),
+            "game": _("The game"),
+            # Translators: the head of a column of the front matter's keys ("duration").
+            "what": _("What"),
+            "rules": _("Rules"),
+            "examples": _("Worked examples"),
+            "components": _("Components"),
+            # Translators: the head of a column of a component's keys ("size", "count").
+            "declared": _("Declared"),
+            "absent": _("(not there)"),
+            "removed": _("(removed)"),
+            "colophon": _("Computed by rulepress from both printings' sources: every worked "
+                          "example above was replayed by its own printing's rules engine."),
         },
         "reprint": "; ".join(reprint),
-        "meta": diff.meta,
-        "texts": [_text(t) for t in diff.texts],
-        "examples": [_example(e, old, new) for e in diff.examples],
+        "meta": [(field(k, _), o, n) for k, o, n in diff.meta],
+        "texts": [_text(t, _) for t in diff.texts],
+        "examples": [_example(e, old, new, _) for e in diff.examples],
         "components": comps,
     }
 
@@ -218,8 +271,8 @@ def summary(diff: Difference, _: Words = SOURCE_WORDS) -> list[str]:
     """One line in plain words per change, at most SUMMARY_LINES (the rest: see below)."""
     lines = []
     for key, was, now in diff.meta:
-        lines.append(_("The game's {key} is now “{now}” (was “{was}”).", key=key, now=now,
-                       was=was))
+        lines.append(_("The game's {key} is now “{now}” (was “{was}”).", key=field(key, _),
+                       now=now, was=was))
     for t in diff.texts:
         where, label = t.block.section or _("The opening"), t.block.label
         if t.kind == CHANGED:
@@ -241,7 +294,7 @@ def summary(diff: Difference, _: Words = SOURCE_WORDS) -> list[str]:
                                     len(c.faces), name=c.name))
         elif c.kind == CHANGED:
             lines.append(_("{name}: {fields} changed.", name=c.name,
-                           fields=", ".join(k for k, _w, _v in c.fields)))
+                           fields=", ".join(field(k, _) for k, _w, _v in c.fields)))
         elif c.kind == ADDED:
             lines.append(_("{name}: new.", name=c.name))
         else:
@@ -276,8 +329,7 @@ def _swaps(old: str, new: str, _: Words = SOURCE_WORDS) -> str:
 
 def render_page(title: str, old: Printing, new: Printing, diff: Difference,
                 fonts_href: str | None = None, words: Words = SOURCE_WORDS) -> str:
-    """The sheet's page; its plain-words page (cover, summary) in the language of ``words``,
-    the pages after in English."""
+    """The sheet's page, every word of it in the language of ``words``."""
     env = environment(None)
     values = context(title, old, new, diff, words)
     return run_templates(env, "errata.html.j2", lambda: env.get_template("errata.html.j2").render(

@@ -176,12 +176,13 @@ def _terms(doc: Document, catalog: Catalogued) -> tuple[Term, ...]:
         if block is None or said is None:
             out.append(term)
             continue
-        source = [text for text, _, _ in dfns(block[2])]
+        source = [text for text, *_ in dfns(block[2])]
         found = dfns(said, ordinal(6, catalog.lang, doc.folder) == "6.")
         n = source.index(term.text) if term.text in source else -1
         if 0 <= n < len(found) and len(found) == len(source):
+            # its sort key the translation's own: the source's sorts the source's words
             out.append(replace(term, text=found[n][0], definition=found[n][1],
-                               also=found[n][2]))
+                               also=found[n][2], sort=found[n][3]))
         else:
             out.append(term)
     return tuple(out)

@@ -117,7 +117,7 @@ class TranslatedBooks(Base):
             diags += [d for d in prose_diags if d.loc not in said]
             diags += theme_problems(doc, lang, self.options.strict)
             self.notes.append(f"{doc.slug} {catalog.summary()}")
-            self.notes += _left_in_source(doc, catalog, sorted(left))
+            self.notes += left_in_source(doc, catalog, sorted(left))
             if self.options.strict and left:
                 diags.append(error(doc.meta.engine_loc or SourceLoc(doc.path, 1), (
                     f"{lang}: the figures print {len(left)} words in the source language "
@@ -166,7 +166,7 @@ class TranslatedBooks(Base):
         return units
 
 
-def _left_in_source(doc: Document, catalog: Catalogued, figure_words: list[str]) -> list[str]:
+def left_in_source(doc: Document, catalog: Catalogued, figure_words: list[str]) -> list[str]:
     """The summary's lines of what prints in the source language: the figures' words the
     catalog lacks, and the theme's words its catalog lacks."""
     lines = []

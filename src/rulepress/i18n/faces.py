@@ -1,6 +1,6 @@
 """serve's faces page in each language of the project: the kit's faces drawn from the game
 translated (its cards' texts, its layouts' words), written to ``<game>/<lang>/faces/`` beside
-the translated books. The page's own words stay in the source language (a preview's)."""
+the translated books, the page's own words from the theme's catalogs of the language."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.document.model import Document
 from rulepress.i18n.apply import read_catalog, translated
 from rulepress.i18n.books import languages_of
 from rulepress.pipeline import Files, Unit
 from rulepress.serve.faces import FaceOptions, Faces
 from rulepress.serve.site import FACES_FOLDER
 from rulepress.validate.check import DocumentCheck
+from rulepress.words import Words
 
 
 class TranslatedFaces(Faces):
@@ -24,6 +26,10 @@ class TranslatedFaces(Faces):
         super().__init__(options, out, project)
         self.lang, self.source = lang, source
         self.name = f"faces-{lang}"
+        self.home = "../../../index.html"  # from <game>/<lang>/faces/
+
+    def words(self, doc: Document) -> Words:
+        return Words(self.lang, doc.folder)
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc = game.doc

@@ -19,7 +19,7 @@ _TEMPLATES = [("**.j2", "jinja2.ext:babel_extract"), ("**.css", "jinja2.ext:babe
 _CODE = [("**.py", "python")]
 _SKIP = ("i18n/theme.py",)
 _KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-             "N_plural": (1, 2)}
+             "N_plural": (1, 2), "NP_": ((1, "c"), 2)}
 
 
 def package_dir() -> Path:

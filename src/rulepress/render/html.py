@@ -257,6 +257,7 @@ class _Entry:
     text: str
     anchor: str
     note: str | Markup = ""  # the glossary's definition (rendered); the index's "Ruling 17"
+    sort: str = ""  # the author's sort key (a term's sort="..."), else its text sorts it
 
 
 def _component_row(c: Component, _: Gettext, lang: str | None) -> dict[str, str]:
@@ -369,17 +370,17 @@ def _page(env: Sandbox, doc: Document, examples: Mapping[str, RenderedExample], 
                               changes=tuple(generated(doc, line) for line in v.changes))
                       for v in reversed(doc.meta.versions)) if edition == REFERENCE else ()
     changelog_entry = (TocEntry(1, _("Changelog"), "rp-changelog"),) if changelog else ()
-    glossary = sorted((_Entry(t.text, t.anchor, generated(doc, t.definition, found))
+    glossary = sorted((_Entry(t.text, t.anchor, generated(doc, t.definition, found), t.sort)
                        for t in found.terms),
-                      key=lambda e: sort_key(e.text, lang))
+                      key=lambda e: sort_key(e.text, lang, e.sort))
     # Every term (and the words players look it up by), every table row heading, every ruling.
-    index = sorted([*(_Entry(t.text, t.anchor) for t in found.terms),
+    index = sorted([*(_Entry(t.text, t.anchor, sort=t.sort) for t in found.terms),
                     *(_Entry(word, t.anchor, t.text) for t in found.terms for word in t.also),
                     *(_Entry(text, anchor) for text, anchor in body.rows
                       if text.casefold() not in {t.text.casefold() for t in found.terms}),
                     *(_Entry(_indexed(r.title), r.anchor, _("Ruling {number}", number=r.number))
                       for r in doc.rulings
-                      if doc.keeps(edition, r.loc))], key=lambda e: sort_key(e.text, lang)
+                      if doc.keeps(edition, r.loc))], key=lambda e: sort_key(e.text, lang, e.sort)
                    ) if proof else []
     # The reference edition's glossary is at the back; the player edition's, short, is on the
     # page of the contents.

@@ -236,7 +236,7 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     if press:
         css += press_css(papers[0], profile_path().as_uri())
     # A translation's words broken where its language breaks them, not only by its patterns.
-    page = with_print_css(with_breaks(figures_as_images(html), page_lang(html)), css)
+    page = with_print_css(with_breaks(figures_as_images(html), page_lang(html), folder), css)
     source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
     href = attachment_href(source)
     if href is not None:
@@ -258,7 +258,9 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
             parted = _parted_stages(document)
             if parted:  # a box taller than a page: its title again where it goes on
                 again = _continued(html, parted, Path(base_url))
-                page = with_print_css(figures_as_images(again), css)
+                # its words given their breaks again: this page replaces the first
+                page = with_print_css(with_breaks(figures_as_images(again), page_lang(html),
+                                                  folder), css)
                 source = HTML(string=page, base_url=folder.as_uri() + "/", url_fetcher=fetcher)
                 document = source.render(font_config=theme_fonts(fonts), **options)
             document.metadata.created = document.metadata.modified = date

@@ -35,6 +35,7 @@ from rulepress.export.raster import POINTS_PER_IN, Shot, SideFaces, draw_page, p
 from rulepress.games import contract
 from rulepress.games.base import Drawer
 from rulepress.host import EngineJob, caught, on_stop
+from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.pnp.api import Face
 from rulepress.pnp.draw import REGULAR
@@ -46,6 +47,7 @@ from rulepress.serve.site import FACES_FOLDER as FOLDER
 from rulepress.serve.site import FACES_PAGE as PAGE
 from rulepress.units import mm
 from rulepress.validate.check import DocumentCheck
+from rulepress.words import SOURCE_WORDS, Words
 
 CSS_DPI = 96  # CSS pixels per inch: a face is shown at its printed size on a typical screen
 DPI = 2 * CSS_DPI  # its image has twice that, sharp on a high-density screen too
@@ -79,6 +81,11 @@ class Faces(Base):
     whose images from the last build are reused for faces drawn the same."""
 
     name = "faces"
+    home = "../../index.html"  # the games' page, from <game>/faces/
+
+    def words(self, doc: Document) -> Words:
+        """The words of the page (its faces are drawn from ``doc``, in its language)."""
+        return SOURCE_WORDS
 
     def __init__(self, options: FaceOptions, out: Path, project: Path | None = None) -> None:
         self.options = options
@@ -135,7 +142,7 @@ class Faces(Base):
             shots = list(todo.values())
             for path, image in zip(todo, render(pdf(shots), shots), strict=True):
                 made[path] = jpeg(image)
-        made[f"{folder}/{PAGE}"] = faces_page(doc, drawn, o)
+        made[f"{folder}/{PAGE}"] = faces_page(doc, drawn, o, self.words(doc), self.home)
         return made
 
 
@@ -234,7 +241,7 @@ def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:.3f}%"
 
 
-def _figure(d: Drawn) -> str:
+def _figure(d: Drawn, _: Words) -> str:
     comp = d.shown.comp
     assert comp.size is not None
     w, h = comp.size.points
@@ -251,44 +258,52 @@ def _figure(d: Drawn) -> str:
     # for every copy), " 13" (copy 13, drawn by code) or nothing (a layout without data)
     rest = d.shown.caption.removeprefix(f"{comp.id} {side}")
     where = rest.removeprefix(", ") if rest.startswith(", ") else ""
-    copies = (f" × {comp.count}" if rest == " (shared)" else
-              f" {d.shown.index + 1} of {comp.count}" if rest.strip().isdigit() else "")
-    alt = f"{comp.name or comp.id}, {side}{copies}" + (f" ({where})" if where else "")
+    said = _("back") if d.shown.back else _("front")
+    # Translators: a face shared by every copy ("back × 40"), or copy 13 of 40 ("front 13 of 40").
+    shown = (_("{side} × {count}", side=said, count=comp.count) if rest == " (shared)" else
+             _("{side} {n} of {count}", side=said, n=d.shown.index + 1, count=comp.count)
+             if rest.strip().isdigit() else said)
+    alt = f"{comp.name or comp.id}, {shown}" + (f" ({where})" if where else "")
     return (f'<figure><div class="face" style="width:{css_w}px;--cut:{cut}">'
             f'<img src="{escape(d.image)}" width="{css_w}" height="{css_h}" alt="{escape(alt)}">'
             f'<div class="line trim" style="{trim}"></div>'
             f'<div class="line safe" style="{safe}"></div></div>'
-            f"<figcaption><strong>{escape(comp.id)}</strong> {side}{copies}"
+            f"<figcaption><strong>{escape(comp.id)}</strong> {escape(shown)}"
             + (f" · <code>{escape(where)}</code>" if where else "")
             + "</figcaption></figure>\n")
 
 
-def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions) -> str:
+def faces_page(doc: Document, drawn: Sequence[Drawn], options: FaceOptions,
+               _: Words = SOURCE_WORDS, home: str = "../../index.html") -> str:
     """The page: a header, the toggles (CSS only: the page runs no script of its own) and
-    every face."""
-    title = escape(doc.meta.title)
+    every face; its words in the language of ``_``; ``home``: the games' page from here."""
     books = " · ".join(f'<a href="../{escape(book_name(doc.slug, e))}">'
-                       f"{escape(EDITION_NAMES.get(e, e))}</a>" for e in options.editions)
+                       f"{escape(_(EDITION_NAMES.get(e, e)))}</a>" for e in options.editions)
+    heading = escape(_("{title}: every face of the kit", title=doc.meta.title))
     n = len(drawn)
+    about = _.ngettext("{n} distinct face, each once, at printed size with {bleed} mm bleed.",
+                       "{n} distinct faces, each once, at printed size with {bleed} mm bleed.",
+                       n, bleed=_.number(options.bleed_mm))
+    lines = _("Magenta: the trim line; dashed blue: the safe area (keep text inside).")
+    every = escape(_("All games"))  # (a word in an f-string is not found by the extractor)
+    games = f'<a href="{home}">{every}</a>'
+    lang = escape(_.lang or DEFAULT_LANGUAGE)
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{title}: every face of the kit</title><style>{STYLE}</style></head><body>\n"
-        f"<header><h1>{title}: every face of the kit</h1>"
-        f"<p>{n} distinct face{'' if n == 1 else 's'}, each once, at printed size with "
-        f"{options.bleed_mm:g} mm bleed. Magenta: the trim line; dashed blue: the safe area "
-        "(keep text inside).</p>"
-        + (f"<p>{books} · <a href=\"../../index.html\">All games</a></p>" if books else
-           '<p><a href="../../index.html">All games</a></p>')
-        + "</header>\n<main>" + _toggles() + '<div class="faces">\n'
-        + "".join(_figure(d) for d in drawn) + "</div></main>\n</body></html>\n")
+        f"<title>{heading}</title><style>{STYLE}</style></head><body>\n"
+        f"<header><h1>{heading}</h1><p>{escape(about)} {escape(lines)}</p>"
+        + (f"<p>{books} · {games}</p>" if books else f"<p>{games}</p>")
+        + "</header>\n<main>" + _toggles(_) + '<div class="faces">\n'
+        + "".join(_figure(d, _) for d in drawn) + "</div></main>\n</body></html>\n")
 
 
-def _toggles() -> str:
-    boxes = (("trim", "Trim line"), ("safe", "Safe area"), ("bleed", "Bleed"))
-    inputs = "".join(f'<label><input type="checkbox" id="{i}" checked> {label}</label>'
+def _toggles(_: Words) -> str:
+    boxes = (("trim", _("Trim line")), ("safe", _("Safe area")), ("bleed", _("Bleed")))
+    inputs = "".join(f'<label><input type="checkbox" id="{i}" checked> {escape(label)}</label>'
                      for i, label in boxes)
-    return f'<div class="toggles" role="group" aria-label="Show on each face">{inputs}</div>'
+    group = escape(_("Show on each face"))
+    return f'<div class="toggles" role="group" aria-label="{group}">{inputs}</div>'
 
 
 def generator(out: Path, editions: Sequence[str], project: Path | None = None) -> Faces:

@@ -108,8 +108,9 @@ def _words() -> Sequence[str]:
     reasons = [v for k, v in vars(rules).items() if k.startswith(("R_", "END_"))
                and isinstance(v, str)]
     cards = [CARD_NAME, *FACE_WORDS, *SUIT_NAMES.values()]  # a board's title names its card
+    labels = [s.name.upper() for s in PIGEON_STYLES.values()]  # each standee's colour: RED
     return [START_LABEL, HOME_LABEL, HOME_WORD, FORWARD, BACKWARD, *reasons, *TITLE_WORDS,
-            *cards]
+            *cards, *labels]
 
 
 ENGINE = Engine(
