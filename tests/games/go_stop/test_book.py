@@ -19,7 +19,10 @@ from booktext import (
     starts_a_page,
     words,
 )
+from pagefill import outline_pages
+from support import Quiet
 
+from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
@@ -27,10 +30,13 @@ pytestmark = pytest.mark.slow  # the game's books built and typeset
 
 SOURCE = Path(__file__).parents[3] / "sources" / "go-stop" / "rules.md"
 DOC = read_document(SOURCE)
+# The goal, the deck, the deal and a plain turn first; the rest of the kit once the turn is
+# known; each special case after the plain turn it changes; the hwatu table for lookup.
 TEACHING_ORDER = [
-    "The game in brief", "What you need", "The cards", "Setting up", "Playing a turn",
-    "Bonuses", "Scoring", "Going on or stopping", "The end of the game",
-    "Differences from standard Go-Stop", "Quick reference", "Rulings", "Credits and licence",
+    "The game in brief", "The cards", "Setting up", "Playing a turn", "What you need",
+    "The three-card column and your token", "Bonuses", "Scoring", "Going on or stopping",
+    "The end of the game", "Playing with a hwatu deck", "Differences from standard Go-Stop",
+    "Quick reference", "Rulings", "Credits and licence",
 ]
 # 08A, 12C--, 01Da, 08A>08B+, shake 05, bomb 07: cards and moves as the engine reads them
 NOTATION = re.compile(r"\b\d\d(?:A|B\+?|C\+|C-{0,2}|D[ab+]?)(?!\w)|\b(?:shake|bomb) \d\d\b")
@@ -45,6 +51,15 @@ def books() -> dict[str, str]:
 def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:
     titles = chapter_titles(books[PLAYER])
     assert titles == TEACHING_ORDER
+
+
+def test_a_first_time_player_meets_the_first_move_by_page_3(tmp_path: Path) -> None:
+    """Cover, contents, then one page to the goal, the deck, the deal and the plain turn."""
+    build_rulebooks(SOURCE.parents[1], tmp_path, games=["go-stop"], papers=("a4",),
+                    editions=(PLAYER,), project=SOURCE.parents[2], reporter=Quiet())
+    pages = outline_pages(tmp_path / "go-stop" / "go-stop-a4.pdf")
+    assert pages["The game in brief"] == pages["The cards"] == pages["Playing a turn"] == 3
+    assert pages["What you need"] > pages["Playing a turn"]
 
 
 def test_the_player_edition_shows_no_proof_machinery_notation_or_internal_names(
@@ -84,10 +99,10 @@ def test_the_reference_edition_keeps_every_example_and_explains_notation_first(
 
 
 def test_the_reference_edition_lists_the_deck_month_by_month(books: dict[str, str]) -> None:
-    cards = section(books[REFERENCE], "the-cards")
+    cards = section(books[REFERENCE], "playing-with-a-hwatu-deck")
     assert len(re.findall(r"<tr>", cards)) == 1 + 12 and "Why this table?" in words(cards)
     # players need it too, to play with a real hwatu deck; only the reasons are the reference's
-    player = section(books[PLAYER], "the-cards")
+    player = section(books[PLAYER], "playing-with-a-hwatu-deck")
     assert len(re.findall(r"<tr>", player)) == 1 + 12 and "Why this table?" not in words(player)
 
 

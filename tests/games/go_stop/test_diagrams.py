@@ -14,7 +14,7 @@ import pytest
 
 from rulepress.document.reader import read_document
 from rulepress.games.go_stop import ENGINE
-from rulepress.games.go_stop.cards import parse_card
+from rulepress.games.go_stop.cards import cards_in, parse_card
 from rulepress.games.go_stop.diagrams import MARGIN, MAX_WIDTH, Stage, stages
 from rulepress.games.go_stop.examples import replay
 from rulepress.games.go_stop.style import CLASS_STYLE, PLAYER_STYLES
@@ -116,6 +116,28 @@ def test_storages_sort_by_kind_and_show_reserve_and_point_cards() -> None:
     (figure,) = figures_of(ENGINE, EXAMPLES["whole-storage"])
     assert "with 1 reserve card and 1 additional point card" in figure.caption
     assert "×2" in figure.svg and "+1" in figure.svg
+
+
+@pytest.mark.parametrize("example", ["go", "stop", "third-go", "three-player-threshold",
+                                     "last-turn"])
+def test_an_example_that_counts_points_shows_the_storage_it_counts(example: str) -> None:
+    (figure,) = figures_of(ENGINE, EXAMPLES[example])
+    root = ET.fromstring(figure.svg)
+    words = [t for t in root.iter(f"{NS}text") if t.get("font-weight") != "bold"]
+    top = min(words, key=lambda t: float(t.attrib["y"]))  # above the stages
+    assert top.text == "Storage of player 1 before the turn"
+    storage = cards(*EXAMPLES[example]["setup"]["storage"][1])
+    start = replay(EXAMPLES[example]).before
+    assert sorted(storage) == sorted(cards_in(start.stores[0]))
+    # the caption counts the same cards by kind: the go example's 3 + 4 + 2
+    told = re.match(r"Storage of player 1 before the turn: ([^.]*)\.", figure.caption)
+    assert told is not None
+    assert sum(int(n) for n in re.findall(r"\d+", told[1])) == len(storage)
+
+
+def test_a_turn_that_counts_no_points_draws_no_storage() -> None:
+    (figure,) = figures_of(ENGINE, EXAMPLES["bomb"])  # player 2's storage gives junk only
+    assert "Storage" not in figure.svg and not figure.caption.startswith("Storage")
 
 
 def stage_under(root: ET.Element, x: float, y: float) -> str:

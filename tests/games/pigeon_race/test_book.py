@@ -85,3 +85,31 @@ def test_the_quick_reference_gives_the_turn_in_order(books: dict[str, str]) -> N
     steps = [words(s).strip() for s in re.findall(r"<li>(.*?)</li>", turn, flags=re.S)]
     assert steps[0].startswith("Play one card") and steps[-1].startswith("Discard, draw")
     assert starts_a_page(books[PLAYER], "quick-reference")
+
+
+def example_box(page: str, example: str) -> str:
+    start = page.index(f'id="example-{example}"')
+    return page[start:page.index("</aside>", start)]
+
+
+@pytest.mark.parametrize("edition", [PLAYER, REFERENCE])
+def test_a_scoring_example_shows_every_slip_it_scores_and_its_points(
+    books: dict[str, str], edition: str,
+) -> None:
+    """The slips are the example's input: each player's order and the points it makes, as the
+    engine scored them, printed in the box beside the board of the finished race."""
+    scored = [ex for ex in read_document(SOURCE).examples
+              if "orders" in ex.data.get("setup", {}) and "scores" in ex.claims]
+    shown = [ex for ex in scored if f'id="example-{ex.id}"' in books[edition]]
+    assert {ex.id for ex in shown} >= ({"elizabeth-scores", "tie-break"} if edition == PLAYER
+                                       else {"elizabeth-scores", "tie-break", "deck-runs-out"})
+    for ex in shown:
+        text = re.sub(r" ([:.])", r"\1", words(example_box(books[edition], ex.id)))  # </b>:
+        claims = ex.claims
+        for name, order in ex.data["setup"]["orders"].items():
+            points = claims["points"][name]
+            assert len(points) == len(order)
+            line = (f"{name} wrote {'-'.join(map(str, order))}: "
+                    f"{' + '.join(map(str, points))} = {claims['scores'][name]} points.")
+            assert line in text, f"{ex.id}: {line!r} not shown"
+        assert "svg" in example_box(books[edition], ex.id)  # the board: the positions

@@ -12,8 +12,9 @@ another downwards, the row card at the top and the card placed last whole at the
 every card's number and value show; a three-card column carries its owner's player token. The
 cards placed in a stage are ringed. Under the row lie the hand about to play (first stage) or
 what the player takes and the junk the others give; under that, when the example turns on
-them, the player's reserve and additional point cards, passes and points. Examples without a
-move show the row and the hands of a deal, or the storages, cards sorted by value.
+them, the player's reserve and additional point cards, passes and points; above the stages,
+when it counts points, the storage it counts. Examples without a move show the row and the
+hands of a deal, or the storages, cards sorted by value.
 
 Cheap to draw: each kind of mark is one SVG element however many cards there are (the card
 faces, each band colour, the numbers, the value letters); the words are in the caption.
@@ -595,11 +596,12 @@ def _lines(widths: Sequence[float], max_width: float = MAX_WIDTH) -> list[int]:
 
 
 def turn_figure(stages: Sequence[Stage], p: int, points: bool,
-                max_width: float = MAX_WIDTH) -> str:
+                max_width: float = MAX_WIDTH, head: Line | None = None) -> str:
     """The stages in lines; under each stage its row, the cards under the row, and the
     status line of player ``p`` where it changed since their last stage (the first stage's
     always, when the example has one). Only under ``p``'s own stages: under another player's
-    turn it would read as that player's."""
+    turn it would read as that player's. ``head``, drawn above the stages: the storage whose
+    points the example counts."""
     told = [(s.state.reserves[p], s.state.additional(p), _status_words(s, p, points))
             for s in stages]
     ours = [k for k, s in enumerate(stages) if s.player in (-1, p)]
@@ -611,6 +613,9 @@ def turn_figure(stages: Sequence[Stage], p: int, points: bool,
               for s, (w, _), shown in zip(stages, rows, status, strict=True)]
     ink = Ink()
     width, y, i = 0.0, float(MARGIN), 0
+    if head is not None:
+        w, h = _draw_line(ink, y, head, max_width)
+        width, y = MARGIN + w, y + LABEL + h + LINE_GAP
     for count in _lines(widths, max_width):
         line = range(i, i + count)
         row_h = max(rows[k][1] for k in line)
@@ -651,28 +656,34 @@ def sheet_figure(lines: Sequence[Line], max_width: float = MAX_WIDTH) -> str:
     y = float(MARGIN)
     width = 0.0
     for line in lines:
-        ink.word(MARGIN, y + 10.5, line.label, QUIET)
-        y += LABEL
-        if line.row:
-            places = _places(mask_of(line.cards))
-            _draw_row(ink, MARGIN, y, places, (-1,) * 12)
-            w, h = _row_size(places)
-        else:
-            order, gaps = sorted_by_value(line.cards) if line.storage else (line.cards, [])
-            above, kinds = 0.0, 0.0  # the kinds drawn on lines of their own
-            if line.storage and gaps and fan_width(order, gaps) > max_width:
-                for start, end in zip([0, *gaps], gaps, strict=False):  # all but the last kind
-                    kinds = max(kinds, fan(ink, MARGIN, y + above, order[start:end]))
-                    above += CH + SPACE
-                order, gaps = order[gaps[-1]:], []
-            w = fan(ink, MARGIN, y + above, order, gaps)
-            if line.reserves or line.additional:
-                w += 8 + _markers(ink, MARGIN + w + 8, y + above + CH - 20, line.reserves,
-                                  line.additional)
-            w, h = max(w, kinds), above + CH
-        width = max(width, w, word_width(line.label))
-        y += h + SPACE
+        w, h = _draw_line(ink, y, line, max_width)
+        width = max(width, w)
+        y += LABEL + h + SPACE
     return ink.svg(width + 2 * MARGIN, y - SPACE + MARGIN)
+
+
+def _draw_line(ink: Ink, y: float, line: Line, max_width: float) -> tuple[float, float]:
+    """``line``'s label at ``y`` and its cards under it; returns their width and the cards'
+    height."""
+    ink.word(MARGIN, y + 10.5, line.label, QUIET)
+    y += LABEL
+    if line.row:
+        places = _places(mask_of(line.cards))
+        _draw_row(ink, MARGIN, y, places, (-1,) * 12)
+        w, h = _row_size(places)
+        return max(w, word_width(line.label)), h
+    order, gaps = sorted_by_value(line.cards) if line.storage else (line.cards, [])
+    above, kinds = 0.0, 0.0  # the kinds drawn on lines of their own
+    if line.storage and gaps and fan_width(order, gaps) > max_width:
+        for start, end in zip([0, *gaps], gaps, strict=False):  # all but the last kind
+            kinds = max(kinds, fan(ink, MARGIN, y + above, order[start:end]))
+            above += CH + SPACE
+        order, gaps = order[gaps[-1]:], []
+    w = fan(ink, MARGIN, y + above, order, gaps)
+    if line.reserves or line.additional:
+        w += 8 + _markers(ink, MARGIN + w + 8, y + above + CH - 20, line.reserves,
+                          line.additional)
+    return max(w, kinds, word_width(line.label)), above + CH
 
 
 # --- the figure of an example -----------------------------------------------------------------
@@ -692,8 +703,15 @@ def figures(r: Replay) -> list[Figure]:
     drawn, p = stages(r), r.before.to_move
     points = any(s.said or s.state.gos[p] or (s.state.phase == DECIDE and s.state.to_move == p)
                  for s in drawn)
-    wide, narrow = (turn_figure(drawn, p, points, w) for w in (MAX_WIDTH, NARROW_WIDTH))
-    return [Figure(_caption(drawn, p, r), wide, "" if narrow == wide else narrow)]
+    # An example that counts points shows the storage it counts, not just the total.
+    store = cards_in(r.before.stores[p]) if points else []
+    head = Line(f"Storage of {_who(p)} before the turn", tuple(store), storage=True) \
+        if store else None
+    wide, narrow = (turn_figure(drawn, p, points, w, head) for w in (MAX_WIDTH, NARROW_WIDTH))
+    caption = _caption(drawn, p, r)
+    if head is not None:
+        caption = f"{head.label}: {_kinds(head.cards)}. {caption}"
+    return [Figure(caption, wide, "" if narrow == wide else narrow)]
 
 
 def _still(r: Replay) -> Figure:
