@@ -12,45 +12,24 @@ from typing import Any
 from rulepress import limits
 from rulepress.cache import Manifest, digest
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc
+from rulepress.document.changelog import with_changes
 from rulepress.document.editions import PLAYER, REFERENCE
-from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
-from rulepress.document.teaching import check_teaching
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
 from rulepress.render import (
     FONTS,
     PAPER_NAMES,
     IndexEntry,
-    check_glyphs,
-    check_references,
     render_html,
     render_index,
     templates_dir,
 )
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.sandbox import Timeout, deadline
-from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
-from rulepress.validate.check import Checks, DocumentCheck
+from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import RenderedExample
 from rulepress.write import scratch_folder
-
-
-def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_references(doc)
-
-
-def _glossary(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_glossary(doc.terms)
-
-
-def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_teaching(doc)
-
-
-# The books' part of every check: their references, glyphs, glossary and the player edition's
-# teaching order, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs, _glossary, _teaching)) | PLAYTEST_CHECKS
 
 EDITION_NAMES = {PLAYER: "Rulebook", REFERENCE: "Reference edition"}
 
@@ -112,7 +91,9 @@ class Books(Base):
     they select among them."""
 
     name = "books"
-    checks = CHECKS
+    # Its part of every check (validate/hooks.py): references, glyphs, glossary, the player
+    # edition's teaching order, the playtest reports.
+    checks: tuple[str, ...] = ("references", "glyphs", "glossary", "teaching", "playtest")
 
     def __init__(self, options: BookOptions, *, pdf: bool = True,
                  only: Collection[str] | None = None, title: str) -> None:
@@ -142,8 +123,6 @@ class Books(Base):
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, o = game.doc, self.options
         if o.changes is not None and doc.slug in dict(o.changes[1]):
-            from rulepress.errata import with_changes
-
             doc = with_changes(doc, o.changes[0], dict(o.changes[1])[doc.slug])
         wanted = {f.edition for f in self.files(doc.slug) if self._wanted(f)}
         pages, self._entries[doc.slug] = _render_pages(doc, game.examples, o.editions, o.papers,

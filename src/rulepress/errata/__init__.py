@@ -16,9 +16,8 @@ from functools import partial
 from pathlib import Path
 
 from rulepress.cache import Manifest, digest, game_inputs
-from rulepress.checks import every
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
-from rulepress.document.model import Component, Document, Version
+from rulepress.document.model import Component, Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.errata.compare import REMOVED, compare
 from rulepress.errata.faces import FaceId, faces_of
@@ -32,13 +31,14 @@ from rulepress.pipeline import (
     Progress,
     RunOptions,
     Unit,
-    check_phase,
     run,
 )
 from rulepress.project import Project
 from rulepress.render import FONTS
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.validate.check import DocumentCheck
+from rulepress.validate.hooks import EVERY
+from rulepress.validate.printing import check_printing
 from rulepress.words import SOURCE_WORDS, Words
 from rulepress.write import scratch_folder
 
@@ -235,7 +235,7 @@ def check_old(before: Side, slugs: Sequence[str]) -> dict[str, DocumentCheck]:
     proven: every diagnostic, placed in that printing, and exit 2."""
     try:
         docs = read_sources(before.sources, slugs)
-        report = check_phase(docs, before.project, _Quiet(), checks=every())
+        report = check_printing(docs, project=before.project, said=_Quiet())
     except RulepressError as exc:
         problems = _at_side(exc, before).diagnostics
         raise RulepressError([*problems, Diagnostic(None, problems[0].severity, (
@@ -278,7 +278,7 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
         generators += [TranslatedErrata(options, before, after, lang, first) for lang in langs]
         try:
             return run(Paths(after.sources, out, after.project), generators, reporter,
-                       RunOptions(tuple(slugs), force), every())
+                       RunOptions(tuple(slugs), force), EVERY)
         except RulepressError as exc:
             raise _at_side(exc, after) from None
 
@@ -298,7 +298,7 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
         reporter.progress(f"comparing the faces with {before.label}")
         checked = check_old(before, slugs)
         docs = read_sources(after.sources, slugs)
-        now = check_phase(docs, after.project, _Quiet(), checks=every())
+        now = check_printing(docs, project=after.project, said=_Quiet())
         changed: dict[str, set[FaceId]] = {}
         for result in now.documents:
             slug = result.doc.slug
@@ -325,8 +325,8 @@ def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing with {before.label} for the changelog")
         checked = check_old(before, slugs)
-        now = check_phase(read_sources(after.sources, slugs), after.project, _Quiet(),
-                          checks=every())
+        now = check_printing(read_sources(after.sources, slugs), project=after.project,
+                             said=_Quiet())
         out: dict[str, tuple[str, ...]] = {}
         for result in now.documents:
             was = checked[result.doc.slug]
@@ -334,17 +334,6 @@ def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
             found = compare(was.doc, result.doc, face_changes(old_faces, new_faces))
             out[result.doc.slug] = tuple(summary(found)) or (f"Nothing changed since {old}.",)
         return out
-
-
-def with_changes(doc: Document, since: str, lines: Sequence[str]) -> Document:
-    """``doc`` with ``lines`` under its newest version in the changelog (one is made, named by
-    the game's version, if it lists none)."""
-    meta = doc.meta
-    latest = meta.versions[-1] if meta.versions else Version(
-        meta.version or "(this printing)", f"Changes since {since}:", SourceLoc(doc.path, 1),
-        meta.date)
-    latest = replace(latest, changes=tuple(lines))
-    return replace(doc, meta=replace(meta, versions=(*meta.versions[:-1], latest)))
 
 
 def only_changed(doc: Document, faces: set[FaceId]) -> Document:

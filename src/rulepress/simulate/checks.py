@@ -9,7 +9,7 @@ from typing import Any
 from rulepress.cache import Kept
 from rulepress.diagnostics import Diagnostic
 from rulepress.document.model import Document, Example
-from rulepress.validate.check import Checks
+from rulepress.validate.hooks import ReportHook
 from rulepress.validate.results import RenderedExample
 
 
@@ -32,4 +32,4 @@ def checked(doc: Document, block: Example, project: Path | None, *, draw: bool,
     return check_simulation(doc, block, project, draw=draw, kept=kept, sampled=sampled)
 
 
-CHECKS = Checks(sample=played, playtest=checked)
+PLAYTEST = ReportHook("playtest", played, checked)
