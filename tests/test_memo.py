@@ -137,10 +137,12 @@ def test_a_kept_answer_not_as_written_is_a_miss(game: Path,
     first = _summary(game)
     kept = sorted((game.parent / "memo").rglob("*.json"))
     doc, = read_sources(game)
-    # the kit's diagnostics, the playtest's sample and each example's (proven) replay, besides
-    # the playtest reports' passed set-up trials (True) and compiled prose (text)
+    # the kit's diagnostics, the playtest's sample and each example's (proven) replay, what the
+    # document hooks say of the game, each summary's figures from its records; besides the
+    # playtest reports' passed set-up trials (True) and compiled prose (text)
     answers = [p for p in kept if not isinstance(json.loads(p.read_text())["value"], bool | str)]
-    assert len(answers) == 1 + len(doc.boxes)
+    summaries = {block.data["summary"] for block in doc.reports}
+    assert len(answers) == 1 + len(doc.boxes) + 1 + len(summaries)
     for path in kept:
         path.write_text(json.dumps({"key": "another", "value": []}))
     asked = _runs(monkeypatch)

@@ -279,10 +279,9 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
         docs = read_sources(where.sources, where.games)
         extra = []
         if others:  # once the source passes: its translations
-            from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+            from rulepress.i18n.checked import checked_translations
 
-            extra = [TranslatedBooks(TranslationOptions(
-                others, where.project.languages[0], strict=strict)).check]
+            extra = [checked_translations(others, where.project.languages[0], strict)]
         report = check_printing(docs, project=where.project.root, extra=extra)
         if replay_all and report.status is ExitStatus.OK:
             from rulepress.simulate.report import replayed_in_full

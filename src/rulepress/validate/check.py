@@ -49,6 +49,9 @@ class DocumentCheck:
     examples: dict[str, RenderedExample] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     kit_at: int = 0  # where the kit's diagnostics go among them (after the engine's)
+    # What the game was checked from (its folder, text and examples as checked): the key of
+    # what is kept of its checks (memo.py); None: nothing is.
+    key: str | None = None
 
     def add_kit(self, found: Sequence[Diagnostic]) -> None:
         def mistake(d: Diagnostic) -> tuple[Any, str]:  # an engine's error, whatever it was doing
@@ -142,9 +145,25 @@ def check_game(
             diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags
         result.examples[example.id] = rendered
-    for document_hook in hooks.documents():
-        result.diagnostics += document_hook.check(doc, result.examples)
+    result.key = engines.hooks_key(doc, result)
+    result.diagnostics += _document_hooks(doc, result, engines)
     return result
+
+
+def _document_hooks(doc: Document, game: DocumentCheck,
+                    engines: EngineChecks) -> list[Diagnostic]:
+    """What the hooks that check the whole game (``doc`` as read) say of it, kept (memo.py) by
+    all they read: the game's folder, its text and its examples as checked."""
+    documents = engines.hooks.documents()
+    if not documents:
+        return []
+    key = None if game.key is None else digest(game.key, engines.hooks.names)
+    kept = memo.diagnostics_in(memo.get(key)) if key is not None else None
+    if kept is not None:
+        return kept
+    found = [d for hook in documents for d in hook.check(doc, game.examples)]
+    memo.put(key, memo.diagnostics_out(found))
+    return found
 
 
 def _playtest(doc: Document, block: Example, engine: GameEngine | None, project: Path | None,
@@ -229,16 +248,32 @@ class EngineChecks:
                 else:
                     self.pool.submit((doc.slug, item))
 
-    def _memo_key(self, doc: Document, item: Item) -> str | None:
-        """A kit's, an example's or a playtest report's key: the engine's inputs (the game's
-        folder with its source's front matter, not its prose: a saved paragraph keeps them)
-        and the block's own data and claims."""
-        if item is Whole.COUNTS:
-            return None
+    def _base_key(self, doc: Document) -> str | None:
+        """The game's memo key: its engine's inputs (the game's folder with its source's front
+        matter, not its prose: a saved paragraph keeps them)."""
         if doc.slug not in self.keys:
             self.keys[doc.slug] = memo.engine_key(doc.folder, doc.path, doc.meta.engine,
                                                    self.project, "check")
-        base = self.keys[doc.slug]
+        return self.keys[doc.slug]
+
+    def hooks_key(self, doc: Document, game: DocumentCheck) -> str | None:
+        """The key of ``doc`` as checked: the game's key, its text (every part) and its
+        examples as ``game`` checked them (their prose and figures)."""
+        base = self._base_key(doc)
+        if base is None:
+            return None
+        examples = [[e.id, e.status.value, e.prose, e.claims,
+                     [[f.caption, f.svg, f.narrow] for f in e.figures]]
+                    for e in game.examples.values()]
+        return digest(base, "checked", [[str(p.path), p.first_line, p.text] for p in doc.parts],
+                      examples)
+
+    def _memo_key(self, doc: Document, item: Item) -> str | None:
+        """A kit's, an example's or a playtest report's key: the game's key and the block's
+        own data and claims."""
+        if item is Whole.COUNTS:
+            return None
+        base = self._base_key(doc)
         if base is None:
             return None
         if item is Whole.KIT:

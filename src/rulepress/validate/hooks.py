@@ -63,10 +63,10 @@ Hook = DocumentHook | KitHook | ReportHook
 
 # Every hook by name, where it is defined: the bundled generators' and those a check always has.
 REGISTRY: dict[str, str] = {
-    "references": "rulepress.render.hooks:REFERENCES",
-    "glyphs": "rulepress.render.hooks:GLYPHS",
-    "glossary": "rulepress.render.hooks:GLOSSARY",
-    "teaching": "rulepress.render.hooks:TEACHING",
+    "references": "rulepress.document.hooks:REFERENCES",
+    "glyphs": "rulepress.document.hooks:GLYPHS",
+    "glossary": "rulepress.document.hooks:GLOSSARY",
+    "teaching": "rulepress.document.hooks:TEACHING",
     "playtest": "rulepress.simulate.checks:PLAYTEST",
     "kit": "rulepress.pnp.checks:KIT",
 }
