@@ -6,12 +6,11 @@ from __future__ import annotations
 import html
 import re
 
-from rulepress.checks import every
 from rulepress.diagnostics import Diagnostic
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.render import render_html
-from rulepress.validate.check import check_document
+from rulepress.validate.printing import check_printing
 
 
 def unexpected(slug: str, diagnostics: list[Diagnostic]) -> list[str]:
@@ -54,6 +53,6 @@ def example_ids(page: str) -> set[str]:
 
 def both_editions(doc: Document) -> dict[str, str]:
     """The player and reference pages of ``doc``, which must check clean."""
-    checked = check_document(doc, draw=True, checks=every())
+    checked = check_printing([doc], draw=True).documents[0]
     assert not unexpected(doc.slug, list(checked.diagnostics))
     return {ed: render_html(doc, checked.examples, edition=ed) for ed in (PLAYER, REFERENCE)}

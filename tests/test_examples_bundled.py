@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from booktext import unexpected
 
-from rulepress.checks import every
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import read_document
 from rulepress.games import load_engine
-from rulepress.validate.check import check_document, check_example, flatten
+from rulepress.validate.check import check_example, flatten
+from rulepress.validate.printing import check_printing
 
 pytestmark = pytest.mark.slow  # every bundled game checked whole, as `rulepress check`
 
@@ -31,7 +31,7 @@ EXAMPLES = [
 
 @pytest.mark.parametrize("slug", sorted(DOCS))
 def test_document_checks_clean(slug: str) -> None:
-    result = check_document(DOCS[slug], checks=every())
+    result = check_printing([DOCS[slug]]).documents[0]
     assert unexpected(slug, list(result.diagnostics)) == []
 
 

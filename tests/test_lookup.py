@@ -14,13 +14,12 @@ from pypdf import PdfReader
 from support import Quiet
 
 from rulepress.build import build_rulebooks
-from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
 from rulepress.document.reader import read_document, read_sources
 from rulepress.render import render_html
-from rulepress.validate.check import check_document
+from rulepress.validate.printing import check_printing
 
 pytestmark = pytest.mark.slow  # reference editions built and typeset
 
@@ -64,7 +63,7 @@ def tiny(tmp_path: Path, text: str = FRONT) -> Document:
 
 
 def page(doc: Document, edition: str = REFERENCE) -> str:
-    checked = check_document(doc, checks=every())
+    checked = check_printing([doc]).documents[0]
     assert not checked.diagnostics
     return render_html(doc, checked.examples, edition=edition)
 
@@ -247,7 +246,7 @@ def test_a_glossary_entry_that_would_not_define_is_a_warning_at_its_line(
     tmp_path: Path,
 ) -> None:
     doc = tiny(tmp_path, GLOSSARY)
-    checked = check_document(doc, checks=every())
+    checked = check_printing([doc]).documents[0]
     said = {(d.loc.line if d.loc else 0, d.message.split(":")[0]) for d in checked.diagnostics}
     assert {d.severity.value for d in checked.diagnostics} == {"warning"}
     assert said == {
@@ -273,7 +272,7 @@ def test_an_author_s_definition_and_lookup_words_go_to_glossary_and_index(
     # the attribute runs over a line: the terms after it keep their lines
     assert next(t for t in doc.terms if t.text == "touch").loc.line == line(":dfn[touch]",
                                                                              GLOSSARY)
-    checked = check_document(doc, checks=every())
+    checked = check_printing([doc]).documents[0]
     html = render_html(doc, checked.examples, edition=REFERENCE)
     assert "{def=" not in html and "also=" not in html
     glossary = html.split('id="rp-glossary"')[1].split("</section>")[0]
@@ -331,7 +330,7 @@ LOOKUPS = {  # how players ask, as the index must answer
 @pytest.mark.parametrize("game", GAMES)
 def test_the_lookups_players_ask_are_in_the_index(game: str) -> None:
     (doc,) = read_sources(ROOT / "sources", [game])
-    checked = check_document(doc, checks=every())
+    checked = check_printing([doc]).documents[0]
     # The glossary and the teaching order warn of nothing in the bundled books.
     assert not unexpected(game, list(checked.diagnostics))
     html = render_html(doc, checked.examples, edition=REFERENCE)

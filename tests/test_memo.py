@@ -15,10 +15,9 @@ import jinja2
 import pytest
 
 from rulepress import memo
-from rulepress.checks import every
 from rulepress.document.reader import read_sources
 from rulepress.validate import check
-from rulepress.validate.check import check_documents
+from rulepress.validate.printing import check_printing
 
 pytestmark = pytest.mark.slow  # the bundled Pigeon Race checked whole, playtests and all, often
 
@@ -32,10 +31,10 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "sources"
 
 
-def _runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+def _runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, check.Item]]:
     """The engine tasks the check's worker runs from now on (recorded in this process: the
     worker is forked, so its calls are counted by what reaches the parent)."""
-    asked: list[tuple[str, int]] = []
+    asked: list[tuple[str, check.Item]] = []
     submit = check.Workers.submit
 
     def counted(self: check.Workers[tuple[str, int]], item: tuple[str, int]) -> None:
@@ -53,16 +52,16 @@ REPORTS = (SOURCES / "pigeon-race" / "playtest.md").read_text(encoding="utf-8").
 
 
 def _summary(sources: Path) -> str:
-    report = check_documents(read_sources(sources), checks=every())
+    report = check_printing(read_sources(sources))
     return "\n".join(map(str, report.diagnostics)) + report.summary()
 
 
 def _summary_drawn(sources: Path) -> tuple[str, list[object]]:
-    report = check_documents(read_sources(sources), checks=every(), draw=True)
+    report = check_printing(read_sources(sources), draw=True)
     return (report.summary(), [e for c in report.documents for e in c.examples.values()])
 
 
-def _asked(asked: list[tuple[str, int]]) -> set[int]:
+def _asked(asked: list[tuple[str, check.Item]]) -> set[check.Item]:
     return {item for _, item in asked}
 
 
@@ -72,7 +71,7 @@ def test_an_unchanged_game_answers_its_kit_playtest_and_examples_from_the_memo(
     assert f"{REPORTS} playtest reports up to date" in first
     asked = _runs(monkeypatch)
     assert _summary(game) == first
-    assert _asked(asked) == {check.COUNTS}  # the front matter's numbers: cheap, never kept
+    assert _asked(asked) == {check.Whole.COUNTS}  # the front matter's numbers: cheap, never kept
 
 
 def test_a_drawn_example_from_the_memo_is_the_one_drawn_afresh(
@@ -81,7 +80,7 @@ def test_a_drawn_example_from_the_memo_is_the_one_drawn_afresh(
     assert any(e.figures for e in first[1])  # type: ignore[attr-defined]
     asked = _runs(monkeypatch)
     assert _summary_drawn(game) == first
-    assert _asked(asked) == {check.COUNTS}
+    assert _asked(asked) == {check.Whole.COUNTS}
 
 
 def test_a_prose_change_keeps_the_engines_answers(game: Path,
@@ -91,8 +90,8 @@ def test_a_prose_change_keeps_the_engines_answers(game: Path,
     text = rules.read_text()
     rules.write_text(text.replace("\n## ", "\nOne more line, above the rest.\n\n## ", 1))
     asked = _runs(monkeypatch)
-    report = check_documents(read_sources(game), checks=every())
-    assert report.diagnostics == [] and _asked(asked) == {check.COUNTS}
+    report = check_printing(read_sources(game))
+    assert report.diagnostics == [] and _asked(asked) == {check.Whole.COUNTS}
 
 
 def test_a_changed_example_alone_is_replayed(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,10 +101,10 @@ def test_a_changed_example_alone_is_replayed(game: Path, monkeypatch: pytest.Mon
     assert text.count("  picked_each: 1\n") == 1
     rules.write_text(text.replace("  picked_each: 1\n", "  picked_each: 2\n"))
     asked = _runs(monkeypatch)
-    report = check_documents(read_sources(game), checks=every())
+    report = check_printing(read_sources(game))
     doc, = read_sources(game)
     changed = next(n for n, b in enumerate(doc.boxes) if b.id == "elizabeth-allotment")
-    assert _asked(asked) == {check.COUNTS, changed}
+    assert _asked(asked) == {check.Whole.COUNTS, changed}
     # Its error is at the claim's line, as replayed: a failure is never kept, so the next
     # check (the prose above it moved meanwhile) says it at the line it is at then.
     line = text[:text.index("  picked_each: 1")].count("\n") + 1
@@ -114,7 +113,7 @@ def test_a_changed_example_alone_is_replayed(game: Path, monkeypatch: pytest.Mon
     text = rules.read_text()
     assert text.index("\n## ") < text.index("picked_each")
     rules.write_text(text.replace("\n## ", "\nA new line.\n\nAnother.\n\n## ", 1))
-    again = check_documents(read_sources(game), checks=every())
+    again = check_printing(read_sources(game))
     assert [d.loc.line if d.loc else 0 for d in again.diagnostics] == [line + 4]
 
 
@@ -125,12 +124,12 @@ def test_a_changed_front_matter_or_data_file_is_checked_afresh(
     rules.write_text(rules.read_text().replace("duration: 20 minutes", "duration: 25 minutes"))
     asked = _runs(monkeypatch)
     _summary(game)
-    assert check.KIT in _asked(asked)
+    assert check.Whole.KIT in _asked(asked)
     asked.clear()
     layout = sorted((game / "pigeon-race" / "layouts").rglob("*.*"))[0]
     layout.write_bytes(layout.read_bytes() + b"\n")
     _summary(game)
-    assert check.KIT in _asked(asked)
+    assert check.Whole.KIT in _asked(asked)
 
 
 def test_a_kept_answer_not_as_written_is_a_miss(game: Path,
@@ -138,15 +137,17 @@ def test_a_kept_answer_not_as_written_is_a_miss(game: Path,
     first = _summary(game)
     kept = sorted((game.parent / "memo").rglob("*.json"))
     doc, = read_sources(game)
-    # the kit's diagnostics, the playtest's sample and each example's (proven) replay, besides
-    # the playtest reports' passed set-up trials (True) and compiled prose (text)
+    # the kit's diagnostics, the playtest's sample and each example's (proven) replay, what the
+    # document hooks say of the game, each summary's figures from its records; besides the
+    # playtest reports' passed set-up trials (True) and compiled prose (text)
     answers = [p for p in kept if not isinstance(json.loads(p.read_text())["value"], bool | str)]
-    assert len(answers) == 1 + len(doc.boxes)
+    summaries = {block.data["summary"] for block in doc.reports}
+    assert len(answers) == 1 + len(doc.boxes) + 1 + len(summaries)
     for path in kept:
         path.write_text(json.dumps({"key": "another", "value": []}))
     asked = _runs(monkeypatch)
     assert _summary(game) == first
-    assert _asked(asked) == {check.KIT, check.COUNTS, *range(len(doc.boxes))}
+    assert _asked(asked) == {check.Whole.KIT, check.Whole.COUNTS, *range(len(doc.boxes))}
 
 
 def test_off_keeps_nothing(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:

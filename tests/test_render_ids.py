@@ -10,11 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulepress.checks import every
 from rulepress.document.reader import read_document
 from rulepress.render import render_html
 from rulepress.render.html import _scope_each, scope_ids
-from rulepress.validate.check import check_document
+from rulepress.validate.printing import check_printing
 
 SOURCES = Path(__file__).parents[1] / "sources"
 
@@ -46,7 +45,8 @@ def test_scope_ids_in_one_pass_is_scope_ids_name_by_name(pieces: list[tuple[str,
 @pytest.mark.slow  # every bundled book rendered
 @pytest.mark.parametrize("slug", sorted(p.parent.name for p in SOURCES.glob("*/rules.md")))
 def test_ids_on_the_page_are_unique(slug: str) -> None:
-    result = check_document(read_document(SOURCES / slug / "rules.md"), draw=True, checks=every())
+    result = check_printing([read_document(SOURCES / slug / "rules.md")],
+                            draw=True).documents[0]
     page = render_html(result.doc, result.examples)
     ids = Counter(re.findall(r'\sid="([^"]+)"', page))
     assert [i for i, n in ids.items() if n > 1] == []

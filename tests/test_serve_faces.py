@@ -21,7 +21,8 @@ from rulepress.games import contract
 from rulepress.pnp.proof import faces
 from rulepress.serve import faces as faces_module
 from rulepress.serve.faces import DPI, FaceOptions, Faces, generator
-from rulepress.validate.check import check_documents
+from rulepress.validate.hooks import NONE
+from rulepress.validate.printing import check_printing
 
 pytestmark = pytest.mark.slow  # faces rasterized, and a browser
 
@@ -46,7 +47,7 @@ def _checked(project: Path) -> tuple[Any, Any]:
     from rulepress.document.reader import read_sources
 
     doc = read_sources(project / "sources", ["catch"])[0]
-    result = check_documents([doc], project=project).documents[0]
+    result = check_printing([doc], project=project, hooks=NONE).documents[0]
     return result.doc, result.engine
 
 

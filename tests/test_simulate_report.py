@@ -87,10 +87,9 @@ def test_a_missing_summary_is_an_error_at_its_line_with_the_command_to_make_it(
 
 
 def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
-    from rulepress.checks import every
     from rulepress.document.reader import read_sources
     from rulepress.render.html import render_html
-    from rulepress.validate.check import check_documents
+    from rulepress.validate.printing import check_printing
 
     root = project(tmp_path)
     assert make_summary(root).exit_code == 0
@@ -101,7 +100,7 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
                 f"{100 * first['rate']:.1f}% of two-player races ({100 * low:.1f}–"
                 f"{100 * high:.1f}%).")
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=True, checks=every())
+    report = check_printing(docs, project=root, draw=True)
     assert not report.diagnostics
     rendered = report.documents[0].examples["playtest"]
     assert " ".join(rendered.prose.split()) == expected
@@ -228,9 +227,8 @@ def test_an_engine_that_exits_or_loops_replaying_the_sample_is_an_error_at_the_b
 def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_intervals(
     tmp_path: Path,
 ) -> None:
-    from rulepress.checks import every
     from rulepress.document.reader import read_sources
-    from rulepress.validate.check import check_documents
+    from rulepress.validate.printing import check_printing
 
     run = "{games: 50, players: 2-3, agents: [random, cautious], seed: 3, duplicate: true}"
     extra = ' Over deals, the first seat won {{ table["2-short"].duplicate.seats[0].interval }}.'
@@ -241,7 +239,7 @@ def test_a_report_of_a_duplicate_run_replays_its_rotations_and_quotes_its_interv
     assert "--duplicate" in summary["command"]
     low, high = summary["tables"][0]["duplicate"]["seats"][0]["ci"]
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=False, checks=every())
+    report = check_printing(docs, project=root, draw=False)
     assert not report.diagnostics
     prose = " ".join(report.documents[0].examples["playtest"].prose.split())
     assert prose.endswith(f"Over deals, the first seat won {100 * low:.1f}–{100 * high:.1f}%.")
@@ -265,9 +263,8 @@ def ladder_project(tmp_path: Path, run: str, text: str) -> Path:
 def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs_first_game(
     tmp_path: Path,
 ) -> None:
-    from rulepress.checks import every
     from rulepress.document.reader import read_sources
-    from rulepress.validate.check import check_documents
+    from rulepress.validate.printing import check_printing
 
     run = "{games: 12, players: 2, ladder: [random, cautious, mcts:8], seed: 3}"
     root = ladder_project(tmp_path, run, "{{ ladder.sentence }}. The strongest in both seats: "
@@ -282,7 +279,7 @@ def test_a_report_of_a_ladder_shows_its_plot_and_sentence_and_replays_each_pairs
     summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
     assert [t["first_game"]["games"] for t in summary["tables"]] == [1, 1, 1, 1]
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=True, checks=every())
+    report = check_printing(docs, project=root, draw=True)
     assert not report.diagnostics
     rendered = report.documents[0].examples["playtest"]
     prose = " ".join(rendered.prose.split())
@@ -358,12 +355,11 @@ def test_a_report_of_a_compensation_quotes_the_suggested_handicap_and_replays_it
     assert summary["run"]["handicap"] == best
     checked = rulepress(root, "check")
     assert checked.exit_code == 0, checked.stderr
-    from rulepress.checks import every
     from rulepress.document.reader import read_sources
-    from rulepress.validate.check import check_documents
+    from rulepress.validate.printing import check_printing
 
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, draw=False, checks=every())
+    report = check_printing(docs, project=root, draw=False)
     prose = " ".join(report.documents[0].examples["playtest"].prose.split())
     assert f"Give the second player {best}: with the handicap at {best} (" in prose, prose
     # The summary's games are those at the suggested value: another value's summary is stale.

@@ -7,13 +7,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from rulepress.checks import every
 from rulepress.cli import main
 from rulepress.diagnostics import Severity
 from rulepress.document.model import Document
 from rulepress.document.reader import read_document
 from rulepress.document.teaching import check_teaching, term_pattern
-from rulepress.validate.check import check_document
+from rulepress.validate.printing import check_printing
 
 BOOK = """---
 title: Bomb Run
@@ -84,7 +83,7 @@ def test_a_term_used_before_its_definition_is_a_warning_naming_both_lines(
         f"'bomb' is used before it is defined at rules.md:{line(':dfn[bomb]', text)} (and 1 "
         "more time before it): define it first, or say it another way until it is defined"))]
     # check and build report it the same way, at the use's line, without failing.
-    checked = check_document(doc, checks=every())
+    checked = check_printing([doc]).documents[0]
     assert [str(d) for d in checked.diagnostics] == [str(d) for d in found]
 
 

@@ -12,19 +12,15 @@ from typing import Any
 from rulepress import limits
 from rulepress.cache import file_key
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, warning
+from rulepress.document.changelog import with_changes
 from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
-from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
-from rulepress.document.teaching import check_teaching
-from rulepress.hyphenation import check_exceptions
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit, Warned
 from rulepress.render import (
     FONTS,
     PAPER_NAMES,
     IndexEntry,
-    check_glyphs,
-    check_references,
     render_html,
     render_index,
     templates_dir,
@@ -32,32 +28,9 @@ from rulepress.render import (
 from rulepress.render.makeup import Fault
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.sandbox import Timeout, deadline
-from rulepress.simulate.checks import CHECKS as PLAYTEST_CHECKS
-from rulepress.validate.check import Checks, DocumentCheck
+from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import RenderedExample
 from rulepress.write import Manifest, scratch_folder
-
-
-def _references(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_references(doc)
-
-
-def _glossary(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_glossary(doc.terms)
-
-
-def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_teaching(doc)
-
-
-def _hyphenation(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    return check_exceptions(doc.folder)
-
-
-# The books' part of every check: their references, glyphs, glossary and the player edition's
-# teaching order, the game's hyphenation exceptions, the playtest report.
-CHECKS = Checks(document=(_references, check_glyphs, _glossary, _teaching,
-                          _hyphenation)) | PLAYTEST_CHECKS
 
 
 @dataclass(frozen=True)
@@ -121,7 +94,10 @@ class Books(Base):
     they select among them."""
 
     name = "books"
-    checks = CHECKS
+    # Its part of every check (validate/hooks.py): references, glyphs, glossary, the player
+    # edition's teaching order, the playtest reports.
+    checks: tuple[str, ...] = ("references", "glyphs", "glossary", "teaching", "hyphenation",
+                               "playtest")
 
     def __init__(self, options: BookOptions, *, pdf: bool = True,
                  only: Collection[str] | None = None, title: str) -> None:
@@ -151,8 +127,6 @@ class Books(Base):
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         doc, o = game.doc, self.options
         if o.changes is not None and doc.slug in dict(o.changes[1]):
-            from rulepress.errata import with_changes
-
             doc = with_changes(doc, o.changes[0], dict(o.changes[1])[doc.slug])
         wanted = {f.edition for f in self.files(doc.slug) if self._wanted(f)}
         pages, self._entries[doc.slug] = _render_pages(doc, game.examples, o.editions, o.papers,

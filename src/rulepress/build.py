@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulepress.books import BookOptions, Books
-from rulepress.checks import every
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
 from rulepress.errata import changed_faces, changelog_lines
@@ -16,6 +15,7 @@ from rulepress.media import DEFAULT_LANGUAGE, FALLBACK_EPOCH, PAPER_KEYS
 from rulepress.pipeline import Built, Generator, Paths, Reporter, RunOptions, run
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.project import DEFAULT_TITLE
+from rulepress.validate.hooks import EVERY
 
 
 def build_rulebooks(
@@ -64,7 +64,7 @@ def build_rulebooks(
                               os.environ["SOURCE_DATE_EPOCH"], changes, press),
                   pdf=pdf, only=only, title=title)
     return run(Paths(sources, out, project), ([books] if source else []) + list(also), reporter,
-               RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs), every())
+               RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs), EVERY)
 
 
 def build_kits(
@@ -117,4 +117,4 @@ def build_kits(
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
                            None if only is None else tuple(only), since, press))
     return run(Paths(sources, out, project), ([kits] if source else []) + list(also), reporter,
-               RunOptions(tuple(games), force=force), every())
+               RunOptions(tuple(games), force=force), EVERY)

@@ -37,11 +37,6 @@ from rulepress.limits import MAX_FOLDER_DEPTH, MAX_FOLDER_FILES, MAX_HASHED_BYTE
 from rulepress.paths import templates_dir
 from rulepress.write import STAGING_NAME
 
-# The manifest is the writer's (write.py): errata, simulate/ and validate/ import these two from
-# here still, until they move.
-from rulepress.write import Kept as Kept  # noqa: I001
-from rulepress.write import Manifest as Manifest
-
 FORMAT = 1  # of every key (cache_key)
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".rulepress"})
 

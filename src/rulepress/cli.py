@@ -272,20 +272,19 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
     write nothing."""
 
     def action(reporter: Reporter) -> ExitStatus:
-        from rulepress.checks import every
         from rulepress.document.reader import read_sources
-        from rulepress.validate.check import check_documents
+        from rulepress.validate.printing import check_printing
 
         where = Where.of(project, sources, games)
         where.folders()
         _, others = where.languages(langs)  # the source is checked whatever is asked
         docs = read_sources(where.sources, where.games)
-        report = check_documents(docs, project=where.project.root, checks=every())
-        if others and report.status is ExitStatus.OK:
-            from rulepress.i18n.books import TranslationOptions, check_translations
+        extra = []
+        if others:  # once the source passes: its translations
+            from rulepress.i18n.checked import checked_translations
 
-            check_translations(report, TranslationOptions(
-                others, where.project.languages[0], strict=strict))
+            extra = [checked_translations(others, where.project.languages[0], strict)]
+        report = check_printing(docs, project=where.project.root, extra=extra)
         if replay_all and report.status is ExitStatus.OK:
             from rulepress.simulate.report import replayed_in_full
 
@@ -358,12 +357,10 @@ def build(
         also = []
         if others:
             from rulepress.i18n.books import TranslatedBooks, TranslationOptions
-            from rulepress.i18n.run import precheck
 
             options = TranslationOptions(others, where.project.languages[0],
                                          where.papers(paper), where.editions(edition),
                                          booklet, strict)
-            precheck(where, options)
             also = [TranslatedBooks(options, pdf=not no_pdf)]
         built = build_rulebooks(
             where.sources, target, games=where.games, papers=where.papers(paper),
@@ -437,15 +434,11 @@ def pnp(
         source, others = where.languages(langs)
         also = []
         if others:
-            from rulepress.i18n.books import TranslationOptions
             from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
-            from rulepress.i18n.run import precheck
 
-            precheck(where, TranslationOptions(others, where.project.languages[0],
-                                               strict=strict))
             also = [TranslatedKits(TranslatedKitOptions(
                 where.papers(paper), duplex, bleed, proof, sides, ink, chosen,
-                langs=others, source=where.project.languages[0]))]
+                langs=others, source=where.project.languages[0]), strict=strict)]
         built = build_kits(
             where.sources, target, games=where.games, papers=where.papers(paper),
             duplex=duplex, bleed_mm=bleed, project=where.project.root, reporter=reporter,
@@ -482,10 +475,10 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
     pnp/GAME/<target>/ (docs/export-<target>.md says what to upload where)."""
 
     def action(reporter: Reporter) -> ExitStatus:
-        from rulepress.checks import every
         from rulepress.export.generator import Exporter, ExportOptions
         from rulepress.export.generator import base_url as checked_url
         from rulepress.pipeline import Generator, Paths, RunOptions, run
+        from rulepress.validate.hooks import EVERY
 
         where = Where.of(project, sources, (game,))
         where.folders(out, "pnp")
@@ -498,14 +491,11 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
         source, others = where.languages(langs)
         exporters: list[Generator] = [Exporter(options)] if source else []
         if others:  # each translation's, into pnp/GAME/LANG/<target>/
-            from rulepress.i18n.books import TranslationOptions
             from rulepress.i18n.exports import TranslatedExporter
-            from rulepress.i18n.run import precheck
 
-            precheck(where, TranslationOptions(others, where.project.languages[0]))
             exporters.append(TranslatedExporter(options, others, where.project.languages[0]))
         built = run(Paths(where.sources, target_dir, where.project.root), exporters,
-                    reporter, RunOptions(where.games, force), every())
+                    reporter, RunOptions(where.games, force), EVERY)
         reporter.done(built.summary())
         return ExitStatus.OK
 

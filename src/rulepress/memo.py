@@ -53,6 +53,12 @@ def engine_key(game: Path, source: Path, engine: str | None, project: Path | Non
         return None
 
 
+def key(task: str, *parts: object) -> str:
+    """The key of ``task``'s answer computed from ``parts`` alone (their content, not where
+    they are) by this version of rulepress."""
+    return cache_key(task, *parts, theme=False)
+
+
 def get(key: str | None) -> Any:
     """The answer kept for ``key``, or None."""
     where = folder()

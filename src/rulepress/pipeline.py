@@ -31,15 +31,9 @@ from rulepress.document.model import Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.host import engine_workers, typesetters
 from rulepress.signals import worker_started
-from rulepress.validate.check import (
-    NO_CHECKS,
-    CheckReport,
-    Checks,
-    DocumentCheck,
-    EngineChecks,
-    check_document,
-    check_kit,
-)
+from rulepress.validate.check import CheckedPrinting, DocumentCheck
+from rulepress.validate.hooks import Hooks
+from rulepress.validate.printing import check_printing
 from rulepress.validate.results import Status
 from rulepress.workers import Workers, WorkerStopped
 from rulepress.write import (
@@ -71,7 +65,6 @@ class Reporter(Protocol):
     def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
 
 
-Progress = Reporter  # its old name: errata and simulate/ import it so until they move
 
 
 class Step(str):
@@ -134,8 +127,9 @@ class Generator(Protocol):
     name: str
     # Every selected game is read, fresh or not (the kits check --only against them all).
     reads_every_game: bool
-    # Its part of the shared check (validate imports no generator): see validate.Checks.
-    checks: Checks
+    # The names of its hooks in the shared check (validate/hooks.py: validate imports no
+    # generator).
+    checks: tuple[str, ...]
     # Whether its units need the shared check (every example proven ...); False: the game read
     # (its front matter valid) and the generator's own prepare() and check() are enough.
     checked: bool
@@ -188,7 +182,7 @@ class Base:
     """Defaults for a generator's optional parts."""
 
     reads_every_game = False
-    checks = NO_CHECKS
+    checks: tuple[str, ...] = ()
     checked = True
     remakes = False
 
@@ -222,7 +216,7 @@ class Built:
     out: Path
     written: list[Path]
     unchanged: int
-    report: CheckReport
+    report: CheckedPrinting
     skipped: tuple[str, ...] = ()
     warnings: list[Diagnostic] = field(default_factory=list)  # found in what was made
 
@@ -321,11 +315,11 @@ class _Run:
 
 
 def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
-        options: RunOptions = RunOptions(), checks: Checks = NO_CHECKS) -> Built:
+        options: RunOptions = RunOptions(), checks: Sequence[str] = ()) -> Built:
     """Read, check and make every game's units for ``generators``, then write them at once. On
     any error nothing is written and every diagnostic is raised together. The check is the
-    shared one with every generator's part of it and ``checks`` (a command that makes one
-    output still reports what would stop the others: checks.every())."""
+    shared one with every generator's hooks and those named in ``checks`` (a command that
+    makes one output still reports what would stop the others: validate.hooks.EVERY)."""
     if options.jobs < 0:  # as simulate says: it would pass for one process, unlike -j -1 elsewhere
         raise RulepressError.at(None, f"--jobs {options.jobs}: give a number of processes, or 0 "
                                       "for one per core")
@@ -353,11 +347,11 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
         report = _unchecked(docs, state)
     else:
         with _pool(options.jobs, pooled) as pool:
-            report = check_phase(docs, paths.project, reporter, draw=options.draw,
-                                 draft=options.draft, kept=kept,
-                                 passed=lambda result: state.plan(result, pool),
-                                 extra=[g.check for g in generators],
-                                 checks=_merged([checks, *(g.checks for g in generators)]))
+            report = check_printing(docs, project=paths.project, said=reporter,
+                                    draw=options.draw, draft=options.draft, kept=kept,
+                                    passed=lambda result: state.plan(result, pool),
+                                    extra=[g.check for g in generators],
+                                    hooks=Hooks.named(checks, *(g.checks for g in generators)))
             for unit_name, (key, text) in kept.made.items():
                 state.outputs[paths.out / unit_name] = text
                 state.record.unit(unit_name, key, {unit_name: text})
@@ -371,10 +365,10 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
     return Built(paths.out, written, state.unchanged, report, skipped, state.warnings)
 
 
-def _unchecked(docs: Sequence[Document], state: _Run) -> CheckReport:
+def _unchecked(docs: Sequence[Document], state: _Run) -> CheckedPrinting:
     """For generators that need no shared check: each game as read (its front matter valid),
     each generator's own check of it, then its units made here."""
-    report = CheckReport([])
+    report = CheckedPrinting([])
     for doc in docs:
         result = DocumentCheck(doc, None)
         for generator in state.generators:
@@ -428,67 +422,6 @@ def _finish(state: _Run) -> None:
             else:
                 state.outputs[state.paths.out / name] = data
                 state.record.unit(name, key, {name: data})
-
-
-def check_phase(
-    docs: Sequence[Document],
-    project: Path | None,
-    reporter: Reporter,
-    *,
-    draw: bool = False,
-    draft: bool = False,
-    passed: Callable[[DocumentCheck], None] | None = None,
-    kept: Kept | None = None,
-    extra: Sequence[Callable[[DocumentCheck], list[Diagnostic]]] = (),
-    checks: Checks = NO_CHECKS,
-) -> CheckReport:
-    """The check every command runs before writing anything: on any error, raise with every
-    diagnostic and the exit status of the worst one. ``draft`` lets examples the rules disprove
-    through as warnings (bad input still stops). ``passed`` is given each game as soon as it
-    and every game before it have passed, so its units can start while the next is checked
-    (and while its own kit is: the last part of the check, which no page depends on);
-    ``extra``: the generators' own checks of each game (preflight, once it has passed);
-    ``checks``: their parts of the shared check."""
-    if docs:
-        reporter.progress(f"checking {len(docs)} game{_s(len(docs))}")
-    report = CheckReport([])
-    failed: RulepressError | None = None  # by ``passed``: reported after the check's own
-
-    def shown() -> list[Diagnostic]:
-        return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
-                for d in report.diagnostics]
-
-    with EngineChecks(docs, project, draw, checks=checks) as engines:
-        for doc in docs:
-            result = check_document(doc, project=project, draw=draw, kit=passed is None,
-                                    kept=kept, engines=engines)
-            report.documents.append(result)
-            if passed is not None:
-                if exit_status(shown()) is ExitStatus.OK:
-                    for check in extra:
-                        result.diagnostics += check(result)
-                if failed is None and exit_status(shown()) is ExitStatus.OK:
-                    try:
-                        passed(result)
-                    except RulepressError as exc:
-                        failed = exc
-                result.add_kit(check_kit(result, engines))
-    status = exit_status(shown())
-    if status is not ExitStatus.OK:
-        raise RulepressError(shown(), status)
-    reporter.diagnostics(shown())
-    if failed is not None:
-        raise failed
-    return report
-
-
-def _merged(parts: Sequence[Checks]) -> Checks:
-    """One Checks of ``parts``, each document check once (two generators may share one)."""
-    merged = NO_CHECKS
-    for part in parts:
-        merged |= part
-    seen: dict[Any, None] = dict.fromkeys(merged.document)
-    return Checks(merged.kit, merged.sample, merged.playtest, tuple(seen))
 
 
 def _fresh(manifest: Manifest, inputs: GameInputs, generators: Sequence[Generator],

@@ -118,7 +118,6 @@ class WorkerStopped(Exception):
         return WorkerStopped, (self.item, self.unit, self.how, self.code)
 
 
-Stopped = WorkerStopped  # validate/check.py's name for it, until the check asks rulepress.host
 
 
 def memory_note() -> str:

@@ -15,10 +15,9 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from rulepress.cache import Manifest, digest, game_inputs
-from rulepress.checks import every
+from rulepress.cache import digest, game_inputs
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
-from rulepress.document.model import Component, Document, Version
+from rulepress.document.model import Component, Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.errata.compare import REMOVED, compare
 from rulepress.errata.faces import FaceId, faces_of
@@ -30,18 +29,19 @@ from rulepress.pipeline import (
     Built,
     Files,
     Paths,
-    Progress,
+    Reporter,
     RunOptions,
     Unit,
-    check_phase,
     run,
 )
 from rulepress.project import Project
 from rulepress.render import FONTS
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
 from rulepress.validate.check import DocumentCheck
+from rulepress.validate.hooks import EVERY
+from rulepress.validate.printing import check_printing
 from rulepress.words import SOURCE_WORDS, Words
-from rulepress.write import scratch_folder
+from rulepress.write import Manifest, scratch_folder
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ def check_old(before: Side, slugs: Sequence[str]) -> dict[str, DocumentCheck]:
     proven: every diagnostic, placed in that printing, and exit 2."""
     try:
         docs = read_sources(before.sources, slugs)
-        report = check_phase(docs, before.project, _Quiet(), checks=every())
+        report = check_printing(docs, project=before.project, said=_Quiet())
     except RulepressError as exc:
         problems = _at_side(exc, before).diagnostics
         raise RulepressError([*problems, Diagnostic(None, problems[0].severity, (
@@ -290,7 +290,7 @@ def _at_side(exc: RulepressError, side: Side) -> RulepressError:
 
 
 def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
-         games: Sequence[str], papers: Sequence[str], reporter: Progress,
+         games: Sequence[str], papers: Sequence[str], reporter: Reporter,
          force: bool = False, langs: Sequence[str] = (), source: bool = True,
          strict: bool = False, notes: list[str] | None = None) -> Built:
     """``rulepress diff``: an errata sheet per game, from ``old`` to ``new`` (None: the
@@ -311,7 +311,7 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
         generators += translated
         try:
             return run(Paths(after.sources, out, after.project), generators, reporter,
-                       RunOptions(tuple(slugs), force), every())
+                       RunOptions(tuple(slugs), force), EVERY)
         except RulepressError as exc:
             raise _at_side(exc, after) from None
         finally:
@@ -320,7 +320,7 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
 
 
 def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
-                  reporter: Progress, langs: Sequence[str] = (), source: str = DEFAULT_LANGUAGE,
+                  reporter: Reporter, langs: Sequence[str] = (), source: str = DEFAULT_LANGUAGE,
                   ) -> tuple[str, dict[str, set[FaceId]]]:
     """For ``pnp --changed-since``: the old printing's label, and by game the faces of the
     working tree's printing that differ from it (its version stamp apart); by ``game/lang``
@@ -334,7 +334,7 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
         reporter.progress(f"comparing the faces with {before.label}")
         checked = check_old(before, slugs)
         docs = read_sources(after.sources, slugs)
-        now = check_phase(docs, after.project, _Quiet(), checks=every())
+        now = check_printing(docs, project=after.project, said=_Quiet())
         changed: dict[str, set[FaceId]] = {}
         for result in now.documents:
             slug = result.doc.slug
@@ -355,14 +355,14 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
 
 
 def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
-                    reporter: Progress) -> dict[str, tuple[str, ...]]:
+                    reporter: Reporter) -> dict[str, tuple[str, ...]]:
     """For ``build --changelog-since``: by game, what changed since ``old`` in plain words,
     as the errata sheet's first page says it (both printings checked)."""
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing with {before.label} for the changelog")
         checked = check_old(before, slugs)
-        now = check_phase(read_sources(after.sources, slugs), after.project, _Quiet(),
-                          checks=every())
+        now = check_printing(read_sources(after.sources, slugs), project=after.project,
+                             said=_Quiet())
         out: dict[str, tuple[str, ...]] = {}
         for result in now.documents:
             was = checked[result.doc.slug]
@@ -370,17 +370,6 @@ def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
             found = compare(was.doc, result.doc, face_changes(old_faces, new_faces))
             out[result.doc.slug] = tuple(summary(found)) or (f"Nothing changed since {old}.",)
         return out
-
-
-def with_changes(doc: Document, since: str, lines: Sequence[str]) -> Document:
-    """``doc`` with ``lines`` under its newest version in the changelog (one is made, named by
-    the game's version, if it lists none)."""
-    meta = doc.meta
-    latest = meta.versions[-1] if meta.versions else Version(
-        meta.version or "(this printing)", f"Changes since {since}:", SourceLoc(doc.path, 1),
-        meta.date)
-    latest = replace(latest, changes=tuple(lines))
-    return replace(doc, meta=replace(meta, versions=(*meta.versions[:-1], latest)))
 
 
 def only_changed(doc: Document, faces: set[FaceId]) -> Document:

@@ -473,7 +473,6 @@ def play_out(
 
 
 # The names these had (simulate/play.py imports them so until it moves to the new ones).
-Refused, Progress = MoveRefused, PlayedSoFar
 
 
 # --- the plug-in --------------------------------------------------------------------------------

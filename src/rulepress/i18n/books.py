@@ -7,7 +7,7 @@ books go to ``<game>/<lang>/`` under the build folder, both editions, each paper
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -26,19 +26,19 @@ from rulepress.books import (
     replaced,
 )
 from rulepress.cache import file_key
-from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, error
+from rulepress.diagnostics import Diagnostic, RulepressError, Severity, SourceLoc, error
 from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
 from rulepress.document.model import Document, Example
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.i18n.apply import Catalogued, read_catalog, translated
 from rulepress.i18n.catalog import LOCALES, load, po_path
-from rulepress.i18n.checks import check_catalog
 from rulepress.i18n.engine import (
     engine_words,
     translate_svg,
     translate_values,
     word_translator,
 )
+from rulepress.i18n.faithful import check_catalog
 from rulepress.jail import read_regular
 from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import Base, Unit
@@ -46,7 +46,7 @@ from rulepress.prose import render_prose
 from rulepress.render import FONTS, render_html, templates_dir
 from rulepress.render.readback import sources_of
 from rulepress.simulate.report import _summary_path, figures_in
-from rulepress.validate.check import CheckReport, DocumentCheck
+from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import RenderedExample
 from rulepress.words import (
     N_,
@@ -125,6 +125,9 @@ class TranslatedBooks(Base):
                     "run rulepress translate")))
         self._games[doc.slug] = found
         return diags
+
+    def prepare(self, docs: Sequence[Document]) -> None:
+        stop_on_catalogs(docs, self.options.langs, self.options.strict)
 
     def replaces(self, slug: str, unit: str) -> bool:
         o = self.options
@@ -207,19 +210,31 @@ def theme_problems(doc: Document, lang: str, strict: bool) -> list[Diagnostic]:
     return found
 
 
+def stop_on_catalogs(docs: Sequence[Document], langs: tuple[str, ...], strict: bool) -> None:
+    """The catalogs of the games read, checked before anything is made (a translated
+    generator's prepare): a bad one stops the command at its line, whatever else it was to
+    write."""
+    problems = []
+    for doc in docs:
+        for lang in languages_of(doc, langs):
+            try:
+                catalog = read_catalog(doc, lang)
+            except RulepressError as exc:
+                problems += exc.diagnostics
+                continue
+            problems += [d for d in check_catalog(doc, catalog) if d.severity is Severity.ERROR]
+            problems += theme_problems(doc, lang, strict)
+            if strict:
+                problems += catalog.missing()
+    if problems:
+        raise RulepressError(problems)
+
+
 def languages_of(doc: Document, langs: tuple[str, ...]) -> list[str]:
     """The languages of ``langs`` the game has a catalog of (a game no one has translated
     into a language has no book in it)."""
     return [lang for lang in langs
             if po_path(doc, lang).exists() or po_path(doc, lang).is_symlink()]
-
-
-def check_translations(report: CheckReport, options: TranslationOptions) -> None:
-    """Add to each game ``report`` checked what ``rulepress check`` says of its translations."""
-    for game in report.documents:
-        game.diagnostics += TranslatedBooks(options).check(game)
-
-
 
 
 def _book_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,

@@ -5,12 +5,14 @@ own (German words are longer: a text that no longer fits is found there)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rulepress.diagnostics import Diagnostic, RulepressError
+from rulepress.document.model import Document
 from rulepress.export.generator import Exporter, ExportOptions
 from rulepress.i18n.apply import read_catalog, translated
-from rulepress.i18n.books import languages_of
+from rulepress.i18n.books import languages_of, stop_on_catalogs
 from rulepress.i18n.engine import engine_words
 from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.pipeline import Base, Unit
@@ -26,6 +28,9 @@ class TranslatedExporter(Base):
         self.exporter = Exporter(options)  # the target checked here, as the source's is
         self.name = f"translated-export-{options.target}"
         self.langs, self.source = langs, source
+
+    def prepare(self, docs: Sequence[Document]) -> None:
+        stop_on_catalogs(docs, self.langs, False)
 
     def _games(self, game: DocumentCheck) -> list[tuple[str, DocumentCheck]]:
         words = engine_words(game.engine)

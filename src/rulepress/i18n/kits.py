@@ -4,13 +4,14 @@ in ``<game>/<lang>/``. Drawn where the source's kit is (in the engine's worker).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
 from rulepress.diagnostics import Diagnostic, RulepressError
 from rulepress.document.model import Document
 from rulepress.i18n.apply import read_catalog, translated
-from rulepress.i18n.books import languages_of
+from rulepress.i18n.books import languages_of, stop_on_catalogs
 from rulepress.i18n.engine import engine_words
 from rulepress.media import DEFAULT_LANGUAGE
 from rulepress.pipeline import Files, Unit
@@ -27,6 +28,14 @@ class TranslatedKitOptions(KitOptions):
 class TranslatedKits(Kits):
     name = "translated-kits"
     options: TranslatedKitOptions
+
+    def __init__(self, options: TranslatedKitOptions, *, strict: bool = False) -> None:
+        super().__init__(options)
+        self.strict = strict  # its catalogs checked so (not in its key: it makes the same kits)
+
+    def prepare(self, docs: Sequence[Document]) -> None:
+        stop_on_catalogs(docs, self.options.langs, self.strict)
+        super().prepare(docs)
 
     def check(self, game: DocumentCheck) -> list[Diagnostic]:
         found: list[Diagnostic] = []

@@ -15,7 +15,6 @@ from rulepress.games import contract
 from rulepress.host import EngineJob, caught, on_stop
 from rulepress.media import PAPER_KEYS
 from rulepress.pipeline import Base, Files, Unit
-from rulepress.pnp.checks import CHECKS
 from rulepress.pnp.kit import DEFAULT_BLEED_MM, Options, draw_kits, kit_options
 from rulepress.pnp.proof import proof as proof_page
 from rulepress.render.readback import read_back_pdf, sources_of
@@ -45,7 +44,7 @@ class KitOptions:
 class Kits(Base):
     name = "kits"
     reads_every_game = True  # --only is checked against every game chosen
-    checks = CHECKS  # its part of every check: each kit drawn and measured
+    checks: tuple[str, ...] = ("kit",)  # its part of every check: each kit drawn and measured
 
     def __init__(self, options: KitOptions) -> None:
         if not 0 <= options.bleed_mm <= 10:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulepress.cache import Kept
 from rulepress.diagnostics import Diagnostic
 from rulepress.document.model import Document, Example
-from rulepress.validate.check import Checks
+from rulepress.validate.hooks import ReportHook
 from rulepress.validate.results import RenderedExample
+from rulepress.write import Kept
 
 
 def played(doc: Document, block: Example, project: Path | None) -> Any:
@@ -32,4 +32,4 @@ def checked(doc: Document, block: Example, project: Path | None, *, draw: bool,
     return check_simulation(doc, block, project, draw=draw, kept=kept, sampled=sampled)
 
 
-CHECKS = Checks(sample=played, playtest=checked)
+PLAYTEST = ReportHook("playtest", played, checked)

@@ -28,7 +28,7 @@ MAX_BATCH = 250  # games a task plays at most: big enough to hide the task's cos
 IN_FLIGHT = 4  # batches queued per worker
 CONNECT_SECONDS = 5
 
-Progress = Callable[[int], None]  # told how many more games are done
+GamesDone = Callable[[int], None]  # told how many more games are done
 
 
 class SchedulerError(Exception):
@@ -114,7 +114,7 @@ class _Collector:
     hands out no more batches and keeps the earliest game's, so the error names the same game
     whatever finished first."""
 
-    def __init__(self, specs: tuple[RunSpec, ...], progress: Progress,
+    def __init__(self, specs: tuple[RunSpec, ...], progress: GamesDone,
                  stop: StopRule | None = None) -> None:
         kinds = {q.name: q.kind for q in contract.questions(engine_of(specs[0]))}
         self.totals = [[Tally.empty(t.players, kinds) for t in spec.tables] for spec in specs]
@@ -177,7 +177,7 @@ class _Collector:
 
 
 # Plays runs together (their batches interleaved) and returns each run's tallies, by table.
-Play = Callable[[Sequence[RunSpec], Progress, "StopRule | None"], list[list[Tally]]]
+Play = Callable[[Sequence[RunSpec], GamesDone, "StopRule | None"], list[list[Tally]]]
 
 
 @contextmanager
@@ -194,7 +194,7 @@ def local(jobs: int) -> Iterator[Play]:
 
 
 def _run_on(pool: Workers[tuple[RunSpec, Batch]], jobs: int, specs: Sequence[RunSpec],
-            progress: Progress, stop: StopRule | None) -> list[list[Tally]]:
+            progress: GamesDone, stop: StopRule | None) -> list[list[Tally]]:
     runs = tuple(specs)
     collector = _Collector(runs, progress, stop)
 
@@ -233,7 +233,7 @@ def dask(address: str) -> Iterator[Play]:
         client.close()
 
 
-def _run_on_dask(client: Any, specs: Sequence[RunSpec], progress: Progress,
+def _run_on_dask(client: Any, specs: Sequence[RunSpec], progress: GamesDone,
                  stop: StopRule | None) -> list[list[Tally]]:
     from distributed import as_completed
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, error
 from rulepress.document.model import Document
-from rulepress.pipeline import Base, Files, Paths, Progress, RunOptions, Unit, run
+from rulepress.pipeline import Base, Files, Paths, Reporter, RunOptions, Unit, run
 from rulepress.simulate.compensate import compensation_files, compensation_options
 from rulepress.simulate.execute import SchedulerError
 from rulepress.simulate.ladder import ladder_files, ladder_options
@@ -56,7 +56,7 @@ class Simulation(Base):
     remakes = True
 
     def __init__(self, options: Options, project: Path | None, *, jobs: int,
-                 scheduler: str | None, reporter: Progress | None) -> None:
+                 scheduler: str | None, reporter: Reporter | None) -> None:
         self.options = options
         self.project, self.jobs, self.scheduler, self.reporter = project, jobs, scheduler, reporter
         self.plan: Plan | None = None
@@ -112,7 +112,7 @@ class Simulation(Base):
 
 def simulate_game(game: str, sources: Path, project: Path | None, options: Options, out: Path,
                   *, jobs: int = 0, scheduler: str | None = None,
-                  reporter: Progress | None = None) -> str:
+                  reporter: Reporter | None = None) -> str:
     """The whole run: plan, play, summarize, draw, write, its progress told to ``reporter``
     (None: quiet). Returns what to tell the user."""
     if jobs < 0:
@@ -134,7 +134,7 @@ def simulate_game(game: str, sources: Path, project: Path | None, options: Optio
 
 def simulate_ladder(game: str, sources: Path, project: Path | None, options: Options,
                     out: Path, *, jobs: int = 0, scheduler: str | None = None,
-                    reporter: Progress | None = None) -> str:
+                    reporter: Reporter | None = None) -> str:
     """``rulepress simulate --ladder``: the pairs, then the strongest in every seat; one
     summary.json and ladder.svg, written through the pipeline. Returns what to tell the
     user."""

@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Any
 
 from rulepress.diagnostics import ExitStatus, RulepressError, error
-from rulepress.pipeline import Progress as Reporter
+from rulepress.pipeline import Reporter
 from rulepress.simulate.execute import SchedulerError, StopRule, players
 from rulepress.simulate.play import SimulationFailure
 from rulepress.simulate.progress import game_steps

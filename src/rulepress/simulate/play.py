@@ -18,9 +18,9 @@ from rulepress.games.base import (
     Agent,
     GameEngine,
     GameState,
-    Progress,
+    MoveRefused,
+    PlayedSoFar,
     Question,
-    Refused,
     Rules,
     RulesError,
     handicapped,
@@ -171,12 +171,12 @@ def play_game(
         if history is not None:
             history.append((state, move))
 
-    at = Progress()
+    at = PlayedSoFar()
     try:
         try:
             state = play_out(state, rng, [agents[name] for name in lineup],
                              randoms=rngs, stop=stop, on_move=on_move, progress=at)
-        except Refused as refused:
+        except MoveRefused as refused:
             # An agent's move that is none of the legal ones is the agent's fault; a legal
             # one refused, the rules contradicting themselves (a finding).
             seat, move = refused.seat, refused.move

@@ -1,4 +1,4 @@
-"""Games done so far, told to the command's one progress reporter (pipeline.Progress) as Steps:
+"""Games done so far, told to the command's one progress reporter (pipeline.Reporter) as Steps:
 a bar on a terminal, a line per batch otherwise (logs, CI); nothing without a reporter."""
 
 from __future__ import annotations
@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rulepress.pipeline import Progress as Reporter
-from rulepress.pipeline import Step
-from rulepress.simulate.execute import Progress
+from rulepress.pipeline import Reporter, Step
+from rulepress.simulate.execute import GamesDone
 
 
 @contextmanager
-def game_steps(reporter: Reporter | None, label: str, total: int) -> Iterator[Progress]:
+def game_steps(reporter: Reporter | None, label: str, total: int) -> Iterator[GamesDone]:
     """What the run calls with each batch's games: 'go-stop: 300/1000 games' to ``reporter``
     (the reporter clears its bar as the command ends)."""
     done = 0

@@ -20,7 +20,7 @@ from rulepress.games.base import GameEngine, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
 from rulepress.games.fault import blamed
 from rulepress.host import one
-from rulepress.simulate.execute import Progress, StopRule, players
+from rulepress.simulate.execute import GamesDone, StopRule, players
 from rulepress.simulate.ladder import parse_until, until_enough
 from rulepress.simulate.play import engine_of
 from rulepress.simulate.records import sealed
@@ -269,7 +269,7 @@ def stalled(summary: Mapping[str, Any]) -> str:
 
 
 def play(plan: Plan, *, jobs: int = 0, scheduler: str | None = None,
-         progress: Progress = lambda n: None) -> list[Tally]:
+         progress: GamesDone = lambda n: None) -> list[Tally]:
     """Every game of the run, on local processes or the Dask scheduler at ``scheduler``."""
     stop = None
     if plan.spec.until is not None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from rulepress import memo
 from rulepress.cache import digest
@@ -22,52 +23,21 @@ from rulepress.diagnostics import (
     warning,
 )
 from rulepress.document.model import Document, Example
-from rulepress.document.numbers import Tables, check_numbers, remember, uses_numbers
+from rulepress.document.numbers import check_numbers, remember, uses_numbers
 from rulepress.document.reader import SIMULATION_INFO
 from rulepress.document.rows import counts_from_tables, table_counts
 from rulepress.document.yamlines import KeyPath
 from rulepress.games import UnknownEngine, contract, load_engine
-from rulepress.games.base import Drawer, ExampleDataError, Figure, GameEngine
-from rulepress.games.contract import Malformed
-from rulepress.games.fault import blamed, library_raised
+from rulepress.games.base import ExampleDataError, Figure, GameEngine
+from rulepress.host import engine_raised, engine_workers
 from rulepress.prose import render_prose
-from rulepress.signals import Interrupted
 from rulepress.suggest import suggest
+from rulepress.validate.hooks import NONE, Hooks
 from rulepress.validate.results import RenderedExample, Status
-from rulepress.workers import Stopped, Workers, unit
+from rulepress.workers import Workers, WorkerStopped, unit
 
 if TYPE_CHECKING:
-    from rulepress.cache import Kept
-
-
-class PlaytestCheck(Protocol):
-    def __call__(self, doc: Document, block: Example, project: Path | None, *, draw: bool,
-                 kept: Kept | None, sampled: Any) -> tuple[list[Diagnostic], RenderedExample]:
-        ...
-
-
-@dataclass(frozen=True)
-class Checks:
-    """What the generators add to the check of a game, so that validate imports none of them
-    (they import it). ``kit``: a game's kit drawn and measured (its components counted from the
-    engine's tables, its drawers, those tables), in the engine's worker; ``sample``: a playtest
-    report's first games played there (an exception it returns is its answer, a value it
-    returns is kept by memo.py); ``playtest``: the report checked here from that answer;
-    ``document``: checks of the whole game after its examples (references, glyphs)."""
-
-    kit: Callable[[Document, Mapping[str, Drawer], Tables | None], list[Diagnostic]] | None = None
-    sample: Callable[[Document, Example, Path | None], Any] | None = None
-    playtest: PlaytestCheck | None = None
-    document: tuple[Callable[[Document, Mapping[str, RenderedExample]], list[Diagnostic]],
-                    ...] = ()
-
-    def __or__(self, other: Checks) -> Checks:
-        """Both generators' checks (the first one's where both bring one)."""
-        return Checks(self.kit or other.kit, self.sample or other.sample,
-                      self.playtest or other.playtest, self.document + other.document)
-
-
-NO_CHECKS = Checks()  # the shared check alone
+    from rulepress.write import Kept
 
 
 @dataclass
@@ -77,6 +47,9 @@ class DocumentCheck:
     examples: dict[str, RenderedExample] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     kit_at: int = 0  # where the kit's diagnostics go among them (after the engine's)
+    # What the game was checked from (its folder, text and examples as checked): the key of
+    # what is kept of its checks (memo.py); None: nothing is.
+    key: str | None = None
 
     def add_kit(self, found: Sequence[Diagnostic]) -> None:
         def mistake(d: Diagnostic) -> tuple[Any, str]:  # an engine's error, whatever it was doing
@@ -87,7 +60,9 @@ class DocumentCheck:
 
 
 @dataclass
-class CheckReport:
+class CheckedPrinting:
+    """A printing checked: each game's check, in the order read."""
+
     documents: list[DocumentCheck]
 
     @property
@@ -123,27 +98,14 @@ def _is_report(doc: Document, example_id: str) -> bool:
     return any(e.id == example_id for e in doc.reports)
 
 
-def check_documents(
-    docs: Sequence[Document], *, project: Path | None = None, draw: bool = False,
-    checks: Checks = NO_CHECKS,
-) -> CheckReport:
-    """The one check phase of every command: examples and components, and what the generators
-    add (``checks``: references, images, glyphs, drawers and kit counts), all diagnostics
-    collected. ``project``: the folder engine modules are loaded from. ``draw``: also draw each
-    proven example's figures (only the build needs them)."""
-    with EngineChecks(docs, project, draw, checks=checks) as engines:
-        return CheckReport([check_document(doc, project=project, draw=draw, engines=engines,
-                                           checks=checks) for doc in docs])
-
-
-def check_document(
+def check_game(
     doc: Document, *, project: Path | None = None, draw: bool = False, kit: bool = True,
-    kept: Kept | None = None, engines: EngineChecks | None = None, checks: Checks = NO_CHECKS,
+    kept: Kept | None = None, engines: EngineChecks,
 ) -> DocumentCheck:
-    """One game's part of check_documents. ``kit=False`` leaves its kit to the caller
-    (check_kit, then add_kit: the build checks it while the game's PDFs start); ``kept``: plots
-    drawn by an earlier run, taken when drawn from the same inputs; ``engines``: the workers
-    of the whole check (else the game has its own, with ``checks``)."""
+    """One game's part of validate.check_printing, its engine's tasks in ``engines``.
+    ``kit=False`` leaves its kit to the caller (check_kit, then add_kit: the build checks it
+    while the game's PDFs start); ``kept``: plots drawn by an earlier run, taken when drawn
+    from the same inputs."""
     result = DocumentCheck(doc, None)
     if doc.meta.engine:
         try:
@@ -151,17 +113,16 @@ def check_document(
         except UnknownEngine as exc:
             result.diagnostics.append(error(exc.loc or doc.meta.engine_loc, str(exc)))
     engine = result.engine
-    done: dict[int, Any] = {}
-    with EngineChecks([], project, draw, engines, checks=checks) as engines:
-        checks = engines.checks
-        items = [COUNTS, *range(len(doc.boxes))]
-        if engine is not None:
-            engines.add(doc, engine)
-            engines.ask(doc, tasks(doc, checks, kit=kit))
-        kit_found = check_kit(result, engines) if kit else []
-        if engine is not None:
-            done = engines.answers(doc, items)
-    counted = done.get(COUNTS, ([], ()))[0]
+    hooks = engines.hooks
+    done: dict[Item, Any] = {}
+    items: list[Item] = [Whole.COUNTS, *range(len(doc.boxes))]
+    if engine is not None:
+        engines.add(doc, engine)
+        engines.ask(doc, tasks(doc, hooks, kit=kit))
+    kit_found = check_kit(result, engines) if kit else []
+    if engine is not None:
+        done = engines.answers(doc, items)
+    counted = done.get(Whole.COUNTS, ([], ()))[0]
     result.diagnostics += counted
     if counts_from_tables(doc) and engine is not None and not counted:  # tried in the worker
         result.doc = table_counts(doc, contract.tables(engine))
@@ -174,7 +135,7 @@ def check_document(
     for n, example in enumerate(doc.boxes):
         if example.kind == SIMULATION_INFO:
             diags, rendered = _playtest(doc, example, engine, project, draw, kept, done.get(n),
-                                        checks)
+                                        hooks)
         else:
             diags, rendered = check_example(example, engine, draw=draw,
                                             replayed=done.get(n))
@@ -182,30 +143,54 @@ def check_document(
             diags = [d for d in diags if d.severity is Severity.ERROR]  # the engine error says it
         result.diagnostics += diags
         result.examples[example.id] = rendered
-    for document_check in checks.document:
-        result.diagnostics += document_check(doc, result.examples)
+    result.key = engines.hooks_key(doc, result)
+    result.diagnostics += _document_hooks(doc, result, engines)
     return result
+
+
+def _document_hooks(doc: Document, game: DocumentCheck,
+                    engines: EngineChecks) -> list[Diagnostic]:
+    """What the hooks that check the whole game (``doc`` as read) say of it, kept (memo.py) by
+    all they read: the game's folder, its text and its examples as checked."""
+    documents = engines.hooks.documents()
+    if not documents:
+        return []
+    key = None if game.key is None else digest(game.key, engines.hooks.names)
+    kept = memo.diagnostics_in(memo.get(key)) if key is not None else None
+    if kept is not None:
+        return kept
+    found = [d for hook in documents for d in hook.check(doc, game.examples)]
+    memo.put(key, memo.diagnostics_out(found))
+    return found
 
 
 def _playtest(doc: Document, block: Example, engine: GameEngine | None, project: Path | None,
               draw: bool, kept: Kept | None, played: Any,
-              checks: Checks) -> tuple[list[Diagnostic], RenderedExample]:
+              hooks: Hooks) -> tuple[list[Diagnostic], RenderedExample]:
     """A playtest report's check; ``played``: its sample as the engine's worker played it
-    (checks.sample), the exception that raised, or the errors that stopped it."""
+    (the report hook's sample), the exception that raised, or the errors that stopped it."""
     if isinstance(played, tuple):  # the engine raised, or its worker stopped
         return played[0], RenderedExample(block.id, block.title, block.text, (), (), (),
                                           Status.FAILED)
-    if checks.playtest is None:  # no generator here reports it
+    report = hooks.report()
+    if report is None:  # no hook here reports it
         return [], RenderedExample(block.id, block.title, block.text, (), (), (),
                                    Status.NOT_CHECKABLE)
     try:
-        return checks.playtest(doc, block, project, draw=draw, kept=kept, sampled=played)
+        return report.check(doc, block, project, draw=draw, kept=kept, sampled=played)
     except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
         return [engine_raised(exc, engine, f"playing {block.id}", block.loc)], RenderedExample(
             block.id, block.title, block.text, (), (), (), Status.FAILED)
 
 
-KIT, COUNTS = -2, -1  # a game's tasks besides its examples (by their index in doc.boxes)
+class Whole(enum.Enum):
+    """A game's engine tasks besides its examples (which are named by their index)."""
+
+    KIT = "drawing its kit"
+    COUNTS = "counting its components"
+
+
+Item = Whole | int  # one engine task of a game
 
 
 class EngineChecks:
@@ -216,42 +201,40 @@ class EngineChecks:
     from game to game (fonts, libraries): one worker, as a second would load them again and
     make check no quicker on two cores. An engine that exits, crashes or runs
     past its budget fails the task it was on: an error at the example's line, else at the
-    game's engine: line. ``shared``: the check's own, to use instead (this one is then
-    nothing). ``checks``: what the generators add, some of it engine code run here."""
+    game's engine: line. ``hooks``: what the generators add, some of it engine code run
+    here."""
 
-    def __init__(self, docs: Sequence[Document], project: Path | None, draw: bool,
-                 shared: EngineChecks | None = None, *, checks: Checks = NO_CHECKS) -> None:
-        self.shared = shared
-        self.checks: Checks = checks if shared is None else shared.checks
+    def __init__(self, docs: Sequence[Document], project: Path | None, draw: bool, *,
+                 hooks: Hooks = NONE) -> None:
+        self.hooks = hooks
         self.docs = {doc.slug: doc for doc in docs}
         self.project, self.draw = project, draw
-        self.done: dict[tuple[str, int], Any] = {}
-        self.asked: set[tuple[str, int]] = set()
+        self.done: dict[tuple[str, Item], Any] = {}
+        self.asked: set[tuple[str, Item]] = set()
         self.keys: dict[str, str | None] = {}  # each game's memo key
-        self.pool: Workers[tuple[str, int]] = Workers(self._run, 1)
+        self.pool: Workers[tuple[str, Item]] = engine_workers(self._run, 1)
         self.engines: dict[str, GameEngine] = {}  # loaded before the fork: the workers have them
-        for doc in docs if shared is None else ():
+        for doc in docs:
             with suppress(UnknownEngine):
                 if doc.meta.engine:
                     self.engines[doc.slug] = load_engine(doc.meta.engine, project)
-        for doc in docs if shared is None else ():  # every task asked now: none waits for this
-            if doc.slug in self.engines:           # process to reach its game
-                self.ask(doc, tasks(doc, checks))
+        for doc in docs:  # every task asked now: none waits for this process to reach its game
+            if doc.slug in self.engines:
+                self.ask(doc, tasks(doc, hooks))
 
     def __enter__(self) -> EngineChecks:
-        return self.shared or self
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.shared is None:
-            self.pool.__exit__(None, None, None)
+        self.pool.__exit__(None, None, None)
 
     def add(self, doc: Document, engine: GameEngine) -> None:
-        """Make ``doc``, checked with ``engine``, one of its games (before it starts its
-        workers: a game the shared one was made with is in it already)."""
+        """Make ``doc``, checked with ``engine``, one of its games (a game it was made with is
+        in it already)."""
         self.docs.setdefault(doc.slug, doc)
         self.engines.setdefault(doc.slug, engine)
 
-    def ask(self, doc: Document, items: Sequence[int]) -> None:
+    def ask(self, doc: Document, items: Sequence[Item]) -> None:
         """Start ``doc``'s tasks ``items`` (its engine must be loaded); one whose answer is
         kept (memo.py) is answered at once."""
         for item in items:
@@ -263,29 +246,45 @@ class EngineChecks:
                 else:
                     self.pool.submit((doc.slug, item))
 
-    def _memo_key(self, doc: Document, item: int) -> str | None:
-        """A kit's, an example's or a playtest report's key: the engine's inputs (the game's
-        folder with its source's front matter, not its prose: a saved paragraph keeps them)
-        and the block's own data and claims."""
-        if item == COUNTS:
-            return None
+    def _base_key(self, doc: Document) -> str | None:
+        """The game's memo key: its engine's inputs (the game's folder with its source's front
+        matter, not its prose: a saved paragraph keeps them)."""
         if doc.slug not in self.keys:
             self.keys[doc.slug] = memo.engine_key(doc.folder, doc.path, doc.meta.engine,
                                                    self.project, "check")
-        base = self.keys[doc.slug]
+        return self.keys[doc.slug]
+
+    def hooks_key(self, doc: Document, game: DocumentCheck) -> str | None:
+        """The key of ``doc`` as checked: the game's key, its text (every part) and its
+        examples as ``game`` checked them (their prose and figures)."""
+        base = self._base_key(doc)
         if base is None:
             return None
-        if item == KIT:
+        examples = [[e.id, e.status.value, e.prose, e.claims,
+                     [[f.caption, f.svg, f.narrow] for f in e.figures]]
+                    for e in game.examples.values()]
+        return digest(base, "checked", [[str(p.path), p.first_line, p.text] for p in doc.parts],
+                      examples)
+
+    def _memo_key(self, doc: Document, item: Item) -> str | None:
+        """A kit's, an example's or a playtest report's key: the game's key and the block's
+        own data and claims."""
+        if item is Whole.COUNTS:
+            return None
+        base = self._base_key(doc)
+        if base is None:
+            return None
+        if item is Whole.KIT:
             return digest(base, "kit")
         block = doc.boxes[item]
         return digest(base, block.kind, block.id,
                       json.dumps([block.data, block.claims], default=repr), self.draw)
 
-    def _kept(self, doc: Document, item: int) -> Any:
+    def _kept(self, doc: Document, item: Item) -> Any:
         value = memo.get(self._memo_key(doc, item))
-        if value is None:
+        if value is None or item is Whole.COUNTS:
             return None
-        if item == KIT:
+        if item is Whole.KIT:
             return memo.diagnostics_in(value)
         if doc.boxes[item].kind != SIMULATION_INFO:  # a proven example's figures
             try:
@@ -298,32 +297,32 @@ class EngineChecks:
         except (AttributeError, TypeError, ValueError):
             return None
 
-    def _keep(self, doc: Document, item: int, value: Any) -> None:
+    def _keep(self, doc: Document, item: Item, value: Any) -> None:
         """Keep a task's answer for the next check with the same inputs: a kit's diagnostics,
         a proven example's figures, a playtest report's sample (not an engine's failure:
         reported afresh each time)."""
         key = self._memo_key(doc, item)
-        if key is None:
+        if key is None or item is Whole.COUNTS:
             return
-        if item == KIT and isinstance(value, list) and all(
-                isinstance(d, Diagnostic) for d in value):
-            memo.put(key, memo.diagnostics_out(value))
-        elif item != KIT and doc.boxes[item].kind != SIMULATION_INFO:
+        if item is Whole.KIT:
+            if isinstance(value, list) and all(isinstance(d, Diagnostic) for d in value):
+                memo.put(key, memo.diagnostics_out(value))
+        elif doc.boxes[item].kind != SIMULATION_INFO:
             # Proven only: an example's errors are at its lines, which move as prose does.
             if isinstance(value, tuple) and value[0] == []:
                 memo.put(key, [[f.caption, f.svg, f.narrow] for f in value[1]])
-        elif item != KIT and isinstance(value, dict):
+        elif isinstance(value, dict):
             memo.put(key, {t: {str(i): line for i, line in games.items()}
                            for t, games in value.items()})
 
-    def answers(self, doc: Document, items: Sequence[int]) -> dict[int, Any]:
+    def answers(self, doc: Document, items: Sequence[Item]) -> dict[Item, Any]:
         """Each task's answer, waiting for those not in yet (asking for any not asked)."""
         self.ask(doc, items)
         keys = [(doc.slug, item) for item in items]
         results = self.pool.results()
         while any(key not in self.done for key in keys):
             key, value = next(results)
-            if isinstance(value, Stopped):
+            if isinstance(value, WorkerStopped):
                 value = self._stopped(key, value)
             else:
                 self._keep(self.docs[key[0]], key[1], value)
@@ -332,75 +331,72 @@ class EngineChecks:
             self.asked.discard(key)
         return {key[1]: self.done.pop(key) for key in keys}
 
-    def _stopped(self, key: tuple[str, int], stopped: Stopped) -> Any:
-        doc, engine = self.docs[key[0]], self.engines[key[0]]
-        doing, loc = {KIT: ("drawing its kit", doc.meta.engine_loc),
-                      COUNTS: ("counting its components", doc.meta.engine_loc)}.get(
-                          key[1], ("", None))
-        if key[1] >= 0:
-            example = doc.boxes[key[1]]
+    def _stopped(self, key: tuple[str, Item], stopped: WorkerStopped) -> Any:
+        doc, engine, item = self.docs[key[0]], self.engines[key[0]], key[1]
+        if isinstance(item, Whole):
+            doing, loc = item.value, doc.meta.engine_loc
+        else:
+            example = doc.boxes[item]
             verb = "playing" if example.kind == SIMULATION_INFO else "replaying"
             doing, loc = f"{verb} {example.id}", example.loc
         found = [error(loc, f"the {engine.name} engine {stopped.how} while {doing}")]
-        return found if key[1] == KIT else (found, ())
+        return found if item is Whole.KIT else (found, ())
 
-    def _run(self, key: tuple[str, int]) -> Any:
+    def _run(self, key: tuple[str, Item]) -> Any:
         """In a worker: the kit's diagnostics; the counts' or an example's Replayed; a playtest
-        report's sample (checks.sample), the exception it gave, or the engine's error
+        report's sample (the report hook's), the exception it gave, or the engine's error
         (Replayed)."""
         doc, item, engine = self.docs[key[0]], key[1], self.engines[key[0]]
-        if item == KIT:
-            with unit(item):
-                return _kit(doc, engine, self.checks)
-        if item == COUNTS:
-            with unit(item):
+        if item is Whole.KIT:
+            with unit(-1):  # the game's own task, no example's
+                return _kit(doc, engine, self.hooks)
+        if item is Whole.COUNTS:
+            with unit(-1):
                 return guarded(lambda: cross_check_components(doc, engine), engine,
                                "counting its components", doc.meta.engine_loc), ()
         example = doc.boxes[item]
         if example.kind != SIMULATION_INFO:
             with unit(item):
                 return replay(example, engine, draw=self.draw)
-        if self.checks.sample is None:
+        report = self.hooks.report()
+        if report is None:
             return None
         try:
-            return self.checks.sample(doc, example, self.project)  # each game in a unit()
+            return report.sample(doc, example, self.project)  # each game in a unit()
         except BaseException as exc:  # noqa: BLE001 - an engine's own error, at its line
             return [engine_raised(exc, engine, f"playing {example.id}", example.loc)], ()
 
 
-def tasks(doc: Document, checks: Checks, *, kit: bool = True) -> list[int]:
+def tasks(doc: Document, hooks: Hooks, *, kit: bool = True) -> list[Item]:
     """The engine's tasks of a game's check, the longest first."""
-    return (([KIT] if kit and checks.kit is not None and _has_kit(doc) else [])
-            + [COUNTS, *range(len(doc.boxes))])
+    first: list[Item] = [Whole.KIT] if kit and hooks.kits() and _has_kit(doc) else []
+    return [*first, Whole.COUNTS, *range(len(doc.boxes))]
 
 
 def _has_kit(doc: Document) -> bool:
     return any(c.in_kit for c in doc.meta.components)
 
 
-def check_kit(result: DocumentCheck, engines: EngineChecks | None = None) -> list[Diagnostic]:
+def check_kit(result: DocumentCheck, engines: EngineChecks) -> list[Diagnostic]:
     """The game's kit, drawn and counted: its faces' data, drawers and text (none without a
-    kit), in the check's workers (``engines``, else its own) when it has an engine. Part of
-    check_document, which ``kit=False`` leaves to the caller (add_kit)."""
+    kit), in the check's workers (``engines``) when it has an engine. Part of check_game,
+    which ``kit=False`` leaves to the caller (add_kit)."""
     doc, engine = result.doc, result.engine
-    checks = engines.checks if engines is not None else NO_CHECKS
-    if checks.kit is None or not _has_kit(doc) or (engine is None and doc.meta.engine):
+    if not engines.hooks.kits() or not _has_kit(doc) or (engine is None and doc.meta.engine):
         return []  # an engine that failed to load: its one error says so, its tables are not
     if engine is None:  # no engine code to run: layouts only
-        return _kit(doc, None, checks)
-    with EngineChecks([], None, False, engines) as chosen:
-        chosen.add(doc, engine)
-        return chosen.answers(doc, [KIT])[KIT]  # type: ignore[no-any-return]
+        return _kit(doc, None, engines.hooks)
+    engines.add(doc, engine)
+    return engines.answers(doc, [Whole.KIT])[Whole.KIT]  # type: ignore[no-any-return]
 
 
-def _kit(doc: Document, engine: GameEngine | None, checks: Checks) -> list[Diagnostic]:
-    measure = checks.kit
-    if measure is None:
-        return []
+def _kit(doc: Document, engine: GameEngine | None, hooks: Hooks) -> list[Diagnostic]:
+    measures = hooks.kits()
 
     def check() -> list[Diagnostic]:
         tables = contract.tables(engine)
-        return measure(table_counts(doc, tables), contract.drawers(engine), tables)
+        counted, drawers = table_counts(doc, tables), contract.drawers(engine)
+        return [d for kit in measures for d in kit.measure(counted, drawers, tables)]
 
     return guarded(check, engine, "drawing its kit", doc.meta.engine_loc)
 
@@ -489,24 +485,6 @@ def replay(example: Example, engine: GameEngine, *, draw: bool = False) -> Repla
             except BaseException as exc:  # noqa: BLE001
                 diags.append(engine_raised(exc, engine, f"drawing {example.id}", example.loc))
     return diags, figures
-
-
-def engine_raised(exc: BaseException, engine: GameEngine | None, doing: str,
-                  source: SourceLoc | None) -> Diagnostic:
-    """An engine's exception as an error at the line of its code that raised it (a malformed
-    value: at the method that returned it), naming what it was doing and for which line of the
-    source; rulepress's own exceptions are re-raised."""
-    if isinstance(exc, Interrupted):  # Ctrl-C or SIGTERM, wherever it arrived
-        raise exc
-    at = f" ({source})" if source is not None else ""
-    if isinstance(exc, Malformed):
-        return error(exc.loc or source, exc.said(f"{doing}{at}"))
-    library = library_raised(exc)
-    if library is not None:  # rulepress called it directly: no engine code ran
-        return error(source, f"{library} failed ({type(exc).__name__}) while {doing}")
-    loc, raised = blamed(exc)
-    name = f"the {engine.name} engine" if engine is not None else "the engine"
-    return error(loc, f"{name} raised {raised} while {doing}{at}")
 
 
 def guarded(check: Callable[[], list[Diagnostic]], engine: GameEngine | None, doing: str,

@@ -8,7 +8,7 @@ from rulepress.diagnostics import Diagnostic
 from rulepress.document.model import Document
 from rulepress.document.numbers import Tables
 from rulepress.games.base import Drawer
-from rulepress.validate.check import Checks
+from rulepress.validate.hooks import KitHook
 
 
 def measured(doc: Document, drawers: Mapping[str, Drawer],
@@ -19,4 +19,4 @@ def measured(doc: Document, drawers: Mapping[str, Drawer],
     return kit_diagnostics(doc, drawers, tables)
 
 
-CHECKS = Checks(kit=measured)
+KIT = KitHook("kit", measured)
