@@ -15,8 +15,10 @@ Prose sees the summary as written (``run``, ``tables``, ``questions``...), ``tab
 table by its key, e.g. ``table["4-standard"]``) and ``games`` (the games at each table, written
 out: ``100,000``); a ladder's also ``ladder`` (its ``sentence``, ``seat_balance``, each agent's
 ``elo[name].shown`` and ``interval``) and ``versus`` (each pair's score from either side,
-``versus["ismcts:400"]["greedy"]``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
-(``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and ``interval``.
+``versus["ismcts:400"]["greedy"]``); ``name`` gives each of the run's players by its one
+name (``name.greedy``), the name its plots and tables show. Every rate also has ``percent``
+(``"12.3%"``) and ``interval`` (``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and
+``interval``.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ CAPTIONS = {
     "length": N_("How long games last"),
     "scores": N_("Scores"),
     "margins": N_("Winning margins"),
-    "win-rates": N_("Win rate by seat and by place in turn order"),
+    "win-rates": N_("Share of the wins by seat and by place in turn order"),
     "ends": N_("How games end"),
     "agents": N_("Win rate of each agent"),
     "ladder": N_("Skill ladder: each agent's Elo, with its 95% interval"),
@@ -403,6 +405,9 @@ def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
             entry["shown"] = f"{entry['elo']:.0f}"
             entry["interval"] = f"{entry['ci'][0]:.0f} to {entry['ci'][1]:.0f}"
     shown["games"] = f"{summary['run']['games']:,}"
+    # Each player by its one name, the one the plots and tables show: the agent's declared
+    # name. Only the run's agents have one, so prose naming another is an error at its line.
+    shown["name"] = {agent: agent for agent in summary["run"]["agents"]}
     return shown
 
 
