@@ -18,7 +18,13 @@ from typing import Any, cast
 from rulepress.diagnostics import RulepressError, SourceLoc, error
 from rulepress.document.model import Document, Language
 from rulepress.i18n.segments import Segment
-from rulepress.simulate.ladder import EARLY_SENTENCE, LADDER_EVEN, LADDER_SENTENCE, SEAT_SENTENCE
+from rulepress.simulate.ladder import (
+    EARLY_SENTENCE,
+    FISHER_SENTENCE,
+    LADDER_EVEN,
+    LADDER_SENTENCE,
+    SEAT_SENTENCE,
+)
 from rulepress.simulate.plots import LADDER_AXIS, LADDER_TITLE
 from rulepress.words import N_, localize_numbers, ordinal, theme_words
 
@@ -96,8 +102,8 @@ PLOT_TEXTS = (
     N_("Share of the wins by seat (1, 2...) and by place in turn order (1st, 2nd...), 95% "
        "intervals; dashed: an even share"),
     N_("Win rate of each agent's seats, 95% intervals (dashed: an even share)"),
-    N_("How games end"), SEAT_SENTENCE, LADDER_SENTENCE, LADDER_EVEN, EARLY_SENTENCE, LADDER_AXIS,
-    LADDER_TITLE,
+    N_("How games end"), SEAT_SENTENCE, LADDER_SENTENCE, LADDER_EVEN, FISHER_SENTENCE,
+    EARLY_SENTENCE, LADDER_AXIS, LADDER_TITLE,
     N_("random"), N_("greedy"),
 )
 _SEARCH = re.compile(r"^(?:flat|mcts|ismcts):\d+(?::\w+)?$")  # an agent's name, as typed

@@ -39,7 +39,7 @@ from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
 from rulepress.simulate.run import FORMAT, Options, Plan, plan_for
 from rulepress.simulate.spec import RunSpec, Table
-from rulepress.simulate.stats import SAMPLE, rate, sample_digest
+from rulepress.simulate.stats import SAMPLE, _r, rate, sample_digest
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.words import N_
 from rulepress.workers import unit
@@ -417,8 +417,12 @@ def _versus(ladder: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     for pair in ladder["pairs"]:
         a, b = pair["agents"]
         won, games = pair["count"], pair["of"]
-        out.setdefault(a, {})[b] = _written(rate(won, games))
-        out.setdefault(b, {})[a] = _written(rate(games - won, games))
+        mine, theirs = rate(won, games), rate(games - won, games)
+        cs = pair.get("cs")
+        if cs is not None:  # an adaptive ladder's pair: its always-valid interval
+            mine["ci"], theirs["ci"] = cs, [_r(1 - cs[1]), _r(1 - cs[0])]
+        out.setdefault(a, {})[b] = _written(mine)
+        out.setdefault(b, {})[a] = _written(theirs)
     return out
 
 

@@ -97,6 +97,10 @@ class Tally:
     # and every other rate by deal: "first_player", "score:<agent>" (in half points),
     # "end:<reason>" and "question:<name>", each deal's (count, of) where the rate occurs
     deal_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
+    # with keep_deals (a ladder's pairs): deal number -> agent -> (score in half points, its
+    # finished games), so deals can be told apart across the pairs that played them
+    keep_deals: bool = False
+    deal_scores: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
     # capped game -> the seed it was set up from, and the loop it is in, if any
     stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
     # --tension: games by lead changes; by checkpoint, seats behind there and how many won
@@ -182,6 +186,10 @@ class Tally:
         for key in ends | {k for k in of if k != "games"}:
             total = of["games"] if key.startswith("end:") else of[key]
             self.deal_units.setdefault(key, Counter())[counts[key], total] += 1
+        if self.keep_deals and games:
+            names = dict.fromkeys(name for game in games for name in game.lineup)
+            self.deal_scores[games[0].index // len(games)] = {
+                name: (counts[f"score:{name}"], of[f"score:{name}"] // 2) for name in names}
 
     def merge(self, other: Tally) -> None:
         for name, counts in other.agent_units.items():
@@ -190,6 +198,7 @@ class Tally:
             self.seat_units.setdefault(seat, Counter()).update(counts)
         for key, counts in other.deal_units.items():
             self.deal_units.setdefault(key, Counter()).update(counts)
+        self.deal_scores.update(other.deal_scores)
         self.games += other.games
         for mine, theirs in self._counters(other):
             mine.update(theirs)
@@ -320,6 +329,7 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                       for name in tally.kinds},
         "sample": sample_digest(tally.sample),
         **({"duplicate": duplicate_figures(tally, agents)} if tally.seat_units else {}),
+        **({"by_deal": by_deal(tally)} if tally.deal_scores else {}),
         **({"tension": {
             "lead_changes": distribution(tally.lead_changes),
             "comebacks": {name: rate(tally.comebacks.get(name, Counter())["won"],
@@ -330,6 +340,12 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                         "found": tally.stalls[i][1]} for i in sorted(tally.stalls)]}
            if tally.stalls else {}),
     }
+
+
+def by_deal(tally: Tally) -> list[list[Any]]:
+    """Each deal's result, a record: [deal, agent, score in half points, finished games]."""
+    return [[d, name, *tally.deal_scores[d][name]] for d in sorted(tally.deal_scores)
+            for name in sorted(tally.deal_scores[d])]
 
 
 def seat_shares(tally: Tally) -> list[dict[str, Any]]:
@@ -345,6 +361,40 @@ def turn_order_shares(tally: Tally) -> list[dict[str, Any]]:
     share of 1 / players."""
     won = sum(tally.order_wins.values())
     return [{"place": k + 1, **rate(tally.order_wins[k], won)} for k in range(tally.players)]
+
+
+# A confidence sequence for the mean of values in [0, 1] (each deal's score): m is kept
+# while the capital of a mixture of bets against it, each bet a fixed fraction of the most
+# that can be staked at m, stays below 1 / alpha. A mixture of test martingales is one, so by
+# Ville's inequality every m the data reject was rejected wrongly with probability at most
+# alpha, at whatever deal the looking stopped (Waudby-Smith and Ramdas 2023's betting,
+# with constant bets).
+BETS = tuple(k / 10 for k in range(-9, 10) if k)
+CS_GRID = 1000  # candidate means 0, 1/1000, ... 1
+
+
+def _capital(values: Mapping[float, int], m: float) -> float:
+    """The log of the mixture's capital against the mean ``m``, after ``values`` (counted)."""
+    scale = 1 / max(m, 1 - m)
+    logs = [math.fsum(n * math.log1p(bet * scale * (x - m)) for x, n in sorted(values.items()))
+            for bet in BETS]
+    top = max(logs)
+    return top + math.log(math.fsum(math.exp(v - top) for v in logs) / len(BETS))
+
+
+def rejects(values: Mapping[float, int], m: float, alpha: float = 0.05) -> bool:
+    """Whether the confidence sequence after ``values`` excludes the mean ``m``."""
+    return _capital(values, m) >= math.log(1 / alpha)
+
+
+def confidence_sequence(values: Mapping[float, int], alpha: float = 0.05
+                        ) -> tuple[float, float] | None:
+    """The always-valid (1 - alpha) interval for the mean of ``values`` in [0, 1] (each
+    counted), on a grid of CS_GRID steps; None before any value."""
+    if not sum(values.values()):
+        return None
+    kept = [k / CS_GRID for k in range(CS_GRID + 1) if not rejects(values, k / CS_GRID, alpha)]
+    return (kept[0], kept[-1]) if kept else None
 
 
 def _t_area(t: float, df: int, steps: int = 2000) -> float:
