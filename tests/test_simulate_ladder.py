@@ -277,6 +277,19 @@ def test_compensate_finds_the_head_start_that_evens_the_first_player(tmp_path: P
     assert data["command"].endswith(f"--handicap {best}")
     assert data["tables"][0]["first_player"]["rate"] == tried[best]
     assert found["sentence"] in one.stderr
+    # the fitted fair value, rounded, played again on deals the search never played
+    from rulepress.simulate.compensate import CONFIRM_OFFSET
+
+    confirmation = found["confirmation"]
+    assert confirmation["value"] == math.floor(found["fit"]["fair"] + 0.5)
+    assert confirmation["seed"] == data["run"]["seed"] + CONFIRM_OFFSET
+    assert confirmation["games"] == 400
+    low, high = confirmation["first_player"]["ci"]
+    assert confirmation["confirmed"] == (low <= 0.5 <= high)
+    said = (f"{100 * confirmation['first_player']['rate']:.1f}% [{100 * low:.1f}, "
+            f"{100 * high:.1f}] of 400 fresh games at {confirmation['value']}")
+    assert said in found["sentence"]
+    assert ("the handicap to try" in found["sentence"]) == confirmation["confirmed"]
 
 
 def test_a_handicap_outside_the_rules_range_is_bad_input(tmp_path: Path) -> None:

@@ -129,6 +129,11 @@ def records(summary: Mapping[str, Any]) -> dict[str, Any]:
             "tried": [[t["value"], t["first_player"]["count"], t["first_player"]["of"]]
                       for t in compensation["tried"]],
         }
+        confirmation = compensation.get("confirmation")
+        if confirmation is not None:  # the fresh deals' first-player counts
+            out["compensation"]["confirmation"] = [
+                confirmation["value"], confirmation["seed"],
+                confirmation["first_player"]["count"], confirmation["first_player"]["of"]]
     return out
 
 
