@@ -99,8 +99,8 @@ PLOT_TEXTS = (
     N_("{label}: no finished game"), N_("share of games"), N_("turns"), N_("minutes"),
     N_("score"), N_("points"), N_("Game length (a turn taken as {seconds} s)"),
     N_("Scores (every player)"), N_("Winning margin (best score less the next)"),
-    N_("Share of the wins by seat (1, 2...) and by place in turn order (1st, 2nd...), 95% "
-       "intervals; dashed: an even share"),
+    N_("Share of wins by seat (1, 2...) and turn order (1st, 2nd...), 95% intervals; dashed: "
+       "an even share"),
     N_("Win rate of each agent's seats, 95% intervals (dashed: an even share)"),
     N_("How games end"), SEAT_SENTENCE, LADDER_SENTENCE, LADDER_EVEN, FISHER_SENTENCE,
     EARLY_SENTENCE, LADDER_AXIS, LADDER_TITLE,
