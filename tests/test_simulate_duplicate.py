@@ -274,6 +274,30 @@ def test_seat_shares_sum_to_the_wins_and_a_shared_win_counts_once_in_the_total()
     assert figures["shared_wins"]["count"] == 100 and figures["draws"]["count"] == 0
 
 
+def test_turn_order_shares_sum_to_the_wins_with_shared_wins_at_four_players() -> None:
+    """Pigeon Race at 4-6 players printed each place in turn order's wins over the games,
+    summing to 107-110% (a shared win counted for each of its places), plotted against an even
+    share of 1 / players that the places' average exceeded. Here the first player moves from
+    seat to seat and the third to act wins every game, sharing one in three with the fourth:
+    the places' shares of the wins sum to 1, and the third's is 300 / 400, not 300 / 300."""
+    tally = Tally.empty(4, {})
+    lineup = ("a", "a", "a", "a")
+    for i in range(300):
+        first = i % 4
+        third, fourth = (first + 2) % 4, (first + 3) % 4
+        winners = (third, fourth) if i % 3 == 0 else (third,)
+        tally.add(Game(i, lineup, 10, "done", winners, (1.0, 0.0, 0.0, 0.0), first, {}))
+    figures = table_figures(tally, ["a"], 30)
+    order = figures["turn_order"]
+    assert [o["count"] for o in order] == [0, 0, 300, 100]
+    assert [o["of"] for o in order] == [400] * 4
+    assert [o["rate"] for o in order] == [0.0, 0.0, 0.75, 0.25]
+    assert math.fsum(o["rate"] for o in order) == 1.0
+    assert figures["fair_share"] == 0.25
+    # the first player's own figure stays a win rate over the games with a first player
+    assert (figures["first_player"]["count"], figures["first_player"]["of"]) == (0, 300)
+
+
 def test_every_rate_of_a_duplicate_table_has_its_interval_over_deals() -> None:
     """The first player, the ends, the yes/no answers and the score (a draw half) were printed
     with plain Wilson in duplicate tables, as if a deal's two games were independent, and the

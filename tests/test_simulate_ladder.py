@@ -134,7 +134,8 @@ def test_until_stops_once_the_first_player_is_known_that_well(tmp_path: Path) ->
 def test_adaptive_stops_each_pair_once_decided_and_plays_the_close_ones_out(
     tmp_path: Path,
 ) -> None:
-    from rulepress.simulate.ladder import DECIDED_Z
+    from rulepress.simulate.ladder import MIN_STOP_DEALS
+    from rulepress.simulate.stats import confidence_sequence, rejects
 
     run = ("-n", "96", "--ladder", "random,cautious,flat:8", "--adaptive")
     one = simulate(tmp_path / "one", *run, "-j", "1")
@@ -143,16 +144,22 @@ def test_adaptive_stops_each_pair_once_decided_and_plays_the_close_ones_out(
     assert files(tmp_path / "one") == files(tmp_path / "two")
     data = summary(tmp_path / "one")
     assert data["run"]["adaptive"] is True and data["command"].endswith(" --adaptive")
-    assert "Pocock" in data["method"]["adaptive"]
+    assert "confidence sequence" in data["method"]["adaptive"]
     played = []
     for pair, table in zip(data["ladder"]["pairs"], data["tables"], strict=False):
         n = table["games"]
         played.append(n)
-        assert n % 12 == 0 and 12 <= n <= 192  # whole rounds of 6 deals, twice each
-        low, high = wilson(pair["count"], pair["of"], DECIDED_Z)
-        decided = low > 0.5 or high < 0.5
-        assert decided or n == 192  # an undecided pair plays every deal
-        assert n == 192 or decided  # and one that stopped short was decided
+        # whole rounds of 6 deals, twice each, and never fewer than MIN_STOP_DEALS deals
+        assert n % 12 == 0 and 2 * MIN_STOP_DEALS <= n <= 192
+        units = table["duplicate"]["units"]["other"][f"score:{pair['agents'][0]}"]
+        scores: dict[float, int] = {}
+        for half, of, count in units:
+            scores[half / of] = scores.get(half / of, 0) + count
+        decided = rejects(scores, 0.5)
+        assert n == 192 or decided  # one that stopped short was decided
+        # every pair's interval is the always-valid one, and it excludes 1/2 once decided
+        cs = list(confidence_sequence(scores) or ())
+        assert pair["cs"] == cs and (cs[0] > 0.5 or cs[1] < 0.5) == decided
     assert min(played) < 192, played  # random against the search is decided early
     # without --adaptive every pair plays every deal
     full = simulate(tmp_path / "full", *run[:-1], "-j", "2")
@@ -271,6 +278,19 @@ def test_compensate_finds_the_head_start_that_evens_the_first_player(tmp_path: P
     assert data["command"].endswith(f"--handicap {best}")
     assert data["tables"][0]["first_player"]["rate"] == tried[best]
     assert found["sentence"] in one.stderr
+    # the fitted fair value, rounded, played again on deals the search never played
+    from rulepress.simulate.compensate import CONFIRM_OFFSET
+
+    confirmation = found["confirmation"]
+    assert confirmation["value"] == math.floor(found["fit"]["fair"] + 0.5)
+    assert confirmation["seed"] == data["run"]["seed"] + CONFIRM_OFFSET
+    assert confirmation["games"] == 400
+    low, high = confirmation["first_player"]["ci"]
+    assert confirmation["confirmed"] == (low <= 0.5 <= high)
+    said = (f"{100 * confirmation['first_player']['rate']:.1f}% [{100 * low:.1f}, "
+            f"{100 * high:.1f}] of 400 fresh games at {confirmation['value']}")
+    assert said in found["sentence"]
+    assert ("the handicap to try" in found["sentence"]) == confirmation["confirmed"]
 
 
 def test_a_handicap_outside_the_rules_range_is_bad_input(tmp_path: Path) -> None:
@@ -417,3 +437,123 @@ def test_a_pair_with_draws_has_no_interval_over_deals_beside_its_score() -> None
     ladder, _ = figures(["a", "b"], [("a", "b")], "standard", [tally], 30.0)
     (pair,) = ladder["pairs"]
     assert pair["rate"] == 0.5 and pair["deal_ci"] is None
+
+
+def _deal_scores(rng: random.Random, p: float, deals: int) -> list[float]:
+    """Each deal's score for the first agent: two games, each won with probability p."""
+    return [(int(rng.random() < p) + int(rng.random() < p)) / 2 for _ in range(deals)]
+
+
+@pytest.mark.parametrize("p", [0.5, 0.55])
+def test_the_confidence_sequence_holds_its_level_however_early_a_pair_stops(p: float) -> None:
+    """The audit: --adaptive stopped a pair once a Wilson interval cleared 1/2 and then printed
+    fixed-sample intervals, which covered 92.5% at p = 1/2 and 89% at 0.55. Here pairs of 60
+    deals looked at every 4 deals (16 rounds) stop as --adaptive now does (10 deals or more,
+    the confidence sequence clear of 1/2); the always-valid interval at the stop holds the true
+    score in at least 95% of 1,000 runs, where the fixed-sample one at the same stops does
+    not."""
+    from rulepress.simulate.ladder import MIN_STOP_DEALS
+    from rulepress.simulate.stats import rejects
+
+    rng = random.Random(43)
+    covered = fixed_covered = 0
+    runs = 1000
+    for _ in range(runs):
+        scores = _deal_scores(rng, p, 60)
+        seen: dict[float, int] = {}
+        for deal, score in enumerate(scores, 1):
+            seen[score] = seen.get(score, 0) + 1
+            if deal % 4 == 0 and deal >= MIN_STOP_DEALS and rejects(seen, 0.5):
+                break
+        covered += not rejects(seen, p)
+        wins = sum(k * v * 2 for k, v in seen.items())
+        low, high = wilson(wins, 2 * sum(seen.values()))
+        fixed_covered += low <= p <= high
+    assert covered / runs >= 0.95, covered
+    assert fixed_covered < covered
+
+
+def test_a_pair_stops_only_after_the_least_number_of_deals() -> None:
+    """A pair of an adaptive ladder won 4 deals of 4 and stopped after one round (Pigeon's
+    random pairs); now it plays MIN_STOP_DEALS deals at least, and stops there once its
+    confidence sequence clears 1/2."""
+    from rulepress.simulate.ladder import MIN_STOP_DEALS, decided
+    from rulepress.simulate.play import Game
+    from rulepress.simulate.stats import Tally
+
+    tally = Tally.empty(2, {})
+    stop = decided("a")
+    for deal in range(MIN_STOP_DEALS):
+        assert not stop([tally])
+        games = [Game(2 * deal + r, lineup, 10, "done", (lineup.index("a"),), (1.0, 0.0), 0,
+                      {}) for r, lineup in enumerate((("a", "b"), ("b", "a")))]
+        for game in games:
+            tally.add(game)
+        tally.add_deal(games)
+    assert stop([tally])
+
+
+def _shared_deals() -> tuple[list[str], list[tuple[str, str]], list[Any]]:
+    """Three agents; a wins both games of a deal against b and against c on 'easy' deals and
+    loses both on the others: b and c meet a on the same deals, and draw each other."""
+    from rulepress.simulate.play import Game
+    from rulepress.simulate.stats import Tally
+
+    names = ["a", "b", "c"]
+    matches = [("a", "b"), ("a", "c"), ("b", "c")]
+    easy = [d % 3 != 0 for d in range(30)]
+    tallies = []
+    for a, b in matches:
+        tally = Tally.empty(2, {})
+        tally.keep_deals = True
+        for deal in range(30):
+            games = []
+            for r, lineup in enumerate(((a, b), (b, a))):
+                winners = ((0, 1) if a == "b" else
+                           (lineup.index(a),) if easy[deal] else (lineup.index(b),))
+                games.append(Game(2 * deal + r, lineup, 10, "done", winners, (1.0, 1.0), 0, {}))
+            for game in games:
+                tally.add(game)
+            tally.add_deal(games)
+        tallies.append(tally)
+    return names, matches, tallies
+
+
+def test_elo_intervals_resample_the_deals_of_every_pair_at_once() -> None:
+    """The audit: Elo intervals took the pairs as independent though every pair played the
+    same deals. Here a beats b exactly where it beats c, deal by deal: resampled jointly, b and
+    c get the same score in every resample, so their difference is 0 with no spread, while the
+    Fisher intervals (and any resampling of each pair on its own) give it one."""
+    from rulepress.simulate.ladder import figures, resampled
+    from rulepress.simulate.records import tally_of
+
+    names, matches, tallies = _shared_deals()
+    ladder, tables = figures(names, matches, "standard", tallies, 30.0)
+    # the records number each deal, the same numbers in every pair
+    assert {d for d, *_ in tables[0]["by_deal"]} == set(range(30))
+    assert tables[0]["by_deal"][:2] == [[0, "a", 0, 2], [0, "b", 4, 2]]
+    difference = {tuple(d["agents"]): d for d in ladder["differences"]}
+    assert difference["b", "c"]["elo"] == 0.0 and difference["b", "c"]["ci"] == [0.0, 0.0]
+    low, high = difference["a", "b"]["ci"]
+    assert low < difference["a", "b"]["elo"] < high and high - low > 50
+    assert ladder["resampled"] == {"deals": 30, "resamples": 2000}
+    boot = resampled(names, matches, tallies)
+    assert boot.shape == (2000, 3) and (boot[:, 1] == boot[:, 2]).all()
+    # figured again from the stored tables, the same intervals (a fixed resampling)
+    again, _ = figures(names, matches, "standard", [tally_of(t, {}) for t in tables], 30.0)
+    assert again == ladder
+
+
+def test_a_ladder_recorded_without_deal_numbers_keeps_the_fisher_intervals_and_says_so() -> None:
+    from rulepress.simulate.ladder import figures, method, sentence
+
+    names, matches, tallies = _shared_deals()
+    for tally in tallies:
+        tally.deal_scores.clear()  # as every ladder was recorded before
+    ladder, _ = figures(names, matches, "standard", tallies, 30.0)
+    assert "differences" not in ladder
+    assert sentence(ladder).endswith("(Elo intervals from the Fisher information, as if the "
+                                     "pairs had not played the same deals: these records do "
+                                     "not say which deal is which)")
+    assert "Fisher information" in method(False, False)["elo"]
+    assert "resamples of the deals" in method(False, True)["elo"]

@@ -104,7 +104,8 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
     assert not report.diagnostics
     rendered = report.documents[0].examples["playtest"]
     assert " ".join(rendered.prose.split()) == expected
-    assert [f.caption for f in rendered.figures] == ["Win rate by seat and by place in turn order",
+    assert [f.caption for f in rendered.figures] == ["Share of the wins by seat and by place in "
+                                                     "turn order",
                                                      "How long games last"]
     assert all(f.svg.startswith("<svg") for f in rendered.figures)
     reference = render_html(docs[0], report.documents[0].examples, edition="reference")
@@ -116,6 +117,50 @@ def test_the_prose_takes_its_numbers_from_the_summary(tmp_path: Path) -> None:
     assert "<!-- Game length" not in reference, "not glyph outlines, as a standalone plot has"
     assert "Playtest report" in reference
     assert "Playtest" not in player and "simulated races" not in player
+
+
+def test_the_prose_names_each_player_by_the_name_its_plots_show(tmp_path: Path) -> None:
+    """One name per player: ``name`` gives the run's agents by their declared names, the ones
+    the agents plot labels its bars with; a player the run does not have is an error at the
+    block's text, not a name made up in prose."""
+    from rulepress.checks import every
+
+    from rulepress.document.reader import read_sources
+    from rulepress.simulate.plots import agents_plot
+    from rulepress.validate.check import check_documents
+
+    root = project(tmp_path, extra=" {{ name.cautious }} played {{ name.random }}.")
+    assert make_summary(root).exit_code == 0
+    docs = read_sources(root / "sources", ["coin-race"])
+    report = check_documents(docs, project=root, checks=every())
+    assert not report.diagnostics
+    prose = " ".join(report.documents[0].examples["playtest"].prose.split())
+    assert prose.endswith(" cautious played random.")
+    summary = json.loads((root / "sources/coin-race/playtest/summary.json").read_text())
+    labels = [t.get_text() for t in agents_plot(summary).axes[0].get_xticklabels()]
+    assert labels == ["random", "cautious"]
+
+    (root / "sources/coin-race/playtest").rename(tmp_path / "kept")
+    root = project(tmp_path / "other", extra=" {{ name.greedy }} is not in this run.")
+    (tmp_path / "kept").rename(root / "sources/coin-race/playtest")
+    result = rulepress(root, "check")
+    assert result.exit_code == 2
+    assert re.search(r"rules\.md:\d+:1: error: playtest: example text: .*greedy",
+                     result.stderr), result.stderr
+
+
+def test_the_bundled_reports_call_greedy_by_its_name() -> None:
+    """Pigeon Race's and Pigeon's reports said "the simple player" where their plots say greedy
+    (in German "die einfache Spielerin"); now they name it as the plots do."""
+    sources = Path(__file__).parent.parent / "sources"
+    for game in ("pigeon-race", "pigeon"):
+        text = (sources / game / "playtest.md").read_text(encoding="utf-8")
+        assert "simple player" not in text, game
+        assert "{{ name.greedy }}" in text, game
+    german = (sources / "pigeon-race/locales/de.po").read_text(encoding="utf-8")
+    current = german.split("\n#~ ", 1)[0]  # obsolete entries aside
+    assert "einfache Spielerin" not in current and "Schlussspielerin" not in current
+    assert current.count("{{ name.greedy }}") >= 10
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[]", "NaN", "sparse"])

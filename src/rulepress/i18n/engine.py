@@ -19,7 +19,13 @@ from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document, Language
 from rulepress.host import EngineJob, engine_job
 from rulepress.i18n.segments import Segment
-from rulepress.simulate.ladder import EARLY_SENTENCE, LADDER_EVEN, LADDER_SENTENCE, SEAT_SENTENCE
+from rulepress.simulate.ladder import (
+    EARLY_SENTENCE,
+    FISHER_SENTENCE,
+    LADDER_EVEN,
+    LADDER_SENTENCE,
+    SEAT_SENTENCE,
+)
 from rulepress.simulate.plots import LADDER_AXIS, LADDER_TITLE
 from rulepress.words import N_, localize_numbers, ordinal, theme_words
 
@@ -74,11 +80,11 @@ PLOT_TEXTS = (
     N_("{label}: no finished game"), N_("share of games"), N_("turns"), N_("minutes"),
     N_("score"), N_("points"), N_("Game length (a turn taken as {seconds} s)"),
     N_("Scores (every player)"), N_("Winning margin (best score less the next)"),
-    N_("Win rate by seat (1, 2...) and by place in turn order (1st, 2nd...), 95% intervals; "
-       "dashed: an even share"),
+    N_("Share of wins by seat (1, 2...) and turn order (1st, 2nd...), 95% intervals; dashed: "
+       "an even share"),
     N_("Win rate of each agent's seats, 95% intervals (dashed: an even share)"),
-    N_("How games end"), SEAT_SENTENCE, LADDER_SENTENCE, LADDER_EVEN, EARLY_SENTENCE, LADDER_AXIS,
-    LADDER_TITLE,
+    N_("How games end"), SEAT_SENTENCE, LADDER_SENTENCE, LADDER_EVEN, FISHER_SENTENCE,
+    EARLY_SENTENCE, LADDER_AXIS, LADDER_TITLE,
     N_("random"), N_("greedy"),
 )
 _SEARCH = re.compile(r"^(?:flat|mcts|ismcts):\d+(?::\w+)?$")  # an agent's name, as typed

@@ -4,7 +4,10 @@
 Every value tried plays the same deals (the run's seed), so two values differ by the handicap
 alone. The first player's win rate is taken to fall as the handicap grows: the lowest value
 and the highest are tried, then the middle of the two values that still straddle one half,
-until they are neighbours; the one nearer an even share is suggested, with its interval.
+until they are neighbours; the one nearer an even share is suggested, with its interval. A
+logistic curve fitted to every value tried gives the fair handicap; that value, rounded, is
+played again on fresh deals (seeds the search never played), and only a value so confirmed is
+"the handicap to try".
 """
 
 from __future__ import annotations
@@ -36,6 +39,11 @@ METHOD = ("every value plays the run's deals; the first player's win rate (Wilso
 
 def first_player(tally: Tally) -> dict[str, Any]:
     return rate(tally.order_wins[0], sum(tally.first.values()))
+
+
+def _counts(tally: Tally) -> tuple[int, int]:
+    """The first player's wins and the games with a first player."""
+    return tally.order_wins[0], sum(tally.first.values())
 
 
 def compensation_options(options: Options) -> Options:
@@ -96,6 +104,31 @@ def logistic_fit(tried: Sequence[tuple[int, int, int]]) -> dict[str, Any] | None
     return out
 
 
+# The confirmation's deals come from the run's seed plus this: seeds the fit never played.
+CONFIRM_OFFSET = 1_000_000
+CONFIRM_METHOD = ("the value to try (the fitted fair handicap rounded to a whole value, or "
+                  "the value tried nearest one half without a fit) played again on as many "
+                  "fresh deals, set up from the seed plus 1,000,000 (none of the fit's); "
+                  "confirmed when the first player's Wilson 95% interval there holds one half")
+
+
+def value_to_try(fit: Mapping[str, Any] | None, suggested: int, low: int, high: int) -> int:
+    """The handicap a confirmation plays: the fitted fair value, rounded, within the range."""
+    if fit is None or fit.get("fair") is None:
+        return suggested
+    return max(low, min(high, math.floor(float(fit["fair"]) + 0.5)))
+
+
+def _confirmation(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The confirmation's figures from its record: the value, the seed, the first player's
+    wins and games."""
+    value, seed = stored["value"], stored["seed"]
+    fair = rate(stored["first_player"]["count"], stored["first_player"]["of"])
+    holds = fair["ci"] is not None and fair["ci"][0] <= 0.5 <= fair["ci"][1]
+    return {"value": value, "seed": seed, "games": fair["of"], "first_player": fair,
+            "confirmed": holds, "method": CONFIRM_METHOD}
+
+
 def derived(stored: Mapping[str, Any], table: Mapping[str, Any]) -> dict[str, Any]:
     """A compensation's figures from its records (each value's first-player counts) and the
     table played at the suggested value (its figures already derived)."""
@@ -112,9 +145,18 @@ def derived(stored: Mapping[str, Any], table: Mapping[str, Any]) -> dict[str, An
                 f"{fair['of']:,} games (at {handicap['low']}: {at_low * 100:.1f}%)")
     fit = logistic_fit([(t["value"], t["first_player"]["count"], t["first_player"]["of"])
                         for t in tried])
+    confirmation = (_confirmation(stored["confirmation"]) if "confirmation" in stored
+                    else None)
+    if confirmation is not None:
+        fp = confirmation["first_player"]
+        said = (f"the first player wins {fp['rate'] * 100:.1f}% [{fp['ci'][0] * 100:.1f}, "
+                f"{fp['ci'][1] * 100:.1f}] of {fp['of']:,} fresh games at {confirmation['value']}")
+        sentence += (f"; the handicap to try: {confirmation['value']} ({said})"
+                     if confirmation["confirmed"] else f"; not confirmed: {said}")
     return {"handicap": handicap, "method": METHOD, "tried": tried, "suggested": best,
             "sentence": sentence,
-            **({"fit": {**fit, "method": FIT_METHOD}} if fit is not None else {})}
+            **({"fit": {**fit, "method": FIT_METHOD}} if fit is not None else {}),
+            **({"confirmation": confirmation} if confirmation is not None else {})}
 
 
 def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str | None = None,
@@ -137,7 +179,7 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
         found = first_player(tried[value])["rate"]
         return 0.5 if found is None else float(found)
 
-    total = steps * chosen.spec.plays(chosen.spec.players[0])
+    total = (steps + 1) * chosen.spec.plays(chosen.spec.players[0])  # and the confirmation
     try:  # one pool (or cluster connection) for every value tried
         with players(jobs, scheduler) as played, game_steps(reporter, game, total) as progress:
             low, high = offered.low, offered.high
@@ -148,25 +190,33 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
                         low = middle
                     else:
                         high = middle
+            best = min((low, high) if high in tried else (low,),
+                       key=lambda v: (abs(at(v, None) - 0.5), v))
+            # the value to try, played on fresh deals before the report calls it that
+            fit = logistic_fit([(v, *_counts(t)) for v, t in sorted(tried.items())])
+            value = value_to_try(fit, best, offered.low, offered.high)
+            fresh = replace(chosen.spec, handicap=value, seed=chosen.spec.seed + CONFIRM_OFFSET)
+            ((confirmed,),) = played([fresh], progress, None)
     except SchedulerError as exc:
         raise RulepressError.at(None, str(exc)) from None
     except SimulationFailure as exc:
         raise RulepressError([error(exc.loc, str(exc))], ExitStatus.BAD_INPUT
                              if exc.bad_input else ExitStatus.CHECK_FAILED) from None
     seconds = time.perf_counter() - start
-    best = min((low, high) if high in tried else (low,),
-               key=lambda v: (abs(at(v, None) - 0.5), v))
     suggested = Plan(replace(chosen.spec, handicap=best), chosen.title, chosen.agents,
                      chosen.questions)
     summary = summarize(suggested, [tried[best]])
+    count, of = _counts(confirmed)
     summary["compensation"] = derived({
         "handicap": {"text": offered.text, "low": offered.low, "high": offered.high},
         "tried": [{"value": v, "first_player": first_player(tried[v])} for v in sorted(tried)],
         "suggested": best,
+        "confirmation": {"value": value, "seed": fresh.seed,
+                         "first_player": {"count": count, "of": of}},
     }, summary["tables"][0])
     summary = sealed(summary)
     sentence = summary["compensation"]["sentence"]
-    games = sum(t.games for t in tried.values())
+    games = sum(t.games for t in tried.values()) + confirmed.games
     where = f"on {scheduler}" if scheduler else f"on {jobs or os.cpu_count() or 1} processes"
     return outputs(summary), (f"played {games} games of {game} in {seconds:.1f} s {where}, "
                               f"{len(tried)} values of the handicap: {sentence}")

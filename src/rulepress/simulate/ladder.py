@@ -37,16 +37,20 @@ from rulepress.simulate.execute import SchedulerError, StopRule, players
 from rulepress.simulate.play import SimulationFailure
 from rulepress.simulate.progress import game_steps
 from rulepress.simulate.records import sealed, tally_of
-from rulepress.simulate.spec import CAPPED, RunSpec, SpecError
+from rulepress.simulate.spec import RunSpec, SpecError
 from rulepress.simulate.stats import (
     DUPLICATE_METHOD,
     METHOD,
+    MIN_DEALS,
     Z95,
     Tally,
     _r,
+    confidence_sequence,
     rate,
+    rejects,
     sample_digest,
     seat_shares,
+    t_two_sided,
     table_figures,
     wilson,
 )
@@ -58,10 +62,17 @@ PRIOR_GAMES = 1.0  # a virtual drawn game per pair: a pair won 100% still has a 
 # A design effect is taken as at least this: a pair's games count at most twice, however
 # alike its deals' two games look (0.1 let a few even deals count ten times).
 MIN_EFFECT = 0.5
-# --adaptive: a pair is decided when its score's Wilson interval at this z is clear of 1/2.
-# Looked at up to 16 times (a round each), so wider than 95%: Pocock's bound for 16 looks at
-# 5% in all is z = 2.7, so at 2.8 an even pair stops early, wrongly, in fewer than 5% of runs.
+# --adaptive, as recorded before the records numbered the deals: a pair was decided when its
+# score's Wilson interval at this z was clear of 1/2 after any round (16 looks).
 DECIDED_Z = 2.8
+# --adaptive now: a pair is decided once it has played this many deals and its confidence
+# sequence (stats.confidence_sequence, valid however often it is looked at) excludes 1/2.
+MIN_STOP_DEALS = 10
+# Intervals by resampling deals: every pair played the same deals, so a resample draws deal
+# numbers and takes every pair's games on them at once. Fixed, so the records give the same
+# intervals at every check.
+RESAMPLES = 2000
+RESAMPLE_SEED = 43
 LADDER_METHOD = {
     "ladder": "every pair plays the same deals (the run's seed), each deal once per seat "
               "(duplicate play); a pair's score counts a win 1, a shared win or a draw 1/2",
@@ -82,12 +93,40 @@ LADDER_METHOD = {
                     "16 rounds and the run stops after the first round whose interval is that "
                     "narrow",
 }
+# A ladder whose records say which deal each pair's games were played on (by_deal): the
+# intervals resample the deals jointly. One recorded before that keeps LADDER_METHOD's Fisher
+# intervals, which take the pairs as independent, and its sentence says so.
+JOINT_METHOD = {
+    "elo": "Bradley-Terry fitted by minorization-maximization (Hunter 2004) over all pairs "
+           "with one virtual drawn game per pair; Elo = 400 log10(strength), the first agent "
+           "at 0; 95% percentile intervals, each agent's Elo and each difference between two "
+           f"agents (differences), from {RESAMPLES} resamples of the deals: each resample "
+           "draws as many deal numbers as were played, with replacement, and refits every "
+           "pair on those same deals at once (the pairs share their deals), a deal's games "
+           "counted only for the pairs that played it",
+}
 ADAPTIVE_METHOD = {
     "adaptive": "each pair plays its deals in 16 rounds and stops after the first round "
-                f"whose Wilson interval at z = {DECIDED_Z} (for up to 16 looks, as Pocock's "
-                "bound) lies clear of an even score; a pair so stopped played fewer deals, and "
-                "its intervals, computed as for a fixed sample, are too narrow and its score "
-                "pushed away from 1/2: the sentence names every such pair (stopped_early)",
+                f"with {MIN_STOP_DEALS} deals or more whose confidence sequence for the "
+                "pair's score excludes an even one; every pair's score has that always-valid "
+                "interval (cs), valid at whatever round it stopped, where a fixed sample's "
+                "would be too narrow; a stopped pair's score is still pushed away from 1/2, "
+                "and the sentence names every such pair (stopped_early)",
+    "cs": "a confidence sequence for the mean of the deals' scores (each in [0, 1]): the "
+          "means m that a mixture of constant bets against m, each a fraction k/10 (k = -9 "
+          "to 9, not 0) of the most that can be staked at m, has not multiplied by 20, on a "
+          "grid of 0.001 (Ville's inequality: 95%, at any stopping time)",
+}
+# The rule of an adaptive ladder recorded before its records numbered the deals. Its pairs'
+# always-valid intervals (cs) hold whatever rule stopped them.
+ADAPTIVE_WILSON = {
+    **ADAPTIVE_METHOD,
+    "adaptive": "recorded by an earlier version: each pair played its deals in 16 rounds and "
+                "stopped after the first round whose Wilson interval at z = "
+                f"{DECIDED_Z} lay clear of an even score, with no least number of deals; "
+                "every pair's score has its always-valid interval (cs), valid at whatever "
+                "round it stopped; a stopped pair's score is still pushed away from 1/2, and "
+                "the sentence names every such pair (stopped_early)",
 }
 
 
@@ -101,7 +140,8 @@ def pair_specs(base: RunSpec, names: Sequence[str]) -> list[RunSpec]:
     if base.players != (2,):
         raise SpecError("--ladder plays agents head to head: it needs two-player games "
                         "(--players 2)")
-    return [replace(base, agents=(a, b), duplicate=True) for a, b in combinations(names, 2)]
+    return [replace(base, agents=(a, b), duplicate=True, by_deal=True)
+            for a, b in combinations(names, 2)]
 
 
 def pair_key(spec: RunSpec) -> str:
@@ -154,6 +194,70 @@ def fit(names: Sequence[str], pairs: Sequence[tuple[int, int, float, float, floa
     return [float(t) for t in theta], [[float(c) for c in row] for row in cov]
 
 
+def resampled(names: Sequence[str], matches: Sequence[tuple[str, str]],
+              tallies: Sequence[Tally], resamples: int = RESAMPLES) -> Any:
+    """Bradley-Terry log-strengths (first agent 0) refitted on ``resamples`` resamples of the
+    deals, one row each (see JOINT_METHOD); None when a pair's records do not say which deal
+    each of its games was played on."""
+    import random
+
+    import numpy as np
+
+    if not tallies or any(not t.deal_scores for t in tallies):
+        return None
+    deals = sorted({d for t in tallies for d in t.deal_scores})
+    column = {d: c for c, d in enumerate(deals)}
+    half = np.zeros((len(matches), len(deals)))  # the pair's first agent's half points
+    games = np.zeros((len(matches), len(deals)))
+    for p, ((a, _), tally) in enumerate(zip(matches, tallies, strict=True)):
+        for d, by_agent in tally.deal_scores.items():
+            half[p, column[d]], games[p, column[d]] = by_agent[a]
+    # Python's generator, whose random() is the same in every version: the same resamples.
+    rng = random.Random(RESAMPLE_SEED)
+    n = len(deals)
+    counts = np.zeros((resamples, n))
+    for row in counts:
+        for _ in range(n):
+            row[int(rng.random() * n)] += 1
+    scores, played = counts @ half.T / 2, counts @ games.T  # (resamples, pairs)
+    k = len(names)
+    wins = np.full((resamples, k, k), 0.0)
+    total = np.zeros((resamples, k, k))
+    for p, (a, b) in enumerate(matches):
+        i, j = names.index(a), names.index(b)
+        wins[:, i, j] += scores[:, p] + PRIOR_GAMES / 2
+        wins[:, j, i] += played[:, p] - scores[:, p] + PRIOR_GAMES / 2
+        total[:, i, j] = total[:, j, i] = played[:, p] + PRIOR_GAMES
+    return _newton(wins, total)
+
+
+def _newton(wins: Any, games: Any) -> Any:
+    """The Bradley-Terry maximum-likelihood log-strengths of each row (the first 0), by
+    Newton's method on the concave log-likelihood, all rows at once."""
+    import numpy as np
+
+    rows, k = wins.shape[0], wins.shape[1]
+    theta = np.zeros((rows, k))
+    for _ in range(100):
+        p = 1 / (1 + np.exp(theta[:, None, :] - theta[:, :, None]))  # p[i, j]: i beats j
+        grad = (wins - games * p).sum(axis=2)[:, 1:]
+        weight = games * p * (1 - p)
+        hess = weight.copy()
+        hess[:, range(k), range(k)] = -weight.sum(axis=2)
+        step = np.linalg.solve(hess[:, 1:, 1:], grad[:, :, None])[:, :, 0]
+        theta[:, 1:] -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return theta
+
+
+def _percentiles(values: Any) -> list[float]:
+    import numpy as np
+
+    low, high = np.percentile(values, [2.5, 97.5])
+    return [_r(float(low)), _r(float(high))]
+
+
 def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: str,
             tallies: Sequence[Tally], seconds_per_turn: float, planned: int | None = None
             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -175,29 +279,55 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
         over_deals = None if halves else table["duplicate"]["agents"][a]["ci"]
         pairs.append({"agents": [a, b], **rate(_r(score), n),
                       "deal_ci": over_deals, "design_effect": _r(effect),
-                      "p": _r(_p_even(tally, a, score, n, over_deals is not None))})
+                      "p": _r(_p_even(tally, a, score, n, over_deals is not None)),
+                      **({"cs": _cs(tally, a)} if planned is not None else {})})
         fitted.append((names.index(a), names.index(b), score, n, effect))
     for pair, adjusted in zip(pairs, holm([pair["p"] for pair in pairs]), strict=True):
         pair["p_holm"] = _r(adjusted)
     theta, cov = fit(names, fitted)
-    elo = {name: {"elo": _r(ELO * t), "ci": _elo_ci(ELO * t, cov[i][i])}
-           for i, (name, t) in enumerate(zip(names, theta, strict=True))}
     ranked = sorted(range(len(names)), key=lambda i: (-theta[i], i))
     top, bottom = ranked[0], ranked[-1]
     spread = theta[top] - theta[bottom]
-    spread_var = cov[top][top] + cov[bottom][bottom] - 2 * cov[top][bottom]
+    boot = resampled(names, matches, tallies)
+    if boot is None:  # records without deal numbers: the Fisher intervals (LADDER_METHOD)
+        elo = {name: {"elo": _r(ELO * t), "ci": _elo_ci(ELO * t, cov[i][i])}
+               for i, (name, t) in enumerate(zip(names, theta, strict=True))}
+        spread_var = cov[top][top] + cov[bottom][bottom] - 2 * cov[top][bottom]
+        spread_ci = _elo_ci(ELO * spread, spread_var)
+        joint: dict[str, Any] = {}
+    else:
+        elo = {name: {"elo": _r(ELO * t), "ci": _percentiles(ELO * boot[:, i])}
+               for i, (name, t) in enumerate(zip(names, theta, strict=True))}
+        spread_ci = _percentiles(ELO * (boot[:, top] - boot[:, bottom]))
+        differences = []
+        for a, b in matches:  # each pair's difference, the stronger first
+            i, j = sorted((names.index(a), names.index(b)), key=lambda x: (-theta[x], x))
+            differences.append({"agents": [names[i], names[j]],
+                                "elo": _r(ELO * (theta[i] - theta[j])),
+                                "ci": _percentiles(ELO * (boot[:, i] - boot[:, j]))})
+        joint = {"differences": differences,
+                 "resampled": {"deals": len({d for t in tallies for d in t.deal_scores}),
+                               "resamples": RESAMPLES}}
     return {
         "agents": list(names),
         "pairs": pairs,
         "elo": elo,
         "ranking": [names[i] for i in ranked],
         "spread": {"from": names[bottom], "to": names[top], "elo": _r(ELO * spread),
-                   "ci": _elo_ci(ELO * spread, spread_var)},
+                   "ci": spread_ci},
+        **joint,
         "levels": _levels([names[i] for i in ranked], pairs),
         # --adaptive: pairs stopped once decided, whose fixed-sample intervals are too narrow
         **({"stopped_early": [p["agents"] for p, t in zip(pairs, tables, strict=True)
                               if t["games"] < planned]} if planned is not None else {}),
     }, tables
+
+
+def _cs(tally: Tally, agent: str) -> list[float] | None:
+    """An adaptive pair's always-valid interval on ``agent``'s score (ADAPTIVE_METHOD's cs)."""
+
+    found = confidence_sequence(deal_scores(tally, agent))
+    return None if found is None else [_r(found[0]), _r(found[1])]
 
 
 def _elo_ci(value: float, variance: float) -> list[float]:
@@ -207,7 +337,6 @@ def _elo_ci(value: float, variance: float) -> list[float]:
 
 def _p_even(tally: Tally, agent: str, score: float, n: int, over_deals: bool) -> float:
     """The two-sided p-value of an even score for ``agent``'s pair (LADDER_METHOD's levels)."""
-    from rulepress.simulate.stats import MIN_DEALS, t_two_sided
 
     if n == 0:
         return 1.0
@@ -263,15 +392,28 @@ def command(spec: RunSpec) -> str:
                                   f"--ladder {shlex.quote(agents)}")
 
 
+def deal_scores(tally: Tally, agent: str) -> dict[float, int]:
+    """``agent``'s score in each deal (a win 1, a draw or a shared win 1/2, over the deal's
+    finished games), counted."""
+    scores: dict[float, int] = {}
+    units = tally.deal_units.get(f"score:{agent}")
+    if units is None and not tally.draws + tally.shared:
+        units = tally.agent_units.get(agent)  # recorded before scores by deal: wins are all
+    for (count, of), n in (units or {}).items():
+        if of:
+            score = count / of  # half points over twice the games, or wins over games
+            scores[score] = scores.get(score, 0) + n
+    return scores
+
+
 def decided(agent: str) -> Callable[[list[Tally]], bool]:
-    """A StopRule's test for one pair: ``agent``'s score is clear of 1/2 (see DECIDED_Z)."""
+    """A StopRule's test for one pair: ``agent``'s score is told from 1/2 by its confidence
+    sequence, after MIN_STOP_DEALS deals or more."""
+
     def enough(totals: Sequence[Tally]) -> bool:
         (tally,) = totals
-        n = tally.games - tally.ends.get(CAPPED, 0)
-        if n == 0:
-            return False
-        low, high = wilson(score_of(tally, agent), n, DECIDED_Z)
-        return low > 0.5 or high < 0.5
+        scores = deal_scores(tally, agent)
+        return sum(scores.values()) >= MIN_STOP_DEALS and rejects(scores, 0.5)
 
     return enough
 
@@ -316,8 +458,12 @@ LADDER_EVEN = N_(
     "no difference shown between {top} and {bottom}: the former scores {rate} [{low}, {high}] "
     "(a win 1, a draw or a shared win half), {elo} Elo [{elo_low}, {elo_high}]; levels of play "
     "the games tell apart: {levels}")
-EARLY_SENTENCE = N_("{ladder}; stopped early once decided, so their intervals are too narrow "
-                    "and their scores pushed away from an even one: {pairs}")
+# A ladder recorded before its records numbered the deals keeps the Fisher intervals.
+FISHER_SENTENCE = N_("{ladder} (Elo intervals from the Fisher information, as if the pairs had "
+                     "not played the same deals: these records do not say which deal is which)")
+EARLY_SENTENCE = N_("{ladder}; stopped early once decided, so their scores are pushed away "
+                    "from an even one, though their intervals hold however early they "
+                    "stopped: {pairs}")
 SEAT_SENTENCE = N_("{ladder}; with {agent} in both seats the first player wins {rate} "
                    "[{low}, {high}] of {games} games")
 
@@ -326,11 +472,12 @@ def sentence(ladder: Mapping[str, Any]) -> str:
     """The ladder in plain words, for the report and the command's last line."""
     top, bottom = ladder["spread"]["to"], ladder["spread"]["from"]
     pair = next(p for p in ladder["pairs"] if set(p["agents"]) == {top, bottom})
-    p, ci = pair["rate"], pair["ci"]
+    # an adaptive ladder's pairs were looked at after every round: their always-valid interval
+    p, ci = pair["rate"], pair.get("cs", pair["ci"])
     if pair["agents"][0] != top and p is not None:
         p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
     spread = ladder["spread"]
-    decided = pair.get("deal_ci") or pair["ci"]
+    decided = pair.get("cs") or pair.get("deal_ci") or pair["ci"]
     if pair["agents"][0] != top and decided is not None:
         decided = [1 - decided[1], 1 - decided[0]]
     beats = decided is not None and decided[0] > 0.5
@@ -339,6 +486,8 @@ def sentence(ladder: Mapping[str, Any]) -> str:
         top=top, bottom=bottom, rate=_pct(p), low=_pct(ci[0], ""), high=_pct(ci[1], ""),
         elo=f"{spread['elo']:.0f}", elo_low=f"{spread['ci'][0]:.0f}",
         elo_high=f"{spread['ci'][1]:.0f}", levels=len(ladder["levels"]))
+    if "differences" not in ladder:
+        text = FISHER_SENTENCE.format(ladder=text)
     early = ladder.get("stopped_early")
     if early:
         text = EARLY_SENTENCE.format(ladder=text, pairs=", ".join(" vs ".join(p) for p in early))
@@ -423,7 +572,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
         "engine": spec.engine,
         "run": {**spec.figures(), "ladder": True},
         "agents": chosen.agents,
-        "method": method(spec.adaptive),
+        "method": method(spec.adaptive, "differences" in ladder),
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],
@@ -439,9 +588,12 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                    f"{ladder['sentence']}")
 
 
-def method(adaptive: bool) -> dict[str, str]:
-    return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD,
-            **(ADAPTIVE_METHOD if adaptive else {})}
+def method(adaptive: bool, joint: bool) -> dict[str, str]:
+    """The methods of a ladder's figures (``joint``: its records number the deals, as this
+    version's runs do)."""
+    stopping = (ADAPTIVE_METHOD if joint else ADAPTIVE_WILSON) if adaptive else {}
+    return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD, **(JOINT_METHOD if joint else {}),
+            **stopping}
 
 
 def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, Any]:
@@ -467,5 +619,6 @@ def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, A
     ladder["seat_balance"] = seat_balance(tally_of(seats, kinds), top,
                                           None if until is None else float(until))
     ladder["sentence"] = sentence(ladder)
-    return {"method": method(bool(run.get("adaptive"))), "ladder": ladder,
+    return {"method": method(bool(run.get("adaptive")), "differences" in ladder),
+            "ladder": ladder,
             "tables": [*tables, seat_table]}

@@ -83,6 +83,7 @@ def play_batch(spec: RunSpec, table: Table, start: int, stop: int) -> Tally:
     agents = agents_for(engine, spec.agents)
     questions = contract.questions(engine)
     tally = Tally.empty(table.players, {q.name: q.kind for q in questions})
+    tally.keep_deals = spec.by_deal
     deal: list[Game] = []  # the games of the deal being played (duplicate play)
     for index in range(start, stop):
         lineup = spec.lineup(index, table.players)

@@ -261,8 +261,9 @@ def win_rates_plot(summary: Mapping[str, Any]) -> Figure:
         ax.tick_params(axis="x", labelsize=_small())
     for ax in axes[len(tables):]:
         ax.set_axis_off()
-    figure.suptitle(_wrapped("Win rate by seat (1, 2...) and by place in turn order (1st, "
-                             "2nd...), 95% intervals; dashed: an even share", 12))
+    # One line of a page-wide plot: "Share of the wins ... by place in turn order" ran past it.
+    figure.suptitle(_wrapped("Share of wins by seat (1, 2...) and turn order (1st, 2nd...), "
+                             "95% intervals; dashed: an even share", 12))
     return figure
 
 

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.simulate.stats import Tally
+from rulepress.simulate.stats import Tally, by_deal
 
 DIGEST_KEY = "records_sha256"
 
@@ -64,6 +64,8 @@ def tally_of(table: Mapping[str, Any], kinds: Mapping[str, str]) -> Tally:
                             for s, u in enumerate(units["seats"]) if u}
         tally.deal_units = {k: Counter({(w, g): n for w, g, n in u})
                             for k, u in units.get("other", {}).items()}
+    for d, name, half, games in table.get("by_deal", ()):
+        tally.deal_scores.setdefault(int(d), {})[str(name)] = (int(half), int(games))
     tension = table.get("tension")
     if tension is not None:
         tally.lead_changes = _counts(tension["lead_changes"].get("histogram"))
@@ -94,6 +96,7 @@ def tally_records(tally: Tally) -> dict[str, Any]:
         "seat_units": {str(s): items(c) for s, c in sorted(tally.seat_units.items())},
         **({"deal_units": {k: items(c) for k, c in sorted(tally.deal_units.items())}}
            if tally.deal_units else {}),
+        **({"deal_scores": by_deal(tally)} if tally.deal_scores else {}),
         "lead_changes": items(tally.lead_changes),
         "comebacks": {n: items(c) for n, c in sorted(tally.comebacks.items())},
         "stalls": [[i, *tally.stalls[i]] for i in sorted(tally.stalls)],
@@ -126,6 +129,11 @@ def records(summary: Mapping[str, Any]) -> dict[str, Any]:
             "tried": [[t["value"], t["first_player"]["count"], t["first_player"]["of"]]
                       for t in compensation["tried"]],
         }
+        confirmation = compensation.get("confirmation")
+        if confirmation is not None:  # the fresh deals' first-player counts
+            out["compensation"]["confirmation"] = [
+                confirmation["value"], confirmation["seed"],
+                confirmation["first_player"]["count"], confirmation["first_player"]["of"]]
     return out
 
 

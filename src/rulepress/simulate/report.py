@@ -15,8 +15,10 @@ Prose sees the summary as written (``run``, ``tables``, ``questions``...), ``tab
 table by its key, e.g. ``table["4-standard"]``) and ``games`` (the games at each table, written
 out: ``100,000``); a ladder's also ``ladder`` (its ``sentence``, ``seat_balance``, each agent's
 ``elo[name].shown`` and ``interval``) and ``versus`` (each pair's score from either side,
-``versus["ismcts:400"]["greedy"]``). Every rate also has ``percent`` (``"12.3%"``) and ``interval``
-(``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and ``interval``.
+``versus["ismcts:400"]["greedy"]``); ``name`` gives each of the run's players by its one
+name (``name.greedy``), the name its plots and tables show. Every rate also has ``percent``
+(``"12.3%"``) and ``interval`` (``"11.9–12.7%"``); every mean has ``shown`` (``"28.6"``) and
+``interval``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
 from rulepress.simulate.run import plan_for
 from rulepress.simulate.spec import RunSpec, Table
-from rulepress.simulate.stats import SAMPLE, rate, sample_digest
+from rulepress.simulate.stats import SAMPLE, _r, rate, sample_digest
 from rulepress.simulate.summary import FORMAT, Options, Plan
 from rulepress.validate.results import RenderedExample, Status
 from rulepress.words import N_
@@ -52,7 +54,7 @@ CAPTIONS = {
     "length": N_("How long games last"),
     "scores": N_("Scores"),
     "margins": N_("Winning margins"),
-    "win-rates": N_("Win rate by seat and by place in turn order"),
+    "win-rates": N_("Share of the wins by seat and by place in turn order"),
     "ends": N_("How games end"),
     "agents": N_("Win rate of each agent"),
     "ladder": N_("Skill ladder: each agent's Elo, with its 95% interval"),
@@ -414,6 +416,9 @@ def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
             entry["shown"] = f"{entry['elo']:.0f}"
             entry["interval"] = f"{entry['ci'][0]:.0f} to {entry['ci'][1]:.0f}"
     shown["games"] = f"{summary['run']['games']:,}"
+    # Each player by its one name, the one the plots and tables show: the agent's declared
+    # name. Only the run's agents have one, so prose naming another is an error at its line.
+    shown["name"] = {agent: agent for agent in summary["run"]["agents"]}
     return shown
 
 
@@ -423,8 +428,12 @@ def _versus(ladder: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     for pair in ladder["pairs"]:
         a, b = pair["agents"]
         won, games = pair["count"], pair["of"]
-        out.setdefault(a, {})[b] = _written(rate(won, games))
-        out.setdefault(b, {})[a] = _written(rate(games - won, games))
+        mine, theirs = rate(won, games), rate(games - won, games)
+        cs = pair.get("cs")
+        if cs is not None:  # an adaptive ladder's pair: its always-valid interval
+            mine["ci"], theirs["ci"] = cs, [_r(1 - cs[1]), _r(1 - cs[0])]
+        out.setdefault(a, {})[b] = _written(mine)
+        out.setdefault(b, {})[a] = _written(theirs)
     return out
 
 

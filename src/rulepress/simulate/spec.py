@@ -74,6 +74,9 @@ class RunSpec:
     handicap: int | None = None  # the rules' numeric handicap (Rules.handicap), if given
     tension: bool = False  # lead changes and comebacks, from running scores (tension.py)
     adaptive: bool = False  # a ladder's pair stops once decided (ladder.py)
+    # keep each deal's result by the deal's number: a ladder's pairs, whose deals are
+    # resampled jointly across pairs (ladder.py); not a figure of the run
+    by_deal: bool = False
 
     @property
     def tables(self) -> tuple[Table, ...]:

@@ -40,10 +40,11 @@ METHOD = {
     "outcomes": "a finished game has one winner, a shared win (several seats win; each of "
                 "them has a win), or no winner (a draw: no seat wins); a capped game is "
                 "unfinished and counts in no win rate; 'decided' games are those with a winner",
-    "wins": "an agent's, or the k-th to act's, win rate: its wins over its finished games (a "
-            "draw is no win); a seat's share: its wins over all seats' wins at the table, so "
-            "the seats' shares sum to 100% (the decided games when no win is shared) and an "
-            "even share is 1 / players",
+    "wins": "an agent's, or the first player's, win rate: its wins over its finished games "
+            "(the first player's: over the games with a first player; a draw is no win); a "
+            "seat's, or the k-th to act's, share: its wins over all wins at the table (by "
+            "seat, or by place in turn order), so the shares sum to 100% (the decided games "
+            "when no win is shared) and an even share is 1 / players",
     "seeds": "game i is set up from sha256('seed:i:deal') and played from sha256('seed:i:play')",
     "lineup": "seat s of game i is played by agents[(i + s) mod len(agents)]",
 }
@@ -96,6 +97,10 @@ class Tally:
     # and every other rate by deal: "first_player", "score:<agent>" (in half points),
     # "end:<reason>" and "question:<name>", each deal's (count, of) where the rate occurs
     deal_units: dict[str, Counter[tuple[int, int]]] = field(default_factory=dict)
+    # with keep_deals (a ladder's pairs): deal number -> agent -> (score in half points, its
+    # finished games), so deals can be told apart across the pairs that played them
+    keep_deals: bool = False
+    deal_scores: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
     # capped game -> the seed it was set up from, and the loop it is in, if any
     stalls: dict[int, tuple[int, str]] = field(default_factory=dict)
     # --tension: games by lead changes; by checkpoint, seats behind there and how many won
@@ -181,6 +186,10 @@ class Tally:
         for key in ends | {k for k in of if k != "games"}:
             total = of["games"] if key.startswith("end:") else of[key]
             self.deal_units.setdefault(key, Counter())[counts[key], total] += 1
+        if self.keep_deals and games:
+            names = dict.fromkeys(name for game in games for name in game.lineup)
+            self.deal_scores[games[0].index // len(games)] = {
+                name: (counts[f"score:{name}"], of[f"score:{name}"] // 2) for name in names}
 
     def merge(self, other: Tally) -> None:
         for name, counts in other.agent_units.items():
@@ -189,6 +198,7 @@ class Tally:
             self.seat_units.setdefault(seat, Counter()).update(counts)
         for key, counts in other.deal_units.items():
             self.deal_units.setdefault(key, Counter()).update(counts)
+        self.deal_scores.update(other.deal_scores)
         self.games += other.games
         for mine, theirs in self._counters(other):
             mine.update(theirs)
@@ -307,8 +317,7 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
             **rate(tally.order_wins[0], first_games),
             "seats": {str(s + 1): tally.first[s] for s in sorted(tally.first)},
         },
-        "turn_order": [{"place": k + 1, **rate(tally.order_wins[k], first_games)}
-                       for k in range(tally.players)],
+        "turn_order": turn_order_shares(tally),
         "agents": {name: rate(tally.agent_wins[name], tally.agent_seats[name])
                    for name in dict.fromkeys(agents)},
         "draws": rate(tally.draws, finished),
@@ -320,6 +329,7 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
                       for name in tally.kinds},
         "sample": sample_digest(tally.sample),
         **({"duplicate": duplicate_figures(tally, agents)} if tally.seat_units else {}),
+        **({"by_deal": by_deal(tally)} if tally.deal_scores else {}),
         **({"tension": {
             "lead_changes": distribution(tally.lead_changes),
             "comebacks": {name: rate(tally.comebacks.get(name, Counter())["won"],
@@ -332,10 +342,59 @@ def table_figures(tally: Tally, agents: Sequence[str], seconds_per_turn: float) 
     }
 
 
+def by_deal(tally: Tally) -> list[list[Any]]:
+    """Each deal's result, a record: [deal, agent, score in half points, finished games]."""
+    return [[d, name, *tally.deal_scores[d][name]] for d in sorted(tally.deal_scores)
+            for name in sorted(tally.deal_scores[d])]
+
+
 def seat_shares(tally: Tally) -> list[dict[str, Any]]:
     """Each seat's share of the table's wins (see METHOD["wins"]): they sum to 100%."""
     won = sum(tally.seat_wins.values())
     return [{"seat": s + 1, **rate(tally.seat_wins[s], won)} for s in range(tally.players)]
+
+
+def turn_order_shares(tally: Tally) -> list[dict[str, Any]]:
+    """Each place in turn order's share of the wins of the games with a first player (see
+    METHOD["wins"]): they sum to 100%, where win rates over the games summed to 107-110% at
+    4-6 players of Pigeon Race (a shared win counted for each of its places) against an even
+    share of 1 / players."""
+    won = sum(tally.order_wins.values())
+    return [{"place": k + 1, **rate(tally.order_wins[k], won)} for k in range(tally.players)]
+
+
+# A confidence sequence for the mean of values in [0, 1] (each deal's score): m is kept
+# while the capital of a mixture of bets against it, each bet a fixed fraction of the most
+# that can be staked at m, stays below 1 / alpha. A mixture of test martingales is one, so by
+# Ville's inequality every m the data reject was rejected wrongly with probability at most
+# alpha, at whatever deal the looking stopped (Waudby-Smith and Ramdas 2023's betting,
+# with constant bets).
+BETS = tuple(k / 10 for k in range(-9, 10) if k)
+CS_GRID = 1000  # candidate means 0, 1/1000, ... 1
+
+
+def _capital(values: Mapping[float, int], m: float) -> float:
+    """The log of the mixture's capital against the mean ``m``, after ``values`` (counted)."""
+    scale = 1 / max(m, 1 - m)
+    logs = [math.fsum(n * math.log1p(bet * scale * (x - m)) for x, n in sorted(values.items()))
+            for bet in BETS]
+    top = max(logs)
+    return top + math.log(math.fsum(math.exp(v - top) for v in logs) / len(BETS))
+
+
+def rejects(values: Mapping[float, int], m: float, alpha: float = 0.05) -> bool:
+    """Whether the confidence sequence after ``values`` excludes the mean ``m``."""
+    return _capital(values, m) >= math.log(1 / alpha)
+
+
+def confidence_sequence(values: Mapping[float, int], alpha: float = 0.05
+                        ) -> tuple[float, float] | None:
+    """The always-valid (1 - alpha) interval for the mean of ``values`` in [0, 1] (each
+    counted), on a grid of CS_GRID steps; None before any value."""
+    if not sum(values.values()):
+        return None
+    kept = [k / CS_GRID for k in range(CS_GRID + 1) if not rejects(values, k / CS_GRID, alpha)]
+    return (kept[0], kept[-1]) if kept else None
 
 
 def _t_area(t: float, df: int, steps: int = 2000) -> float:
