@@ -4,7 +4,7 @@ comparison) calls :func:`check_printing` once per printing; nothing else checks 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -63,37 +63,73 @@ def check_printing(
     given each game as soon as it and every game before it have passed, so its units can start
     while the next is checked (and while its own kit is: the last part of its check, which no
     page depends on); ``extra`` runs on each game once it has passed."""
-    if docs and said is not None:
-        said.progress(f"checking {len(docs)} game{'' if len(docs) == 1 else 's'}")
+    if said is not None:
+        checking(docs, said)
     printing = CheckedPrinting([])
-    failed: RulepressError | None = None  # by ``passed``: reported after the check's own
-
-    def shown() -> list[Diagnostic]:
-        return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
-                for d in printing.diagnostics]
-
     with EngineChecks(docs, project, draw, hooks=hooks) as engines:
-        for doc in docs:
-            game = check_game(doc, project=project, draw=draw, kit=passed is None, kept=kept,
-                              engines=engines)
-            printing.documents.append(game)
-            if passed is None:
-                continue
-            if exit_status(shown()) is ExitStatus.OK:
-                for check in extra:
-                    game.diagnostics += check(game)
-            if failed is None and exit_status(shown()) is ExitStatus.OK:
-                try:
-                    passed(game)
-                except RulepressError as exc:
-                    failed = exc
-            game.add_kit(check_kit(game, engines))
-    if passed is None and extra and exit_status(shown()) is ExitStatus.OK:
+        if passed is None:
+            for doc in docs:
+                printing.documents.append(check_game(doc, project=project, draw=draw, kit=True,
+                                                     kept=kept, engines=engines))
+        else:
+            assert said is not None, "a run that makes each game as it passes says the check"
+
+            def checked() -> Iterator[DocumentCheck]:
+                for doc in docs:
+                    game = check_game(doc, project=project, draw=draw, kit=False, kept=kept,
+                                      engines=engines)
+                    yield game
+                    game.add_kit(check_kit(game, engines))
+
+            return hand_on(checked(), said=said, draft=draft, passed=passed, extra=extra,
+                           into=printing)
+    if extra and exit_status(_shown(printing, draft)) is ExitStatus.OK:
         for game in printing.documents:
             for check in extra:
                 game.diagnostics += check(game)
     if said is None:
         return printing
+    return hand_on((), said=said, draft=draft, into=printing)
+
+
+def checking(docs: Sequence[Document], said: Said) -> None:
+    """Say that ``docs`` are being checked (as the check says it)."""
+    if docs:
+        said.progress(f"checking {len(docs)} game{'' if len(docs) == 1 else 's'}")
+
+
+def hand_on(
+    games: Iterable[DocumentCheck],
+    *,
+    said: Said,
+    draft: bool = False,
+    passed: Callable[[DocumentCheck], None] | None = None,
+    extra: Sequence[Callable[[DocumentCheck], list[Diagnostic]]] = (),
+    into: CheckedPrinting | None = None,
+) -> CheckedPrinting:
+    """The games of a printing checked (by check_printing, as each comes, or all before: a
+    command that compared them first), handed on to a run that writes: each game's ``extra``
+    run once it and every game before it have passed, then ``passed`` given it; any error
+    raises with every diagnostic and the exit status of the worst (``draft``: examples the
+    rules disprove are warnings), the rest is said. Nothing is checked again here."""
+    printing = into if into is not None else CheckedPrinting([])
+    failed: RulepressError | None = None  # by ``passed``: reported after the check's own
+
+    def shown() -> list[Diagnostic]:
+        return _shown(printing, draft)
+
+    for game in games:
+        printing.documents.append(game)
+        if passed is None and not extra:
+            continue
+        if exit_status(shown()) is ExitStatus.OK:
+            for check in extra:
+                game.diagnostics += check(game)
+        if passed is not None and failed is None and exit_status(shown()) is ExitStatus.OK:
+            try:
+                passed(game)
+            except RulepressError as exc:
+                failed = exc
     status = exit_status(shown())
     if status is not ExitStatus.OK:
         raise RulepressError(shown(), status)
@@ -101,3 +137,9 @@ def check_printing(
     if failed is not None:
         raise failed
     return printing
+
+
+def _shown(printing: CheckedPrinting, draft: bool) -> list[Diagnostic]:
+    """The printing's diagnostics as said (``draft``: examples the rules disprove warn)."""
+    return [Diagnostic(d.loc, Severity.WARNING, d.message) if draft and d.disproved else d
+            for d in printing.diagnostics]
