@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from rulepress.cache import GameInputs, file_key, game_inputs
 from rulepress.diagnostics import (
@@ -47,6 +47,25 @@ from rulepress.write import (
 )
 
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
+T = TypeVar("T")
+
+
+class Deferred(Generic[T]):
+    """What units' makes need (a rendered page), computed once, when the first of them is made
+    (never as units are planned), and shared by them. It pickles as its value: a pooled make
+    takes the page to its worker, not what renders it."""
+
+    def __init__(self, compute: Callable[[], T]) -> None:
+        self._compute: Callable[[], T] | None = compute
+        self._value: list[T] = []
+
+    def __call__(self) -> T:
+        if self._compute is not None:
+            self._value, self._compute = [self._compute()], None
+        return self._value[0]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_compute": None, "_value": [self()]}
 
 
 class Warned(dict[str, "bytes | str"]):
@@ -90,7 +109,9 @@ class Unit:
     wrote still on disk as written, is not made again.
 
     ``pooled``: a long make (typesetting) started in the pool while later games are checked;
-    its ``make`` must pickle (a module-level function, or a partial of one). ``guarded``: it
+    its ``make`` must pickle (a module-level function, or a partial of one); ``ready``, if
+    any, runs here as it goes to the pool (renders the page its make typesets) and says its
+    weight. ``guarded``: it
     runs engine code, in a worker within the engine's budget; ``stopped`` says what a worker
     that stopped means. ``wanted=False``: listed (so the manifest keeps it) but not made."""
 
@@ -101,6 +122,7 @@ class Unit:
     files: tuple[str, ...] | None = None
     pooled: bool = False
     weight: int = 0
+    ready: Callable[[], int] | None = None
     guarded: bool = False
     stopped: Callable[[str], list[Diagnostic]] | None = None
     wanted: bool = True
@@ -517,7 +539,8 @@ class _Making:
     def add(self, units: Sequence[Unit]) -> None:
         for unit in units:
             if self._pool is not None:
-                self._pool.submit((len(self.units), unit.make), unit.weight)
+                weight = unit.ready() if unit.ready is not None else unit.weight
+                self._pool.submit((len(self.units), unit.make), weight)
             self.units.append(unit)
 
     def results(self, reporter: Reporter) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:

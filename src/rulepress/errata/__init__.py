@@ -27,6 +27,7 @@ from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import (
     Base,
     Built,
+    Deferred,
     Files,
     Paths,
     Reporter,
@@ -96,12 +97,14 @@ class Errata(Base):
         slug = game.doc.slug
         html, pdfs = self._names(game.doc)
         folder = game.doc.folder
-        page = "" if self._fresh(game.doc, key) else self.page(game)
+        # The old printing checked and the sheet rendered as the first of its units is made.
+        page = Deferred(partial(self.page, game))
         sources = sources_of(game.doc)
-        return [Unit(html, key, partial(_files, {html: page}, sources), f"{slug} errata",
+        return [Unit(html, key, partial(_files, html, page, sources), f"{slug} errata",
                      (html,)),
                 *[Unit(name, key, partial(_typeset, page, paper, folder, name, sources),
-                       f"{slug} errata ({paper})", (name,), pooled=True, weight=len(page))
+                       f"{slug} errata ({paper})", (name,), pooled=True,
+                       ready=partial(_length, page))
                   for paper, name in pdfs.items()]]
 
     def sides_of(self, before: DocumentCheck, game: DocumentCheck
@@ -232,19 +235,21 @@ class OldPrinting:
         return self._checked[slug]
 
 
-def _files(files: Files, sources: Sources) -> Files | list[Diagnostic]:
+def _files(name: str, page: Deferred[str], sources: Sources) -> Files | list[Diagnostic]:
     """The sheet's page, once its printed text is read back (readback.py)."""
-    found = [d for name, page in files.items() if isinstance(page, str)
-             for d in read_back_html(name, page, sources)]
-    return found or files
+    return read_back_html(name, page(), sources) or {name: page()}
 
 
-def _typeset(page: str, paper: str, folder: Path, name: str,
+def _length(page: Deferred[str]) -> int:
+    return len(page())
+
+
+def _typeset(page: Deferred[str], paper: str, folder: Path, name: str,
              sources: Sources) -> Files | list[Diagnostic]:
     """One paper's PDF of the sheet (in a pool worker): typeset on the page every paper holds,
     as the books are, so both papers break alike; its text read back."""
-    pdf = render_pdfs_of(page, (paper,), folder)[paper]
-    return read_back_pdf(name, pdf, sources, page) or {name: pdf}
+    pdf = render_pdfs_of(page(), (paper,), folder)[paper]
+    return read_back_pdf(name, pdf, sources, page()) or {name: pdf}
 
 
 def errata_name(slug: str, old: str, new: str) -> str:
