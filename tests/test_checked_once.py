@@ -7,6 +7,7 @@ of the project folder."""
 
 from __future__ import annotations
 
+import inspect
 import shutil
 from collections import Counter
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from support import run
 
+from rulepress.i18n.books import TranslatedBooks
 from rulepress.validate import printing
 
 pytestmark = pytest.mark.slow  # the CLI end to end, both printings
@@ -73,12 +75,26 @@ def test_build_with_a_changelog_checks_each_printing_once(
 
 
 def test_a_translated_build_checks_its_printing_once(
-        sides: tuple[Path, Path], checks: Counter[Path], tmp_path: Path) -> None:
+        sides: tuple[Path, Path], checks: Counter[Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and the check never calls back into a generator's units(): the run asks for each
+    game as it passes, and plans it."""
     project, _ = sides
     out = tmp_path / "build"
+    planned: list[list[str]] = []
+    units = TranslatedBooks.units
+
+    def planning(self: TranslatedBooks, game: Any, key: str) -> Any:
+        planned.append([f.filename for f in inspect.stack(0)
+                        if f.filename.endswith(("validate/printing.py",
+                                                          "validate/check.py"))])
+        return units(self, game, key)
+
+    monkeypatch.setattr(TranslatedBooks, "units", planning)
     code, said = run("build", "--project", str(project), "--no-pdf", "--out", str(out))
     assert code == 0, said
     once_each(checks, project)
+    assert planned == [[]]  # planned once, from no frame of the check
     assert (out / GAME / "fr" / "minnows.html").is_file()
 
 

@@ -33,7 +33,7 @@ from rulepress.host import engine_workers, typesetters
 from rulepress.signals import worker_started
 from rulepress.validate.check import CheckedPrinting, DocumentCheck
 from rulepress.validate.hooks import Hooks
-from rulepress.validate.printing import check_printing, checking, hand_on
+from rulepress.validate.printing import check_printing, checking, hand_on, passing
 from rulepress.validate.results import Status
 from rulepress.workers import Workers, WorkerStopped
 from rulepress.write import (
@@ -402,16 +402,24 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
     else:
         with _pool(options.jobs, pooled) as pool:
             extra = [g.check for g in generators]
+            report = CheckedPrinting([])
             if checked is None:
-                report = check_printing(
-                    docs, project=paths.project, said=reporter, draw=options.draw,
-                    draft=options.draft, kept=kept, passed=lambda game: state.plan(game, pool),
-                    extra=extra, hooks=Hooks.named(checks, *(g.checks for g in generators)))
+                games = passing(docs, report, said=reporter, project=paths.project,
+                                hooks=Hooks.named(checks, *(g.checks for g in generators)),
+                                draw=options.draw, draft=options.draft, kept=kept, extra=extra)
             else:
-                report = hand_on((g for g in checked.printing.documents
-                                  if g.doc.slug not in skipped), said=reporter,
-                                 draft=options.draft, extra=extra,
-                                 passed=lambda game: state.plan(game, pool))
+                games = hand_on((g for g in checked.printing.documents
+                                 if g.doc.slug not in skipped), said=reporter, into=report,
+                                draft=options.draft, extra=extra)
+            failed: RulepressError | None = None  # said after the check's own diagnostics
+            for game in games:  # each as it passes: its units start while the next is checked
+                if failed is None:
+                    try:
+                        state.plan(game, pool)
+                    except RulepressError as exc:
+                        failed = exc
+            if failed is not None:
+                raise failed
             for unit_name, (key, text) in kept.made.items():
                 state.outputs[paths.out / unit_name] = text
                 state.record.unit(unit_name, key, {unit_name: text})
