@@ -59,8 +59,8 @@ class ErrataOptions:
 class Errata(Base):
     """The pipeline's errata generator: one sheet per game (the manifest keeps the last one
     made of each game). The old printing is read and checked once, for the sheets to be made
-    (of every language), as the first is made; its PDFs are typeset in the pool, one per paper, by workers
-    that start (and load WeasyPrint) while the printings are checked."""
+    (of every language), as the first is made; its PDFs are typeset in the pool, one per
+    paper, by workers that start (and load WeasyPrint) while the printings are checked."""
 
     name = "errata"
     up = "../../"  # from the sheet's folder to the output folder's
