@@ -16,7 +16,7 @@ from rulepress.document.changelog import with_changes
 from rulepress.document.editions import EDITION_NAMES, EDITIONS, PLAYER
 from rulepress.document.model import Document
 from rulepress.media import PAPER_KEYS
-from rulepress.pipeline import Base, Files, Unit, Warned
+from rulepress.pipeline import Base, Deferred, Files, Unit, Warned
 from rulepress.render import (
     FONTS,
     PAPER_NAMES,
@@ -71,7 +71,7 @@ class PdfJob:
     """One typesetting of a page and the PDFs written from it: one per paper (render_pdfs), or
     a booklet's."""
 
-    html: str
+    page: Deferred[str]  # rendered in the main process before the job goes to a worker
     base_url: Path
     roots: tuple[Path, ...]
     files: tuple[BookFile, ...]  # its PDFs, by their names inside the output folder
@@ -80,6 +80,14 @@ class PdfJob:
     # the ids of the chapters the source starts on a new page
     places: tuple[tuple[str, SourceLoc], ...] = ()
     asked: frozenset[str] = frozenset()
+
+    @property
+    def html(self) -> str:
+        return self.page()
+
+    def weight(self) -> int:
+        """Its page rendered (here, as the job goes to the pool): how long it is to typeset."""
+        return len(self.html) * (1 + len(self.files))
 
     @property
     def label(self) -> str:
@@ -128,11 +136,10 @@ class Books(Base):
         doc, o = game.doc, self.options
         if o.changes is not None and doc.slug in dict(o.changes[1]):
             doc = with_changes(doc, o.changes[0], dict(o.changes[1])[doc.slug])
-        wanted = {f.edition for f in self.files(doc.slug) if self._wanted(f)}
-        pages, self._entries[doc.slug] = _render_pages(doc, game.examples, o.editions, o.papers,
-                                                       o.booklet, wanted)
-        # An edition nothing is asked of is not rendered (serve asks for one page at a time):
-        # its units are listed, never made.
+        pages, self._entries[doc.slug] = _book_pages(doc, game.examples, o.editions, o.papers,
+                                                     o.booklet)
+        # Each page is rendered as the first unit that needs it is made: an edition nothing is
+        # asked of (serve asks for one page at a time) is listed, never rendered.
         sources = sources_of(doc)
         units = [Unit(f.name, key, partial(_page, f.name, pages[f.edition], sources)
                       if self._wanted(f) else _unwanted, files=(f.name,), wanted=self._wanted(f))
@@ -149,8 +156,7 @@ class Books(Base):
                              (doc.folder.resolve(), templates_dir()), tuple(files), sources,
                              *makeup_places(doc))
                 units.append(Unit(job.label, key, partial(_render_pdf, job), job.label,
-                                  files=names, pooled=True,
-                                  weight=len(job.html) * (1 + len(files))))
+                                  files=names, pooled=True, ready=job.weight))
         return units
 
     def recorded(self, slug: str) -> dict[str, Any]:
@@ -165,8 +171,10 @@ class Books(Base):
         return content
 
 
-def _page(name: str, html: str, sources: Sources | None = None) -> Files | list[Diagnostic]:
+def _page(name: str, page: Deferred[str], sources: Sources | None = None
+          ) -> Files | list[Diagnostic]:
     """The page, once its printed text is read back: source markup in it stops the build."""
+    html = page()
     problems = read_back_html(name, html, sources) if sources is not None else []
     return problems or {name: html}
 
@@ -253,12 +261,13 @@ def _typesettings(files: Sequence[BookFile]) -> list[list[BookFile]]:
     return list(groups.values())
 
 
-def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
-                  editions: Sequence[str], papers: Sequence[str], booklet: bool,
-                  rendered: Collection[str]) -> tuple[dict[str, str], IndexEntry]:
-    """The HTML page of each edition of ``doc`` in ``rendered``, and its entry on the index."""
+def _book_pages(doc: Document, examples: Mapping[str, RenderedExample],
+                editions: Sequence[str], papers: Sequence[str], booklet: bool,
+                ) -> tuple[dict[str, Deferred[str]], IndexEntry]:
+    """The HTML page of each edition of ``doc``, to be rendered when first made, and its entry
+    on the index."""
     kits = kit_links(doc, papers)
-    pages: dict[str, str] = {}
+    pages: dict[str, Deferred[str]] = {}
     index_links: list[tuple[str, str]] = []
     for edition in editions:
         pdfs = {paper: book_name(doc.slug, edition, paper) for paper in papers}
@@ -269,9 +278,7 @@ def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
         links |= {f"{EDITION_NAMES[other]} (HTML)": book_name(doc.slug, other)
                   for other in editions if other != edition}
         links |= {f"Print-and-play ({k})": f"../{v}" for k, v in kits.items()}
-        if edition in rendered:
-            pages[edition] = render_html(doc, examples, edition=edition, links=links,
-                                         fonts_href=f"../{FONTS}")
+        pages[edition] = Deferred(partial(_render_page, doc, examples, edition, links))
         index_links.append((f"{EDITION_NAMES[edition]} (HTML)",
                             f"{doc.slug}/{book_name(doc.slug, edition)}"))
         index_links += [(f"{EDITION_NAMES[edition]}, PDF ({paper_name(p)})",
@@ -288,6 +295,11 @@ def _render_pages(doc: Document, examples: Mapping[str, RenderedExample],
         links=tuple(index_links),
     )
     return pages, entry
+
+
+def _render_page(doc: Document, examples: Mapping[str, RenderedExample], edition: str,
+                 links: dict[str, str]) -> str:
+    return render_html(doc, examples, edition=edition, links=links, fonts_href=f"../{FONTS}")
 
 
 def _entry(data: Mapping[str, Any]) -> IndexEntry:

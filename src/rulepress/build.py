@@ -12,9 +12,19 @@ from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
 from rulepress.errata import changed_faces, changelog_lines
 from rulepress.media import DEFAULT_LANGUAGE, FALLBACK_EPOCH, PAPER_KEYS
-from rulepress.pipeline import Built, Generator, Paths, Reporter, RunOptions, run
+from rulepress.pipeline import (
+    Built,
+    Checked,
+    Generator,
+    Paths,
+    Reporter,
+    RunOptions,
+    check,
+    run,
+)
 from rulepress.pnp.generator import KitOptions, Kits
 from rulepress.project import DEFAULT_TITLE
+from rulepress.validate.check import CheckedPrinting
 from rulepress.validate.hooks import EVERY
 
 
@@ -56,15 +66,24 @@ def build_rulebooks(
                                       "(--edition player or both)")
     # A fixed default keeps bytes (and the PDFs' dates) identical when the caller sets no epoch.
     os.environ.setdefault("SOURCE_DATE_EPOCH", FALLBACK_EPOCH)
-    changes = None
-    if changelog_since is not None:  # errata/: computed from both printings, both checked
-        found = changelog_lines(project or Path.cwd(), sources, changelog_since, games, reporter)
-        changes = (changelog_since, tuple(sorted(found.items())))
     books = Books(BookOptions(tuple(papers), tuple(editions), booklet, draft,
-                              os.environ["SOURCE_DATE_EPOCH"], changes, press),
+                              os.environ["SOURCE_DATE_EPOCH"], None, press),
                   pdf=pdf, only=only, title=title)
-    return run(Paths(sources, out, project), ([books] if source else []) + list(also), reporter,
-               RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs), EVERY)
+    generators = ([books] if source else []) + list(also)
+    paths = Paths(sources, out, project)
+    options = RunOptions(tuple(games), force=force, draft=draft, draw=True, jobs=jobs)
+    checked: list[Checked] = []
+    if changelog_since is not None:  # errata/: computed from both printings, each checked once
+        def now() -> CheckedPrinting:
+            checked.append(check(paths, reporter, options, EVERY))  # EVERY: all hooks
+            return checked[0].printing
+
+        found = changelog_lines(project or Path.cwd(), sources, changelog_since, games,
+                                reporter, now)
+        books.options = replace(books.options,
+                                changes=(changelog_since, tuple(sorted(found.items()))))
+    return run(paths, generators, reporter, options, EVERY,
+               checked[0] if checked else None)
 
 
 def build_kits(
@@ -96,6 +115,9 @@ def build_kits(
     ``press``: each kit as PDF/X-1a for a print shop (<game>-<paper>-press.pdf).
     ``changed_since``: a revision or folder; each kit holds only the faces that differ from it."""
     since = None
+    paths = Paths(sources, out, project)
+    options = RunOptions(tuple(games), force=force)
+    checked: list[Checked] = []
     if changed_since is not None:  # errata/: the faces that differ, each game's sorted
         if proof or only is not None:
             raise RulepressError.at(None, "--changed-since chooses the pieces itself: leave "
@@ -104,8 +126,13 @@ def build_kits(
 
         translations = [g for g in also if isinstance(g, TranslatedKits)]
         langs = tuple(dict.fromkeys(x for g in translations for x in g.options.langs))
+
+        def now() -> CheckedPrinting:
+            checked.append(check(paths, reporter, options, EVERY))  # EVERY: all hooks
+            return checked[0].printing
+
         label, changed = changed_faces(
-            project or Path.cwd(), sources, changed_since, games, reporter, langs,
+            project or Path.cwd(), sources, changed_since, games, reporter, now, langs,
             translations[0].options.source if translations else DEFAULT_LANGUAGE)
         since = (label, tuple((slug, tuple(sorted(faces))) for slug, faces in changed.items()
                               if "/" not in slug))
@@ -116,5 +143,5 @@ def build_kits(
             reporter.progress(f"{slug}: no printed face changed since {label}: no kit")
     kits = Kits(KitOptions(tuple(papers), duplex, bleed_mm, proof, sides, ink,
                            None if only is None else tuple(only), since, press))
-    return run(Paths(sources, out, project), ([kits] if source else []) + list(also), reporter,
-               RunOptions(tuple(games), force=force), EVERY)
+    return run(paths, ([kits] if source else []) + list(also), reporter, options, EVERY,
+               checked[0] if checked else None)

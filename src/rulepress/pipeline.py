@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from rulepress.cache import GameInputs, file_key, game_inputs
 from rulepress.diagnostics import (
@@ -33,7 +33,7 @@ from rulepress.host import engine_workers, typesetters
 from rulepress.signals import worker_started
 from rulepress.validate.check import CheckedPrinting, DocumentCheck
 from rulepress.validate.hooks import Hooks
-from rulepress.validate.printing import check_printing
+from rulepress.validate.printing import check_printing, checking, hand_on, passing
 from rulepress.validate.results import Status
 from rulepress.workers import Workers, WorkerStopped
 from rulepress.write import (
@@ -47,6 +47,25 @@ from rulepress.write import (
 )
 
 Files = Mapping[str, "bytes | str"]  # names inside the output folder -> content
+T = TypeVar("T")
+
+
+class Deferred(Generic[T]):
+    """What units' makes need (a rendered page), computed once, when the first of them is made
+    (never as units are planned), and shared by them. It pickles as its value: a pooled make
+    takes the page to its worker, not what renders it."""
+
+    def __init__(self, compute: Callable[[], T]) -> None:
+        self._compute: Callable[[], T] | None = compute
+        self._value: list[T] = []
+
+    def __call__(self) -> T:
+        if self._compute is not None:
+            self._value, self._compute = [self._compute()], None
+        return self._value[0]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_compute": None, "_value": [self()]}
 
 
 class Warned(dict[str, "bytes | str"]):
@@ -90,7 +109,9 @@ class Unit:
     wrote still on disk as written, is not made again.
 
     ``pooled``: a long make (typesetting) started in the pool while later games are checked;
-    its ``make`` must pickle (a module-level function, or a partial of one). ``guarded``: it
+    its ``make`` must pickle (a module-level function, or a partial of one); ``ready``, if
+    any, runs here as it goes to the pool (renders the page its make typesets) and says its
+    weight. ``guarded``: it
     runs engine code, in a worker within the engine's budget; ``stopped`` says what a worker
     that stopped means. ``wanted=False``: listed (so the manifest keeps it) but not made."""
 
@@ -101,6 +122,7 @@ class Unit:
     files: tuple[str, ...] | None = None
     pooled: bool = False
     weight: int = 0
+    ready: Callable[[], int] | None = None
     guarded: bool = False
     stopped: Callable[[str], list[Diagnostic]] | None = None
     wanted: bool = True
@@ -314,12 +336,41 @@ class _Run:
                 self.record.unit(name, key, {name: made[name]})
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A printing checked before its run (a command compares it with another first): the games
+    as read, their check, and the plots it took from the output folder's earlier run."""
+
+    docs: tuple[Document, ...]
+    printing: CheckedPrinting
+    kept: Kept
+
+
+def check(paths: Paths, reporter: Reporter, options: RunOptions, checks: Sequence[str]
+          ) -> Checked:
+    """The printing :func:`run` would check, checked now, every selected game (fresh or not),
+    for a command to use before its run and then hand to it (``run(..., checked=)``), so it
+    is checked once; ``checks``: the hooks the run would run (its generators' and those it
+    names). Nothing is raised or said of its diagnostics: the run does that."""
+    slugs = source_games(paths.sources, options.games)
+    manifest = Manifest(paths.out) if options.force else Manifest.load(paths.out)
+    docs = tuple(read_sources(paths.sources, slugs)) if slugs else ()
+    checking(docs, reporter)
+    kept = Kept(manifest)
+    printing = check_printing(docs, project=paths.project, draw=options.draw, kept=kept,
+                              hooks=Hooks.named(checks))
+    return Checked(docs, printing, kept)
+
+
 def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
-        options: RunOptions = RunOptions(), checks: Sequence[str] = ()) -> Built:
+        options: RunOptions = RunOptions(), checks: Sequence[str] = (),
+        checked: Checked | None = None) -> Built:
     """Read, check and make every game's units for ``generators``, then write them at once. On
     any error nothing is written and every diagnostic is raised together. The check is the
     shared one with every generator's hooks and those named in ``checks`` (a command that
-    makes one output still reports what would stop the others: validate.hooks.EVERY)."""
+    makes one output still reports what would stop the others: validate.hooks.EVERY); with
+    ``checked`` (:func:`check`'s, with the same generators and options) it is that printing,
+    not checked again."""
     if options.jobs < 0:  # as simulate says: it would pass for one process, unlike -j -1 elsewhere
         raise RulepressError.at(None, f"--jobs {options.jobs}: give a number of processes, or 0 "
                                       "for one per core")
@@ -331,7 +382,10 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
         reporter.progress(f"unchanged: {', '.join(skipped)}")
     every = any(g.reads_every_game for g in generators)
     read = [s for s in slugs if every or s not in skipped]
-    docs = read_sources(paths.sources, read) if read else []  # none: it would read them all
+    if checked is not None:
+        docs = [d for d in checked.docs if d.slug in read]
+    else:
+        docs = read_sources(paths.sources, read) if read else []  # none: it would read them all
     for generator in generators:
         generator.prepare(docs)
     docs = [d for d in docs if d.slug not in skipped]
@@ -339,7 +393,7 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
                  Record(keep_games=frozenset(source_games(paths.sources))))
     state.unchanged = sum(_files(manifest, u) for slug in skipped
                           for u in _units(manifest, slug, generators))
-    kept = Kept(manifest)
+    kept = Kept(manifest) if checked is None else checked.kept
     pooled = sum(g.pooled(doc, generator_key(inputs[doc.slug], g, doc.meta.engine,
                                              paths.project), manifest)
                  for doc in docs for g in generators)
@@ -347,11 +401,25 @@ def run(paths: Paths, generators: Sequence[Generator], reporter: Reporter,
         report = _unchecked(docs, state)
     else:
         with _pool(options.jobs, pooled) as pool:
-            report = check_printing(docs, project=paths.project, said=reporter,
-                                    draw=options.draw, draft=options.draft, kept=kept,
-                                    passed=lambda result: state.plan(result, pool),
-                                    extra=[g.check for g in generators],
-                                    hooks=Hooks.named(checks, *(g.checks for g in generators)))
+            extra = [g.check for g in generators]
+            report = CheckedPrinting([])
+            if checked is None:
+                games = passing(docs, report, said=reporter, project=paths.project,
+                                hooks=Hooks.named(checks, *(g.checks for g in generators)),
+                                draw=options.draw, draft=options.draft, kept=kept, extra=extra)
+            else:
+                games = hand_on((g for g in checked.printing.documents
+                                 if g.doc.slug not in skipped), said=reporter, into=report,
+                                draft=options.draft, extra=extra)
+            failed: RulepressError | None = None  # said after the check's own diagnostics
+            for game in games:  # each as it passes: its units start while the next is checked
+                if failed is None:
+                    try:
+                        state.plan(game, pool)
+                    except RulepressError as exc:
+                        failed = exc
+            if failed is not None:
+                raise failed
             for unit_name, (key, text) in kept.made.items():
                 state.outputs[paths.out / unit_name] = text
                 state.record.unit(unit_name, key, {unit_name: text})
@@ -479,7 +547,8 @@ class _Making:
     def add(self, units: Sequence[Unit]) -> None:
         for unit in units:
             if self._pool is not None:
-                self._pool.submit((len(self.units), unit.make), unit.weight)
+                weight = unit.ready() if unit.ready is not None else unit.weight
+                self._pool.submit((len(self.units), unit.make), weight)
             self.units.append(unit)
 
     def results(self, reporter: Reporter) -> Iterator[tuple[Unit, Files | list[Diagnostic]]]:

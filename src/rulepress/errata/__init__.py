@@ -9,7 +9,7 @@ sheet per game (sheet.py) through the pipeline: build/<game>/errata/. ``rulepres
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
@@ -27,6 +27,7 @@ from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import (
     Base,
     Built,
+    Deferred,
     Files,
     Paths,
     Reporter,
@@ -37,7 +38,7 @@ from rulepress.pipeline import (
 from rulepress.project import Project
 from rulepress.render import FONTS
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
-from rulepress.validate.check import DocumentCheck
+from rulepress.validate.check import CheckedPrinting, DocumentCheck
 from rulepress.validate.hooks import EVERY
 from rulepress.validate.printing import check_printing
 from rulepress.words import SOURCE_WORDS, Words
@@ -57,15 +58,18 @@ class ErrataOptions:
 
 class Errata(Base):
     """The pipeline's errata generator: one sheet per game (the manifest keeps the last one
-    made of each game). The old printing is read and checked only for a sheet to be made, as
-    its game's units are planned; its PDFs are typeset in the pool, one per paper, by workers
-    that start (and load WeasyPrint) while the printings are checked."""
+    made of each game). The old printing is read and checked once, for the sheets to be made
+    (of every language), as the first is made; its PDFs are typeset in the pool, one per
+    paper, by workers that start (and load WeasyPrint) while the printings are checked."""
 
     name = "errata"
     up = "../../"  # from the sheet's folder to the output folder's
 
-    def __init__(self, options: ErrataOptions, old: Side, new: Side) -> None:
+    def __init__(self, options: ErrataOptions, old: Side, new: Side,
+                 before: OldPrinting | None = None) -> None:
         self.options, self.old, self.new = options, old, new
+        # shared by the sheets of every language: the old printing is checked once for all
+        self.before = before if before is not None else OldPrinting(old)
         self._manifest: Manifest | None = None
 
     def _names(self, doc: Document) -> tuple[str, dict[str, str]]:
@@ -84,18 +88,23 @@ class Errata(Base):
 
     def pooled(self, doc: Document, key: str, manifest: Manifest) -> int:
         self._manifest = manifest
-        return 0 if self._fresh(doc, key) else len(self.options.papers)
+        if self._fresh(doc, key):
+            return 0
+        self.before.want(doc.slug)
+        return len(self.options.papers)
 
     def units(self, game: DocumentCheck, key: str) -> list[Unit]:
         slug = game.doc.slug
         html, pdfs = self._names(game.doc)
         folder = game.doc.folder
-        page = "" if self._fresh(game.doc, key) else self.page(game)
+        # The old printing checked and the sheet rendered as the first of its units is made.
+        page = Deferred(partial(self.page, game))
         sources = sources_of(game.doc)
-        return [Unit(html, key, partial(_files, {html: page}, sources), f"{slug} errata",
+        return [Unit(html, key, partial(_files, html, page, sources), f"{slug} errata",
                      (html,)),
                 *[Unit(name, key, partial(_typeset, page, paper, folder, name, sources),
-                       f"{slug} errata ({paper})", (name,), pooled=True, weight=len(page))
+                       f"{slug} errata ({paper})", (name,), pooled=True,
+                       ready=partial(_length, page))
                   for paper, name in pdfs.items()]]
 
     def sides_of(self, before: DocumentCheck, game: DocumentCheck
@@ -113,7 +122,7 @@ class Errata(Base):
 
     def page(self, game: DocumentCheck) -> str:
         """The errata sheet's HTML: the old printing checked, both printings compared."""
-        before = check_old(self.old, [game.doc.slug])[game.doc.slug]
+        before = self.before.game(game.doc.slug)
         before, game = self.sides_of(before, game)
         old_faces, new_faces = faces_of([before, game])
         changes = face_changes(old_faces, new_faces)
@@ -134,8 +143,8 @@ class TranslatedErrata(Errata):
     the language have none."""
 
     def __init__(self, options: ErrataOptions, old: Side, new: Side, lang: str,
-                 source: str) -> None:
-        super().__init__(options, old, new)
+                 source: str, before: OldPrinting | None = None) -> None:
+        super().__init__(options, old, new, before)
         self.lang, self.source = lang, source
         self.name = f"errata-{lang}"
         self.up = "../../../"  # <game>/<lang>/errata/
@@ -204,19 +213,43 @@ class TranslatedErrata(Errata):
             for p in doc.parts))
 
 
-def _files(files: Files, sources: Sources) -> Files | list[Diagnostic]:
+class OldPrinting:
+    """The old side of an errata comparison, read and checked once, when a sheet first needs
+    it: every game a sheet of any language is to be made of (``want``, as the run plans which
+    are fresh), not those whose sheets are."""
+
+    def __init__(self, side: Side) -> None:
+        self.side = side
+        self.wanted: list[str] = []
+        self._checked: dict[str, DocumentCheck] = {}
+
+    def want(self, slug: str) -> None:
+        if slug not in self.wanted:
+            self.wanted.append(slug)
+
+    def game(self, slug: str) -> DocumentCheck:
+        if slug not in self._checked:
+            self.want(slug)
+            self._checked |= check_old(self.side, [s for s in self.wanted
+                                                   if s not in self._checked])
+        return self._checked[slug]
+
+
+def _files(name: str, page: Deferred[str], sources: Sources) -> Files | list[Diagnostic]:
     """The sheet's page, once its printed text is read back (readback.py)."""
-    found = [d for name, page in files.items() if isinstance(page, str)
-             for d in read_back_html(name, page, sources)]
-    return found or files
+    return read_back_html(name, page(), sources) or {name: page()}
 
 
-def _typeset(page: str, paper: str, folder: Path, name: str,
+def _length(page: Deferred[str]) -> int:
+    return len(page())
+
+
+def _typeset(page: Deferred[str], paper: str, folder: Path, name: str,
              sources: Sources) -> Files | list[Diagnostic]:
     """One paper's PDF of the sheet (in a pool worker): typeset on the page every paper holds,
     as the books are, so both papers break alike; its text read back."""
-    pdf = render_pdfs_of(page, (paper,), folder)[paper]
-    return read_back_pdf(name, pdf, sources, page) or {name: pdf}
+    pdf = render_pdfs_of(page(), (paper,), folder)[paper]
+    return read_back_pdf(name, pdf, sources, page()) or {name: pdf}
 
 
 def errata_name(slug: str, old: str, new: str) -> str:
@@ -305,8 +338,9 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
                      for s in slugs)
         options = ErrataOptions(before.slug, after.slug, keys, tuple(papers), strict)
         first = project.languages[0]
-        generators: list[Errata] = [Errata(options, before, after)] if source else []
-        translated = [TranslatedErrata(options, before, after, lang, first)
+        was = OldPrinting(before)
+        generators: list[Errata] = [Errata(options, before, after, was)] if source else []
+        translated = [TranslatedErrata(options, before, after, lang, first, was)
                       for lang in langs]
         generators += translated
         try:
@@ -320,10 +354,12 @@ def diff(project: Project, sources: Path, out: Path, old: str, new: str | None,
 
 
 def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
-                  reporter: Reporter, langs: Sequence[str] = (), source: str = DEFAULT_LANGUAGE,
+                  reporter: Reporter, now: Callable[[], CheckedPrinting],
+                  langs: Sequence[str] = (), source: str = DEFAULT_LANGUAGE,
                   ) -> tuple[str, dict[str, set[FaceId]]]:
     """For ``pnp --changed-since``: the old printing's label, and by game the faces of the
-    working tree's printing that differ from it (its version stamp apart); by ``game/lang``
+    working tree's printing (``now`` checks it: the printing the run then makes) that differ
+    from it (its version stamp apart); by ``game/lang``
     those of each translation in ``langs`` the game has a catalog of, each printing drawn in
     that language from its own catalog, so a card whose translation changed is changed there
     (and one whose source changed, its translation gone fuzzy, too)."""
@@ -333,10 +369,9 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing the faces with {before.label}")
         checked = check_old(before, slugs)
-        docs = read_sources(after.sources, slugs)
-        now = check_printing(docs, project=after.project, said=_Quiet())
+        now_ = _passing(now(), slugs)
         changed: dict[str, set[FaceId]] = {}
-        for result in now.documents:
+        for result in now_:
             slug = result.doc.slug
             pairs = [(slug, checked[slug], result)]
             for lang in languages_of(result.doc, tuple(langs)):
@@ -355,21 +390,30 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
 
 
 def changelog_lines(root: Path, sources: Path, old: str, games: Sequence[str],
-                    reporter: Reporter) -> dict[str, tuple[str, ...]]:
+                    reporter: Reporter, now: Callable[[], CheckedPrinting],
+                    ) -> dict[str, tuple[str, ...]]:
     """For ``build --changelog-since``: by game, what changed since ``old`` in plain words,
-    as the errata sheet's first page says it (both printings checked)."""
+    as the errata sheet's first page says it (both printings checked: ``now`` checks the
+    working tree's, the printing the build then makes)."""
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing with {before.label} for the changelog")
         checked = check_old(before, slugs)
-        now = check_printing(read_sources(after.sources, slugs), project=after.project,
-                             said=_Quiet())
+        now_ = _passing(now(), slugs)
         out: dict[str, tuple[str, ...]] = {}
-        for result in now.documents:
+        for result in now_:
             was = checked[result.doc.slug]
             old_faces, new_faces = faces_of([was, result])
             found = compare(was.doc, result.doc, face_changes(old_faces, new_faces))
             out[result.doc.slug] = tuple(summary(found)) or (f"Nothing changed since {old}.",)
         return out
+
+
+def _passing(printing: CheckedPrinting, slugs: Sequence[str]) -> list[DocumentCheck]:
+    """The games of ``slugs`` in the new printing, which must pass its check (as the run that
+    then makes it will say, with every diagnostic) to be compared."""
+    if printing.failed:
+        raise RulepressError(printing.diagnostics, printing.status)
+    return [g for g in printing.documents if g.doc.slug in slugs]
 
 
 def only_changed(doc: Document, faces: set[FaceId]) -> Document:

@@ -41,7 +41,7 @@ from rulepress.i18n.engine import (
 from rulepress.i18n.faithful import check_catalog
 from rulepress.jail import read_regular
 from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
-from rulepress.pipeline import Base, Unit
+from rulepress.pipeline import Base, Deferred, Unit
 from rulepress.prose import render_prose
 from rulepress.render import FONTS, render_html, templates_dir
 from rulepress.render.readback import sources_of
@@ -150,8 +150,9 @@ class TranslatedBooks(Base):
         units: list[Unit] = []
         for lang, doc in found.docs.items():
             files = self.files(doc, lang)
-            pages = {e: _book_page(doc, found.examples[lang], e, self.options, self.pdf, FONTS)
-                     for e in self.options.editions}
+            pages = {e: Deferred(partial(_book_page, doc, found.examples[lang], e, self.options,
+                                         self.pdf, FONTS))
+                     for e in self.options.editions}  # rendered when first made
             # read back: the catalog's lines too, where the printed words may come from
             sources = sources_of(doc, po_path(doc, lang))
             units += [Unit(f.name, key, partial(_page, f.name, pages[f.edition], sources),
@@ -163,7 +164,7 @@ class TranslatedBooks(Base):
                              *makeup_places(doc))
                 units.append(Unit(f"{lang} {job.label}", key, partial(_render_pdf, job),
                                   f"{job.label} ({lang})", files=tuple(f.name for f in group),
-                                  pooled=True, weight=len(job.html) * (1 + len(group)),
+                                  pooled=True, ready=job.weight,
                                   wanted=self.pdf and (self.only is None or any(
                                       f.name in self.only for f in group))))
         return units
