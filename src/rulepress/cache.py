@@ -155,17 +155,27 @@ def code_digest() -> str:
     return digest(tree_digest(package, (theme,)), _versions(), platform.python_version())
 
 
-def _versions() -> list[tuple[str, str, int]]:
+def _versions() -> list[tuple[str, str, tuple[int, ...]]]:
     """Every distribution installed where this process imports from, by its metadata folder's
-    name (its version is in it) and time (a reinstall makes it anew): a listing, as reading
-    each one's metadata was most of what a kept check costs. More than rulepress uses, so
-    installing anything misses every cache once; never less."""
-    found: list[tuple[str, str, int]] = []
+    name (its version is in it) and its METADATA file's size and times (a reinstall or an edit
+    changes them): stat calls, as reading and parsing each one's metadata was most of what a
+    kept check costs. More than rulepress uses, so installing anything misses every cache
+    once; never less."""
+    found: list[tuple[str, str, tuple[int, ...]]] = []
     for entry in sys.path:
         with contextlib.suppress(OSError), os.scandir(entry or ".") as listed:
-            found += [(entry, e.name, e.stat().st_mtime_ns) for e in listed
+            found += [(entry, e.name, _metadata_stamp(Path(e.path))) for e in listed
                       if e.name.endswith((".dist-info", ".egg-info"))]
     return sorted(found)
+
+
+def _metadata_stamp(info: Path) -> tuple[int, ...]:
+    for name in ("METADATA", "PKG-INFO"):
+        with contextlib.suppress(OSError):
+            return _stamp((info / name).stat())
+    with contextlib.suppress(OSError):  # an .egg-info file, the metadata itself
+        return _stamp(info.stat())
+    return ()
 
 
 def _stamp(info: os.stat_result) -> tuple[int, ...]:
