@@ -233,3 +233,64 @@ def test_the_theme_is_hashed_again_only_when_a_file_of_it_changed(
     stamp = (theme / "b.ttf").stat()  # the same bytes, a new time: hashed again, same digest
     os.utime(theme / "b.ttf", ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 10**9))
     assert cache.theme_digest() == third and len(hashed) == 4
+
+
+
+def _checked(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, int]:
+    """``rulepress check args``'s exit code and output, and how often it read the sources."""
+    from click.testing import CliRunner
+
+    from rulepress.cli import main
+    from rulepress.document import reader
+
+    reads: list[Path] = []
+    real = reader.read_sources
+
+    def counted(sources: Path, games: tuple[str, ...] = ()) -> list[reader.Document]:
+        reads.append(sources)
+        return real(sources, games)
+
+    monkeypatch.setattr(reader, "read_sources", counted)
+    result = CliRunner().invoke(main, ["check", *args])
+    return result.exit_code, result.output, len(reads)
+
+
+def test_check_of_an_unchanged_game_reads_nothing_and_says_the_same(
+        game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ("--sources", str(game), "--lang", "en")
+    code, said, reads = _checked(monkeypatch, *args)
+    assert (code, reads) == (0, 1) and f"{REPORTS} playtest reports up to date" in said
+    assert _checked(monkeypatch, *args) == (0, said, 0)
+    assert _checked(monkeypatch, *args, "--strict") == (0, said, 1)  # another option: afresh
+    rules = game / "pigeon-race" / "rules.md"
+    text = rules.read_text()
+    for changed in (text.replace("\n## ", "\nOne more line.\n\n## ", 1),  # prose
+                    text.replace("duration: 20 minutes", "duration: 25 minutes")):  # front
+        assert changed != text
+        rules.write_text(changed)
+        assert _checked(monkeypatch, *args) == (0, said, 1)
+        assert _checked(monkeypatch, *args) == (0, said, 0)
+    layout = sorted((game / "pigeon-race" / "layouts").rglob("*.*"))[0]
+    layout.write_bytes(layout.read_bytes() + b"\n")
+    assert _checked(monkeypatch, *args) == (0, said, 1)
+    # A check that fails is not kept: each says it afresh, at the claim's line.
+    rules.write_text(rules.read_text().replace("  picked_each: 1\n", "  picked_each: 2\n"))
+    failed = _checked(monkeypatch, *args)
+    assert failed[0] == 1 and "picked_each" in failed[1] and failed[2] == 1
+    assert _checked(monkeypatch, *args) == failed
+
+
+def test_check_again_after_its_engine_changed_checks_afresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulepress.scaffold import new_project
+
+    monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path / "memo"))
+    project = new_project("demo", tmp_path)
+    args = ("--project", str(project))
+    code, said, reads = _checked(monkeypatch, *args)
+    assert (code, reads) == (0, 1), said
+    assert _checked(monkeypatch, *args) == (0, said, 0)
+    engine = project / "engines" / "demo" / "rules.py"
+    engine.write_text(engine.read_text() + "\n# the same rules, another file\n")
+    assert _checked(monkeypatch, *args) == (0, said, 1)
+    assert _checked(monkeypatch, *args) == (0, said, 0)

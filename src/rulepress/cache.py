@@ -7,8 +7,8 @@ A game's key covers everything its outputs are made from:
   hashed before the game is read, so a file changed during a run rebuilds next time;
 - its engine's module files (a project module, or every .py of an installed plug-in's package);
 - the theme (templates, CSS, fonts);
-- rulepress's own files as this process loaded them, its version, the versions of the
-  libraries it renders with, and Python's;
+- rulepress's own files as this process loaded them, the version of every distribution
+  installed beside it (the libraries it renders with among them), and Python's;
 - the command's options (papers, editions, paper size, bleed ...), added by the caller.
 
 A playtest report's plots are kept by a key of only what they are drawn from: the summary, the
@@ -17,17 +17,17 @@ theme and rulepress's code. An edit to the rules' text reuses them.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import platform
-import re
 import stat
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -148,36 +148,34 @@ def _file_part(path: Path, budget: list[int] | None = None) -> bytes:
 @cache
 def code_digest() -> str:
     """rulepress's own files as this process found them (its version string never changes in
-    a checkout), its version and the versions of what it renders with. Computed once: a
+    a checkout) and the versions of what is installed beside it. Computed once: a
     running process keeps the code it imported."""
     package = Path(__file__).resolve().parent
     theme = package / "templates"  # hashed on its own, fresh each run (theme_digest)
     return digest(tree_digest(package, (theme,)), _versions(), platform.python_version())
 
 
-def _versions() -> dict[str, str]:
-    """rulepress and every distribution it requires, directly or not, by version."""
-    seen: dict[str, str] = {}
-    todo = ["rulepress"]
-    while todo:
-        name = _normal(todo.pop())
-        if name in seen:
-            continue
-        try:
-            dist = metadata.distribution(name)
-        except metadata.PackageNotFoundError:
-            seen[name] = "absent"
-            continue
-        seen[name] = dist.version
-        for requirement in dist.requires or ():
-            if "extra ==" in requirement:
-                continue
-            todo.append(re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0])
-    return dict(sorted(seen.items()))
+def _versions() -> list[tuple[str, str, tuple[int, ...]]]:
+    """Every distribution installed where this process imports from, by its metadata folder's
+    name (its version is in it) and its METADATA file's size and times (a reinstall or an edit
+    changes them): stat calls, as reading and parsing each one's metadata was most of what a
+    kept check costs. More than rulepress uses, so installing anything misses every cache
+    once; never less."""
+    found: list[tuple[str, str, tuple[int, ...]]] = []
+    for entry in sys.path:
+        with contextlib.suppress(OSError), os.scandir(entry or ".") as listed:
+            found += [(entry, e.name, _metadata_stamp(Path(e.path))) for e in listed
+                      if e.name.endswith((".dist-info", ".egg-info"))]
+    return sorted(found)
 
 
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+def _metadata_stamp(info: Path) -> tuple[int, ...]:
+    for name in ("METADATA", "PKG-INFO"):
+        with contextlib.suppress(OSError):
+            return _stamp((info / name).stat())
+    with contextlib.suppress(OSError):  # an .egg-info file, the metadata itself
+        return _stamp(info.stat())
+    return ()
 
 
 def _stamp(info: os.stat_result) -> tuple[int, ...]:

@@ -272,12 +272,23 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
     write nothing."""
 
     def action(reporter: Reporter) -> ExitStatus:
-        from rulepress.document.reader import read_sources
-        from rulepress.validate.printing import check_printing
+        from rulepress.validate.kept import check_key, keep_check, kept_check
 
         where = Where.of(project, sources, games)
         where.folders()
         _, others = where.languages(langs)  # the source is checked whatever is asked
+        root = where.project.root
+        key = None if replay_all else check_key(where.sources, where.games, root,
+                                                repr(where.project), others, strict)
+        kept = kept_check(key, root)
+        if kept is not None:  # nothing it was checked from has changed
+            reporter.diagnostics(kept[0])
+            reporter.done(kept[1])
+            return exit_status(kept[0])
+
+        from rulepress.document.reader import read_sources
+        from rulepress.validate.printing import check_printing
+
         docs = read_sources(where.sources, where.games)
         extra = []
         if others:  # once the source passes: its translations
@@ -300,6 +311,9 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
             return exit_status([*report.diagnostics, *found])
         reporter.diagnostics(report.diagnostics)
         reporter.done(report.summary())
+        if report.status is ExitStatus.OK:
+            keep_check(key, root, [doc.meta.engine for doc in docs], report.diagnostics,
+                       report.summary())
         return report.status
 
     _run(action)
