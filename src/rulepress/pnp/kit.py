@@ -679,8 +679,8 @@ def _pressed(doc: Document, p: Paper, data: bytes) -> bytes:
     # Loaded for --press alone: pypdf is a slow import.
     from pypdf import PdfReader
 
-    from rulepress.press import pdfx
-    from rulepress.press.convert import to_press
+    from rulepress.press import pdfx  # pypdf: for --press alone
+    from rulepress.press.convert import to_press  # numpy, pypdf: for --press alone
 
     info = PdfReader(io.BytesIO(data)).metadata
     made = pdfx.make(to_press(data, bleed_mm=None),

@@ -161,7 +161,7 @@ class Art:
             loc = comp.keys.get("back" if back else "front", comp.loc)
             raw = read_layout(self.doc.folder, name, loc)
             if self.doc.language is not None:
-                from rulepress.i18n.apply import (
+                from rulepress.i18n.apply import (  # Babel: a translation's alone
                     translate_layout,  # Babel comes with it: a translation's alone
                 )
 
