@@ -25,8 +25,10 @@ from rulepress.render import (
     render_index,
     templates_dir,
 )
+from rulepress.render.booklet import render_booklet
 from rulepress.render.makeup import Fault
 from rulepress.render.readback import Sources, read_back_html, read_back_pdf, sources_of
+from rulepress.render.references import example_anchor
 from rulepress.sandbox import Timeout, deadline
 from rulepress.validate.check import DocumentCheck
 from rulepress.validate.results import RenderedExample
@@ -190,8 +192,6 @@ def _read_pdfs(job: PdfJob, pdfs: Mapping[str, bytes]) -> list[Diagnostic]:
 def makeup_places(doc: Document) -> tuple[tuple[tuple[str, SourceLoc], ...], frozenset[str]]:
     """Where each heading and example box of ``doc`` is in its source, by the id it has on the
     page; and the chapters (## headings) the source starts on a new page ({.new-page})."""
-    from rulepress.render.references import example_anchor
-
     places = [(h.anchor, h.loc) for h in doc.headings]
     places += [(example_anchor(e.id), e.loc) for e in doc.boxes]
     return tuple(places), frozenset(h.anchor for h in doc.headings if h.new_page and h.level == 2)
@@ -345,7 +345,6 @@ def _render_pdf(job: PdfJob) -> Files | list[Diagnostic]:
     """The PDFs of ``job``, read back: markup in them stops the build, a page make-up fault is
     a warning beside them."""
     # In the typesetting worker: WeasyPrint and pypdf are slow imports the HTML never needs.
-    from rulepress.render.booklet import render_booklet
     from rulepress.render.pdf import render_pdfs
 
     papers = [f.paper for f in job.files if f.paper is not None]

@@ -1,6 +1,7 @@
 """Command line: thin commands, each calling one function. Each command imports what it runs
 inside its function, so `rulepress --help` and `--version` load none of it (WeasyPrint,
-ReportLab, Babel, numpy, the engines)."""
+ReportLab, Babel, numpy, the engines). At the top: what every run loads anyway (signals,
+workers, the supervisor)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ import click
 from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, exit_status
 from rulepress.document.editions import EDITIONS
 from rulepress.media import PAPER_KEYS
+from rulepress.signals import Interrupted, stop_on_signals
 from rulepress.simulate import spec as sim
+from rulepress.supervise import supervised
+from rulepress.workers import Budget, set_budget
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -72,8 +76,8 @@ class Where:
 
     @classmethod
     def of(cls, project: Path | None, sources: Path | None, games: tuple[str, ...]) -> Where:
+        # read when a command runs, not for --help
         from rulepress.project import chosen_games, load_project
-        from rulepress.workers import Budget, set_budget
 
         found = load_project(project)
         set_budget(Budget(found.engine_seconds, found.engine_memory_mb))
@@ -83,6 +87,7 @@ class Where:
     def folders(self, out: Path | None = None, key: str | None = None) -> dict[str, Folder]:
         """The sources and the output folders, checked apart: ``out`` (--out) replaces the
         folder ``key`` names. Returns them by key."""
+        # read when a command runs, not for --help
         from rulepress.project import Folder, folders_apart, no_links_below
 
         found = {k: self.project.folder(k) for k in ("sources", "build", "pnp")}
@@ -98,6 +103,7 @@ class Where:
     def languages(self, langs: tuple[str, ...]) -> tuple[bool, tuple[str, ...]]:
         """Whether the source language is wanted, and the translations (--lang, else the
         project's languages)."""
+        # Babel: only a command that asks for languages
         from rulepress.i18n.catalog import lang_problem
 
         wanted = langs or self.project.languages
@@ -152,6 +158,7 @@ class Reporter:
                 click.echo(str(d), err=True)
 
     def progress(self, message: str) -> None:
+        # Jinja, Markdown: only a command that runs the pipeline
         from rulepress.pipeline import Step
 
         if self.quiet:
@@ -194,9 +201,6 @@ class Reporter:
 
 
 def _run(action: Callable[[Reporter], ExitStatus]) -> None:
-    from rulepress.signals import Interrupted, stop_on_signals
-    from rulepress.workers import Budget, set_budget
-
     context = click.get_current_context(silent=True)
     reporter = Reporter(quiet=bool(context and context.meta.get(QUIET)))
     try:
@@ -220,8 +224,6 @@ class _Console(click.Group):
     (supervise.py); as tests invoke it (``main.main``, CliRunner), in this process."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from rulepress.supervise import supervised
-
         return supervised(lambda: self.main(*args, **kwargs))
 
 
@@ -244,6 +246,7 @@ def new(name: str) -> None:
     """Start a project: NAME/ with rulepress.toml, one game and its engine."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it
         from rulepress.scaffold import new_project
 
         folder = new_project(name, Path.cwd())
@@ -272,6 +275,7 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
     write nothing."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it
         from rulepress.validate.kept import check_key, keep_check, kept_check
 
         where = Where.of(project, sources, games)
@@ -286,17 +290,20 @@ def check(games: tuple[str, ...], project: Path | None, sources: Path | None,
             reporter.done(kept[1])
             return exit_status(kept[0])
 
+        # a check made afresh: the reader and the check, which a kept answer never loads
         from rulepress.document.reader import read_sources
         from rulepress.validate.printing import check_printing
 
         docs = read_sources(where.sources, where.games)
         extra = []
         if others:  # once the source passes: its translations
+            # the translations' check: only when there are some
             from rulepress.i18n.checked import checked_translations
 
             extra = [checked_translations(others, where.project.languages[0], strict)]
         report = check_printing(docs, project=where.project.root, extra=extra)
         if replay_all and report.status is ExitStatus.OK:
+            # the playtest runs: for --replay-all alone
             from rulepress.simulate.report import replayed_in_full
 
             found: list[Diagnostic] = []
@@ -362,6 +369,7 @@ def build(
     """Build HTML and PDF rulebooks into the output folder."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it (ReportLab)
         from rulepress.build import build_rulebooks
 
         where = Where.of(project, sources, games)
@@ -370,6 +378,7 @@ def build(
         source, others = where.languages(langs)
         also = []
         if others:
+            # Babel: only when there are translations
             from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 
             options = TranslationOptions(others, where.project.languages[0],
@@ -439,6 +448,7 @@ def pnp(
     """Draw the print-and-play kits (or, with --proof, a proof page of every face)."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it (ReportLab)
         from rulepress.build import build_kits
 
         where = Where.of(project, sources, games)
@@ -448,6 +458,7 @@ def pnp(
         source, others = where.languages(langs)
         also = []
         if others:
+            # Babel: only when there are translations
             from rulepress.i18n.kits import TranslatedKitOptions, TranslatedKits
 
             also = [TranslatedKits(TranslatedKitOptions(
@@ -489,6 +500,7 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
     pnp/GAME/<target>/ (docs/export-<target>.md says what to upload where)."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it (ReportLab, pypdf, numpy)
         from rulepress.export.generator import Exporter, ExportOptions
         from rulepress.export.generator import base_url as checked_url
         from rulepress.pipeline import Generator, Paths, RunOptions, run
@@ -505,6 +517,7 @@ def export(game: str, project: Path | None, sources: Path | None, out: Path | No
         source, others = where.languages(langs)
         exporters: list[Generator] = [Exporter(options)] if source else []
         if others:  # each translation's, into pnp/GAME/LANG/<target>/
+            # Babel: only when there are translations
             from rulepress.i18n.exports import TranslatedExporter
 
             exporters.append(TranslatedExporter(options, others, where.project.languages[0]))
@@ -538,6 +551,7 @@ def diff(old: str, rest: tuple[str, ...], project: Path | None, sources: Path | 
     project's translations, into build/GAME/LANG/errata/."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it (ReportLab)
         from rulepress.errata import diff as run_diff
 
         where = Where.of(project, sources, ())
@@ -579,10 +593,10 @@ def serve(games: tuple[str, ...], project: Path | None, sources: Path | None, ou
     when its files change and reload the page; a PDF is rendered when its link is opened."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it
         from rulepress.document.reader import source_games
         from rulepress.serve.builder import Settings
         from rulepress.serve.server import serve as run_server
-        from rulepress.workers import Budget
 
         where = Where.of(project, sources, games)
         where.folders(out, "build")
@@ -616,6 +630,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
     catalogs (locales/LANG.po), merged as msgmerge does."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it (Babel)
         from rulepress.document.reader import read_sources
         from rulepress.i18n.translate import theme_line
         from rulepress.i18n.translate import translate as run
@@ -633,6 +648,7 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
                 theme = theme_line(doc, done.lang)
                 if theme is not None:
                     reporter.done(theme)
+        # the command's own: --help and --version load none of it
         from rulepress.project import CONFIG, add_languages
 
         added = add_languages(where.project, wanted)
@@ -704,6 +720,7 @@ def simulate(
     end, who wins (by seat, by agent) and the game's own questions, with 95% intervals."""
 
     def action(reporter: Reporter) -> ExitStatus:
+        # the command's own: --help and --version load none of it
         from rulepress.project import Folder, no_links_below, simulation_apart
         from rulepress.simulate.generator import simulate_game
         from rulepress.simulate.summary import Options

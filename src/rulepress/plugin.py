@@ -86,11 +86,11 @@ from rulepress.games.cards import (
 from rulepress.games.conformance import ConformanceError, check_engine
 from rulepress.games.contract import facts_of, figures_of
 from rulepress.games.data import game_data
+from rulepress.pnp.api import Face
 from rulepress.units import POINTS_PER_MM
 from rulepress.words import ordinal
 
 if TYPE_CHECKING:
-    from rulepress.pnp.api import Face
     from rulepress.pnp.draw import colour, fill_bleed, fit_text, fonts, saved, shade, tint
 
 API_VERSION = "1.0"  # of what this module offers: see the module's doc
@@ -103,13 +103,9 @@ _DRAWING = {"colour", "fill_bleed", "fit_text", "fonts", "saved", "shade", "tint
 def __getattr__(name: str) -> Any:
     """The drawing helpers, imported when a drawer first asks for them (they load ReportLab)."""
     if name in _DRAWING:
-        from rulepress.pnp import draw
+        from rulepress.pnp import draw  # ReportLab: only a drawer needs it
 
         return getattr(draw, name)
-    if name == "Face":
-        from rulepress.pnp.api import Face
-
-        return Face
     raise AttributeError(f"module 'rulepress.plugin' has no attribute '{name}'")
 
 

@@ -262,7 +262,7 @@ def _convert(kind: str, value: Any) -> Any:
     if kind == "path":
         return Path(value) if isinstance(value, str) and value.strip() else None
     if kind == "languages":
-        from rulepress.i18n.catalog import (
+        from rulepress.i18n.catalog import (  # Babel: only a project with translations
             lang_problem,  # Babel comes with it: a translation's alone
         )
 

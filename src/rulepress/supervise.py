@@ -25,7 +25,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from rulepress.diagnostics import ExitStatus
+from rulepress.diagnostics import Diagnostic, ExitStatus, Severity, SourceLoc
+from rulepress.signals import worker_started
+from rulepress.workers import Budget, budget, ended, set_budget
 
 WALL = 3.0  # an import waiting (not computing) is stopped past this many times its budget
 POLL = 0.1  # seconds between looks at an import under way
@@ -43,7 +45,6 @@ def importing(path: Path | None, what: str) -> Iterator[None]:
     if _channel is None or os.getpid() != _owner:
         yield
         return
-    from rulepress.workers import budget
 
     _tell({"enter": what, "path": None if path is None else str(path),
            "seconds": budget().seconds, "cpu": time.process_time(), "at": time.monotonic()})
@@ -71,7 +72,6 @@ def supervised(command: Callable[[], Any]) -> Any:
         os.close(read)
         _channel, _owner = write, os.getpid()
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        from rulepress.signals import worker_started
 
         handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
         worker_started(os.getppid())  # ends with the parent should it be killed outright
@@ -135,9 +135,6 @@ def _late(child: int, import_: dict[str, Any]) -> int | None:
 
 
 def _fault(import_: dict[str, Any], code: int | None) -> NoReturn:
-    from rulepress.diagnostics import Diagnostic, Severity, SourceLoc
-    from rulepress.workers import Budget, ended, set_budget
-
     set_budget(Budget(float(import_["seconds"])))
     path = import_["path"]
     loc = None if path is None else SourceLoc(Path(path), 1, 1)

@@ -153,8 +153,8 @@ class TranslatedErrata(Errata):
     def check(self, game: DocumentCheck) -> list[Diagnostic]:
         """What of the sheet would print in the source language: counted in ``notes`` (the
         theme's words, the rules' and cards' segments), an error each with --strict."""
-        from rulepress.i18n.apply import read_catalog
-        from rulepress.i18n.books import left_in_source, theme_problems
+        from rulepress.i18n.apply import read_catalog  # Babel: for translations
+        from rulepress.i18n.books import left_in_source, theme_problems  # Babel: for translations
 
         doc = game.doc
         if not self._has(doc):
@@ -169,7 +169,7 @@ class TranslatedErrata(Errata):
         return [*found, *catalog.missing()] if strict else found
 
     def _has(self, doc: Document) -> bool:
-        from rulepress.i18n.books import languages_of
+        from rulepress.i18n.books import languages_of  # Babel: for translations
 
         return bool(languages_of(doc, (self.lang,)))
 
@@ -190,7 +190,7 @@ class TranslatedErrata(Errata):
 
     def sides_of(self, before: DocumentCheck, game: DocumentCheck
                  ) -> tuple[DocumentCheck, DocumentCheck]:
-        from rulepress.i18n.apply import read_catalog, translated
+        from rulepress.i18n.apply import read_catalog, translated  # Babel: for translations
 
         try:
             was = replace(before, doc=translated(before.doc, read_catalog(before.doc, self.lang),
@@ -204,7 +204,7 @@ class TranslatedErrata(Errata):
         """Its body's Markdown translated, for compare to read. (Its faces are drawn from
         ``doc`` as it is: a layout translates the section it prints, and finds a part by the
         source's lead, 'Scoring', where the translation's would be 'Wertung'.)"""
-        from rulepress.i18n.apply import translate_markdown
+        from rulepress.i18n.apply import translate_markdown  # Babel: for translations
 
         language = doc.language
         assert language is not None
@@ -363,8 +363,8 @@ def changed_faces(root: Path, sources: Path, old: str, games: Sequence[str],
     those of each translation in ``langs`` the game has a catalog of, each printing drawn in
     that language from its own catalog, so a card whose translation changed is changed there
     (and one whose source changed, its translation gone fuzzy, too)."""
-    from rulepress.i18n.apply import read_catalog, translated
-    from rulepress.i18n.books import languages_of
+    from rulepress.i18n.apply import read_catalog, translated  # Babel: for translations
+    from rulepress.i18n.books import languages_of  # Babel: for translations
 
     with sides(root, sources, old, None, games) as (before, after, slugs):
         reporter.progress(f"comparing the faces with {before.label}")

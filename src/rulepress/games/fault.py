@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rulepress.diagnostics import SourceLoc
 from rulepress.signals import Interrupted
+from rulepress.workers import in_worker, memory_note
 
 MAX_MESSAGE = 300  # characters of the exception's own message
 _API = {os.path.join("games", "data.py"), os.path.join("games", "base.py")}  # engines call these
@@ -136,8 +137,6 @@ def described(exc: BaseException) -> str:
     """'ZeroDivisionError: division by zero', on one line and at most MAX_MESSAGE long."""
     text = " ".join(str(exc.msg if isinstance(exc, SyntaxError) else exc).split())
     if isinstance(exc, MemoryError):
-        from rulepress.workers import in_worker, memory_note
-
         text = memory_note() if in_worker() else text
     if len(text) > MAX_MESSAGE:
         text = text[:MAX_MESSAGE - 1] + "…"

@@ -24,6 +24,7 @@ def checked_translations(langs: tuple[str, ...], source: str,
         if kept is not None:
             return kept
         if not made:
+            # Babel: only when there are translations
             from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 
             made.append(TranslatedBooks(TranslationOptions(langs, source,

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document, Language
+from rulepress.games import UnknownEngine, contract, load_engine
 from rulepress.host import EngineJob, engine_job
 from rulepress.i18n.segments import Segment
 from rulepress.simulate.ladder import (
@@ -40,8 +41,6 @@ _WORDS: dict[int, tuple[Any, frozenset[str] | None]] = {}  # by engine, kept ali
 def engine_words(engine: Any) -> frozenset[str] | None:
     """The words a loaded engine lists (asked in a worker, once a process); None when it
     fails to list them (its own check says why); none without an engine."""
-    from rulepress.games import contract
-
     if engine is None:
         return frozenset()
     if id(engine) in _WORDS:
@@ -56,8 +55,6 @@ def engine_words(engine: Any) -> frozenset[str] | None:
 
 def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     """The engine's words as segments, referenced at the front matter's ``engine:`` line."""
-    from rulepress.games import UnknownEngine, contract, load_engine
-
     if not doc.meta.engine:
         return []
     at = doc.meta.engine_loc or SourceLoc(doc.path, 1)

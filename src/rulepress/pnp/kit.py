@@ -28,6 +28,7 @@ from reportlab.pdfbase import pdfmetrics
 from rulepress.diagnostics import Diagnostic, RulepressError, SourceLoc, disproved, error
 from rulepress.document.model import Component, Document
 from rulepress.games.base import Drawer
+from rulepress.i18n.engine import word_translator
 from rulepress.limits import MAX_SHEETS_PER_COMPONENT
 from rulepress.media import PAPER_KEYS
 from rulepress.pnp import layout, marks, pack, pages
@@ -165,7 +166,6 @@ def _engine_words(doc: Document) -> Callable[[str], str | None] | None:
     """What a translation's engine drawers print in its language (None: as written)."""
     if doc.language is None:
         return None
-    from rulepress.i18n.engine import word_translator  # Babel comes with it: a translation's alone
 
     return word_translator(doc.language.strings, doc.language.code, doc.folder)
 
@@ -679,8 +679,8 @@ def _pressed(doc: Document, p: Paper, data: bytes) -> bytes:
     # Loaded for --press alone: pypdf is a slow import.
     from pypdf import PdfReader
 
-    from rulepress.press import pdfx
-    from rulepress.press.convert import to_press
+    from rulepress.press import pdfx  # pypdf: for --press alone
+    from rulepress.press.convert import to_press  # numpy, pypdf: for --press alone
 
     info = PdfReader(io.BytesIO(data)).metadata
     made = pdfx.make(to_press(data, bleed_mm=None),

@@ -29,7 +29,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "render_pdf":
-        from rulepress.render.pdf import render_pdf
+        from rulepress.render.pdf import render_pdf  # WeasyPrint: only a PDF needs it
 
         return render_pdf
     raise AttributeError(name)

@@ -202,7 +202,7 @@ def parse_parts(doc: Document, edition: str) -> list[Token]:
         if doc.language is None:
             found = md.parse(fill(doc, part.text))  # engine numbers in, rule marks off
         else:  # a translation: looked up by the text as written, then filled
-            from rulepress.i18n.apply import (
+            from rulepress.i18n.apply import (  # Babel: a translation's alone
                 translate_tokens,  # Babel comes with it: a translation's alone
             )
 

@@ -228,7 +228,7 @@ def render_pdfs(html: str, papers: Sequence[str], *, base_url: Path,
     if press:
         # Loaded for --press alone: they bring pypdf.
         from rulepress.press.convert import press_css
-        from rulepress.press.pdfx import profile_path
+        from rulepress.press.pdfx import profile_path  # pypdf: for --press alone
 
         fetcher = JailedFetcher([*allowed_roots, fonts, profile_path().parent])
         size, options = PAPERS[papers[0]].page_css, {"pdf_variant": "pdf/x-1a"}
@@ -291,8 +291,8 @@ def _pressed(data: bytes, game_folder: Path) -> bytes:
     # Loaded for --press alone: pypdf is a slow import.
     from pypdf import PdfReader
 
-    from rulepress.press import pdfx
-    from rulepress.press.convert import to_press
+    from rulepress.press import pdfx  # pypdf: for --press alone
+    from rulepress.press.convert import to_press  # numpy, pypdf: for --press alone
 
     info = PdfReader(io.BytesIO(data)).metadata
     made = pdfx.make(to_press(data), str(info.get("/Title", "")) if info is not None else "")

@@ -88,7 +88,7 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
     first is served without waiting for the second; None: both."""
     import time
 
-    from rulepress.build import build_rulebooks
+    from rulepress.build import build_rulebooks  # ReportLab, PIL: a build's alone
 
     start = time.perf_counter()
     reporter = _Silent()
@@ -96,13 +96,13 @@ def build_game(settings: Settings, game: str, only: frozenset[str] | None = None
         also = _translations(settings, only) if part != SOURCE else []
         if only is None and part != SOURCE and len(settings.languages) > 1:
             from rulepress.i18n.faces import TranslatedFaces  # each translation's faces page
-            from rulepress.serve.faces import FaceOptions
+            from rulepress.serve.faces import FaceOptions  # ReportLab: the faces page's alone
 
             also += [TranslatedFaces(FaceOptions(editions=settings.editions), settings.out,
                                      settings.project, lang, settings.languages[0])
                      for lang in settings.languages[1:]]
         if only is None and part != TRANSLATIONS:  # the kit's faces page too (serve/faces.py)
-            from rulepress.serve.faces import generator
+            from rulepress.serve.faces import generator  # ReportLab: the faces page's alone
 
             also.append(generator(settings.out, settings.editions, settings.project))
         built = build_rulebooks(
@@ -122,6 +122,7 @@ def _translations(settings: Settings, only: frozenset[str] | None) -> list[Any]:
     """The translated books' generator, for a project with more than one language."""
     if len(settings.languages) < 2:
         return []
+    # Babel: a translation's alone
     from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 
     options = TranslationOptions(settings.languages[1:], settings.languages[0],

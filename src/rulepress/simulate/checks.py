@@ -8,6 +8,8 @@ from typing import Any
 
 from rulepress.diagnostics import Diagnostic
 from rulepress.document.model import Document, Example
+from rulepress.simulate.play import SimulationFailure
+from rulepress.simulate.report import check_simulation, sample_lines
 from rulepress.validate.hooks import ReportHook
 from rulepress.validate.results import RenderedExample
 from rulepress.write import Kept
@@ -16,9 +18,6 @@ from rulepress.write import Kept
 def played(doc: Document, block: Example, project: Path | None) -> Any:
     """The block's sample, or the SimulationFailure a game raised (an answer, not an error of
     the worker: the report says which game failed)."""
-    from rulepress.simulate.play import SimulationFailure
-    from rulepress.simulate.report import sample_lines
-
     try:
         return sample_lines(doc, block, project)
     except SimulationFailure as exc:
@@ -27,8 +26,6 @@ def played(doc: Document, block: Example, project: Path | None) -> Any:
 
 def checked(doc: Document, block: Example, project: Path | None, *, draw: bool,
             kept: Kept | None, sampled: Any) -> tuple[list[Diagnostic], RenderedExample]:
-    from rulepress.simulate.report import check_simulation
-
     return check_simulation(doc, block, project, draw=draw, kept=kept, sampled=sampled)
 
 

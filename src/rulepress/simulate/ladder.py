@@ -35,6 +35,7 @@ from rulepress.diagnostics import ExitStatus, RulepressError, error
 from rulepress.pipeline import Reporter
 from rulepress.simulate.execute import SchedulerError, StopRule, players
 from rulepress.simulate.play import SimulationFailure
+from rulepress.simulate.plots import ladder_svg
 from rulepress.simulate.progress import game_steps
 from rulepress.simulate.records import sealed, tally_of
 from rulepress.simulate.spec import RunSpec, SpecError
@@ -579,7 +580,6 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                              **table_figures(seat_tally, seats.agents, spec.seconds_per_turn),
                              **first_game(seat_tally)}],
     })
-    from rulepress.simulate.plots import ladder_svg  # matplotlib, loaded when a run draws
 
     files = {"summary.json": dumps(summary) + "\n", "ladder.svg": ladder_svg(summary)}
     games = sum(t["games"] for t in summary["tables"])

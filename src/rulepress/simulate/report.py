@@ -38,7 +38,22 @@ from rulepress.document.model import Document, Example
 from rulepress.games.base import Figure
 from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
-from rulepress.simulate.run import plan_for
+from rulepress.prose import render_prose
+from rulepress.simulate.compensate import compensation_files
+from rulepress.simulate.execute import SchedulerError
+from rulepress.simulate.ladder import (
+    command,
+    ladder_files,
+    pair_key,
+    pair_specs,
+    seat_spec,
+    sentence,
+)
+from rulepress.simulate.play import SimulationFailure, replay
+from rulepress.simulate.plots import plot
+from rulepress.simulate.records import DIGEST_KEY, first_difference, records, records_digest
+from rulepress.simulate.refigure import derived
+from rulepress.simulate.run import plan_for, play, summarize
 from rulepress.simulate.spec import RunSpec, Table
 from rulepress.simulate.stats import SAMPLE, _r, rate, sample_digest
 from rulepress.simulate.summary import FORMAT, Options, Plan
@@ -77,8 +92,6 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
     """The first games of each table of the block's run, played (in the engine's worker, while
     the check goes on); None when the block names no run that can be played (check_simulation
     says why). A game that fails raises SimulationFailure; the engine's error, its own."""
-    from rulepress.simulate.play import replay
-
     try:
         chosen = _compensated(doc, block, _plan(doc, block, project))
         played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block))
@@ -139,7 +152,6 @@ def _sampled_tables(spec: RunSpec, ladder: bool, top: str | None
     game of each pair and of its strongest agent in every seat (searches are slow)."""
     if not ladder:
         return [(t.key, spec, t, min(SAMPLE, spec.plays(t.players))) for t in spec.tables]
-    from rulepress.simulate.ladder import pair_key, pair_specs, seat_spec
 
     runs = [(pair_key(s), s) for s in pair_specs(replace(spec, until=None), spec.agents)]
     if top is not None:
@@ -154,8 +166,6 @@ def check_simulation(
     """The block's diagnostics and its rendering: prose from the summary, the plots it names
     (drawn only when ``draw``; taken from ``kept`` when drawn from the same summary before).
     ``sampled``: sample_lines(), played already (or the SimulationFailure it raised)."""
-    from rulepress.prose import render_prose
-
     figures: Sequence[Figure] = ()
     diags: list[Diagnostic] = []
     try:
@@ -215,9 +225,6 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
 def _from_records(summary: dict[str, Any], name: str, remake: str) -> dict[str, Any]:
     """The summary with every figure computed from its records, once the records match their
     digest and the stored figures are exactly those (records.py)."""
-    from rulepress.simulate.records import DIGEST_KEY, first_difference, records_digest
-    from rulepress.simulate.refigure import derived
-
     try:
         sealed = summary.get(DIGEST_KEY)
         intact = sealed == records_digest(summary)
@@ -244,8 +251,6 @@ def _from_records(summary: dict[str, Any], name: str, remake: str) -> dict[str, 
 
 
 def _command(spec: RunSpec, ladder: bool, compensate: bool = False) -> str:
-    from rulepress.simulate.ladder import command
-
     if compensate:
         return replace(spec, handicap=None).command() + " --compensate"
     return command(spec) if ladder else spec.command()
@@ -338,8 +343,6 @@ def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
                    remake: str, sampled: Sample | Exception | None) -> None:
     """Play each table's first games again (or take them from ``sampled``): the summary's
     digest of them must come out (a ladder's: of each table's first game)."""
-    from rulepress.simulate.play import SimulationFailure, replay
-
     if isinstance(sampled, SimulationFailure):
         raise _Stale("summary", str(sampled))
     if isinstance(sampled, BaseException):
@@ -395,8 +398,6 @@ def _plots(summary: Mapping[str, Any], names: Sequence[str], folder: str,
 
 
 def _draw(summary: Mapping[str, Any], name: str, narrow: bool = False) -> str:
-    from rulepress.simulate.plots import plot
-
     return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False, narrow=narrow))
 
 
@@ -406,8 +407,6 @@ def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
     shown: dict[str, Any] = _written(summary)
     shown["table"] = {t["key"]: t for t in shown["tables"]}
     if "ladder" in summary:
-        from rulepress.simulate.ladder import sentence
-
         # Said again from the figures, not read from the run: in this version's words, which a
         # translated book's report knows (the summary keeps the words of the run's version).
         shown["ladder"]["sentence"] = sentence(summary["ladder"])
@@ -461,24 +460,15 @@ def replayed_in_full(doc: Document, block: Example, project: Path | None,
                      jobs: int = 0) -> list[Diagnostic]:
     """``check --replay-all``: every game of the block's run played again (as long as the run
     took), its records required to be the summary's exactly. Call it once the block checked."""
-    from rulepress.simulate.execute import SchedulerError
-    from rulepress.simulate.play import SimulationFailure
-    from rulepress.simulate.records import DIGEST_KEY, records
-    from rulepress.simulate.run import play, summarize
-
     name = block.data["summary"]
     loc = block.line_of(("summary",))
     asked = _plan(doc, block, project)
     stored = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
     try:
         if _is_ladder(block):
-            from rulepress.simulate.ladder import ladder_files
-
             files, _ = ladder_files(asked, doc.slug, adaptive=asked.spec.adaptive, jobs=jobs)
             made = json.loads(files["summary.json"])
         elif _is_compensation(block):
-            from rulepress.simulate.compensate import compensation_files
-
             files, _ = compensation_files(asked, doc.slug, jobs=jobs)
             made = json.loads(files["summary.json"])
         else:

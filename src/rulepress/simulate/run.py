@@ -15,6 +15,7 @@ from rulepress import memo
 from rulepress.cache import digest
 from rulepress.diagnostics import RulepressError, SourceLoc
 from rulepress.document.model import Document
+from rulepress.document.reader import read_sources
 from rulepress.games import UnknownEngine, contract
 from rulepress.games.base import GameEngine, Rules, handicap_of, standing_of
 from rulepress.games.contract import defined_at
@@ -23,6 +24,7 @@ from rulepress.host import one
 from rulepress.simulate.execute import GamesDone, StopRule, players
 from rulepress.simulate.ladder import parse_until, until_enough
 from rulepress.simulate.play import engine_of
+from rulepress.simulate.plots import plots
 from rulepress.simulate.records import sealed
 from rulepress.simulate.search import is_search_name
 from rulepress.simulate.spec import (
@@ -46,8 +48,6 @@ SIMULATION_UNIT = "simulation"  # the manifest's unit listing a run's files
 def plan(game: str, sources: Path, project: Path | None, options: Options) -> Plan:
     """The run ``options`` ask for on ``game`` (a folder of ``sources``); RulepressError (bad
     input) for anything the game cannot take."""
-    from rulepress.document.reader import read_sources
-
     (doc,) = read_sources(sources, [game])
     return plan_of(doc, project, options)
 
@@ -301,6 +301,4 @@ def summarize(plan: Plan, tallies: Sequence[Tally]) -> dict[str, Any]:
 
 def outputs(summary: Mapping[str, Any]) -> dict[str, str]:
     """File name -> text: summary.json and the plots."""
-    from rulepress.simulate.plots import plots  # matplotlib, loaded when a run draws
-
     return {SUMMARY: dumps(summary) + "\n", **plots(summary)}

@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rulepress.diagnostics import Diagnostic
+from rulepress.document.lookup import check_glossary
 from rulepress.document.model import Document
+from rulepress.document.teaching import check_teaching
+from rulepress.hyphenation import check_exceptions
 from rulepress.validate.hooks import DocumentHook
 from rulepress.validate.results import RenderedExample
 
@@ -26,20 +29,14 @@ def _glyphs(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diag
 
 
 def _glossary(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    from rulepress.document.lookup import check_glossary
-
     return check_glossary(doc.terms)
 
 
 def _teaching(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    from rulepress.document.teaching import check_teaching
-
     return check_teaching(doc)
 
 
 def _hyphenation(doc: Document, examples: Mapping[str, RenderedExample]) -> list[Diagnostic]:
-    from rulepress.hyphenation import check_exceptions
-
     return check_exceptions(doc.folder)
 
 

@@ -25,18 +25,20 @@ def _rules() -> GoStopRules:
 
 
 def _replay(example: Mapping[str, Any]) -> Any:
+    # on demand: a game played loads no examples
     from rulepress.games.go_stop.examples import replay
 
     return replay(example)
 
 
 def _facts(replayed: Any) -> Mapping[str, Any]:
-    from rulepress.games.go_stop.examples import facts
+    from rulepress.games.go_stop.examples import facts  # on demand: a game played loads no examples
 
     return facts(replayed)
 
 
 def _figures(replayed: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    # on demand: a game played draws no diagrams
     from rulepress.games.go_stop.diagrams import figures
 
     return figures(replayed)
@@ -65,19 +67,19 @@ def _tables() -> Mapping[str, Sequence[Mapping[str, Any]]]:
 
 
 def _drawers() -> Mapping[str, Drawer]:
-    from rulepress.games.go_stop.pnp import DRAWERS
+    from rulepress.games.go_stop.pnp import DRAWERS  # ReportLab: only a kit draws
 
     return DRAWERS
 
 
 def _agents() -> Mapping[str, tuple[str, Agent]]:
-    from rulepress.games.go_stop.agents import AGENTS
+    from rulepress.games.go_stop.agents import AGENTS  # on demand: a check loads no agents
 
     return AGENTS
 
 
 def _questions() -> Sequence[Question]:
-    from rulepress.games.go_stop.questions import QUESTIONS
+    from rulepress.games.go_stop.questions import QUESTIONS  # on demand: simulate alone asks them
 
     return QUESTIONS
 

@@ -33,18 +33,20 @@ def _rules() -> PigeonRules:
 
 
 def _replay(example: Mapping[str, Any]) -> Any:
+    # on demand: a game played loads no examples
     from rulepress.games.pigeon.examples import checked_replay
 
     return checked_replay(example)
 
 
 def _facts(replayed: Any) -> Mapping[str, Any]:
-    from rulepress.games.pigeon.examples import facts
+    from rulepress.games.pigeon.examples import facts  # on demand: a game played loads no examples
 
     return facts(replayed)
 
 
 def _figures(replayed: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    # on demand: a game played draws no diagrams
     from rulepress.games.pigeon.diagrams import figures
 
     return figures(replayed)
@@ -55,7 +57,7 @@ def _counts() -> Mapping[str, int]:
 
 
 def _drawers() -> Mapping[str, Drawer]:
-    from rulepress.games.pigeon.pnp import DRAWERS
+    from rulepress.games.pigeon.pnp import DRAWERS  # ReportLab: only a kit draws
 
     return DRAWERS
 
@@ -66,13 +68,13 @@ def _tables() -> Mapping[str, Sequence[Mapping[str, Any]]]:
 
 
 def _agents() -> Mapping[str, tuple[str, Agent]]:
-    from rulepress.games.pigeon.agents import AGENTS
+    from rulepress.games.pigeon.agents import AGENTS  # on demand: a check loads no agents
 
     return AGENTS
 
 
 def _questions() -> Sequence[Question]:
-    from rulepress.games.pigeon.questions import QUESTIONS
+    from rulepress.games.pigeon.questions import QUESTIONS  # on demand: simulate alone asks them
 
     return QUESTIONS
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rulepress.games.pigeon_race import rules
 from rulepress.games.pigeon_race.cards import DECK
 from rulepress.games.pigeon_race.rules import (
     ALLOTMENT,
@@ -42,18 +43,21 @@ def _rules() -> PigeonRaceRules:
 
 
 def _replay(example: Mapping[str, Any]) -> Any:
+    # on demand: a game played loads no examples
     from rulepress.games.pigeon_race.examples import replay_example
 
     return replay_example(example)
 
 
 def _facts(replayed: Any) -> Mapping[str, Any]:
+    # on demand: a game played loads no examples
     from rulepress.games.pigeon_race.examples import played_facts
 
     return played_facts(replayed)
 
 
 def _figures(replayed: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    # on demand: a game played draws no diagrams
     from rulepress.games.pigeon_race.diagrams import figures
 
     return figures(replayed.race) if replayed.race is not None else []
@@ -69,7 +73,7 @@ def _counts() -> Mapping[str, int]:
 
 
 def _drawers() -> Mapping[str, Drawer]:
-    from rulepress.games.pigeon_race.pnp import DRAWERS
+    from rulepress.games.pigeon_race.pnp import DRAWERS  # ReportLab: only a kit draws
 
     return DRAWERS
 
@@ -88,12 +92,13 @@ def _tables() -> Mapping[str, Sequence[Mapping[str, Any]]]:
 
 
 def _agents() -> Mapping[str, tuple[str, Agent]]:
-    from rulepress.games.pigeon_race.agents import AGENTS
+    from rulepress.games.pigeon_race.agents import AGENTS  # on demand: a check loads no agents
 
     return AGENTS
 
 
 def _questions() -> Sequence[Question]:
+    # on demand: simulate alone asks them
     from rulepress.games.pigeon_race.questions import QUESTIONS
 
     return QUESTIONS
@@ -101,8 +106,10 @@ def _questions() -> Sequence[Question]:
 
 def _words() -> Sequence[str]:
     """What the diagrams print and the facts say in words, for translators."""
-    from rulepress.games.pigeon_race import rules
+    # on demand: for translators
     from rulepress.games.pigeon_race.diagrams import HOME_LABEL, START_LABEL, TITLE_WORDS
+
+    # on demand: for translators
     from rulepress.games.pigeon_race.examples import BACKWARD, FORWARD, HOME_WORD
 
     reasons = [v for k, v in vars(rules).items() if k.startswith(("R_", "END_"))

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulepress.games.worm_derby.rules import RULES, Options, Phase, State, WormDerbyRules
+from rulepress.games.worm_derby.moves import ACE, FACES, NULL, face_name
+from rulepress.games.worm_derby.rules import RULES, SUITS, Options, Phase, State, WormDerbyRules
 from rulepress.plugin import Agent, Drawer, Engine, Figure
 
 TILES = 24  # 4 suits x 6 ranks: 21 obstacles, 2 start-line tiles and the pylon
@@ -30,18 +31,21 @@ def _rules() -> WormDerbyRules:
 
 
 def _replay(example: Mapping[str, Any]) -> Any:
+    # on demand: a game played loads no examples
     from rulepress.games.worm_derby.examples import replay
 
     return replay(example)
 
 
 def _facts(replayed: Any) -> Mapping[str, Any]:
+    # on demand: a game played loads no examples
     from rulepress.games.worm_derby.examples import facts
 
     return facts(replayed)
 
 
 def _figures(replayed: Any, example: Mapping[str, Any]) -> Sequence[Figure]:
+    # on demand: a game played draws no diagrams
     from rulepress.games.worm_derby.diagrams import figures
 
     if "setup" not in example:
@@ -56,22 +60,19 @@ def _counts() -> Mapping[str, int]:
 def _tables() -> Mapping[str, Sequence[Mapping[str, Any]]]:
     """The coins, as the rules count them: one for each suit and die face (null, ace, 2 to
     5), in piecepack order; ``value`` is what the coin shows (nothing for the null)."""
-    from rulepress.games.worm_derby.moves import ACE, FACES, NULL, face_name
-    from rulepress.games.worm_derby.rules import SUITS
-
     shown = {NULL: "", ACE: "A"}
     return {"coins": [{"suit": suit, "face": face_name(f), "value": shown.get(f, str(f))}
                       for suit in SUITS for f in FACES]}
 
 
 def _drawers() -> Mapping[str, Drawer]:
-    from rulepress.games.worm_derby.pnp import DRAWERS
+    from rulepress.games.worm_derby.pnp import DRAWERS  # ReportLab: only a kit draws
 
     return DRAWERS
 
 
 def _agents() -> Mapping[str, tuple[str, Agent]]:
-    from rulepress.games.worm_derby.player import AGENTS
+    from rulepress.games.worm_derby.player import AGENTS  # on demand: a check loads no agents
 
     return AGENTS
 

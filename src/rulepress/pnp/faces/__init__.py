@@ -21,6 +21,9 @@ from rulepress.document.model import Component, Document, Row
 from rulepress.document.rows import QTY, copies, field_problem, qty_problem
 from rulepress.document.schema import is_layout
 from rulepress.games.base import Drawer
+from rulepress.i18n.engine import (
+    translated_tables,  # Babel comes with it: a translation's alone
+)
 from rulepress.pnp.api import Face
 from rulepress.pnp.faces.elements import Layout, compile_layout
 from rulepress.pnp.faces.layoutfile import read_layout
@@ -121,9 +124,6 @@ class Art:
 
     def __init__(self, doc: Document, tables: Tables) -> None:
         if doc.language is not None:  # the engine's words in its tables ("1st") translated
-            from rulepress.i18n.engine import (
-                translated_tables,  # Babel comes with it: a translation's alone
-            )
 
             tables = translated_tables(tables, doc.language, doc.folder)
         self.doc, self.tables = doc, tables
@@ -161,7 +161,7 @@ class Art:
             loc = comp.keys.get("back" if back else "front", comp.loc)
             raw = read_layout(self.doc.folder, name, loc)
             if self.doc.language is not None:
-                from rulepress.i18n.apply import (
+                from rulepress.i18n.apply import (  # Babel: a translation's alone
                     translate_layout,  # Babel comes with it: a translation's alone
                 )
 

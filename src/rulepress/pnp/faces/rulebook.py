@@ -137,7 +137,7 @@ class RuleBook:
         first = head.loc.line - part.first_line + 1
         body = "\n".join(lines[first:end_line - part.first_line]).strip("\n")
         if self._doc.language is not None:  # translated as written, then filled
-            from rulepress.i18n.apply import (
+            from rulepress.i18n.apply import (  # Babel: a translation's alone
                 translate_markdown,  # Babel comes with it: a translation's alone
             )
 
