@@ -62,7 +62,7 @@ def test_the_wheel_carries_theme_fonts_and_scaffold(installed: Path, tmp_path: P
     assert {"rulebook.html.j2", "print.css", "fonts"} <= {p.name for p in theme.iterdir()}
     assert (theme / "fonts" / "Carlito-Regular.ttf").stat().st_size > 100_000
     # The PDF/X output profile and its licence, beside the export code.
-    icc = Path(out[0]).parent / "export" / "icc"
+    icc = Path(out[0]).parent / "press" / "icc"
     assert (icc / "rulepress-FOGRA39L.icc").read_bytes()[12:20] == b"prtrCMYK"
     assert "zlib" in (icc / "README-FOGRA39L.txt").read_text()
 

@@ -123,16 +123,14 @@ def test_the_prose_names_each_player_by_the_name_its_plots_show(tmp_path: Path) 
     """One name per player: ``name`` gives the run's agents by their declared names, the ones
     the agents plot labels its bars with; a player the run does not have is an error at the
     block's text, not a name made up in prose."""
-    from rulepress.checks import every
-
     from rulepress.document.reader import read_sources
     from rulepress.simulate.plots import agents_plot
-    from rulepress.validate.check import check_documents
+    from rulepress.validate.printing import check_printing
 
     root = project(tmp_path, extra=" {{ name.cautious }} played {{ name.random }}.")
     assert make_summary(root).exit_code == 0
     docs = read_sources(root / "sources", ["coin-race"])
-    report = check_documents(docs, project=root, checks=every())
+    report = check_printing(docs, project=root)
     assert not report.diagnostics
     prose = " ".join(report.documents[0].examples["playtest"].prose.split())
     assert prose.endswith(" cautious played random.")

@@ -63,11 +63,11 @@ Hook = DocumentHook | KitHook | ReportHook
 
 # Every hook by name, where it is defined: the bundled generators' and those a check always has.
 REGISTRY: dict[str, str] = {
-    "references": "rulepress.validate.book_hooks:REFERENCES",
-    "glyphs": "rulepress.validate.book_hooks:GLYPHS",
-    "glossary": "rulepress.validate.book_hooks:GLOSSARY",
-    "teaching": "rulepress.validate.book_hooks:TEACHING",
-    "hyphenation": "rulepress.validate.book_hooks:HYPHENATION",
+    "references": "rulepress.book_hooks:REFERENCES",
+    "glyphs": "rulepress.book_hooks:GLYPHS",
+    "glossary": "rulepress.book_hooks:GLOSSARY",
+    "teaching": "rulepress.book_hooks:TEACHING",
+    "hyphenation": "rulepress.book_hooks:HYPHENATION",
     "playtest": "rulepress.simulate.checks:PLAYTEST",
     "kit": "rulepress.pnp.measure:KIT",
 }
