@@ -126,6 +126,7 @@ def test_sources_hold_every_part(tmp_path: Path) -> None:
     assert held[0] == doc.path and {p.path for p in doc.parts} <= set(held)
 
 
+@pytest.mark.slow  # builds whole books
 def test_the_bundled_books_print_no_markup(tmp_path: Path) -> None:
     """Both editions of the four games, read back: no error (a build with one would raise)."""
     built = build_rulebooks(ROOT / "sources", tmp_path, games=GAMES, papers=("a4",), pdf=False,
@@ -137,6 +138,7 @@ def test_the_bundled_books_print_no_markup(tmp_path: Path) -> None:
             assert read_back(text, name, Sources(())) == []
 
 
+@pytest.mark.slow  # builds whole books
 def test_markup_in_a_translation_is_an_error_at_its_catalog_line(tmp_path: Path) -> None:
     """The German book is read back too; its printed words are found in the catalog."""
     shutil.copy(ROOT / "rulepress.toml", tmp_path / "rulepress.toml")
