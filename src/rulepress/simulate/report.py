@@ -39,6 +39,7 @@ from rulepress.games.base import Figure
 from rulepress.games.contract import Malformed
 from rulepress.jail import read_regular
 from rulepress.prose import render_prose
+from rulepress.simulate import plots  # called through the module: tests count its draws
 from rulepress.simulate.compensate import compensation_files
 from rulepress.simulate.execute import SchedulerError
 from rulepress.simulate.ladder import (
@@ -50,7 +51,6 @@ from rulepress.simulate.ladder import (
     sentence,
 )
 from rulepress.simulate.play import SimulationFailure, replay
-from rulepress.simulate.plots import plot
 from rulepress.simulate.records import DIGEST_KEY, first_difference, records, records_digest
 from rulepress.simulate.refigure import derived
 from rulepress.simulate.run import plan_for, play, summarize
@@ -398,7 +398,7 @@ def _plots(summary: Mapping[str, Any], names: Sequence[str], folder: str,
 
 
 def _draw(summary: Mapping[str, Any], name: str, narrow: bool = False) -> str:
-    return _PROLOGUE.sub("", plot(summary, name, text_as_paths=False, narrow=narrow))
+    return _PROLOGUE.sub("", plots.plot(summary, name, text_as_paths=False, narrow=narrow))
 
 
 def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
