@@ -10,7 +10,7 @@ import pytest
 from support import Quiet, run
 
 from rulepress.build import build_rulebooks
-from rulepress.diagnostics import RulepressError, Severity
+from rulepress.diagnostics import Diagnostic, RulepressError, Severity
 from rulepress.document.reader import read_document
 from rulepress.errata.compare import _plain, blocks
 from rulepress.render.readback import Sources, html_text, read_back, sources_of
@@ -46,16 +46,21 @@ def line(needle: str, text: str = FRONT) -> int:
     return next(n for n, each in enumerate(text.split("\n"), 1) if needle in each)
 
 
-def test_markup_in_a_generated_text_is_an_error_at_its_source_line(tmp_path: Path) -> None:
-    """A mistyped rule mark ({rul=...}) is read by nothing: the body and the glossary, which
-    renders the term's sentence, would print it. The build stops at the sentence's line."""
+def refused_build(tmp_path: Path, text: str) -> list[Diagnostic]:
+    """What stops the build of a game whose rules are ``text``."""
     folder = tmp_path / "src" / "tiny"
     folder.mkdir(parents=True)
-    (folder / "rules.md").write_text(FRONT, encoding="utf-8")
+    (folder / "rules.md").write_text(text, encoding="utf-8")
     with pytest.raises(RulepressError) as caught:
         build_rulebooks(tmp_path / "src", tmp_path / "out", papers=("a4",), pdf=False,
                         reporter=Quiet())
-    found = caught.value.diagnostics
+    return caught.value.diagnostics
+
+
+def test_markup_in_a_generated_text_is_an_error_at_its_source_line(tmp_path: Path) -> None:
+    """A mistyped rule mark ({rul=...}) is read by nothing: the body and the glossary, which
+    renders the term's sentence, would print it. The build stops at the sentence's line."""
+    found = refused_build(tmp_path, FRONT)
     assert {d.severity for d in found} == {Severity.ERROR}
     assert {d.loc.line if d.loc else 0 for d in found} == {line("{rul=")}
     assert {d.loc.col if d.loc else 0 for d in found} == {FRONT.split("\n")[line("{rul=") - 1]
@@ -74,13 +79,7 @@ def test_an_attribute_cut_off_from_its_mark_is_markup_too(tmp_path: Path) -> Non
     text = FRONT.replace("A :dfn[column] is two cards of a number; [a column holds 2 cards]"
                          "{rul=column.size}.", 'Pairs make :dfn[column]s{def="A column is two '
                          'cards of a number."} on the table.')
-    folder = tmp_path / "src" / "tiny"
-    folder.mkdir(parents=True)
-    (folder / "rules.md").write_text(text, encoding="utf-8")
-    with pytest.raises(RulepressError) as caught:
-        build_rulebooks(tmp_path / "src", tmp_path / "out", papers=("a4",), pdf=False,
-                        reporter=Quiet())
-    found = caught.value.diagnostics
+    found = refused_build(tmp_path, text)
     assert {d.loc.line if d.loc else 0 for d in found} == {line("]s{def=", text)}
     assert all("the source markup '{def=“'" in d.message for d in found), found[0].message
 

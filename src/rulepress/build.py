@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulepress.books import BookOptions, Books
-from rulepress.diagnostics import RulepressError
+from rulepress.diagnostics import Reporter, RulepressError
 from rulepress.document.editions import EDITIONS, PLAYER
 from rulepress.errata import changed_faces, changelog_lines
 from rulepress.media import DEFAULT_LANGUAGE, FALLBACK_EPOCH, PAPER_KEYS
@@ -17,7 +17,6 @@ from rulepress.pipeline import (
     Checked,
     Generator,
     Paths,
-    Reporter,
     RunOptions,
     check,
     run,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 
 class ExitStatus(enum.IntEnum):
@@ -96,3 +97,11 @@ class RulepressError(Exception):
     @classmethod
     def at(cls, loc: SourceLoc | None, message: str) -> RulepressError:
         return cls([error(loc, message)])
+
+
+class Reporter(Protocol):
+    """Where a command says what it does (``progress``: a plain message, or a pipeline Step)
+    and what it found: the one reporter of a command, which the check and the pipeline share."""
+
+    def progress(self, message: str) -> None: ...
+    def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...

@@ -22,6 +22,7 @@ from rulepress.cache import GameInputs, file_key, game_inputs
 from rulepress.diagnostics import (
     Diagnostic,
     ExitStatus,
+    Reporter,
     RulepressError,
     Severity,
     counted,
@@ -75,15 +76,6 @@ class Warned(dict[str, "bytes | str"]):
     def __init__(self, files: Files, warnings: Sequence[Diagnostic]) -> None:
         super().__init__(files)
         self.warnings = tuple(warnings)
-
-
-class Reporter(Protocol):
-    """Where a command says what it does: ``progress`` gets a plain message, or a Step."""
-
-    def progress(self, message: str) -> None: ...
-    def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
-
-
 
 
 class Step(str):

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from rulepress.cache import digest, game_inputs
-from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, SourceLoc
+from rulepress.diagnostics import Diagnostic, ExitStatus, Reporter, RulepressError, SourceLoc
 from rulepress.document.model import Component, Document
 from rulepress.document.reader import read_sources, source_games
 from rulepress.errata.compare import REMOVED, compare
@@ -30,7 +30,6 @@ from rulepress.pipeline import (
     Deferred,
     Files,
     Paths,
-    Reporter,
     RunOptions,
     Unit,
     run,

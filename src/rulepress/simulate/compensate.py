@@ -19,10 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rulepress.diagnostics import ExitStatus, RulepressError, error
+from rulepress.diagnostics import ExitStatus, Reporter, RulepressError, error
 from rulepress.games import contract
 from rulepress.games.base import handicap_of
-from rulepress.pipeline import Reporter
 from rulepress.simulate.execute import SchedulerError, players
 from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.progress import game_steps

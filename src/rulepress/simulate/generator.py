@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rulepress.diagnostics import Diagnostic, ExitStatus, RulepressError, error
+from rulepress.diagnostics import Diagnostic, ExitStatus, Reporter, RulepressError, error
 from rulepress.document.model import Document
-from rulepress.pipeline import Base, Files, Paths, Reporter, RunOptions, Unit, run
+from rulepress.pipeline import Base, Files, Paths, RunOptions, Unit, run
 from rulepress.simulate.compensate import compensation_files, compensation_options
 from rulepress.simulate.execute import SchedulerError
 from rulepress.simulate.ladder import ladder_files, ladder_options

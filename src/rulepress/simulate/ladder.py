@@ -31,8 +31,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from rulepress.diagnostics import ExitStatus, RulepressError, error
-from rulepress.pipeline import Reporter
+from rulepress.diagnostics import ExitStatus, Reporter, RulepressError, error
 from rulepress.simulate.execute import SchedulerError, StopRule, players
 from rulepress.simulate.play import SimulationFailure
 from rulepress.simulate.plots import ladder_svg

@@ -1,4 +1,4 @@
-"""Games done so far, told to the command's one progress reporter (pipeline.Reporter) as Steps:
+"""Games done so far, told to the command's one progress reporter (diagnostics.Reporter) as Steps:
 a bar on a terminal, a line per batch otherwise (logs, CI); nothing without a reporter."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rulepress.pipeline import Reporter, Step
+from rulepress.diagnostics import Reporter
+from rulepress.pipeline import Step
 from rulepress.simulate.execute import GamesDone
 
 

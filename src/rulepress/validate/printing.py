@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from rulepress.diagnostics import (
     Diagnostic,
     ExitStatus,
+    Reporter,
     RulepressError,
     Severity,
     exit_status,
@@ -29,13 +30,6 @@ if TYPE_CHECKING:
     from rulepress.write import Kept
 
 
-class Said(Protocol):
-    """Where the check says what it does and what it found (a command's reporter)."""
-
-    def progress(self, message: str) -> None: ...
-    def diagnostics(self, diagnostics: list[Diagnostic]) -> None: ...
-
-
 def check_printing(
     docs: Sequence[Document],
     *,
@@ -45,7 +39,7 @@ def check_printing(
     draft: bool = False,
     kept: Kept | None = None,
     extra: Sequence[Callable[[DocumentCheck], list[Diagnostic]]] = (),
-    said: Said | None = None,
+    said: Reporter | None = None,
 ) -> CheckedPrinting:
     """Every game of ``docs`` checked once: its examples proven in its engine (in one worker,
     started for the whole printing), its components counted, and each hook of ``hooks`` run
@@ -80,7 +74,7 @@ def passing(
     docs: Sequence[Document],
     into: CheckedPrinting,
     *,
-    said: Said,
+    said: Reporter,
     project: Path | None = None,
     hooks: Hooks = ALL,
     draw: bool = False,
@@ -105,7 +99,7 @@ def passing(
         yield from hand_on(checked(), said=said, draft=draft, extra=extra, into=into)
 
 
-def checking(docs: Sequence[Document], said: Said) -> None:
+def checking(docs: Sequence[Document], said: Reporter) -> None:
     """Say that ``docs`` are being checked (as the check says it)."""
     if docs:
         said.progress(f"checking {len(docs)} game{'' if len(docs) == 1 else 's'}")
@@ -114,7 +108,7 @@ def checking(docs: Sequence[Document], said: Said) -> None:
 def hand_on(
     games: Iterable[DocumentCheck],
     *,
-    said: Said,
+    said: Reporter,
     into: CheckedPrinting,
     draft: bool = False,
     extra: Sequence[Callable[[DocumentCheck], list[Diagnostic]]] = (),
