@@ -202,9 +202,10 @@ _GROUP = re.compile(r"<g>\s*((?:<text\b[^>]*>[^<]+</text>\s*){2,})</g>")
 
 
 def _wrapped_lines(group: re.Match[str], tr: Callable[[str], str | None], done: set[str]) -> str:
-    """A title a phone's plot wrapped over several texts, translated whole and wrapped again
-    over as many lines (left as it is when the whole is no known text); the lines written are
-    added to ``done``."""
+    """A title a figure wrapped over several texts (a group of them), translated whole and
+    wrapped again over as many lines (left as it is when the whole is no known text); the lines
+    written are added to ``done``. (A report's plots no longer come here: they are drawn in
+    the language, i18n/plots.py.)"""
     lines = list(_TEXT.finditer(group.group(1)))
     said = tr(" ".join(html.unescape(m.group(2)).strip() for m in lines))
     if said is None:
