@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -81,23 +82,30 @@ DATA = {"deck empty": "Nachziehstapel vollständig aufgebraucht",
         "three pigeons home": "drei Tauben sind über der Ziellinie"}
 
 
+@pytest.mark.parametrize("narrow", [False, True], ids=["page", "phone"])
 def test_labels_far_longer_than_the_english_widen_the_plot_and_stay_whole(
-        tmp_path: Path) -> None:
+        tmp_path: Path, narrow: bool) -> None:
     (tmp_path / "locales").mkdir()
     (tmp_path / "locales" / "de-theme.po").write_text(PO, encoding="utf-8")
     summary = _summary("ends")
     wording = Wording("de", tmp_path, DATA.get)
-    svg = draw(summary, "ends", False, wording)
+    with warnings.catch_warnings():  # matplotlib's "constrained_layout not applied": squeezed
+        warnings.simplefilter("error")
+        svg = draw(summary, "ends", narrow, wording)
     texts = _texts(svg)
-    assert "6 Mitspielerinnen und Mitspieler am Tisch" in texts
+    # A row's long name goes over two lines, the rows as tall as they need.
+    assert texts[texts.index(
+        "6 Mitspielerinnen und"):][:2] == ["6 Mitspielerinnen und", "Mitspieler am Tisch"]
     assert "Nachziehstapel vollständig aufgebraucht" in texts
     assert "Wie die Partien zu Ende gehen" in texts
     assert cut_off(svg) == []
     assert wording.left == set()
-    # The same words put into the English drawing afterwards (as a translation did before)
-    # run past its left edge: the measure sees what the reader saw, "…pielerinnen".
+
+
+def test_words_put_into_the_english_drawing_afterwards_run_past_its_edge() -> None:
+    # As a translation did before: the measure sees what the reader saw, "…pielerinnen".
     words = {"6 players": "6 Mitspielerinnen und Mitspieler am Tisch"}
-    replaced = translate_svg(draw(summary, "ends"), words.get, set(), "de")
+    replaced = translate_svg(draw(_summary("ends"), "ends"), words.get, set(), "de")
     assert "6 Mitspielerinnen und Mitspieler am Tisch" in _texts(replaced)
     assert any(c.startswith("'6' at [-") for c in cut_off(replaced)), cut_off(replaced)
 

@@ -408,21 +408,59 @@ def agents_plot(summary: Mapping[str, Any]) -> Figure:
 def ends_plot(summary: Mapping[str, Any]) -> Figure:
     tables = summary["tables"]
     reasons = list(dict.fromkeys(r for t in tables for r in t["ends"]))
-    figure, (ax,) = _figure(height=0.6 + 0.45 * len(tables))
-    names = [label(t, summary) for t in tables]
+    names = [_folded(label(t, summary)) for t in tables]
+    words = [_word(r) for r in reasons]
+    lines = max((n.count("\n") + 1 for n in names), default=1)
+    row = 0.45 if lines == 1 else 0.15 + 0.18 * lines  # inches: room for a name's lines
+    size = max(9, _small())
+    usual = cols = min(2 if _narrow.get() else 3, len(reasons))
+    if cols > 1 and _legend_width(words, cols, size) > _width() * 72:
+        cols = 1  # one reason a line, where side by side they would run past the plot
+    more = len(reasons) - -(-len(reasons) // usual) if cols < usual else 0  # legend's lines
+    figure, (ax,) = _figure(height=0.6 + row * len(tables) + more * 1.5 * size / 72)
     left = [0.0] * len(tables)
     for n, reason in enumerate(reasons):
         shares = [(t["ends"].get(reason) or {"rate": 0.0})["rate"] for t in tables]
-        ax.barh(names, shares, left=left, color=PALETTE[n % len(PALETTE)], label=_word(reason),
+        ax.barh(names, shares, left=left, color=PALETTE[n % len(PALETTE)], label=words[n],
                 height=0.6)
         left = [a + b for a, b in zip(left, shares, strict=True)]
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(_percent())
     ax.set_title(_("How games end"))
-    ax.legend(frameon=False, fontsize=max(9, _small()), loc="upper center",
-              bbox_to_anchor=(0.5, -0.18), ncols=min(2 if _narrow.get() else 3, len(reasons)))
+    ax.legend(frameon=False, fontsize=size, loc="upper center", bbox_to_anchor=(0.5, -0.18),
+              ncols=cols)
     return figure
+
+
+def _legend_width(words: Sequence[str], cols: int, size: float) -> float:
+    """How wide (points) a legend of ``words`` in ``cols`` columns is set, as matplotlib sets
+    one: its columns filled top to bottom, the first ones longest; each a colour patch, a gap
+    and its longest word, the columns apart by the legend's spacing."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    rc = matplotlib.rcParams
+    font = FontProperties(family=rc["font.family"], size=size)
+    measure = TextToPath()
+    widths = [measure.get_text_width_height_descent(w, font, ismath=False)[0] for w in words]
+    rows, long = divmod(len(widths), cols)
+    columns, start = [], 0
+    for k in range(cols):
+        end = start + rows + (1 if k < long else 0)
+        columns.append(max(widths[start:end], default=0.0))
+        start = end
+    patch = (rc["legend.handlelength"] + rc["legend.handletextpad"]) * size
+    return float(sum(w + patch for w in columns) + (cols - 1) * rc["legend.columnspacing"]
+                 * size + 2 * rc["legend.borderpad"] * size)
+
+
+def _folded(name: str) -> str:
+    """A row's name over more lines when it is longer than the room a row's name has beside a
+    plot (a translation's may be): the bars keep their width."""
+    room = 22 if _narrow.get() else 30
+    return name if len(name) <= room else textwrap.fill(name, room)
 
 
 PLOTS: dict[str, Callable[[Mapping[str, Any]], Figure]] = {
