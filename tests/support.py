@@ -29,3 +29,36 @@ CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; `make test` installs i
 # Headless as root on a machine without a network: no sandbox, GPU or background requests.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+def text_boxes(svg: str) -> tuple[tuple[float, float], list[tuple[str, tuple[float, ...]]]]:
+    """``svg`` set on a page of its own size by WeasyPrint, in the theme's Carlito (as a book
+    sets it): the page's width and height, and each printed character with its box (left,
+    bottom, right, top, points) as pdfium measures it; a character the drawing cuts off lies
+    outside the page."""
+    import re
+
+    import pypdfium2 as pdfium
+    from weasyprint import HTML
+
+    from rulepress.paths import templates_dir
+
+    size = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    assert size is not None, svg[:300]
+    font = (templates_dir() / "fonts" / "Carlito-Regular.ttf").as_uri()
+    page = (f"<style>@font-face {{ font-family: Carlito; src: url({font}) }} "
+            f"@page {{ size: {size[1]}pt {size[2]}pt; margin: 0 }} body {{ margin: 0 }} "
+            f"svg {{ display: block }}</style>{svg}")
+    pdf = pdfium.PdfDocument(HTML(string=page).write_pdf())
+    text = pdf[0].get_textpage()
+    chars = [(text.get_text_range(i, 1), tuple(text.get_charbox(i)))
+             for i in range(text.count_chars())]
+    return (pdf[0].get_width(), pdf[0].get_height()), [(c, b) for c, b in chars if c.strip()]
+
+
+def cut_off(svg: str, slack: float = 0.5) -> list[str]:
+    """The characters of ``svg`` printed outside its own box, each with where it is."""
+    (width, height), chars = text_boxes(svg)
+    return [f"{c!r} at {[round(v, 1) for v in box]}" for c, box in chars
+            if box[0] < -slack or box[1] < -slack or box[2] > width + slack
+            or box[3] > height + slack]

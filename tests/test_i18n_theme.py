@@ -14,7 +14,7 @@ import pytest
 from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
-from support import Quiet
+from support import Quiet, cut_off
 
 from rulepress.build import build_rulebooks
 from rulepress.cli import main
@@ -375,6 +375,24 @@ def test_the_german_figures_titles_are_german(german: tuple[Path, list[str]]) ->
     assert "Herz-Sechs auf Tauben 2 und 4 gespielt. Taube 1 auf Feld 3;" in said
     assert "Der Rennplan am Ende des Rennens. Taube 1 als 1. im Ziel;" in said
     assert "Taube 6 an der Startlinie." in said
+
+
+def test_the_german_books_plots_are_drawn_in_german_and_fit_their_words(
+        german: tuple[Path, list[str]]) -> None:
+    # The reference edition's playtest plots, a page wide and for a phone: drawn with their
+    # German words, so none runs past its plot's edge (as "...pielerinnen" did on p. 19,
+    # where the English drawing's labels had been replaced after it was laid out).
+    folder, _ = german
+    page = (folder / "pigeon-race-reference.html").read_text(encoding="utf-8")
+    plots = [svg for figure in re.findall(
+        r'<figure data-stage="example-(?:playtest|ladder)-fig\d+">(.*?)</figure>', page, re.S)
+        for svg in re.findall(r"<svg\b.*?</svg>", figure, re.S)]
+    assert len(plots) == 10  # five plots, each twice
+    for svg in plots:
+        assert cut_off(svg) == [], svg[:200]
+    texts = " ".join(re.findall(r"<text\b[^>]*>([^<]*)</text>", " ".join(plots)))
+    assert "2 Spielerinnen" in texts and "Wie Partien enden" in texts and "Gierig" in texts
+    assert not re.search(r"\b(?:players|How games|greedy|deck empty)\b|\d\.\d", texts)
 
 
 def test_a_text_whose_numbers_alone_were_localized_is_not_counted_translated() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -77,6 +78,40 @@ def test_the_order_slip_asks_for_as_many_pigeons_as_the_engine_deals() -> None:
     expected = " \u00b7 ".join(f"{who} players: {k}" for who, k in zip(said, groups,
                                                                         strict=True))
     assert f"Pigeons to write: {expected}" in counts
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_slips_counts_never_split_from_their_number_at_any_width(
+        tmp_path: Path, lang: str) -> None:
+    """"Pigeons to write: 2 players: 4 · 3 players: 3 · 4–6 players: 2" wraps in its box: a
+    line may end after the lead or a count, never inside one ("4 · 3" then "players: 3" reads
+    as a pair; the German slip did that). The box made narrower and wider than it is (as a
+    longer word or name would push the words) shows every place a line could break."""
+    from rulepress.i18n.apply import read_catalog, translated
+
+    game = tmp_path / "pigeon-race"
+    shutil.copytree(SOURCES / "pigeon-race", game)
+    layout = game / "layouts" / "slip.yml"
+    original = layout.read_text(encoding="utf-8")
+    assert original.count("width: 41mm\n    height: 8.5mm") == 1  # the counts' box
+    word = "players" if lang == "en" else "Spielerinnen"
+    count = re.compile(rf"\d+(?:–\d+)? {word}: \d+")
+    broke = []
+    for width in range(28, 62, 2):
+        layout.write_text(original.replace("width: 41mm\n    height: 8.5mm",  # room for lines
+                                           f"width: {width}mm\n    height: 12mm"), "utf-8")
+        doc = read_document(game / "rules.md")
+        if lang != "en":
+            doc = translated(doc, read_catalog(doc, lang), "en")
+        text = [ln.replace("\u00a0", " ") for ln in lines(card(doc, "order-slips",
+                                                                  RACE.tables()))]
+        start = next(n for n, ln in enumerate(text) if ln.startswith(("Pigeons to", "Tauben auf")))
+        said = text[start:start + 4]
+        whole = " ".join(said)
+        assert len(count.findall(whole)) == 3, said
+        broke += [(width, said) for found in count.findall(whole)
+                  if not any(found in ln for ln in said)]
+    assert broke == []
 
 
 def test_the_reference_card_prints_the_rulebooks_quick_reference_and_the_engines_limits(

@@ -57,6 +57,11 @@ def _base(lang: str | None) -> str:
     return (lang or SOURCE).replace("-", "_").split("_")[0]
 
 
+def is_source(lang: str | None) -> bool:
+    """Whether ``lang`` is the theme's own language (en, en_GB, or none given)."""
+    return _base(lang) == SOURCE
+
+
 def theme_catalog_path(lang: str) -> Path:
     return templates_dir() / "locales" / f"{_base(lang)}.po"
 

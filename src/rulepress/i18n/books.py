@@ -39,6 +39,7 @@ from rulepress.i18n.engine import (
     word_translator,
 )
 from rulepress.i18n.faithful import check_catalog
+from rulepress.i18n.plots import translated_plots
 from rulepress.jail import read_regular
 from rulepress.media import DEFAULT_LANGUAGE, PAPER_KEYS
 from rulepress.pipeline import Base, Deferred, Unit
@@ -314,10 +315,18 @@ def translated_examples(
             worded = replace(filled, data=translate_values(filled.data, words),
                              claims=translate_values(filled.claims, words))
             prose = localize_numbers(render_prose(worded)[0], catalog.lang)
-        figures = [replace(f, caption=tr(f.caption) or f.caption,
-                           svg=translate_svg(f.svg, tr, left, catalog.lang),
-                           narrow=f.narrow and translate_svg(f.narrow, tr, left, catalog.lang))
-                   for f in rendered.figures]
+        figures = rendered.figures
+        if context is None:  # an example's diagrams: their words replaced where they are
+            figures = tuple(replace(f, svg=translate_svg(f.svg, tr, left, catalog.lang),
+                                    narrow=f.narrow and translate_svg(f.narrow, tr, left,
+                                                                      catalog.lang))
+                            for f in figures)
+        elif figures:  # a report's plots: drawn again in the language, laid out for its words
+            try:
+                figures = tuple(translated_plots(doc, ex, figures, strings, catalog.lang, left))
+            except RulepressError as exc:
+                diags += exc.diagnostics
+        figures = tuple(replace(f, caption=tr(f.caption) or f.caption) for f in figures)
         # The appendix's claims: an engine's words (a "reason") as the catalog has them; the
         # notation's moves, numbers and true/false stay as the engine writes them.
         claims = tuple((k, strings.get(v) or v) for k, v in rendered.claims)

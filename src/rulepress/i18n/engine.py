@@ -1,10 +1,11 @@
 """The words a game's engine prints (its figures' labels, facts said in words), as segments of
 the game's catalog, and a translated book's figures and facts with them translated.
 
-The engine lists them (``Engine.words``); it is asked in a worker, as every engine call is. A
-book's figures are drawn once, in the source language, by the check; a translation replaces
+The engine lists them (``Engine.words``); it is asked in a worker, as every engine call is. An
+example's figures are drawn once, in the source language, by the check; a translation replaces
 each ``<text>`` of a figure that is one of those words (or an ordinal, ``1st``: the theme's),
-so nothing is replayed or drawn again."""
+so nothing is replayed. A playtest report's plots are drawn again in the language instead
+(i18n/plots.py), laid out for its words."""
 
 from __future__ import annotations
 
@@ -70,8 +71,8 @@ def engine_segments(doc: Document, project: Path | None) -> list[Segment]:
     return [Segment(w, at, KIND) for w in dict.fromkeys(value)]
 
 
-# What the playtest report's plots (simulate/plots.py) print, for the theme's catalog: a
-# translated book's plots are those the check drew, their texts translated (nothing replayed).
+# What the playtest report's plots (simulate/plots.py) and its sentences print, for the
+# theme's catalog; a sentence of a report's prose is translated as one of these patterns.
 PLOT_TEXTS = (
     N_("{n} players"), N_("{label}: median {median}, mean {mean}"),
     N_("{label}: no finished game"), N_("share of games"), N_("turns"), N_("minutes"),
@@ -201,9 +202,10 @@ _GROUP = re.compile(r"<g>\s*((?:<text\b[^>]*>[^<]+</text>\s*){2,})</g>")
 
 
 def _wrapped_lines(group: re.Match[str], tr: Callable[[str], str | None], done: set[str]) -> str:
-    """A title a phone's plot wrapped over several texts, translated whole and wrapped again
-    over as many lines (left as it is when the whole is no known text); the lines written are
-    added to ``done``."""
+    """A title a figure wrapped over several texts (a group of them), translated whole and
+    wrapped again over as many lines (left as it is when the whole is no known text); the lines
+    written are added to ``done``. (A report's plots no longer come here: they are drawn in
+    the language, i18n/plots.py.)"""
     lines = list(_TEXT.finditer(group.group(1)))
     said = tr(" ".join(html.unescape(m.group(2)).strip() for m in lines))
     if said is None:

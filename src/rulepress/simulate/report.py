@@ -391,14 +391,33 @@ def _plots(summary: Mapping[str, Any], names: Sequence[str], folder: str,
                         code_digest())
     # Each drawn twice: a page wide, and for a phone (one panel to a row, larger text).
     return [Figure(CAPTIONS[n], kept.text(f"{folder}/{n}.svg", digest(drawn_from, n),
-                                          partial(_draw, summary, n)),
+                                          partial(draw, summary, n)),
                    kept.text(f"{folder}/{n}-narrow.svg", digest(drawn_from, n, "narrow"),
-                             partial(_draw, summary, n, narrow=True)))
+                             partial(draw, summary, n, narrow=True)))
             for n in names]
 
 
-def _draw(summary: Mapping[str, Any], name: str, narrow: bool = False) -> str:
-    return _PROLOGUE.sub("", plots.plot(summary, name, text_as_paths=False, narrow=narrow))
+def draw(summary: Mapping[str, Any], name: str, narrow: bool = False,
+         wording: plots.Wording | None = None) -> str:
+    """A book's plot ``name`` of ``summary`` (its text as text), in ``wording``'s words."""
+    return _PROLOGUE.sub("", plots.plot(summary, name, text_as_paths=False, narrow=narrow,
+                                        wording=wording))
+
+
+def plotted(doc: Document, block: Example) -> tuple[dict[str, Any], list[str]]:
+    """The summary a block's plots are drawn from (its figures computed from its records) and
+    the plots it names, for a translation to draw them again in its words once the check has
+    passed them; RulepressError at the block's line if the summary no longer reads as then."""
+    try:
+        name = _summary_path(doc, block)
+        summary = json.loads(read_regular(name).decode("utf-8"))
+        return _from_records(summary, block.data["summary"], "run rulepress check"), \
+            _plot_names(block)
+    except _Stale as stale:
+        raise RulepressError.at(block.line_of((stale.key,)), f"{block.id}: {stale}") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise RulepressError.at(block.line_of(("summary",)),
+                                f"{block.id}: {block.data['summary']}: {exc}") from None
 
 
 def figures_in(summary: Mapping[str, Any]) -> dict[str, Any]:
