@@ -11,12 +11,14 @@ import pytest
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
-# The check's kept answers (memo.py) go to a folder of the test session's, not the user's.
+# The check's kept answers (memo.py) go to a folder of the test run's, not the user's: the
+# xdist workers inherit it from the controller, which loads this file first, so they share it.
 if "RULEPRESS_CACHE" not in os.environ:
     import tempfile
 
     os.environ["RULEPRESS_CACHE"] = tempfile.mkdtemp(prefix="rulepress-memo-")
 
+import shared  # noqa: E402
 import support  # noqa: E402
 from tiny_engine import ENGINE, KIT_ENGINE  # noqa: E402
 
@@ -46,6 +48,20 @@ def bundled() -> dict[str, tuple[Any, Any]]:
 
         out[doc.slug] = (rebuild, rebuild(Options()))
     return out
+
+
+@pytest.fixture(scope="session")
+def bundled_books(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The four bundled games' books, both editions on A4, HTML and PDF, built once a run
+    (shared.made_once): to read, never to change."""
+    from rulepress.build import build_rulebooks
+
+    def make(out: Path) -> None:
+        build_rulebooks(TESTS.parent / "sources", out, papers=("a4",),
+                        editions=("player", "reference"), project=TESTS.parent,
+                        reporter=support.Quiet())
+
+    return shared.made_once(tmp_path_factory, "bundled-books-a4", make)[0]
 
 
 @pytest.fixture(scope="module")
