@@ -64,6 +64,25 @@ def bundled_books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shared.made_once(tmp_path_factory, "bundled-books-a4", make)[0]
 
 
+@pytest.fixture(scope="session")
+def german_pigeon_race(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, list[str]]:
+    """Pigeon Race's German books alone (both editions, A4, HTML and PDF), built once a run:
+    their folder (to read, never to change), the build's summary and the translation's
+    notes."""
+    from rulepress.build import build_rulebooks
+    from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+
+    def make(out: Path) -> tuple[str, list[str]]:
+        books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
+        built = build_rulebooks(TESTS.parent / "sources", out, games=("pigeon-race",),
+                                papers=("a4",), reporter=support.Quiet(), source=False,
+                                also=[books])
+        return built.summary(), list(books.notes)
+
+    out, (summary, notes) = shared.made_once(tmp_path_factory, "pigeon-race-de-a4", make)
+    return out / "pigeon-race" / "de", summary, notes
+
+
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project made by `rulepress new pig-dice` (its engine: the package engines/pig_dice/)."""
