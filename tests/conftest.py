@@ -50,18 +50,42 @@ def bundled() -> dict[str, tuple[Any, Any]]:
     return out
 
 
+def _bundled_books(factory: pytest.TempPathFactory) -> tuple[Path, list[list[Any]]]:
+    """Every bundled book as `make` builds it (both editions, both papers, HTML and PDF, and
+    every language of rulepress.toml), built once a run (shared.made_once): the folder, to
+    read, never to change, and the build's warnings (file name or None, line, severity,
+    message)."""
+    import tomllib
+
+    from rulepress.build import build_rulebooks
+    from rulepress.document.editions import EDITIONS
+    from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+
+    def make(out: Path) -> list[list[Any]]:
+        config = tomllib.loads((TESTS.parent / "rulepress.toml").read_text(encoding="utf-8"))
+        source, *others = config["languages"]
+        papers = ("a4", "letter")
+        also = [TranslatedBooks(TranslationOptions(tuple(others), source, papers, EDITIONS))]
+        built = build_rulebooks(TESTS.parent / "sources", out, papers=papers, editions=EDITIONS,
+                                project=TESTS.parent, reporter=support.Quiet(), also=also)
+        return [[None if d.loc is None else Path(d.loc.path).name,
+                 None if d.loc is None else d.loc.line, d.severity.value, d.message]
+                for d in built.warnings]
+
+    return shared.made_once(factory, "bundled-books", make)  # type: ignore[no-any-return]
+
+
 @pytest.fixture(scope="session")
 def bundled_books(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The four bundled games' books, both editions on A4, HTML and PDF, built once a run
-    (shared.made_once): to read, never to change."""
-    from rulepress.build import build_rulebooks
+    """Every bundled book as `make` builds it, built once a run: to read, never to change (a
+    game's A4 player PDF is the same bytes as a build of it alone)."""
+    return _bundled_books(tmp_path_factory)[0]
 
-    def make(out: Path) -> None:
-        build_rulebooks(TESTS.parent / "sources", out, papers=("a4",),
-                        editions=("player", "reference"), project=TESTS.parent,
-                        reporter=support.Quiet())
 
-    return shared.made_once(tmp_path_factory, "bundled-books-a4", make)[0]
+@pytest.fixture(scope="session")
+def bundled_books_warnings(tmp_path_factory: pytest.TempPathFactory) -> list[list[Any]]:
+    """What the build of bundled_books warned: [file name or None, line, severity, message]."""
+    return _bundled_books(tmp_path_factory)[1]
 
 
 @pytest.fixture(scope="session")
