@@ -11,12 +11,14 @@ import pytest
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
-# The check's kept answers (memo.py) go to a folder of the test session's, not the user's.
+# The check's kept answers (memo.py) go to a folder of the test run's, not the user's: the
+# xdist workers inherit it from the controller, which loads this file first, so they share it.
 if "RULEPRESS_CACHE" not in os.environ:
     import tempfile
 
     os.environ["RULEPRESS_CACHE"] = tempfile.mkdtemp(prefix="rulepress-memo-")
 
+import shared  # noqa: E402
 import support  # noqa: E402
 from tiny_engine import ENGINE, KIT_ENGINE  # noqa: E402
 
@@ -46,6 +48,63 @@ def bundled() -> dict[str, tuple[Any, Any]]:
 
         out[doc.slug] = (rebuild, rebuild(Options()))
     return out
+
+
+def _bundled_books(factory: pytest.TempPathFactory) -> tuple[Path, list[list[Any]]]:
+    """Every bundled book as `make` builds it (both editions, both papers, HTML and PDF, and
+    every language of rulepress.toml), built once a run (shared.made_once): the folder, to
+    read, never to change, and the build's warnings (file name or None, line, severity,
+    message)."""
+    import tomllib
+
+    from rulepress.build import build_rulebooks
+    from rulepress.document.editions import EDITIONS
+    from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+
+    def make(out: Path) -> list[list[Any]]:
+        config = tomllib.loads((TESTS.parent / "rulepress.toml").read_text(encoding="utf-8"))
+        source, *others = config["languages"]
+        papers = ("a4", "letter")
+        also = [TranslatedBooks(TranslationOptions(tuple(others), source, papers, EDITIONS))]
+        built = build_rulebooks(TESTS.parent / "sources", out, papers=papers, editions=EDITIONS,
+                                project=TESTS.parent, reporter=support.Quiet(), also=also)
+        return [[None if d.loc is None else Path(d.loc.path).name,
+                 None if d.loc is None else d.loc.line, d.severity.value, d.message]
+                for d in built.warnings]
+
+    return shared.made_once(factory, "bundled-books", make)  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="session")
+def bundled_books(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every bundled book as `make` builds it, built once a run: to read, never to change (a
+    game's A4 player PDF is the same bytes as a build of it alone)."""
+    return _bundled_books(tmp_path_factory)[0]
+
+
+@pytest.fixture(scope="session")
+def bundled_books_warnings(tmp_path_factory: pytest.TempPathFactory) -> list[list[Any]]:
+    """What the build of bundled_books warned: [file name or None, line, severity, message]."""
+    return _bundled_books(tmp_path_factory)[1]
+
+
+@pytest.fixture(scope="session")
+def german_pigeon_race(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, list[str]]:
+    """Pigeon Race's German books alone (both editions, A4, HTML and PDF), built once a run:
+    their folder (to read, never to change), the build's summary and the translation's
+    notes."""
+    from rulepress.build import build_rulebooks
+    from rulepress.i18n.books import TranslatedBooks, TranslationOptions
+
+    def make(out: Path) -> tuple[str, list[str]]:
+        books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
+        built = build_rulebooks(TESTS.parent / "sources", out, games=("pigeon-race",),
+                                papers=("a4",), reporter=support.Quiet(), source=False,
+                                also=[books])
+        return built.summary(), list(books.notes)
+
+    out, (summary, notes) = shared.made_once(tmp_path_factory, "pigeon-race-de-a4", make)
+    return out / "pigeon-race" / "de", summary, notes
 
 
 @pytest.fixture(scope="module")

@@ -26,11 +26,8 @@ BREAKS_ALLOWED = 2
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("books")
-    build_rulebooks(ROOT / "sources", out, papers=("a4",), editions=("player", "reference"),
-                    project=ROOT, reporter=Quiet())
-    return out
+def books(bundled_books: Path) -> Path:
+    return bundled_books
 
 
 EDITIONS = [(game, suffix) for game in sorted(BUDGETS) for suffix in ("", "-reference")]

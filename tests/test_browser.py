@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared import made_once
 from support import Quiet
 
 from rulepress.books import book_name
@@ -35,11 +36,15 @@ WIDTHS = {"desktop": 1280, "phone": 375}
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
+    """Every bundled page and its translations, built once a run (shared.made_once): both
+    workers open pages, and neither changes one."""
     langs = tuple(sorted({p.stem for p in CATALOGS}))
-    build_rulebooks(SOURCES, out, papers=(), reporter=Quiet(),
-                    also=[TranslatedBooks(TranslationOptions(langs, papers=()), pdf=False)])
-    return out
+
+    def make(out: Path) -> None:
+        build_rulebooks(SOURCES, out, papers=(), reporter=Quiet(),
+                        also=[TranslatedBooks(TranslationOptions(langs, papers=()), pdf=False)])
+
+    return made_once(tmp_path_factory, "bundled-site", make)[0]
 
 
 def axe_script() -> str:

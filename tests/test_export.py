@@ -9,6 +9,7 @@ import io
 import json
 import re
 import struct
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops, ImageStat
 from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.pdfgen.canvas import Canvas
+from shared import made_once
 
 from rulepress.cli import main
 from rulepress.document.model import Document
@@ -56,11 +58,23 @@ def doc_of(game: str) -> Document:
     return read_document(SOURCES / game / "rules.md")
 
 
+@pytest.fixture(scope="session")
+def tts_export(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """A bundled game's plain TTS export (``export GAME --to tts``), made once a run: the
+    game's output folder, to read, never to change."""
+    def of(game: str) -> Path:
+        folder, _ = made_once(tmp_path_factory, f"tts-{game}",
+                              lambda tmp: export(tmp, game, "--to", "tts")[1])
+        return folder / "out" / game
+
+    return of
+
+
 @pytest.fixture(scope="module", params=GAMES)
-def tts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+def tts(request: pytest.FixtureRequest, tts_export: Callable[[str], Path]
         ) -> tuple[str, Path, dict[str, Any]]:
     game = request.param
-    folder, _ = export(tmp_path_factory.mktemp(game), game, "--to", "tts")
+    folder = tts_export(game)
     saved = json.loads((folder / "tts" / f"{game}.json").read_text())
     return game, folder / "tts", saved
 
@@ -217,8 +231,9 @@ def test_tts_decks_never_share_a_sheet_and_name_each_card_from_its_row(tmp_path:
 
 
 @pytest.mark.parametrize(("game", "comp_id"), [("pigeon", "deck"), ("go-stop", "player-cards")])
-def test_each_sheet_cell_holds_its_cards_face(tmp_path: Path, game: str, comp_id: str) -> None:
-    folder, _ = export(tmp_path, game, "--to", "tts")
+def test_each_sheet_cell_holds_its_cards_face(tts_export: Callable[[str], Path], game: str,
+                                              comp_id: str) -> None:
+    folder = tts_export(game)
     saved = json.loads((folder / "tts" / f"{game}.json").read_text())
     deck = next(o for o in saved["ObjectStates"] if o["Nickname"].startswith(
         next(c.name for c in doc_of(game).meta.components if c.id == comp_id)))
@@ -443,9 +458,9 @@ def test_a_net_folds_into_a_cube_only_when_it_is_one() -> None:
     assert fold(cross - {(1, 3)}) is None  # five faces
 
 
-def test_tts_dice_are_custom_d6_with_the_nets_faces_opposite_as_folded(tmp_path: Path
-                                                                       ) -> None:
-    folder, _ = export(tmp_path, "worm-derby", "--to", "tts")
+def test_tts_dice_are_custom_d6_with_the_nets_faces_opposite_as_folded(
+        tts_export: Callable[[str], Path]) -> None:
+    folder = tts_export("worm-derby")
     saved = json.loads((folder / "tts" / "worm-derby.json").read_text())
     dice = [o for o in saved["ObjectStates"] if o["Name"] == "Custom_Dice"]
     assert len(dice) == 4 and not any(o["Name"].startswith("Deck") and "dice" in o["Nickname"]
@@ -471,8 +486,9 @@ def test_tts_dice_are_custom_d6_with_the_nets_faces_opposite_as_folded(tmp_path:
             assert pairs[at] == where[7 - value], (index, value)
 
 
-def test_tts_round_coins_are_round_tiles_clear_outside_their_circle(tmp_path: Path) -> None:
-    folder, _ = export(tmp_path, "worm-derby", "--to", "tts")
+def test_tts_round_coins_are_round_tiles_clear_outside_their_circle(
+        tts_export: Callable[[str], Path]) -> None:
+    folder = tts_export("worm-derby")
     saved = json.loads((folder / "tts" / "worm-derby.json").read_text())
     coins = [o for o in saved["ObjectStates"] if o["Nickname"].startswith("Piecepack coins")]
     tiles = [o for o in saved["ObjectStates"] if o["Nickname"].startswith("Piecepack tiles")]

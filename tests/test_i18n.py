@@ -167,7 +167,8 @@ def test_strict_makes_an_untranslated_segment_an_error(game: Path, tmp_path: Pat
     assert 'lang="de"' in page and '<p lang="en" data-untranslated="">' in page
 
 
-def test_the_german_pigeon_race_is_complete_and_proven(tmp_path: Path) -> None:
+def test_the_german_pigeon_race_is_complete_and_proven(
+        german_pigeon_race: tuple[Path, str, list[str]]) -> None:
     doc = read_document(SOURCES / "pigeon-race" / "rules.md")
     catalog = read_catalog(doc, "de")
     total, used, fuzzy = catalog.counts()
@@ -175,19 +176,16 @@ def test_the_german_pigeon_race_is_complete_and_proven(tmp_path: Path) -> None:
     # The committed template is the one the sources make now (rerun translate after an edit).
     assert (SOURCES / "pigeon-race" / "locales" / "pigeon-race.pot").read_bytes() == dump(
         template(doc, segments(doc) + engine_segments(doc, None)))
-    out = tmp_path / "out"
-    books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
-    built = build_rulebooks(SOURCES, out, games=("pigeon-race",), papers=("a4",),
-                            reporter=Quiet(), source=False, also=[books])
-    assert "18 examples proven, 0 warnings, 0 errors" in built.summary()
-    assert books.notes == [f"pigeon-race de: {total}/{total} segments translated, 0 fuzzy"]
-    page = (out / "pigeon-race" / "de" / "pigeon-race-reference.html").read_text()
+    folder, summary, notes = german_pigeon_race  # the books built as the German alone
+    assert "18 examples proven, 0 warnings, 0 errors" in summary
+    assert notes == [f"pigeon-race de: {total}/{total} segments translated, 0 fuzzy"]
+    page = (folder / "pigeon-race-reference.html").read_text()
     assert "data-untranslated" not in page and "Taubenrennen" in page
     assert "Zu dritt bekommt jede 2 Tauben ausgeteilt und wählt 1 weitere." in " ".join(
         page.split())
     import pypdfium2 as pdfium
 
-    pdf = pdfium.PdfDocument(out / "pigeon-race" / "de" / "pigeon-race-a4.pdf")
+    pdf = pdfium.PdfDocument(folder / "pigeon-race-a4.pdf")
     text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
     assert "Gespielt wird im Uhrzeigersinn." in text and "Play goes clockwise" not in text
     assert len(pdf) <= 11  # the player budget (10 A4 pages, test_book_pages.py) + 15 %

@@ -121,12 +121,9 @@ def test_the_english_word_finder_finds_them() -> None:
 
 
 @pytest.fixture(scope="module")
-def german(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    out = tmp_path_factory.mktemp("de")
-    books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
-    build_rulebooks(SOURCES, out, games=("pigeon-race",), papers=("a4",), reporter=Quiet(),
-                    source=False, also=[books])
-    return out / "pigeon-race" / "de", books.notes
+def german(german_pigeon_race: tuple[Path, str, list[str]]) -> tuple[Path, list[str]]:
+    folder, _, notes = german_pigeon_race
+    return folder, notes
 
 
 def _pdf_text(path: Path) -> str:

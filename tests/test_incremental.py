@@ -201,6 +201,18 @@ def test_kits_are_drawn_again_only_when_their_inputs_or_options_change(tmp_path:
 
 
 @pytest.fixture
+def pigeon_race(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A sources folder holding a fresh copy of Pigeon Race, in the same place for every test
+    of this worker: the check's memo is keyed by the game's folder, so a test finds there the
+    engine answers an earlier one's check left for what it has not changed (each copied to
+    a folder of its own checked the whole game cold, playtest samples and all)."""
+    src = tmp_path_factory.getbasetemp() / "pigeon-race-sources"
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    return src
+
+
+@pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the playtest plots the check draws from now on, in order (a translation's,
     drawn again in its words and kept in rulepress's cache, are test_plots_language's)."""
@@ -219,12 +231,11 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
-        tmp_path: Path, drawn: list[str]) -> None:
+        pigeon_race: Path, tmp_path: Path, drawn: list[str]) -> None:
     """A playtest report's plots take a second to draw: an edit to the rules' text reuses those
     in the output folder, a changed summary draws them again, and either way the folder is
     what a clean build makes."""
-    src = tmp_path / "src"
-    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    src = pigeon_race
     names = ["ends", "ladder", "length", "margins", "win-rates"]  # the ladder's report's too
     every = sorted(names * 2)  # each drawn a page wide and narrow, for a phone
 
@@ -261,12 +272,11 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
 
 
 def test_two_blocks_drawing_the_same_plot_from_two_runs_keep_both(
-        tmp_path: Path, drawn: list[str]) -> None:
+        pigeon_race: Path, tmp_path: Path, drawn: list[str]) -> None:
     """The handicap block draws win rates too, from its own run: each block keeps its own, so
     an edit to the prose draws neither again (kept by plot name alone, each overwrote the other
     and both were drawn on every build)."""
-    src = tmp_path / "src"
-    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    src = pigeon_race
     replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/compensation/summary.json\n",
                "summary: playtest/compensation/summary.json\nplots: [win-rates]\n")
     args = ["build", "--sources", str(src), "--out", str(tmp_path / "out"), "--no-pdf",
@@ -281,11 +291,10 @@ def test_two_blocks_drawing_the_same_plot_from_two_runs_keep_both(
     assert drawn == []
 
 
-def test_a_kept_plot_is_never_read_through_a_link(tmp_path: Path) -> None:
+def test_a_kept_plot_is_never_read_through_a_link(pigeon_race: Path, tmp_path: Path) -> None:
     """A kept plot replaced by a link to a file outside the output folder, the manifest made to
     match it, is drawn again: nothing outside the run's own folders reaches the page."""
-    src = tmp_path / "src"
-    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    src = pigeon_race
     out = tmp_path / "out"
     args = ["build", "--sources", str(src), "--out", str(out), "--no-pdf", "--edition",
             "reference"]

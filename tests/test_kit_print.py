@@ -8,12 +8,12 @@ from __future__ import annotations
 import io
 import math
 import re
-from functools import cache
 from pathlib import Path
 
 import pypdfium2
 import pytest
 from pypdf import PdfReader
+from shared import kept_once
 
 from rulepress.document.reader import read_sources
 from rulepress.games import contract, load_engine
@@ -27,9 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 MODES = [(paper, sides) for paper in ("a4", "letter") for sides in ("two", "one")]
 
 
-@cache
-def kits() -> dict[tuple[str, str, str], Kit]:
-    """(game or game (variant), paper, sides) -> the kit, for every bundled kit."""
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str, str], Kit]:
+    """(game or game (variant), paper, sides) -> the kit, for every bundled kit: drawn once a
+    run, whichever worker asks first (shared.kept_once)."""
+    return kept_once(tmp_path_factory, "bundled-kits-all-modes", _kits)
+
+
+def _kits() -> dict[tuple[str, str, str], Kit]:
     out = {}
     for doc in read_sources(ROOT / "sources", ()):
         engine = load_engine(doc.meta.engine) if doc.meta.engine else None
@@ -79,9 +84,9 @@ def test_the_measure_reads_a_drawer_scaled_text_as_printed() -> None:
                                                       "pigeon-race", "worm-derby")
                                  for p, s in MODES], ids=" ".join)
 def test_no_text_under_six_points_and_no_ink_in_the_printer_margin(
-    key: tuple[str, str, str],
+    key: tuple[str, str, str], kits: dict[tuple[str, str, str], Kit],
 ) -> None:
-    kit = kits()[key]
+    kit = kits[key]
     smallest = min(glyph_sizes(kit.pdf))
     assert smallest[0] >= MIN_TEXT - 1e-3, f"{key}: {smallest}"
     doc = pypdfium2.PdfDocument(kit.pdf)
@@ -97,7 +102,8 @@ def test_no_text_under_six_points_and_no_ink_in_the_printer_margin(
 
 
 @pytest.mark.parametrize("key", ["a4", "letter"])
-def test_a_poker_deck_prints_nine_to_a_sheet_cards_touching(key: str) -> None:
+def test_a_poker_deck_prints_nine_to_a_sheet_cards_touching(
+        key: str, kits: dict[tuple[str, str, str], Kit]) -> None:
     """Pigeon's 52 cards are poker size: 3 x 3 to a sheet, butting, as a PnP deck is cut, on
     A4 and on US Letter (where the three rows fill the 266.7 mm between the margins)."""
     from rulepress.pnp.layout import paper
@@ -114,7 +120,7 @@ def test_a_poker_deck_prints_nine_to_a_sheet_cards_touching(key: str) -> None:
     # per face, and the 55 poker-size pieces and the round Pigeon take 7 sheets and a cover:
     # the deck's own six, then the other pieces (the round one has no stamp: its art leaves
     # no corner of its safe area blank).
-    pdf = kits()["pigeon", key, "two"].pdf
+    pdf = kits["pigeon", key, "two"].pdf
     texts = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
     fronts = [text for text in texts if " \u00b7 fronts: " in text or " \u00b7 pieces: " in text]
     assert [text.count("v1.0") for text in fronts] == [9, 9, 9, 9, 9, 7, 3]
@@ -129,7 +135,8 @@ def sheets_of(pdf: bytes) -> int:
                if not any(r in page.extract_text() for r in reverse))
 
 
-def test_a_full_height_sheet_keeps_its_marks_bleed_and_footer_off_the_margin() -> None:
+def test_a_full_height_sheet_keeps_its_marks_bleed_and_footer_off_the_margin(
+        kits: dict[tuple[str, str, str], Kit]) -> None:
     """US Letter's 9-up deck reaches from margin to margin: its artwork stops at the top and
     bottom cut, the row cuts are marked in the side strips, the column cuts by ticks on the
     block's edges, and the footer runs up the left strip; nothing inked in the 6.35 mm."""
@@ -150,29 +157,30 @@ def test_a_full_height_sheet_keeps_its_marks_bleed_and_footer_off_the_margin() -
                 # Row cuts on the margin's edge are drawn clipped to the printable area.
                 assert min(my0, my1) >= MARGIN - 1e-6
                 assert max(my0, my1) <= p.height - MARGIN + 1e-6
-    cover = PdfReader(io.BytesIO(kits()["pigeon", "letter", "two"].pdf)).pages[0].extract_text()
+    cover = PdfReader(io.BytesIO(kits["pigeon", "letter", "two"].pdf)).pages[0].extract_text()
     assert "cut those edges exactly on the marks" in " ".join(cover.split())
 
 
-def test_front_only_kits_print_single_sided_without_a_duplex_check() -> None:
+def test_front_only_kits_print_single_sided_without_a_duplex_check(
+        kits: dict[tuple[str, str, str], Kit]) -> None:
     for paper in ("a4", "letter"):
-        kit = kits()["pigeon-race", paper, "two"]
+        kit = kits["pigeon-race", paper, "two"]
         cover = " ".join(PdfReader(io.BytesIO(kit.pdf)).pages[0].extract_text().split())
         assert kit.duplex_pages == 0
         assert "single-sided" in cover and "double-sided" not in cover, cover
         assert "target" not in cover and "printer check, back" not in cover
-        assert kit.pdf == kits()["pigeon-race", paper, "one"].pdf  # one kit, whatever is asked
+        assert kit.pdf == kits["pigeon-race", paper, "one"].pdf  # one kit, whatever is asked
 
 
-def test_nothing_printed_gives_a_command_line() -> None:
-    for key, kit in kits().items():
+def test_nothing_printed_gives_a_command_line(kits: dict[tuple[str, str, str], Kit]) -> None:
+    for key, kit in kits.items():
         for n, page in enumerate(PdfReader(io.BytesIO(kit.pdf)).pages, 1):
             text = " ".join(page.extract_text().split())
             assert not re.search(r"rulepress (pnp|build|check)|(^|\s)--[a-z]", text), (key, n)
 
 
-def test_the_cover_names_the_tiles_the_kit_prints() -> None:
-    kit = kits()["pigeon-race", "a4", "two"]
+def test_the_cover_names_the_tiles_the_kit_prints(kits: dict[tuple[str, str, str], Kit]) -> None:
+    kit = kits["pigeon-race", "a4", "two"]
     pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(kit.pdf)).pages]
     tiles = [m[1] for text in pages[1:] for m in [re.search(r" \u00b7 tile (\w+) \u00b7 ", text)]
              if m]

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 from booktext import unexpected
 from pypdf import PdfReader
-from support import Quiet
 
-from rulepress.build import build_rulebooks
 from rulepress.diagnostics import RulepressError
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.model import Document
@@ -139,11 +137,10 @@ def test_a_term_defined_twice_is_an_error_at_the_second(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def references(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("references")
-    build_rulebooks(ROOT / "sources", out, papers=("a4",), editions=("reference",), project=ROOT,
-                    reporter=Quiet())
-    return out
+def references(bundled_books: Path) -> Path:
+    """The reference editions, as a build of both editions makes them (the same bytes as a
+    build of the reference alone)."""
+    return bundled_books
 
 
 def _flat(text: str) -> str:

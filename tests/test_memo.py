@@ -25,10 +25,39 @@ SOURCES = Path(__file__).parents[1] / "sources"
 
 
 @pytest.fixture()
-def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of Pigeon Race with an empty memo beside it (``game.parent / "memo"``)."""
     monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path / "memo"))
     shutil.copytree(SOURCES / "pigeon-race", tmp_path / "sources" / "pigeon-race")
     return tmp_path / "sources"
+
+
+@pytest.fixture(scope="module")
+def checked_cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """The copy's one cold check in this module (a memo is keyed by the game's folder, so the
+    tests below reuse this folder): the folder, the memo it filled, and what it said."""
+    root = tmp_path_factory.mktemp("memo-game")
+    shutil.copytree(SOURCES / "pigeon-race", root / "sources" / "pigeon-race")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULEPRESS_CACHE", str(root / "memo"))
+        said = _summary(root / "sources")
+    shutil.copytree(root / "memo", root / "memo-filled")
+    return root / "sources", root / "memo-filled", said
+
+
+@pytest.fixture()
+def game(checked_cold: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The copy as it was first checked, with the memo that check filled beside it
+    (``game.parent / "memo"``): what a first check of the copy would keep, without playing
+    its playtests' games again (tests that need the check cold take ``cold``)."""
+    sources, filled, _ = checked_cold
+    memo_folder = sources.parent / "memo"
+    for made in (sources / "pigeon-race", memo_folder):  # as the test before left them
+        shutil.rmtree(made, ignore_errors=True)
+    shutil.copytree(SOURCES / "pigeon-race", sources / "pigeon-race")
+    shutil.copytree(filled, memo_folder)
+    monkeypatch.setenv("RULEPRESS_CACHE", str(memo_folder))
+    return sources
 
 
 def _runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, check.Item]]:
@@ -66,8 +95,10 @@ def _asked(asked: list[tuple[str, check.Item]]) -> set[check.Item]:
 
 
 def test_an_unchanged_game_answers_its_kit_playtest_and_examples_from_the_memo(
-        game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        game: Path, checked_cold: tuple[Path, Path, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     first = _summary(game)
+    assert first == checked_cold[2]  # what the check said cold
     assert f"{REPORTS} playtest reports up to date" in first
     asked = _runs(monkeypatch)
     assert _summary(game) == first
@@ -75,7 +106,8 @@ def test_an_unchanged_game_answers_its_kit_playtest_and_examples_from_the_memo(
 
 
 def test_a_drawn_example_from_the_memo_is_the_one_drawn_afresh(
-        game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        cold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cold
     first = _summary_drawn(game)
     assert any(e.figures for e in first[1])  # type: ignore[attr-defined]
     asked = _runs(monkeypatch)
@@ -150,14 +182,16 @@ def test_a_kept_answer_not_as_written_is_a_miss(game: Path,
     assert _asked(asked) == {check.Whole.KIT, check.Whole.COUNTS, *range(len(doc.boxes))}
 
 
-def test_off_keeps_nothing(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_off_keeps_nothing(cold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cold
     monkeypatch.setenv("RULEPRESS_CACHE", "off")
     assert memo.folder() is None
     _summary(game)
     assert not (game.parent / "memo").exists()
 
 
-def test_an_unwritable_memo_is_no_error(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unwritable_memo_is_no_error(cold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cold
     blocked = game.parent / "memo"
     blocked.write_text("a file where the folder would go")
     assert f"{REPORTS} playtest reports up to date" in _summary(game)

@@ -20,9 +20,7 @@ from booktext import (
     words,
 )
 from pagefill import outline_pages
-from support import Quiet
 
-from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
@@ -53,11 +51,9 @@ def test_the_player_edition_teaches_in_order(books: dict[str, str]) -> None:
     assert titles == TEACHING_ORDER
 
 
-def test_a_first_time_player_meets_the_first_move_by_page_3(tmp_path: Path) -> None:
+def test_a_first_time_player_meets_the_first_move_by_page_3(bundled_books: Path) -> None:
     """Cover, contents, then one page to the goal, the deck, the deal and the plain turn."""
-    build_rulebooks(SOURCE.parents[1], tmp_path, games=["go-stop"], papers=("a4",),
-                    editions=(PLAYER,), project=SOURCE.parents[2], reporter=Quiet())
-    pages = outline_pages(tmp_path / "go-stop" / "go-stop-a4.pdf")
+    pages = outline_pages(bundled_books / "go-stop" / "go-stop-a4.pdf")
     assert pages["The game in brief"] == pages["The cards"] == pages["Playing a turn"] == 3
     assert pages["What you need"] > pages["Playing a turn"]
 

@@ -21,9 +21,7 @@ from booktext import (
     starts_a_page,
     words,
 )
-from support import Quiet
 
-from rulepress.build import build_rulebooks
 from rulepress.document.editions import PLAYER, REFERENCE
 from rulepress.document.reader import read_document
 
@@ -156,11 +154,9 @@ def _plain(text: str) -> str:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_no_example_box_is_cut_and_the_first_move_is_by_page_3(
-    tmp_path: Path, paper: str,
+    bundled_books: Path, paper: str,
 ) -> None:
-    build_rulebooks(ROOT / "sources", tmp_path, games=["worm-derby"], papers=(paper,),
-                    editions=(PLAYER,), project=ROOT, reporter=Quiet())
-    pdf = pdfium.PdfDocument(str(tmp_path / "worm-derby" / f"worm-derby-{paper}.pdf"))
+    pdf = pdfium.PdfDocument(str(bundled_books / "worm-derby" / f"worm-derby-{paper}.pdf"))
     titles = {_plain(ex.title): ex.id for ex in DOC.examples if ex.edition != REFERENCE}
     marks: list[tuple[int, str]] = []  # (page, example id or "figure"), in reading order
     for n in range(len(pdf)):
