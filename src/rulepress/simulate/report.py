@@ -86,6 +86,7 @@ class _Stale(Exception):
 
 
 Sample = Mapping[str, Mapping[int, str]]  # each table's first games, as Game.line()s, by key
+CONFIRMATION = "confirmation"  # a compensation's confirmation, among the tables played again
 
 
 def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample | None:
@@ -94,7 +95,8 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
     says why). A game that fails raises SimulationFailure; the engine's error, its own."""
     try:
         chosen = _compensated(doc, block, _plan(doc, block, project))
-        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block))
+        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block),
+                                 _confirmation_run(doc, block, chosen.spec))
     except (_Stale, RulepressError):
         return None
     lines: dict[str, dict[int, str]] = {}
@@ -145,13 +147,40 @@ def _ladder_top(doc: Document, block: Example) -> str | None:
         return None
 
 
-def _sampled_tables(spec: RunSpec, ladder: bool, top: str | None
+def _confirmation_run(doc: Document, block: Example, spec: RunSpec) -> RunSpec | None:
+    """The confirmation a block's summary records (a --compensate run's, ``spec`` at the
+    suggested value), as a run; None when it records none, or cannot be read."""
+    if _is_ladder(block):
+        return None
+    try:
+        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+        return _confirmation_of(spec, summary)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def _confirmation_of(spec: RunSpec, summary: Mapping[str, Any]) -> RunSpec | None:
+    """The run of the confirmation ``summary`` records: its value and seed, as recorded (an
+    edited one plays other games than those its sample digests)."""
+    confirmation = summary.get("compensation", {}).get("confirmation")
+    if confirmation is None:
+        return None
+    return replace(spec, handicap=int(confirmation["value"]), seed=int(confirmation["seed"]))
+
+
+def _sampled_tables(spec: RunSpec, ladder: bool, top: str | None,
+                    confirmation: RunSpec | None = None
                     ) -> list[tuple[str, RunSpec, Table, int]]:
     """(the summary's table key, its run, the table, games to play again) for each table a
-    check plays again: an ordinary run's first SAMPLE games at each table; a ladder's first
-    game of each pair and of its strongest agent in every seat (searches are slow)."""
+    check plays again: an ordinary run's first SAMPLE games at each table, and a compensation's
+    confirmation's first SAMPLE games (key "confirmation"); a ladder's first game of each pair
+    and of its strongest agent in every seat (searches are slow)."""
     if not ladder:
-        return [(t.key, spec, t, min(SAMPLE, spec.plays(t.players))) for t in spec.tables]
+        confirmed = ([] if confirmation is None else
+                     [(CONFIRMATION, confirmation, confirmation.tables[0],
+                       min(SAMPLE, confirmation.plays(confirmation.tables[0].players)))])
+        return [*((t.key, spec, t, min(SAMPLE, spec.plays(t.players))) for t in spec.tables),
+                *confirmed]
 
     runs = [(pair_key(s), s) for s in pair_specs(replace(spec, until=None), spec.agents)]
     if top is not None:
@@ -351,10 +380,17 @@ def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
     try:
         top = str(summary["ladder"]["ranking"][0]) if ladder else None
         recorded = {str(t.get("key")): t for t in summary["tables"]}
-    except (KeyError, TypeError, IndexError, AttributeError):
+        confirmation = _confirmation_of(chosen.spec, summary)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError):
         raise _Stale("summary", f"{block.data['summary']} is not a summary rulepress simulate "
                                 f"wrote; {remake}") from None
-    tables = _sampled_tables(chosen.spec, ladder, top)
+    if confirmation is not None:
+        recorded[CONFIRMATION] = summary["compensation"]["confirmation"]
+        if "sample" not in recorded[CONFIRMATION]:
+            raise _Stale("summary", f"{block.data['summary']}: its confirmation was recorded "
+                                    f"without its first games' digest, so no check can play "
+                                    f"them again; {remake}")
+    tables = _sampled_tables(chosen.spec, ladder, top, confirmation)
     if len(tables) != len(recorded):
         raise _Stale("summary", f"{block.data['summary']} does not hold the run's tables; "
                                 f"{remake}")
