@@ -172,6 +172,13 @@ def test_levels_come_from_holm_adjusted_tests_and_early_stops_are_named() -> Non
               "though their intervals hold however early they stopped: random vs greedy, "
               "random vs flat:25,")
     assert warned in pigeon["sentence"]
-    # each pair's always-valid interval: 4 deals (random vs greedy) show nothing at 95%
+    # each pair's always-valid interval: random vs greedy stopped at 12 deals (it stopped at 4,
+    # [0, 100], before a pair needed 10), and it clears an even score
     cs = {tuple(p["agents"]): p["cs"] for p in pigeon["pairs"]}
-    assert cs["random", "greedy"] == [0.0, 1.0] and cs["greedy", "flat:100"][1] < 0.5
+    assert cs["random", "greedy"] == [0.0, 0.395] and cs["greedy", "flat:100"][1] < 0.5
+    # the stopped pairs' always-valid p-values into Holm: each decided on its own, none told
+    # apart after the ten comparisons, so one level (fixed-sample tests made three)
+    early = {tuple(p["agents"]): p for p in pigeon["pairs"]}
+    assert early["random", "greedy"]["p"] > 0.005 and early["random", "greedy"]["p_holm"] > 0.05
+    assert early["greedy", "flat:100"]["p_holm"] < 0.05  # played out: its fixed-sample test
+    assert pigeon["levels"] == [["flat:400", "flat:100", "greedy", "flat:25", "random"]]
