@@ -155,7 +155,8 @@ def _confirmation_run(doc: Document, block: Example, spec: RunSpec) -> RunSpec |
     try:
         summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
         return _confirmation_of(spec, summary)
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
+            RecursionError):
         return None
 
 
