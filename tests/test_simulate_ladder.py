@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -557,3 +558,95 @@ def test_a_ladder_recorded_without_deal_numbers_keeps_the_fisher_intervals_and_s
                                      "not say which deal is which)")
     assert "Fisher information" in method(False, False)["elo"]
     assert "resamples of the deals" in method(False, True)["elo"]
+
+
+def _pair_tally(a: str, b: str, deals: Sequence[float]) -> Any:
+    """A pair's tally, each deal two games (a in either seat) scoring ``a`` 1, 1/2 (one game
+    each) or 0, as listed."""
+    from rulepress.simulate.play import Game
+    from rulepress.simulate.stats import Tally
+
+    tally = Tally.empty(2, {})
+    tally.keep_deals = True
+    for deal, score in enumerate(deals):
+        games = []
+        for r, lineup in enumerate(((a, b), (b, a))):
+            won = a if score == 1 or (score == 0.5 and r == 0) else b
+            games.append(Game(2 * deal + r, lineup, 10, "done", (lineup.index(won),),
+                              (1.0, 0.0), 0, {}))
+        for game in games:
+            tally.add(game)
+        tally.add_deal(games)
+    return tally
+
+
+def test_a_pair_stopped_early_takes_its_always_valid_p_value_into_holm() -> None:
+    """The audit: ladder levels came from Holm over fixed-sample tests, too small for a pair
+    that --adaptive stopped early. Here a stopped after 10 deals against b and against c (8
+    deals won twice, 2 split): t over those deals gives p = 0.0002, told apart after Holm; the
+    confidence sequence's always-valid p is 0.040, and with three pairs Holm does not tell
+    them apart. The method block names the pairs that took it."""
+    from rulepress.simulate.ladder import figures, method
+    from rulepress.simulate.stats import _r, anytime_p
+
+    names, matches = ["a", "b", "c"], [("a", "b"), ("a", "c"), ("b", "c")]
+    early = [1.0] * 8 + [0.5] * 2
+    tallies = [_pair_tally("a", "b", early), _pair_tally("a", "c", early),
+               _pair_tally("b", "c", [0.5] * 60)]
+    ladder, _ = figures(names, matches, "standard", tallies, 30.0, planned=120)
+    assert ladder["stopped_early"] == [["a", "b"], ["a", "c"]]
+    p = {tuple(pair["agents"]): pair for pair in ladder["pairs"]}
+    expected = _r(anytime_p({1.0: 8, 0.5: 2}))
+    assert p["a", "b"]["p"] == p["a", "c"]["p"] == expected and 0.04 < expected < 0.0405
+    assert p["a", "b"]["p_holm"] == _r(3 * expected)
+    assert ladder["levels"] == [["a", "b", "c"]]
+    # the same records played to the end (not stopped early): the fixed-sample t test
+    fixed, _ = figures(names, matches, "standard", tallies, 30.0, planned=20)
+    assert "stopped_early" not in fixed or fixed["stopped_early"] == []
+    q = {tuple(pair["agents"]): pair for pair in fixed["pairs"]}
+    assert q["a", "b"]["p"] < 0.001 and q["a", "b"]["p_holm"] < 0.05
+    assert fixed["levels"] == [["a"], ["b", "c"]] or fixed["levels"] == [["a"], ["c", "b"]]
+    levels = method(True, True, ladder["stopped_early"])["levels"]
+    assert "always-valid p-value" in levels and "(here: a vs b, a vs c)" in levels
+    assert "(here: none stopped early)" in method(True, True, [])["levels"]
+    assert "always-valid" not in method(False, True)["levels"]
+
+
+def test_holm_levels_of_an_adaptive_ladder_keep_their_family_wise_error() -> None:
+    """Five agents of equal strength (ten pairs, the deals' two games each won at 1/2), each
+    pair stopped as --adaptive stops it (60 deals looked at every 4, from 10 deals, when the
+    confidence sequence clears 1/2): over 1,000 ladders (fixed seed), the fixed-sample tests
+    told some pair apart after Holm in more than 5% of them (every such split wrong); with the
+    stopped pairs' always-valid p-values, at most 5%."""
+    from rulepress.simulate.ladder import MIN_STOP_DEALS, holm
+    from rulepress.simulate.stats import anytime_p, rejects, t_two_sided
+
+    def fixed_p(seen: dict[float, int]) -> float:  # the t test over deals, as _p_even's
+        n = sum(seen.values())
+        mean = math.fsum(k * v for k, v in seen.items()) / n
+        var = math.fsum(v * (k - mean) ** 2 for k, v in seen.items()) / (n - 1)
+        t = (mean - 0.5) / math.sqrt(var / n) if var else math.inf
+        # below 2.5 no df of 9 or more gives p < 0.005, Holm's least threshold for 10 pairs
+        return 1.0 if abs(t) < 2.5 else t_two_sided(t, n - 1)
+
+    rng = random.Random(43)
+    ladders = 1000
+    wrong_fixed = wrong_valid = stopped = 0
+    for _ in range(ladders):
+        fixed, valid = [], []
+        for _pair in range(10):
+            seen: dict[float, int] = {}
+            early = False
+            for deal, score in enumerate(_deal_scores(rng, 0.5, 60), 1):
+                seen[score] = seen.get(score, 0) + 1
+                if deal % 4 == 0 and MIN_STOP_DEALS <= deal < 60 and rejects(seen, 0.5):
+                    early = True
+                    break
+            stopped += early
+            fixed.append(fixed_p(seen))
+            valid.append(anytime_p(seen) if early else fixed[-1])
+        wrong_fixed += min(holm(fixed)) < 0.05
+        wrong_valid += min(holm(valid)) < 0.05
+    assert stopped > 0
+    assert wrong_fixed / ladders > 0.05, wrong_fixed
+    assert wrong_valid / ladders <= 0.05, wrong_valid

@@ -130,6 +130,30 @@ def test_replay_all_plays_every_game_and_finds_a_forged_record(tmp_path: Path) -
     assert "1 replayed in full, 1 not as recorded" in replayed.output
 
 
+def test_replay_all_compares_a_summary_made_before_deal_units_on_the_records_it_keeps(
+    tmp_path: Path,
+) -> None:
+    """Go-Stop's versus summary, recorded before each rate's units by deal were, failed
+    --replay-all at tables[2-standard].deal_units though its games came out the same: a
+    summary is compared on the records it keeps."""
+    root, path, summary = _made(tmp_path)
+    del summary["tables"][0]["duplicate"]["units"]["other"]  # as recorded before
+    older = derived(summary)
+    assert "other" not in older["tables"][0]["duplicate"]["units"]
+    path.write_text(dumps({**older, DIGEST_KEY: records_digest(older)}) + "\n")
+    result = rulepress(root, "check", "--replay-all")
+    assert result.exit_code == 0, result.output
+    assert "1 replayed in full" in result.output and "not as recorded" not in result.output
+    # a record it keeps, forged, still fails
+    units = older["tables"][0]["duplicate"]["units"]["agents"]["cautious"]
+    units[-1][2] -= 1
+    units[-2][2] += 1
+    older["tables"][0]["agents"]["cautious"]["count"] -= 1
+    forged = derived(older)
+    path.write_text(dumps({**forged, DIGEST_KEY: records_digest(forged)}) + "\n")
+    assert rulepress(root, "check", "--replay-all").exit_code == 1
+
+
 def test_the_fair_handicap_is_a_curve_fitted_to_every_value_tried() -> None:
     """Pigeon Race's search picked the nearer of two straddling values (2) from 160 races
     each; a logistic fit over all 960 races puts the fair handicap at 2.3 [1.8, 2.9] (the
@@ -172,6 +196,13 @@ def test_levels_come_from_holm_adjusted_tests_and_early_stops_are_named() -> Non
               "though their intervals hold however early they stopped: random vs greedy, "
               "random vs flat:25,")
     assert warned in pigeon["sentence"]
-    # each pair's always-valid interval: 4 deals (random vs greedy) show nothing at 95%
+    # each pair's always-valid interval: random vs greedy stopped at 12 deals (it stopped at 4,
+    # [0, 100], before a pair needed 10), and it clears an even score
     cs = {tuple(p["agents"]): p["cs"] for p in pigeon["pairs"]}
-    assert cs["random", "greedy"] == [0.0, 1.0] and cs["greedy", "flat:100"][1] < 0.5
+    assert cs["random", "greedy"] == [0.0, 0.395] and cs["greedy", "flat:100"][1] < 0.5
+    # the stopped pairs' always-valid p-values into Holm: each decided on its own, none told
+    # apart after the ten comparisons, so one level (fixed-sample tests made three)
+    early = {tuple(p["agents"]): p for p in pigeon["pairs"]}
+    assert early["random", "greedy"]["p"] > 0.005 and early["random", "greedy"]["p_holm"] > 0.05
+    assert early["greedy", "flat:100"]["p_holm"] < 0.05  # played out: its fixed-sample test
+    assert pigeon["levels"] == [["flat:400", "flat:100", "greedy", "flat:25", "random"]]

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -415,3 +416,45 @@ def test_a_report_of_a_compensation_quotes_the_suggested_handicap_and_replays_it
     both = project(tmp_path / "both", run.replace("seed: 3", "seed: 3, handicap: 1"))
     assert "run: compensate finds the handicap itself for the agents named" in rulepress(
         both, "check").stderr
+
+
+def test_the_check_plays_the_confirmations_first_games_again(tmp_path: Path) -> None:
+    """The handicap's confirmation, played on fresh deals, was not among the games an ordinary
+    check plays again: its record could name another value or seed, digest and figures made to
+    agree, and pass. Now its first games are played again at the value and seed it records."""
+    from rulepress.simulate.records import DIGEST_KEY, records_digest
+    from rulepress.simulate.refigure import derived
+    from rulepress.simulate.stats import SAMPLE
+
+    run = "{games: 60, players: 2, agents: cautious, seed: 3, compensate: true}"
+    root = project(tmp_path, run)
+    assert make_summary(root).exit_code == 0
+    path = root / "sources/coin-race/playtest/summary.json"
+    summary = json.loads(path.read_text())
+    confirmation = summary["compensation"]["confirmation"]
+    assert confirmation["sample"]["games"] == SAMPLE
+    assert rulepress(root, "check").exit_code == 0
+    line = (root / "sources/coin-race/rules.md").read_text().splitlines().index(
+        "summary: playtest/summary.json") + 1
+
+    def forged(**fields: Any) -> Result:
+        edited = json.loads(json.dumps(summary))
+        edited["compensation"]["confirmation"].update(fields)
+        edited = derived(edited)
+        path.write_text(json.dumps({**edited, DIGEST_KEY: records_digest(edited)}))
+        return rulepress(root, "check")
+
+    for edit in ({"seed": confirmation["seed"] + 1}, {"value": confirmation["value"] + 1}):
+        result = forged(**edit)
+        assert result.exit_code == 1, (edit, result.output)
+        assert f"rules.md:{line}:1: error: playtest: the rules or agents no longer play the " \
+               "games of playtest/summary.json: its first games at confirmation come out " \
+               "differently now; make it with: rulepress simulate coin-race " in result.stderr
+    # a confirmation recorded before its first games were: no check could play it again
+    older = {k: v for k, v in confirmation.items() if k != "sample"}
+    summary["compensation"]["confirmation"] = older
+    result = forged()
+    assert result.exit_code == 2, result.output
+    assert f"rules.md:{line}:1: error: playtest: playtest/summary.json: its confirmation was " \
+           "recorded without its first games' digest, so no check can play them again; " \
+           "make it with: " in result.stderr

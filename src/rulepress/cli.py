@@ -697,9 +697,9 @@ def translate(games: tuple[str, ...], project: Path | None, sources: Path | None
               help="Stop once the first player's win rate is known to ±X% (at most GAMES "
                    "games); with --ladder, for the strongest agent's seat balance.")
 @click.option("--adaptive", is_flag=True,
-              help="With --ladder: stop playing a pair once its result is decided (its 99.5% "
-                   "interval clear of an even score), so close pairs get the time; GAMES is "
-                   "each pair's most.")
+              help="With --ladder: stop playing a pair once its result is decided (after 10 "
+                   "deals, its 95% confidence sequence clear of an even score), so close pairs "
+                   "get the time; GAMES is each pair's most.")
 @click.option("--handicap", type=int, default=None,
               help="Play with the game's numeric handicap at this value (e.g. Pigeon Race: "
                    "points to every player but the first).")

@@ -27,7 +27,7 @@ from rulepress.simulate.play import SimulationFailure, engine_of
 from rulepress.simulate.progress import game_steps
 from rulepress.simulate.records import sealed
 from rulepress.simulate.run import outputs, summarize
-from rulepress.simulate.stats import Z95, Tally, _r, rate
+from rulepress.simulate.stats import Z95, Tally, _r, rate, sample_digest
 from rulepress.simulate.summary import Options, Plan
 
 METHOD = ("every value plays the run's deals; the first player's win rate (Wilson, 95%) is "
@@ -124,8 +124,10 @@ def _confirmation(stored: Mapping[str, Any]) -> dict[str, Any]:
     value, seed = stored["value"], stored["seed"]
     fair = rate(stored["first_player"]["count"], stored["first_player"]["of"])
     holds = fair["ci"] is not None and fair["ci"][0] <= 0.5 <= fair["ci"][1]
+    # a record: the digest of its first games, which every check plays again
+    sample = {"sample": stored["sample"]} if "sample" in stored else {}
     return {"value": value, "seed": seed, "games": fair["of"], "first_player": fair,
-            "confirmed": holds, "method": CONFIRM_METHOD}
+            "confirmed": holds, "method": CONFIRM_METHOD, **sample}
 
 
 def derived(stored: Mapping[str, Any], table: Mapping[str, Any]) -> dict[str, Any]:
@@ -211,7 +213,8 @@ def compensation_files(chosen: Plan, game: str, *, jobs: int = 0, scheduler: str
         "tried": [{"value": v, "first_player": first_player(tried[v])} for v in sorted(tried)],
         "suggested": best,
         "confirmation": {"value": value, "seed": fresh.seed,
-                         "first_player": {"count": count, "of": of}},
+                         "first_player": {"count": count, "of": of},
+                         "sample": sample_digest(confirmed.sample)},
     }, summary["tables"][0])
     summary = sealed(summary)
     sentence = summary["compensation"]["sentence"]

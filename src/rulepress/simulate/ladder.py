@@ -45,6 +45,7 @@ from rulepress.simulate.stats import (
     Z95,
     Tally,
     _r,
+    anytime_p,
     confidence_sequence,
     rate,
     rejects,
@@ -73,6 +74,12 @@ MIN_STOP_DEALS = 10
 # intervals at every check.
 RESAMPLES = 2000
 RESAMPLE_SEED = 43
+LEVELS_TEST = ("each pair's two-sided test of an even score: t on n - 1 over its deals' scores "
+               "when it has 10 deals or more and no draw or shared win, else the binomial's "
+               "normal approximation")
+LEVELS_HOLM = ("; p-values adjusted by Holm's method over all pairs (p_holm), a pair told "
+               "apart when p_holm < 0.05; agents by Elo, strongest first, an agent starting a "
+               "new level when it is told apart from every agent of the level above")
 LADDER_METHOD = {
     "ladder": "every pair plays the same deals (the run's seed), each deal once per seat "
               "(duplicate play); a pair's score counts a win 1, a shared win or a draw 1/2",
@@ -81,12 +88,7 @@ LADDER_METHOD = {
            "intervals from the Fisher information, each pair's games divided by its design "
            "effect (variance over deals / binomial variance, at least 0.5; 1 for a pair of "
            "fewer deals than an interval over deals needs)",
-    "levels": "each pair's two-sided test of an even score: t on n - 1 over its deals' "
-              "scores when it has 10 deals or more and no draw or shared win, else the "
-              "binomial's normal approximation; p-values adjusted by Holm's method over all "
-              "pairs (p_holm), a pair told apart when p_holm < 0.05; agents by Elo, strongest "
-              "first, an agent starting a new level when it is told apart from every agent of "
-              "the level above",
+    "levels": LEVELS_TEST + LEVELS_HOLM,
     "seat_balance": "the strongest agent (by Elo) in every seat; the first player's win rate "
                     "over the games with a first player (not those won at the deal), Wilson "
                     "interval; each seat's share of the wins; with --until, games are played in "
@@ -277,9 +279,13 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
         # shared win half it is another quantity, so such a pair has none.
         halves = tally.draws + tally.shared
         over_deals = None if halves else table["duplicate"]["agents"][a]["ci"]
+        # A pair --adaptive stopped early was looked at after every round: a fixed-sample
+        # test's p-value is too small there, its confidence sequence's holds (levels_method).
+        early = planned is not None and table["games"] < planned
+        p = (anytime_p(deal_scores(tally, a)) if early
+             else _p_even(tally, a, score, n, over_deals is not None))
         pairs.append({"agents": [a, b], **rate(_r(score), n),
-                      "deal_ci": over_deals, "design_effect": _r(effect),
-                      "p": _r(_p_even(tally, a, score, n, over_deals is not None)),
+                      "deal_ci": over_deals, "design_effect": _r(effect), "p": _r(p),
                       **({"cs": _cs(tally, a)} if planned is not None else {})})
         fitted.append((names.index(a), names.index(b), score, n, effect))
     for pair, adjusted in zip(pairs, holm([pair["p"] for pair in pairs]), strict=True):
@@ -572,7 +578,8 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
         "engine": spec.engine,
         "run": {**spec.figures(), "ladder": True},
         "agents": chosen.agents,
-        "method": method(spec.adaptive, "differences" in ladder),
+        "method": method(spec.adaptive, "differences" in ladder,
+                         ladder.get("stopped_early", ())),
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],
@@ -587,12 +594,24 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
                    f"{ladder['sentence']}")
 
 
-def method(adaptive: bool, joint: bool) -> dict[str, str]:
+def levels_method(early: Sequence[Sequence[str]]) -> str:
+    """LADDER_METHOD's levels for an adaptive ladder, naming the pairs it stopped early
+    (``early``), whose p-values are their confidence sequences' (stats.anytime_p)."""
+    named = ", ".join(" vs ".join(pair) for pair in early) or "none stopped early"
+    return (LEVELS_TEST + "; a pair --adaptive stopped early instead takes the always-valid "
+            "p-value of its confidence sequence (cs): 1 / the capital of its bets against an "
+            "even score, the smallest alpha at which the sequence excludes 1/2, a p-value at "
+            "whatever round it stopped where a fixed-sample test's is too small (here: "
+            f"{named})" + LEVELS_HOLM)
+
+
+def method(adaptive: bool, joint: bool, early: Sequence[Sequence[str]] = ()) -> dict[str, str]:
     """The methods of a ladder's figures (``joint``: its records number the deals, as this
-    version's runs do)."""
+    version's runs do; ``early``: the pairs an adaptive ladder stopped early)."""
     stopping = (ADAPTIVE_METHOD if joint else ADAPTIVE_WILSON) if adaptive else {}
+    levels = {"levels": levels_method(early)} if adaptive else {}
     return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD, **(JOINT_METHOD if joint else {}),
-            **stopping}
+            **stopping, **levels}
 
 
 def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, Any]:
@@ -618,6 +637,7 @@ def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, A
     ladder["seat_balance"] = seat_balance(tally_of(seats, kinds), top,
                                           None if until is None else float(until))
     ladder["sentence"] = sentence(ladder)
-    return {"method": method(bool(run.get("adaptive")), "differences" in ladder),
+    return {"method": method(bool(run.get("adaptive")), "differences" in ladder,
+                             ladder.get("stopped_early", ())),
             "ladder": ladder,
             "tables": [*tables, seat_table]}

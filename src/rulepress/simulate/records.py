@@ -2,16 +2,17 @@
 
 A summary.json keeps two things: the **records** of its games and the figures a run printed
 from them. The records are counts, exact and additive: at each table the games by length, by
-end, wins by seat, by agent and by place in turn order, finished games by first seat, draws
-and shared wins, every score, margin, winning score and numeric answer counted by value, the
-yes/no answers counted, each deal's (wins, games) by agent and by seat in duplicate play, the
-replayed first games' digests and the capped games; a compensation's first-player counts at
-each value tried. A figure is never read from the file: ``refigure.derived`` rebuilds every one
-from the records (rates, intervals, means, quantiles, Elo, levels, sentences), and the check
-requires the stored figures to be exactly those (:func:`first_difference`) and the records to
-match ``records_sha256``, the digest the run wrote over all of them. An edited figure, or an
-edited record without its digest, fails the check at the summary's path; the replayed games
-tie the records to the rules and agents.
+end, wins by seat, by agent and by place in turn order, finished games by first seat, draws and
+shared wins, every score, margin, winning score and numeric answer counted by value, the yes/no
+answers counted, each deal's (wins, games) by agent and by seat in duplicate play, the replayed
+first games' digests and the capped games; a compensation's first-player counts at each value
+tried and on the confirmation's fresh deals (with its first games' digest). A figure is never
+read from the file: ``refigure.derived`` rebuilds every one from the records (rates, intervals,
+means, quantiles, Elo, levels, sentences), and the check requires the stored figures to be
+exactly those (:func:`first_difference`) and the records to match ``records_sha256``, the
+digest the run wrote over all of them. An edited figure, or an edited record without its
+digest, fails the check at the summary's path; the replayed games tie the records to the rules
+and agents.
 """
 
 from __future__ import annotations
@@ -130,10 +131,12 @@ def records(summary: Mapping[str, Any]) -> dict[str, Any]:
                       for t in compensation["tried"]],
         }
         confirmation = compensation.get("confirmation")
-        if confirmation is not None:  # the fresh deals' first-player counts
+        if confirmation is not None:  # the fresh deals' first-player counts, first games
             out["compensation"]["confirmation"] = [
                 confirmation["value"], confirmation["seed"],
-                confirmation["first_player"]["count"], confirmation["first_player"]["of"]]
+                confirmation["first_player"]["count"], confirmation["first_player"]["of"],
+                # recorded since check plays them again; an older record's digest is kept
+                *([confirmation["sample"]] if "sample" in confirmation else [])]
     return out
 
 

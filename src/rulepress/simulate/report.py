@@ -86,6 +86,7 @@ class _Stale(Exception):
 
 
 Sample = Mapping[str, Mapping[int, str]]  # each table's first games, as Game.line()s, by key
+CONFIRMATION = "confirmation"  # a compensation's confirmation, among the tables played again
 
 
 def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample | None:
@@ -94,7 +95,8 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
     says why). A game that fails raises SimulationFailure; the engine's error, its own."""
     try:
         chosen = _compensated(doc, block, _plan(doc, block, project))
-        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block))
+        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block),
+                                 _confirmation_run(doc, block, chosen.spec))
     except (_Stale, RulepressError):
         return None
     lines: dict[str, dict[int, str]] = {}
@@ -145,13 +147,41 @@ def _ladder_top(doc: Document, block: Example) -> str | None:
         return None
 
 
-def _sampled_tables(spec: RunSpec, ladder: bool, top: str | None
+def _confirmation_run(doc: Document, block: Example, spec: RunSpec) -> RunSpec | None:
+    """The confirmation a block's summary records (a --compensate run's, ``spec`` at the
+    suggested value), as a run; None when it records none, or cannot be read."""
+    if _is_ladder(block):
+        return None
+    try:
+        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+        return _confirmation_of(spec, summary)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
+            RecursionError):
+        return None
+
+
+def _confirmation_of(spec: RunSpec, summary: Mapping[str, Any]) -> RunSpec | None:
+    """The run of the confirmation ``summary`` records: its value and seed, as recorded (an
+    edited one plays other games than those its sample digests)."""
+    confirmation = summary.get("compensation", {}).get("confirmation")
+    if confirmation is None:
+        return None
+    return replace(spec, handicap=int(confirmation["value"]), seed=int(confirmation["seed"]))
+
+
+def _sampled_tables(spec: RunSpec, ladder: bool, top: str | None,
+                    confirmation: RunSpec | None = None
                     ) -> list[tuple[str, RunSpec, Table, int]]:
     """(the summary's table key, its run, the table, games to play again) for each table a
-    check plays again: an ordinary run's first SAMPLE games at each table; a ladder's first
-    game of each pair and of its strongest agent in every seat (searches are slow)."""
+    check plays again: an ordinary run's first SAMPLE games at each table, and a compensation's
+    confirmation's first SAMPLE games (key "confirmation"); a ladder's first game of each pair
+    and of its strongest agent in every seat (searches are slow)."""
     if not ladder:
-        return [(t.key, spec, t, min(SAMPLE, spec.plays(t.players))) for t in spec.tables]
+        confirmed = ([] if confirmation is None else
+                     [(CONFIRMATION, confirmation, confirmation.tables[0],
+                       min(SAMPLE, confirmation.plays(confirmation.tables[0].players)))])
+        return [*((t.key, spec, t, min(SAMPLE, spec.plays(t.players))) for t in spec.tables),
+                *confirmed]
 
     runs = [(pair_key(s), s) for s in pair_specs(replace(spec, until=None), spec.agents)]
     if top is not None:
@@ -351,10 +381,17 @@ def _replay_sample(chosen: Plan, summary: Mapping[str, Any], block: Example,
     try:
         top = str(summary["ladder"]["ranking"][0]) if ladder else None
         recorded = {str(t.get("key")): t for t in summary["tables"]}
-    except (KeyError, TypeError, IndexError, AttributeError):
+        confirmation = _confirmation_of(chosen.spec, summary)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError):
         raise _Stale("summary", f"{block.data['summary']} is not a summary rulepress simulate "
                                 f"wrote; {remake}") from None
-    tables = _sampled_tables(chosen.spec, ladder, top)
+    if confirmation is not None:
+        recorded[CONFIRMATION] = summary["compensation"]["confirmation"]
+        if "sample" not in recorded[CONFIRMATION]:
+            raise _Stale("summary", f"{block.data['summary']}: its confirmation was recorded "
+                                    f"without its first games' digest, so no check can play "
+                                    f"them again; {remake}")
+    tables = _sampled_tables(chosen.spec, ladder, top, confirmation)
     if len(tables) != len(recorded):
         raise _Stale("summary", f"{block.data['summary']} does not hold the run's tables; "
                                 f"{remake}")
@@ -475,6 +512,19 @@ def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+# Records a later version keeps of every table, which a summary made before does not: each
+# rate's units by deal and each deal's scores by number. Played again, such a summary's games
+# give them; it is compared on the records it keeps.
+LATER_RECORDS = ("deal_units", "deal_scores")
+
+
+def _kept_kinds(made: dict[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
+    """``made``'s records without the LATER_RECORDS a stored table does not keep."""
+    tables = [{k: v for k, v in m.items() if k not in LATER_RECORDS or k in t}
+              for m, t in zip(made["tables"], stored["tables"], strict=False)]
+    return {**made, "tables": tables + made["tables"][len(tables):]}
+
+
 def replayed_in_full(doc: Document, block: Example, project: Path | None,
                      jobs: int = 0) -> list[Diagnostic]:
     """``check --replay-all``: every game of the block's run played again (as long as the run
@@ -496,7 +546,9 @@ def replayed_in_full(doc: Document, block: Example, project: Path | None,
         return [error(loc, f"{block.id}: {name}: playing its games again failed: {exc}")]
     if made[DIGEST_KEY] == stored.get(DIGEST_KEY) and records(made) == records(stored):
         return []
-    mine, theirs = records(made), records(stored)
+    mine, theirs = _kept_kinds(records(made), records(stored)), records(stored)
+    if mine == theirs:
+        return []
     where = next((f"tables[{m['key']}].{k}" for m, t in zip(mine["tables"], theirs["tables"],
                                                              strict=False)
                   for k in m if m[k] != t.get(k)), "its compensation")

@@ -387,6 +387,13 @@ def rejects(values: Mapping[float, int], m: float, alpha: float = 0.05) -> bool:
     return _capital(values, m) >= math.log(1 / alpha)
 
 
+def anytime_p(values: Mapping[float, int], m: float = 0.5) -> float:
+    """The always-valid p-value of the mean ``m``: the smallest alpha at which the confidence
+    sequence after ``values`` excludes it, 1 / capital (Ville's inequality bounds the capital
+    at any stopping time, so it stays a p-value whenever the looking stopped)."""
+    return min(1.0, math.exp(-_capital(values, m)))
+
+
 def confidence_sequence(values: Mapping[float, int], alpha: float = 0.05
                         ) -> tuple[float, float] | None:
     """The always-valid (1 - alpha) interval for the mean of ``values`` in [0, 1] (each
