@@ -94,9 +94,11 @@ def sample_lines(doc: Document, block: Example, project: Path | None) -> Sample 
     the check goes on); None when the block names no run that can be played (check_simulation
     says why). A game that fails raises SimulationFailure; the engine's error, its own."""
     try:
-        chosen = _compensated(doc, block, _plan(doc, block, project))
-        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(doc, block),
-                                 _confirmation_run(doc, block, chosen.spec))
+        plan = _plan(doc, block, project)
+        stored = _stored(doc, block)
+        chosen = _compensated(block, plan, stored)
+        played = _sampled_tables(chosen.spec, _is_ladder(block), _ladder_top(block, stored),
+                                 _confirmation_run(block, chosen.spec, stored))
     except (_Stale, RulepressError):
         return None
     lines: dict[str, dict[int, str]] = {}
@@ -117,15 +119,23 @@ def _is_compensation(block: Example) -> bool:
     return isinstance(run, Mapping) and run.get("compensate") is True
 
 
-def _compensated(doc: Document, block: Example, chosen: Plan) -> Plan:
-    """A --compensate block's run at the handicap its summary suggests (its games were played
-    there); any other block's as it is."""
+def _stored(doc: Document, block: Example) -> Any:
+    """The block's summary as its file holds it, read once for all that asks; None when it
+    cannot be read (the check says why)."""
+    try:
+        return json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def _compensated(block: Example, chosen: Plan, stored: Any) -> Plan:
+    """A --compensate block's run at the handicap its summary (``stored``) suggests (its games
+    were played there); any other block's as it is."""
     if not _is_compensation(block):
         return chosen
     try:
-        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
-        value = summary["compensation"]["suggested"]
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+        value = stored["compensation"]["suggested"]
+    except (KeyError, TypeError):
         value = None
     if not isinstance(value, int):
         raise _Stale("summary", f"{block.data['summary']} is not the summary of a "
@@ -134,29 +144,25 @@ def _compensated(doc: Document, block: Example, chosen: Plan) -> Plan:
     return replace(chosen, spec=replace(chosen.spec, handicap=value))
 
 
-def _ladder_top(doc: Document, block: Example) -> str | None:
-    """A ladder's strongest agent as its summary ranks it (its seat-balance table is played
-    with it), None for another run or a summary that cannot say."""
+def _ladder_top(block: Example, stored: Any) -> str | None:
+    """A ladder's strongest agent as its summary (``stored``) ranks it (its seat-balance table
+    is played with it), None for another run or a summary that cannot say."""
     if not _is_ladder(block):
         return None
     try:
-        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
-        return str(summary["ladder"]["ranking"][0])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError,
-            RecursionError):
+        return str(stored["ladder"]["ranking"][0])
+    except (KeyError, TypeError, IndexError):
         return None
 
 
-def _confirmation_run(doc: Document, block: Example, spec: RunSpec) -> RunSpec | None:
-    """The confirmation a block's summary records (a --compensate run's, ``spec`` at the
-    suggested value), as a run; None when it records none, or cannot be read."""
+def _confirmation_run(block: Example, spec: RunSpec, stored: Any) -> RunSpec | None:
+    """The confirmation a block's summary (``stored``) records (a --compensate run's, ``spec``
+    at the suggested value), as a run; None when it records none, or cannot be read."""
     if _is_ladder(block):
         return None
     try:
-        summary = json.loads(read_regular(_summary_path(doc, block)).decode("utf-8"))
-        return _confirmation_of(spec, summary)
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
-            RecursionError):
+        return _confirmation_of(spec, stored)
+    except (KeyError, TypeError, AttributeError, ValueError):
         return None
 
 
@@ -233,11 +239,14 @@ def _checked_summary(doc: Document, block: Example, project: Path | None,
               f"{_shown(path.parent, project)}")
     if not path.is_file():
         raise _Stale("summary", f"{block.data['summary']} does not exist; {remake}")
-    chosen = _compensated(doc, block, asked)
+    stored = _stored(doc, block)
+    chosen = _compensated(block, asked, stored)
     expected = {**chosen.spec.figures(), **({"ladder": True} if ladder else {})}
     try:
         # Bounded and never blocking: the game's folder could hold a FIFO or 200 GB there.
-        summary: dict[str, Any] = json.loads(read_regular(path).decode("utf-8"))
+        # Read again only when it did not read, for the reason it gives.
+        summary: dict[str, Any] = (stored if stored is not None
+                                   else json.loads(read_regular(path).decode("utf-8")))
         made_by = summary["command"]
         same = (summary["format"] == FORMAT and summary["engine"] == chosen.spec.engine
                 and summary["run"] == expected)
@@ -544,9 +553,10 @@ def replayed_in_full(doc: Document, block: Example, project: Path | None,
             made = summarize(asked, play(asked, jobs=jobs))
     except (SimulationFailure, SchedulerError) as exc:
         return [error(loc, f"{block.id}: {name}: playing its games again failed: {exc}")]
-    if made[DIGEST_KEY] == stored.get(DIGEST_KEY) and records(made) == records(stored):
+    mine, theirs = records(made), records(stored)
+    if made[DIGEST_KEY] == stored.get(DIGEST_KEY) and mine == theirs:
         return []
-    mine, theirs = _kept_kinds(records(made), records(stored)), records(stored)
+    mine = _kept_kinds(mine, theirs)
     if mine == theirs:
         return []
     where = next((f"tables[{m['key']}].{k}" for m, t in zip(mine["tables"], theirs["tables"],
