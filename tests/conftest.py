@@ -72,7 +72,7 @@ def _bundled_books(factory: pytest.TempPathFactory) -> tuple[Path, list[list[Any
                  None if d.loc is None else d.loc.line, d.severity.value, d.message]
                 for d in built.warnings]
 
-    return shared.made_once(factory, "bundled-books", make)  # type: ignore[no-any-return]
+    return shared.made_once(factory, "bundled-books", make)
 
 
 @pytest.fixture(scope="session")

@@ -4,13 +4,12 @@ over both workers, so a fixture of its own built them once in each."""
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 from filelock import FileLock
@@ -25,28 +24,32 @@ def run_folder(factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def made_once(factory: pytest.TempPathFactory, name: str,
-              make: Callable[[Path], Any]) -> tuple[Path, Any]:
-    """``make(folder)`` run once in this test run, by the first worker to ask; the others wait
-    for it, then share the folder (to read, never to change: copy it to change it) and what
-    ``make`` returned (through JSON). A ``make`` that fails leaves nothing, so the next to
-    ask makes it again and fails at its own test as well."""
+def _root(factory: pytest.TempPathFactory) -> Path:
     root = run_folder(factory) / "made-once"
     root.mkdir(exist_ok=True)
-    folder, done = root / name, root / f"{name}.json"
-    with FileLock(root / f"{name}.lock"):
-        if not done.is_file():
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir()
-            done.write_text(json.dumps(make(folder)), encoding="utf-8")
-    return folder, json.loads(done.read_text(encoding="utf-8"))
+    return root
+
+
+def made_once(factory: pytest.TempPathFactory, name: str,
+              make: Callable[[Path], T]) -> tuple[Path, T]:
+    """``make(folder)`` run once in this test run, by the first worker to ask; the others wait
+    for it, then share the folder (to read, never to change: copy it to change it) and what
+    ``make`` returned (as :func:`kept_once`). A ``make`` that fails leaves nothing, so the next
+    to ask makes it again and fails at its own test as well."""
+    folder = _root(factory) / name
+
+    def make_afresh() -> T:
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        return make(folder)
+
+    return folder, kept_once(factory, name, make_afresh)
 
 
 def kept_once(factory: pytest.TempPathFactory, name: str, compute: Callable[[], T]) -> T:
     """``compute()`` run once in this test run, by the first worker to ask; the others wait for
     it and unpickle what it returned (the tests' own values, written by this run)."""
-    root = run_folder(factory) / "made-once"
-    root.mkdir(exist_ok=True)
+    root = _root(factory)
     done = root / f"{name}.pickle"
     with FileLock(root / f"{name}.lock"):
         if not done.is_file():
@@ -55,5 +58,5 @@ def kept_once(factory: pytest.TempPathFactory, name: str, compute: Callable[[], 
             staged.write_bytes(pickle.dumps(value))
             staged.replace(done)
             return value
-    value = pickle.loads(done.read_bytes())
-    return value  # type: ignore[no-any-return]
+    value: T = pickle.loads(done.read_bytes())
+    return value
