@@ -12,6 +12,7 @@ them out around the words it prints, never around the English ones.
 from __future__ import annotations
 
 import io
+import math
 import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -416,7 +417,8 @@ def ends_plot(summary: Mapping[str, Any]) -> Figure:
     usual = cols = min(2 if _narrow.get() else 3, len(reasons))
     if cols > 1 and _legend_width(words, cols, size) > _width() * 72:
         cols = 1  # one reason a line, where side by side they would run past the plot
-    more = len(reasons) - -(-len(reasons) // usual) if cols < usual else 0  # legend's lines
+    # the legend's lines beyond those it had side by side
+    more = len(reasons) - math.ceil(len(reasons) / usual) if cols < usual else 0
     figure, (ax,) = _figure(height=0.6 + row * len(tables) + more * 1.5 * size / 72)
     left = [0.0] * len(tables)
     for n, reason in enumerate(reasons):
