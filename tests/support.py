@@ -3,6 +3,7 @@ nothing."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -23,6 +24,33 @@ class Quiet:
 
     def progress(self, message: str) -> None: ...
     def diagnostics(self, diagnostics: object) -> None: ...
+
+
+SOURCES = Path(__file__).parents[1] / "sources"
+FENCE = "\n```simulation\n"
+
+
+def pigeon_race(into: Path, keep: tuple[str, ...] = ("playtest",), *,
+                locales: bool = False) -> Path:
+    """A copy of Pigeon Race in the folder ``into`` whose playtest report keeps only the
+    simulation blocks of the ids ``keep`` (and its German catalog only with ``locales``): its
+    cold check replays a few greedy games, not the whole game's searches (about 30 CPU-s),
+    which tests of a mechanism do not need. Returns the game's folder."""
+    folder = into / "pigeon-race"
+    shutil.copytree(SOURCES / "pigeon-race", folder,
+                    ignore=None if locales else shutil.ignore_patterns("locales"))
+    report = folder / "playtest.md"
+    head, *blocks = report.read_text(encoding="utf-8").split(FENCE)
+    kept = [head]
+    for block in blocks:
+        fence, _, after = block.partition("\n```\n")
+        if fence.startswith("id: ") and fence.split("\n", 1)[0][4:] in keep:
+            kept.append(FENCE + fence + "\n```\n" + after)
+        else:
+            kept.append("\n" + after)
+    assert len(kept) - 1 == len(blocks) and sum(FENCE in b for b in kept) == len(keep), keep
+    report.write_text("".join(kept), encoding="utf-8")
+    return folder
 
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; `make test` installs it when missing

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
-from support import Quiet
+from support import Quiet, pigeon_race
 
 from rulepress.build import build_rulebooks
 from rulepress.cli import main
@@ -30,11 +29,9 @@ SOURCES = Path(__file__).parents[1] / "sources"
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    """A copy of Pigeon Race without its German catalog, in a sources folder of its own."""
-    folder = tmp_path / "sources" / "pigeon-race"
-    shutil.copytree(SOURCES / "pigeon-race", folder,
-                    ignore=shutil.ignore_patterns("locales"))
-    return folder
+    """A copy of Pigeon Race without its German catalog, in a sources folder of its own (its
+    playtest report the first block alone: these tests are of the catalog)."""
+    return pigeon_race(tmp_path / "sources")
 
 
 def translate(folder: Path, lang: str = "de") -> str:
@@ -237,8 +234,7 @@ def test_a_version_note_is_translated_or_falls_back_and_is_counted(game: Path) -
 def test_a_translator_gives_a_term_its_own_sort_key_in_the_catalog(tmp_path: Path) -> None:
     """The German catalog's :dfn[Startlinie]{... sort="Linie, Start"}: the German index lists
     it under L; the English book has no key, and sorts its "start line" by its words."""
-    folder = tmp_path / "sources" / "pigeon-race"
-    shutil.copytree(SOURCES / "pigeon-race", folder)
+    folder = pigeon_race(tmp_path / "sources", locales=True)
     po = folder / "locales" / "de.po"
     text = po.read_text(encoding="utf-8")
     assert text.count('Feld 1.\\"}') == 1

@@ -7,14 +7,13 @@ English and says so."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
-from support import Quiet, cut_off
+from support import Quiet, cut_off, pigeon_race
 
 from rulepress.build import build_rulebooks
 from rulepress.cli import main
@@ -192,8 +191,7 @@ def test_no_english_theme_word_is_left_in_the_german_books(
 
 def test_a_language_without_a_theme_catalog_prints_english_and_says_so(
         tmp_path: Path) -> None:
-    folder = tmp_path / "sources" / "pigeon-race"
-    shutil.copytree(SOURCES / "pigeon-race", folder, ignore=shutil.ignore_patterns("locales"))
+    folder = pigeon_race(tmp_path / "sources")  # its report's first block alone
     (tmp_path / "rulepress.toml").write_text('sources = "sources"\n')
     result = CliRunner().invoke(main, ["translate", "pigeon-race", "--lang", "fr",
                                        "--project", str(tmp_path)])

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import pigeon_race as race_copy
 from support import run
 
 import rulepress
@@ -205,10 +206,12 @@ def pigeon_race(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A sources folder holding a fresh copy of Pigeon Race, in the same place for every test
     of this worker: the check's memo is keyed by the game's folder, so a test finds there the
     engine answers an earlier one's check left for what it has not changed (each copied to
-    a folder of its own checked the whole game cold, playtest samples and all)."""
+    a folder of its own checked the whole game cold, playtest samples and all). Its report
+    keeps a plain run, the ladder and a duplicate run; no German, whose plots are
+    test_plots_language's."""
     src = tmp_path_factory.getbasetemp() / "pigeon-race-sources"
     shutil.rmtree(src, ignore_errors=True)
-    shutil.copytree(Path(__file__).parents[1] / "sources" / "pigeon-race", src / "pigeon-race")
+    race_copy(src, ("playtest", "ladder", "versus"))
     return src
 
 
@@ -273,12 +276,12 @@ def test_playtest_plots_are_drawn_again_only_when_their_summary_changes(
 
 def test_two_blocks_drawing_the_same_plot_from_two_runs_keep_both(
         pigeon_race: Path, tmp_path: Path, drawn: list[str]) -> None:
-    """The handicap block draws win rates too, from its own run: each block keeps its own, so
-    an edit to the prose draws neither again (kept by plot name alone, each overwrote the other
+    """A second block drawing win rates, from its own run: each block keeps its own, so an
+    edit to the prose draws neither again (kept by plot name alone, each overwrote the other
     and both were drawn on every build)."""
     src = pigeon_race
-    replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/compensation/summary.json\n",
-               "summary: playtest/compensation/summary.json\nplots: [win-rates]\n")
+    replace_in(src / "pigeon-race" / "playtest.md", "summary: playtest/versus/summary.json\n",
+               "summary: playtest/versus/summary.json\nplots: [win-rates]\n")
     args = ["build", "--sources", str(src), "--out", str(tmp_path / "out"), "--no-pdf",
             "--edition", "reference"]
     code, err = run(*args)

@@ -13,22 +13,26 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from support import pigeon_race
 
 from rulepress import memo
 from rulepress.document.reader import read_sources
 from rulepress.validate import check
 from rulepress.validate.printing import check_printing
 
-pytestmark = pytest.mark.slow  # the bundled Pigeon Race checked whole, playtests and all, often
+pytestmark = pytest.mark.slow  # Pigeon Race checked whole, kit, examples and playtests, often
 
-SOURCES = Path(__file__).parents[1] / "sources"
+# The playtest reports a copy keeps: a plain run and a ladder, each replayed its own way. The
+# memo keeps every report's answers alike, so the searches' slow ones add nothing here.
+KEEP = ("playtest", "ladder")
+REPORTS = len(KEEP)
 
 
 @pytest.fixture()
 def cold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of Pigeon Race with an empty memo beside it (``game.parent / "memo"``)."""
     monkeypatch.setenv("RULEPRESS_CACHE", str(tmp_path / "memo"))
-    shutil.copytree(SOURCES / "pigeon-race", tmp_path / "sources" / "pigeon-race")
+    pigeon_race(tmp_path / "sources", KEEP)
     return tmp_path / "sources"
 
 
@@ -37,7 +41,7 @@ def checked_cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
     """The copy's one cold check in this module (a memo is keyed by the game's folder, so the
     tests below reuse this folder): the folder, the memo it filled, and what it said."""
     root = tmp_path_factory.mktemp("memo-game")
-    shutil.copytree(SOURCES / "pigeon-race", root / "sources" / "pigeon-race")
+    pigeon_race(root / "sources", KEEP)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("RULEPRESS_CACHE", str(root / "memo"))
         said = _summary(root / "sources")
@@ -54,7 +58,7 @@ def game(checked_cold: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch) 
     memo_folder = sources.parent / "memo"
     for made in (sources / "pigeon-race", memo_folder):  # as the test before left them
         shutil.rmtree(made, ignore_errors=True)
-    shutil.copytree(SOURCES / "pigeon-race", sources / "pigeon-race")
+    pigeon_race(sources, KEEP)
     shutil.copytree(filled, memo_folder)
     monkeypatch.setenv("RULEPRESS_CACHE", str(memo_folder))
     return sources
@@ -73,11 +77,6 @@ def _runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, check.Item]]:
 
     monkeypatch.setattr(check.Workers, "submit", counted)
     return asked
-
-
-# Every playtest report of the game, as its source has them.
-REPORTS = (SOURCES / "pigeon-race" / "playtest.md").read_text(encoding="utf-8").count(
-    "\n```simulation")
 
 
 def _summary(sources: Path) -> str:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support import Quiet, run
+from support import Quiet, pigeon_race, run
 
 from rulepress.build import build_rulebooks
 from rulepress.diagnostics import Diagnostic, RulepressError, Severity
@@ -141,7 +141,7 @@ def test_the_bundled_books_print_no_markup(tmp_path: Path) -> None:
 def test_markup_in_a_translation_is_an_error_at_its_catalog_line(tmp_path: Path) -> None:
     """The German book is read back too; its printed words are found in the catalog."""
     shutil.copy(ROOT / "rulepress.toml", tmp_path / "rulepress.toml")
-    shutil.copytree(ROOT / "sources" / "pigeon-race", tmp_path / "sources" / "pigeon-race")
+    pigeon_race(tmp_path / "sources", locales=True)  # its report's first block alone
     po = tmp_path / "sources" / "pigeon-race" / "locales" / "de.po"
     said = 'Mischt diese Karten zurück. Gespielt wird im Uhrzeigersinn."'  # a msgstr line's end
     text = po.read_text(encoding="utf-8")
