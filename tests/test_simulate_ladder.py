@@ -405,7 +405,8 @@ def test_the_seat_balance_counts_games_won_at_the_deal_once() -> None:
 
 def test_the_ladder_sentence_says_beats_only_when_the_interval_excludes_an_even_score() -> None:
     """The audit: "beats" was printed whatever the interval; the top two of a ladder whose
-    interval holds 1/2 are "no difference shown"."""
+    interval holds 1/2 are "no difference shown". The sentence prints the interval it says
+    "beats" by: over deals where the pair has one, Wilson's only for older records."""
     from rulepress.simulate.ladder import sentence
 
     def said(ci: list[float], deal_ci: list[float] | None) -> str:
@@ -417,27 +418,61 @@ def test_the_ladder_sentence_says_beats_only_when_the_interval_excludes_an_even_
     assert said([0.40, 0.52], None).startswith(
         "no difference shown between x and y: the former scores 54.0% [48.0, 60.0] (a win 1, "
         "a draw or a shared win half), 20 Elo [-30, 70]; levels of play the games tell apart: 1")
-    assert said([0.40, 0.52], [0.41, 0.49]).startswith("x beats y, scoring 54.0% [48.0, 60.0]")
+    assert said([0.40, 0.52], [0.41, 0.49]).startswith("x beats y, scoring 54.0% [51.0, 59.0]")
+    assert said([0.30, 0.45], [0.44, 0.51]).startswith("no difference shown between x and y: "
+                                                       "the former scores 54.0% [49.0, 56.0]")
     assert said([0.30, 0.45], None).startswith("x beats y, scoring 54.0% [55.0, 70.0]")
 
 
-def test_a_pair_with_draws_has_no_interval_over_deals_beside_its_score() -> None:
-    """Go-Stop: the interval over deals counts wins only, draws as losses, beside a score
-    counting them half; a pair with draws or shared wins now has none (levels use Wilson)."""
+def test_a_reports_versus_quotes_the_interval_the_sentence_decides_by() -> None:
+    """Go-Stop's prose quoted each pair's Wilson interval over games (49.0-66.4%, holding an
+    even score) where the interval over deals on the same score (50.4-65.4%) clears it."""
+    from rulepress.simulate.report import _versus
+
+    pair = {"agents": ["greedy", "ismcts:400"], "count": 50.5, "of": 120, "rate": 0.420833,
+            "ci": [0.336304, 0.510274], "deal_ci": [0.346111, 0.495556]}
+    versus = _versus({"pairs": [pair]})
+    assert versus["ismcts:400"]["greedy"]["interval"] == "50.4–65.4%"
+    assert versus["greedy"]["ismcts:400"]["interval"] == "34.6–49.6%"
+    assert _versus({"pairs": [{**pair, "deal_ci": None}]})["ismcts:400"]["greedy"][
+        "interval"] == "49.0–66.4%"  # records without scores by deal: Wilson's
+    early = {**pair, "cs": [0.3, 0.55]}  # an adaptive pair: its always-valid interval
+    assert _versus({"pairs": [early]})["ismcts:400"]["greedy"]["interval"] == "45.0–70.0%"
+
+
+def test_a_pair_with_draws_has_its_interval_over_deals_on_its_score() -> None:
+    """Go-Stop: the interval over deals counted wins only, draws as losses, beside a score
+    counting them half, so its pairs fell back to Wilson over games; the interval is now over
+    the deals' scores, t on n - 1, and so is the test of an even score."""
     from rulepress.simulate.game import Game
     from rulepress.simulate.ladder import figures
-    from rulepress.simulate.stats import Tally
+    from rulepress.simulate.stats import Tally, t975
 
+    # a's score by deal: drawn twice (1/2), won twice (1), lost twice (0), split (1/2)
+    winners = {0: (), 1: ("a", "a"), 2: ("b", "b"), 3: ("a", "b")}
     tally = Tally.empty(2, {})
     for deal in range(20):
-        games = [Game(2 * deal + r, lineup, 10, "done", () if deal % 4 == 0 else (0,),
-                      (1.0, 1.0), 0, {}) for r, lineup in enumerate((("a", "b"), ("b", "a")))]
+        won = winners[deal % 4]
+        games = [Game(2 * deal + r, lineup, 10, "done",
+                      (lineup.index(won[r]),) if won else (), (1.0, 1.0), 0, {})
+                 for r, lineup in enumerate((("a", "b"), ("b", "a")))]
         for game in games:
             tally.add(game)
         tally.add_deal(games)
-    ladder, _ = figures(["a", "b"], [("a", "b")], "standard", [tally], 30.0)
+    ladder, tables = figures(["a", "b"], [("a", "b")], "standard", [tally], 30.0)
     (pair,) = ladder["pairs"]
-    assert pair["rate"] == 0.5 and pair["deal_ci"] is None
+    scores = [0.5, 1.0, 0.0, 0.5] * 5
+    sd = math.sqrt(sum((x - 0.5) ** 2 for x in scores) / 19)
+    half = t975(19) * sd / math.sqrt(20)
+    assert pair["rate"] == 0.5
+    assert pair["deal_ci"] == pytest.approx([0.5 - half, 0.5 + half], abs=1e-6)
+    assert pair["deal_ci"] == tables[0]["duplicate"]["score"]["a"]["ci"]
+    assert pair["p"] == 1.0  # an even score exactly, over the deals
+    # the score's ordinary interval is Wilson over the 40 games, not over 80 half points
+    assert tables[0]["duplicate"]["score"]["a"]["ordinary_ci"] == pytest.approx(
+        list(wilson(20, 40)), abs=1e-6)
+    # wins alone over deals (draws as losses) would centre on 3/8, not the printed 1/2
+    assert tables[0]["duplicate"]["agents"]["a"]["rate"] == 0.375
 
 
 def _deal_scores(rng: random.Random, p: float, deals: int) -> list[float]:
@@ -483,7 +518,7 @@ def test_a_pair_stops_only_after_the_least_number_of_deals() -> None:
     from rulepress.simulate.stats import Tally
 
     tally = Tally.empty(2, {})
-    stop = decided("a")
+    stop = decided("a", 0.05)
     for deal in range(MIN_STOP_DEALS):
         assert not stop([tally])
         games = [Game(2 * deal + r, lineup, 10, "done", (lineup.index("a"),), (1.0, 0.0), 0,
@@ -492,6 +527,43 @@ def test_a_pair_stops_only_after_the_least_number_of_deals() -> None:
             tally.add(game)
         tally.add_deal(games)
     assert stop([tally])
+
+
+def test_a_pair_stopped_early_is_told_apart_after_holm_over_the_whole_ladder() -> None:
+    """The audit: --adaptive stopped each pair at alpha 0.05 alone (capital 20), where Holm
+    over Pigeon's 10 pairs needs 0.005 for its first comparison, so no stopped pair could
+    start a level. It now stops at 0.05 over the pairs: every pair it stops keeps a Holm
+    p-value under 0.05 whatever the others'."""
+    from rulepress.simulate.ladder import deal_scores, decided, holm
+    from rulepress.simulate.play import Game
+    from rulepress.simulate.spec import RunSpec
+    from rulepress.simulate.stats import Tally, anytime_p
+
+    spec = RunSpec(game="pigeon", engine="pigeon", project=None, games=60, players=(2,),
+                   variants=("standard",),
+                   agents=("random", "greedy", "flat:25", "flat:100", "flat:400"),
+                   adaptive=True)
+    assert spec.stop_alpha() == 0.005 and spec.figures()["stop_alpha"] == 0.005
+
+    def stopped_at(alpha: float) -> float:
+        """Deals of 3 wins in 4 for a, played 4 at a time until the rule stops: a's p-value."""
+        stop = decided("a", alpha)
+        tally = Tally.empty(2, {})
+        for deal in range(200):
+            if deal % 4 == 0 and stop([tally]):
+                break
+            won = ("a", "a") if deal % 2 else ("a", "b")
+            games = [Game(2 * deal + r, lineup, 10, "done", (lineup.index(won[r]),),
+                          (1.0, 0.0), 0, {})
+                     for r, lineup in enumerate((("a", "b"), ("b", "a")))]
+            for game in games:
+                tally.add(game)
+            tally.add_deal(games)
+        return anytime_p(deal_scores(tally, "a"))
+
+    others = [1.0] * 9  # the ladder's other pairs, none told apart
+    assert holm([stopped_at(0.05), *others])[0] >= 0.05  # the old rule: never a level
+    assert holm([stopped_at(spec.stop_alpha()), *others])[0] < 0.05
 
 
 def _shared_deals() -> tuple[list[str], list[tuple[str, str]], list[Any]]:

@@ -75,14 +75,17 @@ MIN_STOP_DEALS = 10
 RESAMPLES = 2000
 RESAMPLE_SEED = 43
 LEVELS_TEST = ("each pair's two-sided test of an even score: t on n - 1 over its deals' scores "
-               "when it has 10 deals or more and no draw or shared win, else the binomial's "
-               "normal approximation")
+               "(a draw or a shared win half) when it has 10 deals or more and its records "
+               "keep scores by deal, else the binomial's normal approximation")
 LEVELS_HOLM = ("; p-values adjusted by Holm's method over all pairs (p_holm), a pair told "
                "apart when p_holm < 0.05; agents by Elo, strongest first, an agent starting a "
                "new level when it is told apart from every agent of the level above")
 LADDER_METHOD = {
     "ladder": "every pair plays the same deals (the run's seed), each deal once per seat "
-              "(duplicate play); a pair's score counts a win 1, a shared win or a draw 1/2",
+              "(duplicate play); a pair's score counts a win 1, a shared win or a draw 1/2; "
+              "its ci is Wilson over the games, its deal_ci over the deals on that same "
+              "score (duplicate's interval; none below its least number of deals), the one "
+              "its sentence prints and says \"beats\" by",
     "elo": "Bradley-Terry fitted by minorization-maximization (Hunter 2004) with one virtual "
            "drawn game per pair; Elo = 400 log10(strength), the first agent at 0; 95% "
            "intervals from the Fisher information, each pair's games divided by its design "
@@ -107,13 +110,26 @@ JOINT_METHOD = {
            "pair on those same deals at once (the pairs share their deals), a deal's games "
            "counted only for the pairs that played it",
 }
+
+
+def adaptive_rule(stop_alpha: float | None) -> str:
+    """ADAPTIVE_METHOD's stopping rule at level ``stop_alpha`` (None: as recorded before the
+    level was divided among the pairs, each pair at 0.05)."""
+    level = ("0.05 / the number of pairs (here " + f"{stop_alpha:g}), so that Holm's "
+             "adjustment over all the pairs still tells every stopped pair apart"
+             if stop_alpha is not None else
+             "0.05 for each pair alone (recorded by an earlier version), so Holm's "
+             "adjustment over all the pairs may tell a stopped pair apart from none")
+    return ("each pair plays its deals in 16 rounds and stops after the first round "
+            f"with {MIN_STOP_DEALS} deals or more whose confidence sequence for the pair's "
+            f"score excludes an even one at level {level}; every pair's score has the "
+            "always-valid 95% interval (cs), valid at whatever round it stopped, where a "
+            "fixed sample's would be too narrow; a stopped pair's score is still pushed away "
+            "from 1/2, and the sentence names every such pair (stopped_early)")
+
+
 ADAPTIVE_METHOD = {
-    "adaptive": "each pair plays its deals in 16 rounds and stops after the first round "
-                f"with {MIN_STOP_DEALS} deals or more whose confidence sequence for the "
-                "pair's score excludes an even one; every pair's score has that always-valid "
-                "interval (cs), valid at whatever round it stopped, where a fixed sample's "
-                "would be too narrow; a stopped pair's score is still pushed away from 1/2, "
-                "and the sentence names every such pair (stopped_early)",
+    "adaptive": adaptive_rule(None),  # method() puts the ladder's own level here
     "cs": "a confidence sequence for the mean of the deals' scores (each in [0, 1]): the "
           "means m that a mixture of constant bets against m, each a fraction k/10 (k = -9 "
           "to 9, not 0) of the most that can be staked at m, has not multiplied by 20, on a "
@@ -155,10 +171,20 @@ def score_of(tally: Tally, agent: str) -> float:
     return tally.agent_wins[agent] - tally.shared / 2 + tally.draws / 2
 
 
-def design_effect(figures: Mapping[str, Any], agent: str) -> float:
+def on_score(figures: Mapping[str, Any], agent: str, halves: bool) -> Mapping[str, Any] | None:
+    """``agent``'s figures over deals on what its pair prints: its wins when no game was drawn
+    or shared, else its score (a draw or a shared win half), None for records made before
+    scores were kept by deal."""
+    duplicate: Mapping[str, Any] = figures["duplicate"]
+    found: Mapping[str, Any] | None = (duplicate["agents"][agent] if not halves
+                                       else duplicate.get("score", {}).get(agent))
+    return found
+
+
+def design_effect(over: Mapping[str, Any] | None) -> float:
     """The pair's variance over deals over the binomial variance (its interval's width ratio,
     squared); 1 when there is no width to compare."""
-    ratio = figures["duplicate"]["agents"][agent]["width_ratio"]
+    ratio = None if over is None else over["width_ratio"]
     return 1.0 if ratio is None else ratio * ratio
 
 
@@ -274,16 +300,16 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
                        **table, **first_game(tally)})
         n = table["finished"]
         score = score_of(tally, a)
-        effect = design_effect(table, a)
-        # The interval over deals counts wins only: beside a score that counts a draw or a
-        # shared win half it is another quantity, so such a pair has none.
-        halves = tally.draws + tally.shared
-        over_deals = None if halves else table["duplicate"]["agents"][a]["ci"]
+        # over deals on the printed score: wins alone when nothing was drawn or shared
+        halves = bool(tally.draws + tally.shared)
+        over = on_score(table, a, halves)
+        effect = design_effect(over)
+        over_deals = None if over is None else over["ci"]
         # A pair --adaptive stopped early was looked at after every round: a fixed-sample
         # test's p-value is too small there, its confidence sequence's holds (levels_method).
         early = planned is not None and table["games"] < planned
         p = (anytime_p(deal_scores(tally, a)) if early
-             else _p_even(tally, a, score, n, over_deals is not None))
+             else _p_even(tally, a, score, n, halves))
         pairs.append({"agents": [a, b], **rate(_r(score), n),
                       "deal_ci": over_deals, "design_effect": _r(effect), "p": _r(p),
                       **({"cs": _cs(tally, a)} if planned is not None else {})})
@@ -341,18 +367,21 @@ def _elo_ci(value: float, variance: float) -> list[float]:
     return [_r(value - half), _r(value + half)]
 
 
-def _p_even(tally: Tally, agent: str, score: float, n: int, over_deals: bool) -> float:
-    """The two-sided p-value of an even score for ``agent``'s pair (LADDER_METHOD's levels)."""
+def _p_even(tally: Tally, agent: str, score: float, n: int, halves: bool) -> float:
+    """The two-sided p-value of an even score for ``agent``'s pair (LADDER_METHOD's levels):
+    over its deals' scores (in half points when a game was drawn or shared) where the records
+    keep them, else over its games."""
 
     if n == 0:
         return 1.0
-    units = tally.agent_units.get(agent)
+    units = tally.deal_units.get(f"score:{agent}") if halves else tally.agent_units.get(agent)
+    per_game = 2 if halves else 1
     deals = sum(units.values()) if units else 0
-    if over_deals and units and deals >= MIN_DEALS:
+    if units and deals >= MIN_DEALS:
         share = score / n
         keys = sorted(units)
         spread = math.fsum(units[k] * (k[0] - share * k[1]) ** 2 for k in keys)
-        se = math.sqrt(deals / (deals - 1) * spread) / n
+        se = math.sqrt(deals / (deals - 1) * spread) / (per_game * n)
         if se == 0:
             return 1.0 if share == 0.5 else 0.0
         return t_two_sided((share - 0.5) / se, deals - 1)
@@ -412,14 +441,14 @@ def deal_scores(tally: Tally, agent: str) -> dict[float, int]:
     return scores
 
 
-def decided(agent: str) -> Callable[[list[Tally]], bool]:
+def decided(agent: str, alpha: float) -> Callable[[list[Tally]], bool]:
     """A StopRule's test for one pair: ``agent``'s score is told from 1/2 by its confidence
-    sequence, after MIN_STOP_DEALS deals or more."""
+    sequence at level ``alpha``, after MIN_STOP_DEALS deals or more."""
 
     def enough(totals: Sequence[Tally]) -> bool:
         (tally,) = totals
         scores = deal_scores(tally, agent)
-        return sum(scores.values()) >= MIN_STOP_DEALS and rejects(scores, 0.5)
+        return sum(scores.values()) >= MIN_STOP_DEALS and rejects(scores, 0.5, alpha)
 
     return enough
 
@@ -479,14 +508,12 @@ def sentence(ladder: Mapping[str, Any]) -> str:
     top, bottom = ladder["spread"]["to"], ladder["spread"]["from"]
     pair = next(p for p in ladder["pairs"] if set(p["agents"]) == {top, bottom})
     # an adaptive ladder's pairs were looked at after every round: their always-valid interval
-    p, ci = pair["rate"], pair.get("cs", pair["ci"])
+    # else its interval over deals on the score it prints; Wilson's for records made before
+    p, ci = pair["rate"], pair.get("cs") or pair.get("deal_ci") or pair["ci"]
     if pair["agents"][0] != top and p is not None:
         p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
     spread = ladder["spread"]
-    decided = pair.get("cs") or pair.get("deal_ci") or pair["ci"]
-    if pair["agents"][0] != top and decided is not None:
-        decided = [1 - decided[1], 1 - decided[0]]
-    beats = decided is not None and decided[0] > 0.5
+    beats = ci is not None and ci[0] > 0.5
     # Written from the theme's words, so a translated book's report says it in its language.
     text = (LADDER_SENTENCE if beats else LADDER_EVEN).format(
         top=top, bottom=bottom, rate=_pct(p), low=_pct(ci[0], ""), high=_pct(ci[1], ""),
@@ -550,7 +577,8 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
     try:  # one pool (or cluster connection) for every run of the ladder
         with players(jobs, scheduler) as played, game_steps(reporter, game, total) as progress:
             if chosen.spec.adaptive:  # one pair at a time, each stopping on its own
-                results = [played([s], progress, StopRule(decided(s.agents[0])))[0]
+                alpha = chosen.spec.stop_alpha()
+                results = [played([s], progress, StopRule(decided(s.agents[0], alpha)))[0]
                            for s in specs]
             else:
                 results = played(specs, progress, None)
@@ -579,7 +607,7 @@ def ladder_files(chosen: Plan, game: str, *, adaptive: bool = False, jobs: int =
         "run": {**spec.figures(), "ladder": True},
         "agents": chosen.agents,
         "method": method(spec.adaptive, "differences" in ladder,
-                         ladder.get("stopped_early", ())),
+                         ladder.get("stopped_early", ()), spec.stop_alpha()),
         "ladder": ladder,
         "tables": [*tables, {"key": f"{seats.agents[0]} in every seat", "players": 2,
                              "variant": spec.variants[0],
@@ -605,10 +633,17 @@ def levels_method(early: Sequence[Sequence[str]]) -> str:
             f"{named})" + LEVELS_HOLM)
 
 
-def method(adaptive: bool, joint: bool, early: Sequence[Sequence[str]] = ()) -> dict[str, str]:
+def method(adaptive: bool, joint: bool, early: Sequence[Sequence[str]] = (),
+           stop_alpha: float | None = None) -> dict[str, str]:
     """The methods of a ladder's figures (``joint``: its records number the deals, as this
-    version's runs do; ``early``: the pairs an adaptive ladder stopped early)."""
-    stopping = (ADAPTIVE_METHOD if joint else ADAPTIVE_WILSON) if adaptive else {}
+    version's runs do; ``early``: the pairs an adaptive ladder stopped early; ``stop_alpha``:
+    the level it stopped them at, None for a ladder recorded before it said)."""
+    if not adaptive:
+        stopping: dict[str, str] = {}
+    elif not joint:
+        stopping = ADAPTIVE_WILSON
+    else:
+        stopping = {**ADAPTIVE_METHOD, "adaptive": adaptive_rule(stop_alpha)}
     levels = {"levels": levels_method(early)} if adaptive else {}
     return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD, **(JOINT_METHOD if joint else {}),
             **stopping, **levels}
@@ -638,6 +673,6 @@ def derived(summary: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, A
                                           None if until is None else float(until))
     ladder["sentence"] = sentence(ladder)
     return {"method": method(bool(run.get("adaptive")), "differences" in ladder,
-                             ladder.get("stopped_early", ())),
+                             ladder.get("stopped_early", ()), run.get("stop_alpha")),
             "ladder": ladder,
             "tables": [*tables, seat_table]}

@@ -493,9 +493,11 @@ def _versus(ladder: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         a, b = pair["agents"]
         won, games = pair["count"], pair["of"]
         mine, theirs = rate(won, games), rate(games - won, games)
-        cs = pair.get("cs")
-        if cs is not None:  # an adaptive ladder's pair: its always-valid interval
-            mine["ci"], theirs["ci"] = cs, [_r(1 - cs[1]), _r(1 - cs[0])]
+        # an adaptive ladder's pair: its always-valid interval; else the interval over deals
+        # on its score, as the ladder's sentence prints (Wilson's for older records)
+        ci = pair.get("cs") or pair.get("deal_ci")
+        if ci is not None:
+            mine["ci"], theirs["ci"] = ci, [_r(1 - ci[1]), _r(1 - ci[0])]
         out.setdefault(a, {})[b] = _written(mine)
         out.setdefault(b, {})[a] = _written(theirs)
     return out

@@ -29,6 +29,9 @@ DEFAULT_MAX_TURNS = 1000
 DEFAULT_SECONDS_PER_TURN = 30.0
 MAX_SECONDS_PER_TURN = 86_400  # a day: past it, game lengths in minutes overflow the plots
 CAPPED = "turn cap (unfinished)"  # how a game that outlasted --max-turns "ends"
+# --adaptive stops a pair once its confidence sequence excludes an even score at this level
+# divided by the ladder's pairs: then Holm over all the pairs tells each stopped pair apart.
+ADAPTIVE_ALPHA = 0.05
 
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
@@ -117,8 +120,13 @@ class RunSpec:
             **({"until": self.until} if self.until is not None else {}),
             **({"handicap": self.handicap} if self.handicap is not None else {}),
             **({"tension": True} if self.tension else {}),
-            **({"adaptive": True} if self.adaptive else {}),
+            **({"adaptive": True, "stop_alpha": self.stop_alpha()} if self.adaptive else {}),
         }
+
+    def stop_alpha(self) -> float:
+        """The level at which --adaptive stops each pair: ADAPTIVE_ALPHA over the pairs."""
+        pairs = max(1, len(self.agents) * (len(self.agents) - 1) // 2)
+        return round(ADAPTIVE_ALPHA / pairs, 6)
 
     def command(self) -> str:
         """The command that makes these figures again (run from the project folder); options

@@ -61,6 +61,10 @@ DUPLICATE_METHOD = {
                  f"deal has as many games), printed from {MIN_DEALS} deals on (none below); "
                  "ordinary_ci = Wilson over the games as if independent; width_ratio = ci's "
                  "width / ordinary_ci's",
+    "score": "an agent's score over deals: w_d its half points in deal d (a win 2, a draw or "
+             "a shared win 1) of g_d = twice its finished games there, the interval as for "
+             "duplicate; its ordinary_ci Wilson over the games, a draw or a shared win "
+             "counting half a game",
 }
 
 
@@ -446,12 +450,13 @@ def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
     deals = max((sum(u.values()) for u in tally.seat_units.values()), default=0)
     units = tally.deal_units
 
-    def over_deals(key: str, count: int, of: int, everywhere: int = 0) -> dict[str, Any]:
+    def over_deals(key: str, count: int, of: int, everywhere: int = 0,
+                   per_game: int = 1) -> dict[str, Any]:
         seen = units.get(key, Counter())
         # an end absent from a deal is a deal of 0 such games out of its `everywhere`
         missing = deals - sum(seen.values()) if everywhere else 0
         return _paired(seen + Counter({(0, everywhere): missing}) if missing > 0 else seen,
-                       count, of)
+                       count, of, per_game)
 
     # every other rate of a duplicate table over deals, when the run recorded its units
     others: dict[str, Any] = {}
@@ -463,7 +468,7 @@ def duplicate_figures(tally: Tally, agents: Sequence[str]) -> dict[str, Any]:
             "score": {name: over_deals(f"score:{name}", sum(k * n for (k, _), n in
                                                           units.get(f"score:{name}",
                                                                     Counter()).items()),
-                                       2 * tally.agent_seats[name])
+                                       2 * tally.agent_seats[name], per_game=2)
                       for name in dict.fromkeys(agents)},
             "ends": {reason: over_deals(f"end:{reason}", count, tally.games, width)
                      for reason, count in sorted(tally.ends.items(),
@@ -500,13 +505,16 @@ def _narrower(figures: Iterable[Mapping[str, Any]]) -> str | None:
     return f"{(1 - math.fsum(ratios) / len(ratios)) * 100:.0f}%" if ratios else None
 
 
-def _paired(units: Counter[tuple[int, int]], wins: int, games: int) -> dict[str, Any]:
+def _paired(units: Counter[tuple[int, int]], wins: int, games: int,
+            per_game: int = 1) -> dict[str, Any]:
     """A win rate with its interval over deals (each deal one unit: its wins and games) beside
     the ordinary one, and their widths' ratio. The rate is wins / games, as the ordinary one; its
     variance the ratio estimator's, n / (n - 1) * sum (w_d - rate * g_d)^2 / games^2, which is
-    s^2 / n of the deals' shares when every deal has as many games."""
+    s^2 / n of the deals' shares when every deal has as many games. ``per_game``: units counted
+    in fractions of a game (a score in half points: 2), so the ordinary interval is over games,
+    not over those fractions."""
     n = sum(units.values())
-    ordinary = rate(wins, games)
+    ordinary = rate(wins / per_game if per_game > 1 else wins, games // per_game)
     if n < MIN_DEALS:
         return {"deals": n, "rate": ordinary["rate"], "ci": None,
                 "ordinary_ci": ordinary["ci"], "width_ratio": None}
