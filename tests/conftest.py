@@ -13,10 +13,20 @@ sys.path.insert(0, str(TESTS))
 
 # The check's kept answers (memo.py) go to a folder of the test run's, not the user's: the
 # xdist workers inherit it from the controller, which loads this file first, so they share it.
+# It starts as a copy of the user's: `make` has just checked the bundled games, and an answer
+# is kept by rulepress's code and every input it depends on, so it is the one this run's
+# check would give (the memo's own tests check folders of their own, with memos of their own).
 if "RULEPRESS_CACHE" not in os.environ:
+    import shutil
     import tempfile
 
-    os.environ["RULEPRESS_CACHE"] = tempfile.mkdtemp(prefix="rulepress-memo-")
+    from rulepress import memo
+
+    users, run_memo = memo.folder(), tempfile.mkdtemp(prefix="rulepress-memo-")
+    if users is not None and users.is_dir():
+        shutil.copytree(users, run_memo, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".tmp-*"))
+    os.environ["RULEPRESS_CACHE"] = run_memo
 
 import shared  # noqa: E402
 import support  # noqa: E402
@@ -50,27 +60,28 @@ def bundled() -> dict[str, tuple[Any, Any]]:
     return out
 
 
-def _bundled_books(factory: pytest.TempPathFactory) -> tuple[Path, list[list[Any]]]:
+def _bundled_books(factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """Every bundled book as `make` builds it (both editions, both papers, HTML and PDF, and
     every language of rulepress.toml), built once a run (shared.made_once): the folder, to
-    read, never to change, and the build's warnings (file name or None, line, severity,
-    message)."""
+    read, never to change, and what the build said: its ``warnings`` (file name or None, line,
+    severity, message), its ``summary`` and its translations' ``notes``."""
     import tomllib
 
     from rulepress.build import build_rulebooks
     from rulepress.document.editions import EDITIONS
     from rulepress.i18n.books import TranslatedBooks, TranslationOptions
 
-    def make(out: Path) -> list[list[Any]]:
+    def make(out: Path) -> dict[str, Any]:
         config = tomllib.loads((TESTS.parent / "rulepress.toml").read_text(encoding="utf-8"))
         source, *others = config["languages"]
         papers = ("a4", "letter")
-        also = [TranslatedBooks(TranslationOptions(tuple(others), source, papers, EDITIONS))]
+        books = TranslatedBooks(TranslationOptions(tuple(others), source, papers, EDITIONS))
         built = build_rulebooks(TESTS.parent / "sources", out, papers=papers, editions=EDITIONS,
-                                project=TESTS.parent, reporter=support.Quiet(), also=also)
-        return [[None if d.loc is None else Path(d.loc.path).name,
-                 None if d.loc is None else d.loc.line, d.severity.value, d.message]
-                for d in built.warnings]
+                                project=TESTS.parent, reporter=support.Quiet(), also=[books])
+        return {"warnings": [[None if d.loc is None else Path(d.loc.path).name,
+                              None if d.loc is None else d.loc.line, d.severity.value,
+                              d.message] for d in built.warnings],
+                "summary": built.summary(), "notes": list(books.notes)}
 
     return shared.made_once(factory, "bundled-books", make)
 
@@ -85,26 +96,18 @@ def bundled_books(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def bundled_books_warnings(tmp_path_factory: pytest.TempPathFactory) -> list[list[Any]]:
     """What the build of bundled_books warned: [file name or None, line, severity, message]."""
-    return _bundled_books(tmp_path_factory)[1]
+    warnings: list[list[Any]] = _bundled_books(tmp_path_factory)[1]["warnings"]
+    return warnings
 
 
 @pytest.fixture(scope="session")
 def german_pigeon_race(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, list[str]]:
-    """Pigeon Race's German books alone (both editions, A4, HTML and PDF), built once a run:
-    their folder (to read, never to change), the build's summary and the translation's
+    """Pigeon Race's German books (both editions, HTML and PDF) as bundled_books has them:
+    their folder (to read, never to change), the build's summary and the German translation's
     notes."""
-    from rulepress.build import build_rulebooks
-    from rulepress.i18n.books import TranslatedBooks, TranslationOptions
-
-    def make(out: Path) -> tuple[str, list[str]]:
-        books = TranslatedBooks(TranslationOptions(("de",), papers=("a4",)))
-        built = build_rulebooks(TESTS.parent / "sources", out, games=("pigeon-race",),
-                                papers=("a4",), reporter=support.Quiet(), source=False,
-                                also=[books])
-        return built.summary(), list(books.notes)
-
-    out, (summary, notes) = shared.made_once(tmp_path_factory, "pigeon-race-de-a4", make)
-    return out / "pigeon-race" / "de", summary, notes
+    out, said = _bundled_books(tmp_path_factory)
+    notes = [note for note in said["notes"] if note.startswith("pigeon-race de: ")]
+    return out / "pigeon-race" / "de", said["summary"], notes
 
 
 @pytest.fixture(scope="module")

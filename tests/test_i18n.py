@@ -173,8 +173,8 @@ def test_the_german_pigeon_race_is_complete_and_proven(
     # The committed template is the one the sources make now (rerun translate after an edit).
     assert (SOURCES / "pigeon-race" / "locales" / "pigeon-race.pot").read_bytes() == dump(
         template(doc, segments(doc) + engine_segments(doc, None)))
-    folder, summary, notes = german_pigeon_race  # the books built as the German alone
-    assert "18 examples proven, 0 warnings, 0 errors" in summary
+    folder, summary, notes = german_pigeon_race  # as `make` builds it, with every book
+    assert re.search(r"\b\d+ examples proven, 0 warnings, 0 errors", summary), summary
     assert notes == [f"pigeon-race de: {total}/{total} segments translated, 0 fuzzy"]
     page = (folder / "pigeon-race-reference.html").read_text()
     assert "data-untranslated" not in page and "Taubenrennen" in page

@@ -191,18 +191,20 @@ def test_levels_come_from_holm_adjusted_tests_and_early_stops_are_named() -> Non
     assert "stopped_early" not in race  # not an adaptive run
     pigeon = derived(json.loads(
         (ROOT / "sources/pigeon/playtest/ladder/summary.json").read_text()))["ladder"]
-    assert len(pigeon["stopped_early"]) == 7 and ["greedy", "flat:400"] in pigeon["stopped_early"]
+    assert len(pigeon["stopped_early"]) == 5 and ["flat:25", "flat:100"] in pigeon["stopped_early"]
     warned = ("stopped early once decided, so their scores are pushed away from an even one, "
               "though their intervals hold however early they stopped: random vs greedy, "
               "random vs flat:25,")
     assert warned in pigeon["sentence"]
-    # each pair's always-valid interval: random vs greedy stopped at 12 deals (it stopped at 4,
-    # [0, 100], before a pair needed 10), and it clears an even score
+    # each pair's always-valid interval: random vs greedy stopped at 16 deals (at 4, [0, 100],
+    # before a pair needed 10; at 12 when it stopped at 0.05 alone), and it clears an even score
     cs = {tuple(p["agents"]): p["cs"] for p in pigeon["pairs"]}
-    assert cs["random", "greedy"] == [0.0, 0.395] and cs["greedy", "flat:100"][1] < 0.5
-    # the stopped pairs' always-valid p-values into Holm: each decided on its own, none told
-    # apart after the ten comparisons, so one level (fixed-sample tests made three)
+    assert cs["random", "greedy"] == [0.0, 0.316] and cs["greedy", "flat:100"][1] < 0.5
+    # the stopped pairs' always-valid p-values into Holm: stopped at 0.05 over the ten pairs,
+    # each is told apart after the ten comparisons (stopped at 0.05 alone, none was, and the
+    # ladder had one level), so the levels stand
     early = {tuple(p["agents"]): p for p in pigeon["pairs"]}
-    assert early["random", "greedy"]["p"] > 0.005 and early["random", "greedy"]["p_holm"] > 0.05
+    for pair in pigeon["stopped_early"]:
+        assert early[tuple(pair)]["p"] <= 0.005 and early[tuple(pair)]["p_holm"] < 0.05
     assert early["greedy", "flat:100"]["p_holm"] < 0.05  # played out: its fixed-sample test
-    assert pigeon["levels"] == [["flat:400", "flat:100", "greedy", "flat:25", "random"]]
+    assert pigeon["levels"] == [["flat:400", "flat:100"], ["greedy", "flat:25"], ["random"]]
