@@ -115,11 +115,11 @@ JOINT_METHOD = {
 def adaptive_rule(stop_alpha: float | None) -> str:
     """ADAPTIVE_METHOD's stopping rule at level ``stop_alpha`` (None: as recorded before the
     level was divided among the pairs, each pair at 0.05)."""
-    level = ("0.05 / the number of pairs (here " + f"{stop_alpha:g}), so that Holm's "
+    level = (f"0.05 / the number of pairs (here {stop_alpha:g}), so that Holm's "
              "adjustment over all the pairs still tells every stopped pair apart"
              if stop_alpha is not None else
              "0.05 for each pair alone (recorded by an earlier version), so Holm's "
-             "adjustment over all the pairs may tell a stopped pair apart from none")
+             "adjustment over all the pairs may tell no stopped pair apart")
     return ("each pair plays its deals in 16 rounds and stops after the first round "
             f"with {MIN_STOP_DEALS} deals or more whose confidence sequence for the pair's "
             f"score excludes an even one at level {level}; every pair's score has the "
@@ -507,8 +507,9 @@ def sentence(ladder: Mapping[str, Any]) -> str:
     """The ladder in plain words, for the report and the command's last line."""
     top, bottom = ladder["spread"]["to"], ladder["spread"]["from"]
     pair = next(p for p in ladder["pairs"] if set(p["agents"]) == {top, bottom})
-    # an adaptive ladder's pairs were looked at after every round: their always-valid interval
-    # else its interval over deals on the score it prints; Wilson's for records made before
+    # The interval it says "beats" by, and prints: an adaptive pair's always-valid one (it was
+    # looked at after every round), else the one over deals on its score, else Wilson's
+    # (records made before scores were kept by deal).
     p, ci = pair["rate"], pair.get("cs") or pair.get("deal_ci") or pair["ci"]
     if pair["agents"][0] != top and p is not None:
         p, ci = 1 - p, [1 - ci[1], 1 - ci[0]]
