@@ -113,8 +113,8 @@ JOINT_METHOD = {
 
 
 def adaptive_rule(stop_alpha: float | None) -> str:
-    """ADAPTIVE_METHOD's stopping rule at level ``stop_alpha`` (None: as recorded before the
-    level was divided among the pairs, each pair at 0.05)."""
+    """An adaptive ladder's stopping rule (its method's ``adaptive``) at level ``stop_alpha``
+    (None: as recorded before the level was divided among the pairs, each pair at 0.05)."""
     level = (f"0.05 / the number of pairs (here {stop_alpha:g}), so that Holm's "
              "adjustment over all the pairs still tells every stopped pair apart"
              if stop_alpha is not None else
@@ -128,8 +128,8 @@ def adaptive_rule(stop_alpha: float | None) -> str:
             "from 1/2, and the sentence names every such pair (stopped_early)")
 
 
-ADAPTIVE_METHOD = {
-    "adaptive": adaptive_rule(None),  # method() puts the ladder's own level here
+# What every adaptive ladder's always-valid intervals are, whatever rule stopped its pairs.
+ADAPTIVE_CS = {
     "cs": "a confidence sequence for the mean of the deals' scores (each in [0, 1]): the "
           "means m that a mixture of constant bets against m, each a fraction k/10 (k = -9 "
           "to 9, not 0) of the most that can be staked at m, has not multiplied by 20, on a "
@@ -138,13 +138,13 @@ ADAPTIVE_METHOD = {
 # The rule of an adaptive ladder recorded before its records numbered the deals. Its pairs'
 # always-valid intervals (cs) hold whatever rule stopped them.
 ADAPTIVE_WILSON = {
-    **ADAPTIVE_METHOD,
     "adaptive": "recorded by an earlier version: each pair played its deals in 16 rounds and "
                 "stopped after the first round whose Wilson interval at z = "
                 f"{DECIDED_Z} lay clear of an even score, with no least number of deals; "
                 "every pair's score has its always-valid interval (cs), valid at whatever "
                 "round it stopped; a stopped pair's score is still pushed away from 1/2, and "
                 "the sentence names every such pair (stopped_early)",
+    **ADAPTIVE_CS,
 }
 
 
@@ -356,7 +356,7 @@ def figures(names: Sequence[str], matches: Sequence[tuple[str, str]], variant: s
 
 
 def _cs(tally: Tally, agent: str) -> list[float] | None:
-    """An adaptive pair's always-valid interval on ``agent``'s score (ADAPTIVE_METHOD's cs)."""
+    """An adaptive pair's always-valid interval on ``agent``'s score (ADAPTIVE_CS)."""
 
     found = confidence_sequence(deal_scores(tally, agent))
     return None if found is None else [_r(found[0]), _r(found[1])]
@@ -644,7 +644,7 @@ def method(adaptive: bool, joint: bool, early: Sequence[Sequence[str]] = (),
     elif not joint:
         stopping = ADAPTIVE_WILSON
     else:
-        stopping = {**ADAPTIVE_METHOD, "adaptive": adaptive_rule(stop_alpha)}
+        stopping = {"adaptive": adaptive_rule(stop_alpha), **ADAPTIVE_CS}
     levels = {"levels": levels_method(early)} if adaptive else {}
     return {**METHOD, **DUPLICATE_METHOD, **LADDER_METHOD, **(JOINT_METHOD if joint else {}),
             **stopping, **levels}
